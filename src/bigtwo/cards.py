@@ -1,0 +1,268 @@
+"""Cards, card sets and their notation.
+
+A card is a small int (its bit in a :class:`CardSet` mask), so sets of cards are plain integers and the
+engine's hot loops are bit operations. Layout, per deck copy: ``rank * 4 + suit`` for the 52 ranked cards
+(ranks 3..2 are 0..12, suits D C H S are 0..3: this fixes the bits, not the ruleset's suit order), then the
+black joker (52) and the red joker (53). A second deck copy adds 54 to every index.
+
+Notation: ``3D``, ``TD`` (``10D`` accepted), ``2♠``, suit-first ``H3`` as the rule texts write it, any case;
+jokers are ``BJ`` and ``RJ``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Union
+
+from bigtwo.errors import CardParseError
+
+RANK_CHARS = "3456789TJQKA2"
+SUIT_CHARS = "DCHS"
+SUIT_SYMBOLS = "♦♣♥♠"
+SUIT_NAMES = ("diamonds", "clubs", "hearts", "spades")
+SUIT_NAMES_SINGULAR = ("diamond", "club", "heart", "spade")
+RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+RANK_PLURALS = ("3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings", "aces", "2s")
+
+DECK_SIZE = 54  # indices per deck copy: 52 ranked cards and two jokers
+BLACK_JOKER = 52
+RED_JOKER = 53
+JOKER_RANK = 13  # the rank slot both jokers report; the ruleset decides how they compare
+JOKER_CHARS = {BLACK_JOKER: "BJ", RED_JOKER: "RJ"}
+MAX_COPIES = 2
+
+_RANK_OF_CHAR = {c: i for i, c in enumerate(RANK_CHARS)}
+_RANK_OF_CHAR["1"] = _RANK_OF_CHAR["T"]  # only reached through "10"
+_SUIT_OF_CHAR = {c: i for i, c in enumerate(SUIT_CHARS)}
+_SUIT_OF_CHAR.update({c: i for i, c in enumerate(SUIT_SYMBOLS)})
+_SUIT_OF_CHAR.update({"♢": 0, "♧": 1, "♡": 2, "♤": 3})
+_JOKER_TOKENS = {"BJ": BLACK_JOKER, "RJ": RED_JOKER}
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+class Card(int):
+    """One card; an int whose value is its bit index. Use :func:`card` or :meth:`Card.parse` to make one."""
+
+    __slots__ = ()
+
+    @property
+    def copy(self) -> int:
+        """Which deck copy (0 or 1) the card comes from; equal-looking cards differ only here."""
+        return int(self) // DECK_SIZE
+
+    @property
+    def face(self) -> int:
+        """The card's index within its deck copy (0..53): two copies of 3D share a face."""
+        return int(self) % DECK_SIZE
+
+    @property
+    def is_joker(self) -> bool:
+        return self.face >= BLACK_JOKER
+
+    @property
+    def rank(self) -> int:
+        """Rank index 0..12 for 3..2; 13 for a joker."""
+        f = self.face
+        return JOKER_RANK if f >= BLACK_JOKER else f >> 2
+
+    @property
+    def suit(self) -> int | None:
+        """Suit index 0..3 for D C H S, ``None`` for a joker."""
+        f = self.face
+        return None if f >= BLACK_JOKER else f & 3
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        return CARDS[_parse_face(token)]
+
+    def symbol(self) -> str:
+        """The card with a suit symbol, e.g. ``3♦``."""
+        f = self.face
+        if f >= BLACK_JOKER:
+            return JOKER_CHARS[f]
+        return RANK_CHARS[f >> 2] + SUIT_SYMBOLS[f & 3]
+
+    def __str__(self) -> str:
+        f = self.face
+        if f >= BLACK_JOKER:
+            return JOKER_CHARS[f]
+        return RANK_CHARS[f >> 2] + SUIT_CHARS[f & 3]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})" if self.copy == 0 else f"Card({str(self)!r}, copy={self.copy})"
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(DECK_SIZE * MAX_COPIES))
+
+
+def card(token: str | int, copy: int = 0) -> Card:
+    """The card for a token (``"3D"``) or an index; ``copy=1`` gives the second deck's copy."""
+    face = token if isinstance(token, int) else _parse_face(token)
+    if not 0 <= face < DECK_SIZE or not 0 <= copy < MAX_COPIES:
+        raise CardParseError(str(token), f"{token!r} (copy {copy}) is not a card index")
+    return CARDS[face + copy * DECK_SIZE]
+
+
+def _parse_face(token: str) -> int:
+    t = token.strip().upper()
+    if t in _JOKER_TOKENS:
+        return _JOKER_TOKENS[t]
+    rank = suit = None
+    if len(t) == 2:
+        a, b = t
+        if a in _RANK_OF_CHAR and a != "1" and b in _SUIT_OF_CHAR:
+            rank, suit = _RANK_OF_CHAR[a], _SUIT_OF_CHAR[b]
+        elif a in _SUIT_OF_CHAR and b in _RANK_OF_CHAR and b != "1":
+            suit, rank = _SUIT_OF_CHAR[a], _RANK_OF_CHAR[b]
+    elif len(t) == 3:
+        if t[:2] == "10" and t[2] in _SUIT_OF_CHAR:
+            rank, suit = _RANK_OF_CHAR["T"], _SUIT_OF_CHAR[t[2]]
+        elif t[0] in _SUIT_OF_CHAR and t[1:] == "10":
+            rank, suit = _RANK_OF_CHAR["T"], _SUIT_OF_CHAR[t[0]]
+    if rank is None or suit is None:
+        raise CardParseError(token)
+    return rank * 4 + suit
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """The set bit indices of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def bits(mask: int) -> list[int]:
+    """The set bit indices of ``mask`` as a list, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+CardsLike = Union["CardSet", str, int, Iterable[Union[Card, str, int]]]
+
+
+class CardSet:
+    """An immutable set of cards backed by an integer bitmask (bit ``i`` is ``CARDS[i]``).
+
+    Iterates in index order (by rank, then D C H S); ``str()`` is the canonical notation ``"3D TD 2S"``.
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, cards: CardsLike = 0):
+        self.mask = to_mask(cards)
+
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        s = object.__new__(cls)
+        s.mask = mask
+        return s
+
+    @classmethod
+    def deck(cls, jokers: int = 0, decks: int = 1) -> CardSet:
+        """A full pack: 52 cards plus ``jokers`` (0-2, black first), repeated for ``decks`` copies."""
+        one = (1 << 52) - 1
+        if jokers >= 1:
+            one |= 1 << BLACK_JOKER
+        if jokers >= 2:
+            one |= 1 << RED_JOKER
+        mask = 0
+        for d in range(decks):
+            mask |= one << (d * DECK_SIZE)
+        return cls.from_mask(mask)
+
+    def __iter__(self) -> Iterator[Card]:
+        return (CARDS[i] for i in iter_bits(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __contains__(self, item: object) -> bool:
+        try:
+            m = to_mask(item)  # type: ignore[arg-type]
+        except (CardParseError, TypeError):
+            return False
+        return m != 0 and m & self.mask == m
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask | to_mask(other))
+
+    def __and__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask & to_mask(other))
+
+    def __sub__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask & ~to_mask(other))
+
+    def __xor__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask ^ to_mask(other))
+
+    __ror__ = __or__
+    __rand__ = __and__
+
+    def issubset(self, other: CardsLike) -> bool:
+        return self.mask & ~to_mask(other) == 0
+
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(self)
+
+    def symbols(self) -> str:
+        return " ".join(c.symbol() for c in self)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"
+
+
+def to_mask(cards: CardsLike) -> int:
+    """The bitmask of anything card-like: a CardSet, notation string, Card, index, or iterable of them.
+
+    A token repeated in a string or iterable means the next deck copy (two decks hold two 3Ds).
+    """
+    if isinstance(cards, CardSet):
+        return cards.mask
+    if isinstance(cards, Card):
+        return 1 << cards
+    if isinstance(cards, int):
+        return cards  # already a mask
+    if isinstance(cards, str):
+        cards = [t for t in _SPLIT.split(cards.strip()) if t]
+    mask = 0
+    for item in cards:
+        if isinstance(item, Card):
+            bit = 1 << item
+            if mask & bit:
+                raise CardParseError(str(item), f"{item} appears twice")
+            mask |= bit
+            continue
+        face = _parse_face(item) if isinstance(item, str) else int(item)
+        for copy in range(MAX_COPIES):
+            bit = 1 << (face + copy * DECK_SIZE)
+            if not mask & bit:
+                mask |= bit
+                break
+        else:
+            raise CardParseError(str(item), f"{item} appears more than {MAX_COPIES} times (two decks at most)")
+    return mask
+
+
+def parse_cards(text: CardsLike) -> CardSet:
+    """Parse notation such as ``"3D 10h 2♠"`` into a :class:`CardSet`; a bad token raises CardParseError."""
+    return CardSet(text)

@@ -1,0 +1,458 @@
+"""The Evaluator: a ruleset compiled into tables, answering "what is this?" and "does A beat B?".
+
+Every card gets a *power* (rank * 4 + suit power, so suits only break ties and 'no suit order' makes them
+all 0). Every combination gets a category (its kind's place in ``rules.combinations``), a *key* that orders
+it within its kind, a comparison class ``cls`` and an ``order`` such that, outside bombs, A beats B exactly
+when ``A.cls == B.cls and A.order > B.order``. Legal-move generation relies on that to answer with a bisect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bigtwo.cards import (
+    DECK_SIZE,
+    JOKER_RANK,
+    RANK_CHARS,
+    RANK_NAMES,
+    RANK_PLURALS,
+    SUIT_NAMES,
+    SUIT_NAMES_SINGULAR,
+    CardSet,
+    bits,
+    to_mask,
+)
+from bigtwo.combos.play import Play
+from bigtwo.rules.kinds import KINDS
+from bigtwo.rules.straights import STRAIGHT_TABLES
+
+NCARDS = DECK_SIZE * 2
+ROYAL_RANKS = sum(1 << r for r in range(7, 12))  # T J Q K A
+KEY_BITS = 24
+MatchResult = tuple[int, int] | None  # (key, value)
+
+
+class Evaluator:
+    """Compiled comparison data for one Ruleset. Build through ``rules.engine`` (cached)."""
+
+    def __init__(self, rules: Any):
+        self.rules = rules
+        self.name = rules.name
+        so = rules.suit_order
+        self.suit_ranked = so != "none"
+        self.suit_power = [so.index(s) for s in "DCHS"] if self.suit_ranked else [0, 0, 0, 0]
+        self.rank_of = [0] * NCARDS
+        self.suit_of = [4] * NCARDS
+        self.power = [0] * NCARDS
+        for i in range(NCARDS):
+            f = i % DECK_SIZE
+            if f < 52:
+                r, s = f >> 2, f & 3
+                self.rank_of[i], self.suit_of[i] = r, s
+                self.power[i] = r * 4 + self.suit_power[s]
+            else:
+                self.rank_of[i] = JOKER_RANK
+                self.power[i] = JOKER_RANK * 4 + (f - 52)
+        self.kinds = tuple(rules.combinations)
+        self.enabled = frozenset(self.kinds)
+        self.cat = {k: i for i, k in enumerate(self.kinds)}
+        families = sorted({KINDS[k].family for k in self.kinds})
+        self.family_id = {k: families.index(KINDS[k].family) for k in self.kinds}
+        self.match_kind = rules.match == "kind"
+        self.same_category_fives = rules.five_card_beating == "same-category"
+        self.card_value_fives = rules.five_card_beating == "card-value"
+
+        table = STRAIGHT_TABLES[rules.straight_table]
+        self.table = table
+        # straights[length] = {rank bits: (position, tie-break rank)}; seqs for generation
+        self.straights: dict[int, dict[int, tuple[int, int]]] = {}
+        self.straight_seqs: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        if self.enabled & {"straight", "straight_flush", "royal_flush"}:
+            for length in rules.straight_lengths:
+                seqs = table.sequences(length)
+                self.straights[length] = {
+                    sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)
+                }
+                self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
+        self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
+        self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
+        for width, kind, least in ((2, "pair_straight", rules.pair_straight_min),
+                                   (3, "triple_straight", rules.triple_straight_min)):
+            if kind in self.enabled:
+                for n in range(least, table.max_length() + 1):
+                    runs = table.line_runs(n)
+                    if runs:
+                        self.runs[width][n] = {
+                            sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)
+                        }
+                        self.run_seqs[width][n] = list(enumerate(runs))
+
+        sizes: dict[int, list[str]] = {}
+        for kind in self.kinds:
+            for n in self._sizes_of(kind):
+                sizes.setdefault(n, []).append(kind)
+        self.kinds_by_size = {n: sorted(ks, key=self.cat.__getitem__, reverse=True) for n, ks in sizes.items()}
+        self._matchers: dict[str, Callable[[list[int], dict[int, list[int]]], MatchResult]] = {
+            "single": self._m_single,
+            "pair": self._m_same_rank,
+            "triple": self._m_same_rank,
+            "quad": self._m_same_rank,
+            "two_pairs": self._m_two_pairs,
+            "straight": self._m_straight,
+            "straight_flush": self._m_straight_flush,
+            "royal_flush": self._m_royal_flush,
+            "flush": self._m_flush,
+            "full_house": self._m_full_house,
+            "four_of_a_kind": self._m_four_of_a_kind,
+            "two_pair_junk": self._m_two_pair_junk,
+            "sisters": self._m_sisters,
+            "triple_junk": self._m_triple_junk,
+            "pair_straight": self._m_pair_straight,
+            "triple_straight": self._m_triple_straight,
+        }
+        self._permissive: Evaluator | None = None
+        # mask -> Play: a mask's classification never changes under one ruleset, and small combinations
+        # recur in every deal, so generation and validation mostly become dict lookups
+        self.cache: dict[int, Play | None] = {}
+
+    def _sizes_of(self, kind: str) -> list[int]:
+        fixed = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "two_pairs": 4}
+        if kind in fixed:
+            return [fixed[kind]]
+        if kind in ("straight", "straight_flush"):
+            return sorted(self.straights)
+        if kind == "pair_straight":
+            return [2 * n for n in self.runs[2]]
+        if kind == "triple_straight":
+            return [3 * n for n in self.runs[3]]
+        return [5]
+
+    # --- keys shared by classification and generation ----------------------------------------------
+    def max_power(self, cards: list[int] | tuple[int, ...]) -> int:
+        p = self.power
+        return max(p[c] for c in cards)
+
+    def straight_key(self, pos: int, tb_card: int) -> int:
+        return pos * 64 + (self.power[tb_card] if self.rules.straight_suit_tiebreak else 0)
+
+    def flush_key(self, cards: list[int] | tuple[int, ...]) -> int:
+        ranks = sorted((self.rank_of[c] for c in cards), reverse=True)
+        rk = 0
+        for r in ranks:
+            rk = rk * 16 + r
+        suit = self.suit_power[self.suit_of[cards[0]]]
+        order = self.rules.flush_order
+        if order == "ranks-then-suit":
+            return rk * 4 + suit
+        if order == "suit-then-ranks":
+            return suit * (16**5) + rk
+        return self.max_power(cards)
+
+    CACHE_LIMIT = 400_000
+
+    def make(self, mask: int, kind: str, key: int, value: int) -> Play:
+        """The Play for a classified mask (cached): its comparison class and order under these rules."""
+        p = self.cache.get(mask)
+        if p is not None:
+            return p
+        p = self._make(mask, kind, key, value)
+        if len(self.cache) >= self.CACHE_LIMIT:
+            self.cache.clear()
+        self.cache[mask] = p
+        return p
+
+    def _make(self, mask: int, kind: str, key: int, value: int) -> Play:
+        cat = self.cat[kind]
+        size = mask.bit_count()
+        if self.match_kind:
+            cls = self.family_id[kind] * 64 + size
+        elif size == 5 and self.same_category_fives:
+            cls = (cat + 1) * 64 + size
+        else:
+            cls = size
+        order = (cat << KEY_BITS) | key
+        if size == 5 and self.card_value_fives:
+            order |= value << (KEY_BITS + 5)
+        return Play(mask, kind, cat, key, value, cls, order, 0)
+
+    # --- classification ------------------------------------------------------------------------------
+    def classify(self, mask: int) -> Play | None:
+        """The best combination these cards make (highest category among enabled kinds), or None."""
+        p = self.cache.get(mask)
+        if p is not None:
+            return p
+        kinds = self.kinds_by_size.get(mask.bit_count())
+        if not kinds:
+            return None
+        cs = bits(mask)
+        groups: dict[int, list[int]] = {}
+        rank_of = self.rank_of
+        for c in cs:
+            groups.setdefault(rank_of[c], []).append(c)
+        for kind in kinds:
+            res = self._matchers[kind](cs, groups)
+            if res is not None:
+                return self.make(mask, kind, res[0], res[1])
+        return None
+
+    def _m_single(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        c = cs[0]
+        return self.power[c], self.rank_of[c]
+
+    def _m_same_rank(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(g) != 1:
+            return None
+        return self.max_power(cs), self.rank_of[cs[0]]
+
+    def _pairs_hi_lo(self, g: dict[int, list[int]], shape: list[int]) -> tuple[int, int] | None:
+        if sorted(len(v) for v in g.values()) != shape:
+            return None
+        hi, lo = sorted((r for r, v in g.items() if len(v) == 2), reverse=True)
+        return hi, lo
+
+    def _m_two_pairs(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        hl = self._pairs_hi_lo(g, [2, 2])
+        if hl is None:
+            return None
+        return self.max_power(g[hl[0]]) * 64 + self.max_power(g[hl[1]]), hl[0]
+
+    def _m_two_pair_junk(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        hl = self._pairs_hi_lo(g, [1, 2, 2])
+        if hl is None:
+            return None
+        return self.max_power(g[hl[0]]) * 64 + self.max_power(g[hl[1]]), hl[0]
+
+    def _m_sisters(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        hl = self._pairs_hi_lo(g, [1, 2, 2])
+        if hl is None or hl[0] != hl[1] + 1 or hl[0] >= JOKER_RANK:
+            return None
+        return self.max_power(g[hl[0]]) * 64 + self.max_power(g[hl[1]]), hl[0]
+
+    def _straight_info(self, cs: list[int], g: dict[int, list[int]]) -> tuple[int, int] | None:
+        if len(g) != len(cs):
+            return None
+        by_rank = self.straights.get(len(cs))
+        if by_rank is None:
+            return None
+        rb = 0
+        for r in g:
+            rb |= 1 << r
+        return by_rank.get(rb)
+
+    def _straight_result(self, g: dict[int, list[int]], info: tuple[int, int]) -> tuple[int, int]:
+        pos, tb = info
+        return self.straight_key(pos, g[tb][0]), tb
+
+    def _suited(self, cs: list[int]) -> bool:
+        s = self.suit_of[cs[0]]
+        return s != 4 and all(self.suit_of[c] == s for c in cs)
+
+    def _m_straight(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        info = self._straight_info(cs, g)
+        return None if info is None else self._straight_result(g, info)
+
+    def _m_straight_flush(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        info = self._straight_info(cs, g)
+        if info is None or not self._suited(cs):
+            return None
+        return self._straight_result(g, info)
+
+    def _m_royal_flush(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(cs) != 5 or sum(1 << r for r in g) != ROYAL_RANKS or not self._suited(cs):
+            return None
+        return self.power[g[11][0]], 11
+
+    def _m_flush(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(cs) != 5 or not self._suited(cs):
+            return None
+        return self.flush_key(cs), max(g)
+
+    def _m_full_house(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(g) != 2:
+            return None
+        (r1, a), (r2, b) = g.items()
+        if sorted((len(a), len(b))) != [2, 3]:
+            return None
+        t = r1 if len(a) == 3 else r2
+        return self.max_power(g[t]), t
+
+    def _m_four_of_a_kind(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(g) != 2:
+            return None
+        for r, v in g.items():
+            if len(v) == 4:
+                return self.max_power(v), r
+        return None
+
+    def _m_triple_junk(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if sorted(len(v) for v in g.values()) != [1, 1, 3]:
+            return None
+        t = next(r for r, v in g.items() if len(v) == 3)
+        return self.max_power(g[t]), t
+
+    def _m_run(self, cs: list[int], g: dict[int, list[int]], width: int) -> MatchResult:
+        if any(len(v) != width for v in g.values()):
+            return None
+        table = self.runs[width].get(len(g))
+        if table is None:
+            return None
+        rb = 0
+        for r in g:
+            rb |= 1 << r
+        info = table.get(rb)
+        if info is None:
+            return None
+        pos, top = info
+        return pos * 64 + self.max_power(g[top]), top
+
+    def _m_pair_straight(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        return self._m_run(cs, g, 2)
+
+    def _m_triple_straight(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        return self._m_run(cs, g, 3)
+
+    # --- comparison -----------------------------------------------------------------------------------
+    @staticmethod
+    def beats(new: Play, old: Play) -> bool:
+        """May ``new`` be played on ``old`` (both classified under these rules)?"""
+        return new.cls == old.cls and new.order > old.order
+
+    def play_of(self, cards: Any) -> Play | None:
+        """Classify anything card-like (a Play is re-classified unless it is already ours)."""
+        if isinstance(cards, Play):
+            return self.classify(cards.mask) if cards.mask else cards
+        return self.classify(to_mask(cards))
+
+    def classify_cards(self, cards: Any) -> Play | None:
+        return self.play_of(cards)
+
+    def beats_cards(self, new: Any, old: Any) -> bool:
+        p = self.play_of(new)
+        if p is None or p.is_pass:
+            return False
+        if old is None:
+            return True
+        q = self.play_of(old)
+        return q is not None and not q.is_pass and self.beats(p, q)
+
+    def sort_cards(self, cards: Any) -> list[Any]:
+        return sorted(CardSet.from_mask(to_mask(cards)), key=lambda c: (self.power[c], int(c)))
+
+    # --- words ----------------------------------------------------------------------------------------
+    def describe(self, play: Play, detail: bool = False) -> str:
+        """A play in words: 'a pair of 9s', 'a straight 4-5-6-7-8'; ``detail`` adds the suit that breaks ties."""
+        k = play.kind
+        cs = bits(play.mask)
+        rank_name = RANK_NAMES[play.value] if play.value < JOKER_RANK else "joker"
+        plural = RANK_PLURALS[play.value] if play.value < JOKER_RANK else "jokers"
+        suffix = ""
+        if detail and self.suit_ranked:
+            top = max(cs, key=lambda c: self.power[c])
+            if self.suit_of[top] != 4:
+                suffix = f" with the {SUIT_NAMES_SINGULAR[self.suit_of[top]]}"
+        if k == "single":
+            return str(CardSet.from_mask(play.mask))
+        if k == "pair":
+            return f"a pair of {plural}{suffix}"
+        if k == "triple":
+            return f"three {plural}{suffix}"
+        if k == "quad":
+            return f"four {plural}"
+        if k == "full_house":
+            return f"a full house of {plural}"
+        if k == "four_of_a_kind":
+            return f"four {plural} with a kicker"
+        if k in ("straight", "straight_flush", "royal_flush", "pair_straight", "triple_straight"):
+            seq = "-".join(RANK_CHARS[r] for r in self._sequence_ranks(play))
+            label = KINDS[k].label
+            if k in ("straight_flush", "royal_flush"):
+                return f"a {label} {seq} in {SUIT_NAMES[self.suit_of[cs[0]]]}"
+            return f"a {label} {seq}{suffix}"
+        if k == "flush":
+            top = max(cs, key=lambda c: self.power[c])
+            return f"a {RANK_NAMES[self.rank_of[top]]}-high flush in {SUIT_NAMES[self.suit_of[top]]}"
+        if k == "two_pairs":
+            return f"two pairs, {plural} high"
+        if k in ("two_pair_junk", "sisters"):
+            return f"{KINDS[k].label} ({plural} high)"
+        if k == "triple_junk":
+            return f"three {plural} with two junk cards"
+        return f"{KINDS[k].label} ({rank_name})"
+
+    def _sequence_ranks(self, play: Play) -> list[int]:
+        """A sequence's ranks in the table's order (so A-2-3-4-5 reads that way, not 3-4-5-A-2)."""
+        ranks = {self.rank_of[c] for c in bits(play.mask)}
+        width = 1 if play.kind not in ("pair_straight", "triple_straight") else (
+            2 if play.kind == "pair_straight" else 3
+        )
+        n = len(ranks)
+        if width == 1:
+            for _pos, seq, _tb in self.straight_seqs.get(n, []):
+                if set(seq) == ranks:
+                    return list(seq)
+        else:
+            for _pos, run in self.run_seqs[width].get(n, []):
+                if set(run) == ranks:
+                    return list(run)
+        return sorted(ranks)
+
+    def kind_words(self, kind: str) -> str:
+        return KINDS[kind].plural
+
+    def permissive(self) -> Evaluator:
+        """An evaluator with every kind enabled, to say what a disallowed set of cards would have been."""
+        if self._permissive is None:
+            every = tuple(KINDS)
+            self._permissive = Evaluator(self.rules.model_copy(update={"combinations": every}))
+        return self._permissive
+
+    def why_not(self, new: Any, old: Any = None) -> str | None:
+        """Why ``new`` may not be played on ``old`` (``None``: leading), or None when it may."""
+        mask = new.mask if isinstance(new, Play) else to_mask(new)
+        if mask == 0:
+            return "a play needs at least one card"
+        p = self.classify(mask)
+        cards = str(CardSet.from_mask(mask))
+        if p is None:
+            other = self.permissive().classify(mask)
+            if other is not None and other.kind not in self.enabled:
+                return (
+                    f"{cards} is not a combination under {self.name!r}: "
+                    f"{KINDS[other.kind].plural} are not played there"
+                )
+            return f"{cards} is not a combination under {self.name!r}"
+        if old is None:
+            return None
+        q = self.play_of(old)
+        if q is None or q.is_pass:
+            return None
+        if self.beats(p, q):
+            return None
+        return self._reason(p, q)
+
+    def _reason(self, p: Play, q: Play) -> str:
+        dp, dq = self.describe(p), self.describe(q)
+        if self.match_kind:
+            if self.family_id[p.kind] != self.family_id[q.kind]:
+                return (
+                    f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"
+                )
+            if p.size != q.size:
+                return (
+                    f"{KINDS[q.kind].plural} must have the same length as the lead ({q.size} cards)"
+                )
+        elif p.size != q.size:
+            return f"{dp} cannot be played on {dq}: plays must have the lead's {q.size} card" + (
+                "s" if q.size > 1 else ""
+            )
+        elif p.cls != q.cls:
+            return (
+                f"{dp} cannot be played on {dq}: under {self.name!r} a five-card hand is only beaten "
+                f"by a higher {KINDS[q.kind].label}"
+            )
+        if p.kind == q.kind and p.value == q.value:
+            return f"{self.describe(p, True)} does not beat {self.describe(q, True)}"
+        if p.cat < q.cat and p.kind != q.kind:
+            return f"{dp} does not beat {dq}: {KINDS[p.kind].plural} rank below {KINDS[q.kind].plural}"
+        return f"{dp} does not beat {dq}"

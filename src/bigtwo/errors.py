@@ -1,0 +1,35 @@
+"""The package's exceptions: every one is a ValueError that names the bad input and the rule it broke."""
+
+from __future__ import annotations
+
+
+class BigTwoError(ValueError):
+    """Base class: bad input to the engine, explained in words a player understands."""
+
+
+class CardParseError(BigTwoError):
+    """A token that is not a card, e.g. ``"3X"``; ``.token`` holds it."""
+
+    def __init__(self, token: str, message: str | None = None):
+        self.token = token
+        super().__init__(
+            message
+            or f"{token!r} is not a card: write a rank (3-9, T or 10, J, Q, K, A, 2) and a suit "
+            f"(D, C, H, S or ♦ ♣ ♥ ♠), e.g. 3D, 10h, 2♠, or a joker (BJ, RJ)"
+        )
+
+
+class RulesError(BigTwoError):
+    """An invalid ruleset value; ``.field`` names the setting, the message lists the allowed values."""
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(message)
+
+
+class IllegalPlay(BigTwoError):
+    """A play or pass the rules forbid here; ``.reason`` says why, and the game state is unchanged."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)

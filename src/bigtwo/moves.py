@@ -1,0 +1,221 @@
+"""Legal-move generation: every combination in a hand, each exactly once, and fast answers to a trick.
+
+A hand's combinations are enumerated once per deal from its rank and suit structure (never by testing
+subsets). Hands only shrink, so after a play the index is filtered, not rebuilt. Answers to a trick are a
+bisect into the combinations of the trick's comparison class, which the evaluator keeps sorted by order.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import combinations, product
+
+from bigtwo.cards import JOKER_RANK, bits
+from bigtwo.combos.evaluator import ROYAL_RANKS, Evaluator
+from bigtwo.combos.play import Play
+
+_BIT = [1 << i for i in range(128)]
+
+
+def _mask(cards: tuple[int, ...] | list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= _BIT[c]
+    return m
+
+
+def all_combos(ev: Evaluator, hand: int) -> list[Play]:
+    """Every combination the hand holds under ``ev``'s rules, sorted by (class, order)."""
+    cs = bits(hand)
+    rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
+    en = ev.enabled
+    cat = ev.cat
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, list[int]] = {}
+    for c in cs:
+        by_rank.setdefault(rank_of[c], []).append(c)
+        by_suit.setdefault(suit_of[c], []).append(c)
+    found: dict[int, tuple[int, str, int, int] | Play] = {}
+    cache = ev.cache
+
+    def add(mask: int, kind: str, key: int, value: int) -> None:
+        prev = found.get(mask)
+        if prev is None:
+            cached = cache.get(mask)
+            # a cached Play is the mask's final classification: nothing can outrank it
+            found[mask] = cached if cached is not None else (cat[kind], kind, key, value)
+        elif prev.__class__ is tuple and cat[kind] > prev[0]:
+            found[mask] = (cat[kind], kind, key, value)
+
+    if "single" in en:
+        for c in cs:
+            add(_BIT[c], "single", power[c], rank_of[c])
+    for kind, k in (("pair", 2), ("triple", 3), ("quad", 4)):
+        if kind in en:
+            for r, g in by_rank.items():
+                if len(g) >= k:
+                    for combo in combinations(g, k):
+                        add(_mask(combo), kind, max(power[c] for c in combo), r)
+
+    need_pairs = en & {"two_pairs", "two_pair_junk", "sisters", "full_house"}
+    pairs = {r: list(combinations(g, 2)) for r, g in by_rank.items() if len(g) >= 2} if need_pairs else {}
+    pair_ranks = sorted(pairs)
+
+    if "two_pairs" in en:
+        for i, r1 in enumerate(pair_ranks):
+            for r2 in pair_ranks[i + 1 :]:
+                for p1 in pairs[r1]:
+                    k1 = max(power[c] for c in p1)
+                    for p2 in pairs[r2]:
+                        add(_mask(p1) | _mask(p2), "two_pairs", max(power[c] for c in p2) * 64 + k1, r2)
+
+    if en & {"two_pair_junk", "sisters"}:
+        for i, r1 in enumerate(pair_ranks):
+            for r2 in pair_ranks[i + 1 :]:
+                kinds = []
+                if "two_pair_junk" in en:
+                    kinds.append("two_pair_junk")
+                if "sisters" in en and r2 == r1 + 1 and r2 < JOKER_RANK:
+                    kinds.append("sisters")
+                if not kinds:
+                    continue
+                junk = [c for c in cs if rank_of[c] != r1 and rank_of[c] != r2]
+                for p1 in pairs[r1]:
+                    k1 = max(power[c] for c in p1)
+                    for p2 in pairs[r2]:
+                        key = max(power[c] for c in p2) * 64 + k1
+                        m = _mask(p1) | _mask(p2)
+                        for j in junk:
+                            for kind in kinds:
+                                add(m | _BIT[j], kind, key, r2)
+
+    if "full_house" in en:
+        for t, g in by_rank.items():
+            if len(g) >= 3:
+                for trip in combinations(g, 3):
+                    tm, tk = _mask(trip), max(power[c] for c in trip)
+                    for r2 in pair_ranks:
+                        if r2 != t:
+                            for pr in pairs[r2]:
+                                add(tm | _mask(pr), "full_house", tk, t)
+
+    if "four_of_a_kind" in en:
+        for r, g in by_rank.items():
+            if len(g) >= 4:
+                kickers = [c for c in cs if rank_of[c] != r]
+                for quad in combinations(g, 4):
+                    qm, qk = _mask(quad), max(power[c] for c in quad)
+                    for j in kickers:
+                        add(qm | _BIT[j], "four_of_a_kind", qk, r)
+
+    if "triple_junk" in en:
+        for t, g in by_rank.items():
+            if len(g) >= 3:
+                others = [c for c in cs if rank_of[c] != t]
+                for trip in combinations(g, 3):
+                    tm, tk = _mask(trip), max(power[c] for c in trip)
+                    for a, b in combinations(others, 2):
+                        if rank_of[a] != rank_of[b]:
+                            add(tm | _BIT[a] | _BIT[b], "triple_junk", tk, t)
+
+    if ev.straights:
+        want_straight = "straight" in en
+        want_sf = "straight_flush" in en
+        want_royal = "royal_flush" in en
+        for length, seqs in ev.straight_seqs.items():
+            for pos, ranks, tb in seqs:
+                groups = [by_rank.get(r) for r in ranks]
+                if not all(groups):
+                    continue
+                tbi = ranks.index(tb)
+                for choice in product(*groups):
+                    m = _mask(choice)
+                    key = ev.straight_key(pos, choice[tbi])
+                    if want_straight:
+                        add(m, "straight", key, tb)
+                    s = suit_of[choice[0]]
+                    if (want_sf or want_royal) and all(suit_of[c] == s for c in choice):
+                        if want_sf:
+                            add(m, "straight_flush", key, tb)
+                        if want_royal and length == 5 and sum(1 << r for r in ranks) == ROYAL_RANKS:
+                            top = choice[ranks.index(11)]
+                            add(m, "royal_flush", power[top], 11)
+
+    if "flush" in en:
+        for s, g in by_suit.items():
+            if s != 4 and len(g) >= 5:
+                for combo in combinations(g, 5):
+                    add(_mask(combo), "flush", ev.flush_key(combo), max(rank_of[c] for c in combo))
+
+    for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
+        if kind in en:
+            for _n, seqs in ev.run_seqs[width].items():
+                for pos, run in seqs:
+                    if not all(len(by_rank.get(r, ())) >= width for r in run):
+                        continue
+                    groups = [list(combinations(by_rank[r], width)) for r in run]
+                    top = run[-1]
+                    for choice in product(*groups):
+                        m = 0
+                        for grp in choice:
+                            m |= _mask(grp)
+                        add(m, kind, pos * 64 + max(power[c] for c in choice[-1]), top)
+
+    make = ev.make
+    plays = [v if v.__class__ is Play else make(m, v[1], v[2], v[3]) for m, v in found.items()]
+    plays.sort(key=_sort_key)
+    return plays
+
+
+def _sort_key(p: Play) -> tuple[int, int]:
+    return (p.cls, p.order)
+
+
+class HandIndex:
+    """A hand's combinations, grouped for quick answers. Immutable: ``without()`` returns a new index."""
+
+    __slots__ = ("_buckets", "hand", "plays")
+
+    def __init__(self, hand: int, plays: list[Play]):
+        self.hand = hand
+        self.plays = plays
+        self._buckets: dict[int, tuple[list[int], list[Play]]] = {}
+
+    @classmethod
+    def build(cls, ev: Evaluator, hand: int) -> HandIndex:
+        return cls(hand, all_combos(ev, hand))
+
+    def without(self, played: int) -> HandIndex:
+        """The index of the hand after ``played`` cards leave it (filtering, not re-enumerating)."""
+        return HandIndex(self.hand & ~played, [p for p in self.plays if not p.mask & played])
+
+    def _bucket(self, cls: int) -> tuple[list[int], list[Play]]:
+        b = self._buckets.get(cls)
+        if b is None:
+            ps = [p for p in self.plays if p.cls == cls]
+            b = ([p.order for p in ps], ps)
+            self._buckets[cls] = b
+        return b
+
+    def answers(self, top: Play) -> list[Play]:
+        """Combinations in this hand that beat ``top`` (not counting bombs), lowest first."""
+        orders, ps = self._bucket(top.cls)
+        return ps[bisect_right(orders, top.order) :]
+
+    def containing(self, mask: int) -> list[Play]:
+        return [p for p in self.plays if p.mask & mask == mask]
+
+
+def legal_answers_bruteforce(ev: Evaluator, hand: int, top: Play | None) -> set[int]:
+    """Reference: every subset of the hand, classified and compared. Exponential; for tests only."""
+    cs = bits(hand)
+    out = set()
+    for n in range(1, len(cs) + 1):
+        if n not in ev.kinds_by_size:
+            continue
+        for combo in combinations(cs, n):
+            m = _mask(combo)
+            p = ev.classify(m)
+            if p is not None and (top is None or ev.beats(p, top)):
+                out.add(m)
+    return out

@@ -1,0 +1,387 @@
+"""The Ruleset: every dimension of the rules as one frozen, validated value, loadable from and savable to TOML.
+
+Field defaults are the encyclopedia's main rules (the ``classic`` preset). A preset or a house-rules file only
+lists what differs; ``base = "taiwan"`` in a file starts from another preset. The engine never asks a ruleset
+its name: it asks the fields.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+
+from bigtwo.cards import RANK_CHARS, SUIT_CHARS, CardParseError, card
+from bigtwo.errors import RulesError
+from bigtwo.rules.kinds import KINDS
+from bigtwo.rules.straights import STRAIGHT_TABLES
+
+PRESET_DIR = Path(__file__).with_name("presets")
+SECTIONS = ("cards", "combinations", "play", "scoring")
+LAST_PLAY_FORBIDDEN = (
+    "none",
+    "two-single-or-pair",
+    "two-single",
+    "highest-single",
+    "highest-card",
+)
+
+
+def _f(default: Any, section: str, doc: str, **kw: Any) -> Any:
+    return Field(default, json_schema_extra={"section": section}, description=doc, **kw)
+
+
+class Ruleset(BaseModel):
+    """A complete, validated set of rules. Immutable: use :meth:`replace` for house rules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+    name: str = Field("custom", description="Short name shown to players")
+    description: str = Field("", description="One line on what these rules are")
+
+    # --- cards ---------------------------------------------------------------------------------------
+    suit_order: str = _f(
+        "DCHS", "cards",
+        "Suits from lowest to highest (any order of D C H S), or 'none': equal ranks never beat each other",
+    )
+
+    # --- combinations --------------------------------------------------------------------------------
+    combinations: tuple[str, ...] = _f(
+        ("single", "pair", "triple", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush"),
+        "combinations",
+        "Enabled kinds, from lowest to highest where kinds of the same size compete",
+    )
+    straight_table: Literal[tuple(STRAIGHT_TABLES)] = _f(  # type: ignore[valid-type]
+        "hong-kong", "combinations", "Which rank sequences are straights and how they rank"
+    )
+    straight_lengths: tuple[int, ...] = _f((5,), "combinations", "Allowed straight lengths in cards")
+    straight_suit_tiebreak: bool = _f(
+        True, "combinations", "Equal straights are split by suit (false: a straight must win by a full rank)"
+    )
+    flush_order: Literal["ranks-then-suit", "suit-then-ranks", "top-card"] = _f(
+        "ranks-then-suit", "combinations",
+        "How flushes compare: all ranks high to low then suit, suit first, or the highest card alone",
+    )
+    five_card_beating: Literal["category", "same-category", "card-value"] = _f(
+        "category", "combinations",
+        "Five-card hands: a higher category beats a lower one; only the same category ('no poker rules'); "
+        "or any five over any five by card value",
+    )
+    pair_straight_min: int = _f(3, "combinations", "Fewest pairs in a pair straight", ge=2, le=13)
+    triple_straight_min: int = _f(2, "combinations", "Fewest triples in a triple straight", ge=2, le=13)
+
+    # --- play ----------------------------------------------------------------------------------------
+    players: int = _f(4, "play", "Default number of players", ge=2, le=8)
+    min_players: int = _f(2, "play", "Fewest players these rules allow", ge=2, le=8)
+    max_players: int = _f(4, "play", "Most players these rules allow", ge=2, le=8)
+    direction: Literal["clockwise", "counter-clockwise"] = _f(
+        "counter-clockwise", "play", "Which way play goes round the table (seat n+1 is always next)"
+    )
+    match: Literal["count", "kind"] = _f(
+        "count", "play",
+        "What a play must share with the lead: its number of cards, or its kind and length",
+    )
+    pass_locks_out: bool = _f(False, "play", "A player who passes may not play again in the same trick")
+    trick_end: Literal["all-pass", "one-pass"] = _f(
+        "all-pass", "play", "A trick ends when all other players pass in succession, or after one pass"
+    )
+    trick_ends_on_out: bool = _f(
+        False, "play", "A trick ends the moment someone goes out; the next player leads"
+    )
+    round_end: Literal["first-out", "last-standing"] = _f(
+        "first-out", "play",
+        "The round ends when the first player goes out, or plays on until one player is left",
+    )
+    lead_card: str = _f(
+        "3D", "play", "The card whose holder leads the first trick ('lowest': the lowest card dealt)"
+    )
+    lead_card_must_be_played: bool = _f(True, "play", "The first play must contain the lead card")
+    last_play_forbidden: Literal[LAST_PLAY_FORBIDDEN] = _f(  # type: ignore[valid-type]
+        "none", "play",
+        "What may not be a player's last play: a single 2 or pair of 2s, a single 2, the highest card "
+        "as a single, or any play holding the highest card",
+    )
+
+    # --- scoring -------------------------------------------------------------------------------------
+    scoring: Literal["encyclopedia", "ranking"] = _f(
+        "encyclopedia", "scoring",
+        "encyclopedia: losers pay per card left (x2 at the threshold, x3 when untouched); "
+        "ranking: finishing order only",
+    )
+    double_at: dict[int, int] = _f(
+        {13: 10, 17: 12}, "scoring",
+        "Cards left from which a loser pays double, by cards dealt (13 -> 10, 17 -> 12)",
+    )
+    triple_when_untouched: bool = _f(True, "scoring", "A loser who played no card pays triple")
+
+    _engine: Any = PrivateAttr(default=None)
+
+    # --- validation ----------------------------------------------------------------------------------
+    @field_validator("suit_order")
+    @classmethod
+    def _check_suit_order(cls, v: str) -> str:
+        s = v.strip().upper().replace(" ", "").replace(",", "").replace("<", "")
+        if s == "NONE":
+            return "none"
+        if len(s) != 4 or sorted(s) != sorted(SUIT_CHARS):
+            raise ValueError(f"{v!r} is not a suit order; allowed: any order of D, C, H, S, or 'none'")
+        return s
+
+    @field_validator("combinations")
+    @classmethod
+    def _check_combinations(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        names = tuple(k.strip().lower().replace("-", "_").replace(" ", "_") for k in v)
+        for k in names:
+            if k not in KINDS:
+                hint = difflib.get_close_matches(k, KINDS, n=1)
+                more = f" (did you mean {hint[0]!r}?)" if hint else ""
+                raise ValueError(f"unknown kind {k!r}{more}; allowed: {', '.join(KINDS)}")
+        if len(set(names)) != len(names):
+            raise ValueError("a kind is listed twice")
+        if not names:
+            raise ValueError("at least one kind must be enabled")
+        return names
+
+    @field_validator("straight_lengths")
+    @classmethod
+    def _check_lengths(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+        if not v or any(not 3 <= n <= 14 for n in v):
+            raise ValueError(f"{list(v)} is not allowed; straight lengths are whole numbers from 3 to 14")
+        return tuple(sorted(set(v)))
+
+    @field_validator("lead_card")
+    @classmethod
+    def _check_lead_card(cls, v: str) -> str:
+        if v.strip().lower() == "lowest":
+            return "lowest"
+        try:
+            return str(card(v))
+        except CardParseError:
+            raise ValueError(f"{v!r} is not a card; allowed: a card such as 3D or 3C, or 'lowest'") from None
+
+    @field_validator("double_at")
+    @classmethod
+    def _check_double_at(cls, v: dict[int, int]) -> dict[int, int]:
+        for size, at in v.items():
+            if size < 1 or at < 1:
+                raise ValueError("hand sizes and thresholds must be positive")
+        return dict(sorted(v.items()))
+
+    @model_validator(mode="after")
+    def _check_consistency(self) -> Ruleset:
+        if not self.min_players <= self.players <= self.max_players:
+            raise ValueError(
+                f"players={self.players} must lie within min_players={self.min_players} "
+                f"and max_players={self.max_players}"
+            )
+        table = STRAIGHT_TABLES[self.straight_table]
+        uses_straights = {"straight", "straight_flush"} & set(self.combinations)
+        too_long = [n for n in self.straight_lengths if n > table.max_length()]
+        if uses_straights and too_long:
+            raise ValueError(
+                f"straight_lengths {too_long} are longer than the {self.straight_table!r} table allows "
+                f"({table.max_length()} ranks)"
+            )
+        if "royal_flush" in self.combinations and 5 not in self.straight_lengths:
+            raise ValueError("royal_flush needs five-card straights (straight_lengths must include 5)")
+        return self
+
+    # --- construction --------------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, source: str = "rules") -> Ruleset:
+        """Build from a flat or sectioned mapping (as in TOML); errors name the setting and allowed values."""
+        flat = _flatten(data, source)
+        try:
+            return cls(**flat)
+        except ValidationError as e:
+            raise _rules_error(e, source) from None
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A new Ruleset with some settings changed: ``rules.replace(suit_order="CDHS")``."""
+        data = self.model_dump()
+        for key in changes:
+            if key not in type(self).model_fields:
+                raise RulesError(_unknown_field_message(key, "replace()"), field=key)
+        data.update(changes)
+        return Ruleset.from_dict(data, source=f"{self.name}.replace()")
+
+    # --- TOML ----------------------------------------------------------------------------------------
+    def to_dict(self, *, only_changes: bool = False, sectioned: bool = True) -> dict[str, Any]:
+        """Settings as plain data; ``only_changes`` keeps the ones that differ from the defaults."""
+        data = self.model_dump(mode="json")
+        defaults = Ruleset.model_construct().model_dump(mode="json")
+        out: dict[str, Any] = {"name": data["name"], "description": data["description"]}
+        for key, field in type(self).model_fields.items():
+            if key in ("name", "description"):
+                continue
+            if only_changes and data[key] == defaults[key]:
+                continue
+            value = data[key]
+            if isinstance(value, dict):
+                value = {str(k): v for k, v in value.items()}
+            if sectioned:
+                out.setdefault(field_section(key), {})[key] = value
+            else:
+                out[key] = value
+        return out
+
+    def to_toml(self, *, only_changes: bool = False) -> str:
+        return tomli_w.dumps(self.to_dict(only_changes=only_changes))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_toml(), encoding="utf-8")
+
+    def changes(self) -> dict[str, Any]:
+        """The settings that differ from the defaults, flat: what a record's header must state."""
+        return self.to_dict(only_changes=True, sectioned=False)
+
+    def __hash__(self) -> int:
+        return hash(self.model_dump_json())
+
+    # --- convenience: the engine's questions, asked of these rules ---------------------------------
+    @property
+    def engine(self) -> Any:
+        """The compiled evaluator for these rules (built once, then cached on the instance)."""
+        if self._engine is None:
+            from bigtwo.combos.evaluator import Evaluator  # facade: the combos layer compiles the data
+
+            self._engine = Evaluator(self)  # private attributes may be set on a frozen model
+        return self._engine
+
+    def classify(self, cards: Any) -> Any:
+        """The combination ``cards`` make under these rules (a Combo with ``.kind``), or None."""
+        return self.engine.classify_cards(cards)
+
+    def beats(self, new: Any, old: Any) -> bool:
+        """May ``new`` be played on ``old``? Both are card sets (or Combos); a non-combination never beats."""
+        return self.engine.beats_cards(new, old)
+
+    def why_not(self, new: Any, old: Any = None) -> str | None:
+        """Why ``new`` may not be played on ``old`` (None: on a lead), in words; None when it may."""
+        return self.engine.why_not(new, old)
+
+    def sort_cards(self, cards: Any) -> list[Any]:
+        """Cards from lowest to highest under these rules."""
+        return self.engine.sort_cards(cards)
+
+
+def field_section(key: str) -> str:
+    extra = Ruleset.model_fields[key].json_schema_extra or {}
+    return extra.get("section", "meta") if isinstance(extra, dict) else "meta"
+
+
+def _unknown_field_message(key: str, source: str) -> str:
+    hint = difflib.get_close_matches(key, list(Ruleset.model_fields), n=1)
+    more = f"; did you mean {hint[0]!r}?" if hint else ""
+    return f"{source}: unknown rules setting {key!r}{more}"
+
+
+def _flatten(data: dict[str, Any], source: str) -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in SECTIONS and isinstance(value, dict):
+            for k, v in value.items():
+                if k in Ruleset.model_fields and field_section(k) != key:
+                    raise RulesError(
+                        f"{source}: setting {k!r} belongs in [{field_section(k)}], not [{key}]", field=k
+                    )
+                flat[k] = v
+        elif key == "base":
+            continue
+        elif key not in Ruleset.model_fields:
+            raise RulesError(_unknown_field_message(key, source), field=key)
+        else:
+            flat[key] = value
+    unknown = [k for k in flat if k not in Ruleset.model_fields]
+    if unknown:
+        raise RulesError(_unknown_field_message(unknown[0], source), field=unknown[0])
+    return flat
+
+
+def _rules_error(e: ValidationError, source: str) -> RulesError:
+    err = e.errors()[0]
+    loc = [str(p) for p in err.get("loc", ())]
+    field = loc[0] if loc else None
+    msg = err.get("msg", "invalid value").removeprefix("Value error, ")
+    got = err.get("input")
+    ctx = err.get("ctx") or {}
+    if "expected" in ctx:
+        msg = f"{got!r} is not allowed; allowed: {ctx['expected']}"
+    where = f"setting {field!r}" if field else "rules"
+    if field and len(loc) > 1:
+        where += f" (item {loc[1]})"
+    return RulesError(f"{source}: {where}: {msg}", field=field)
+
+
+# --- presets and files -------------------------------------------------------------------------------
+
+
+def list_presets() -> list[str]:
+    """Names of the presets shipped with the package."""
+    return sorted(p.stem for p in PRESET_DIR.glob("*.toml"))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{path}: not valid TOML: {e}") from None
+
+
+def _resolve(data: dict[str, Any], source: str, seen: tuple[str, ...]) -> dict[str, Any]:
+    base = data.get("base")
+    merged: dict[str, Any] = {}
+    if base is not None:
+        if base in seen:
+            raise RulesError(f"{source}: 'base' chain loops through {base!r}", field="base")
+        path = _preset_path(base, source)
+        merged = _flatten(_resolve(_read_toml(path), str(path), (*seen, base)), str(path))
+    merged.update(_flatten(data, source))
+    return merged
+
+
+def _preset_path(name: str, source: str) -> Path:
+    path = PRESET_DIR / f"{name}.toml"
+    if not path.exists():
+        hint = difflib.get_close_matches(name, list_presets(), n=1)
+        more = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise RulesError(f"{source}: no preset named {name!r}{more}; presets: {', '.join(list_presets())}")
+    return path
+
+
+_PRESET_CACHE: dict[str, Ruleset] = {}
+
+
+def load_rules(name_or_path: str | Path | Ruleset) -> Ruleset:
+    """A preset by name (``"classic"``) or a ruleset from a ``.toml`` file path."""
+    if isinstance(name_or_path, Ruleset):
+        return name_or_path
+    text = str(name_or_path)
+    is_path = isinstance(name_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text
+    if not is_path:
+        cached = _PRESET_CACHE.get(text)
+        if cached is None:
+            path = _preset_path(text, "load_rules")
+            cached = Ruleset.from_dict(_resolve(_read_toml(path), str(path), (text,)), source=f"preset {text!r}")
+            _PRESET_CACHE[text] = cached
+        return cached
+    path = Path(text)
+    if not path.exists():
+        raise RulesError(f"no rules file at {path}")
+    data = _read_toml(path)
+    return Ruleset.from_dict(_resolve(data, str(path), ()), source=str(path))
+
+
+def rules_from_toml(text: str, *, source: str = "rules TOML") -> Ruleset:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{source}: not valid TOML: {e}") from None
+    return Ruleset.from_dict(_resolve(data, source, ()), source=source)
+
+
+__all__ = ["RANK_CHARS", "Ruleset", "list_presets", "load_rules", "rules_from_toml"]
