@@ -143,7 +143,7 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-CardsLike = Union["CardSet", str, int, Iterable[Union[Card, str, int]]]
+CardsLike = Union["CardSet", str, int, Iterable[Card | str | int]]
 
 
 class CardSet:

@@ -28,6 +28,54 @@ from bigtwo.scoring import RoundOutcome, RoundResult, score_round
 _TWO = 12
 
 
+def highest_card(ev: Any) -> int:
+    """The highest card of a standard pack under these rules (what 'the 2S' means in end restrictions)."""
+    return max(range(52), key=lambda c: (ev.power[c], c))
+
+
+def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
+    """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
+    if rule == "none":
+        return None
+    cs = bits(p.mask)
+    all_twos = all(ev.rank_of[c] == _TWO for c in cs)
+    top = highest_card(ev)
+    if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
+        return "you may not go out with a single 2 or a pair of 2s"
+    if rule == "two-single" and p.kind == "single" and all_twos:
+        return "you may not go out with a single 2"
+    if rule == "highest-single" and p.kind == "single" and cs[0] % DECK_SIZE == top:
+        return f"you may not go out with {CARDS[top]} as a single"
+    if rule == "highest-card" and any(c % DECK_SIZE == top for c in cs):
+        return f"you may not go out with a play containing {CARDS[top]}"
+    return None
+
+
+def legal_actions(ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str) -> list[Play]:
+    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots."""
+    plays = (idx.containing(required) if required else list(idx.plays)) if top is None else idx.answers(top)
+    if forbid != "none":
+        hand = idx.hand
+        plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
+    if top is None:
+        return plays if plays else [PASS]
+    plays.append(PASS)
+    return plays
+
+
+def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Play]:
+    """The legal actions of the observing seat, from its observation alone (empty when not its turn)."""
+    if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
+        return []
+    ev = rules.engine
+    hand = to_mask(obs["hand"])
+    idx = HandIndex.build(ev, hand)
+    trick = obs.get("trick")
+    top = ev.classify(to_mask(trick["cards"])) if trick else None
+    required = to_mask(obs["required_card"]) & hand if obs.get("required_card") else 0
+    return legal_actions(ev, idx, top, required, rules.last_play_forbidden)
+
+
 class Game:
     """One round of a climbing game under a :class:`Ruleset`.
 
@@ -85,9 +133,6 @@ class Game:
         self._lock = self.rules.pass_locks_out
         self._one_pass = self.rules.trick_end == "one-pass"
         self._forbid = self.rules.last_play_forbidden
-        self._highest = max(
-            (c for m in masks for c in bits(m)), key=lambda c: (self.ev.power[c], c), default=-1
-        )
         if first is not None:
             if not 0 <= first < n:
                 raise BigTwoError(f"first={first} is not a seat (0-{n - 1})")
@@ -102,16 +147,19 @@ class Game:
     def _deal(self, n: int, seed: int | None) -> list[int]:
         deck = list(CardSet.deck())
         random.Random(seed).shuffle(deck)
-        each = len(deck) // n
+        style = self.rules.deal
+        if style == "thirteen" and 13 * n > len(deck):
+            raise BigTwoError(f"deal 'thirteen' needs at most {len(deck) // 13} players, not {n}")
+        each = 13 if style == "thirteen" else len(deck) // n
         hands = [0] * n
+        if style == "all":
+            each = len(deck)
         for i, c in enumerate(deck[: each * n]):
             hands[i % n] |= 1 << c
-        leftover = deck[each * n :]
+        leftover = [] if style != "equal" else deck[each * n :]
         if leftover:
             # 002 Rules: leftover cards go to the holder of the 3D, or of the next lowest card
-            lowest = min(
-                (c for h in hands for c in bits(h)), key=lambda c: (self.ev.power[c], c)
-            )
+            lowest = min((c for h in hands for c in bits(h)), key=lambda c: (self.ev.power[c], c))
             target = self._holder(hands, self._lead_mask(hands)) if self._lead_mask(hands) else None
             if target is None:
                 target = self._holder(hands, 1 << lowest)
@@ -200,39 +248,10 @@ class Game:
         """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed."""
         if self._over:
             return []
-        s = self.to_move
-        idx = self._idx[s]
-        top = self._top
-        if top is None:
-            plays = idx.containing(self._required) if self._required else list(idx.plays)
-            if self._forbid != "none":
-                plays = self._drop_forbidden_last(plays, idx.hand)
-            return plays if plays else [PASS]
-        plays = idx.answers(top)
-        if self._forbid != "none":
-            plays = self._drop_forbidden_last(plays, idx.hand)
-        plays.append(PASS)
-        return plays
-
-    def _drop_forbidden_last(self, plays: list[Play], hand: int) -> list[Play]:
-        return [p for p in plays if p.mask != hand or self._last_play_reason(p) is None]
+        return legal_actions(self.ev, self._idx[self.to_move], self._top, self._required, self._forbid)
 
     def _last_play_reason(self, p: Play) -> str | None:
-        rule = self._forbid
-        if rule == "none":
-            return None
-        cs = bits(p.mask)
-        rank_of = self.ev.rank_of
-        all_twos = all(rank_of[c] == _TWO for c in cs)
-        if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
-            return "you may not go out with a single 2 or a pair of 2s"
-        if rule == "two-single" and p.kind == "single" and all_twos:
-            return "you may not go out with a single 2"
-        if rule == "highest-single" and p.kind == "single" and cs[0] == self._highest:
-            return f"you may not go out with {CARDS[self._highest]} as a single"
-        if rule == "highest-card" and self._highest in cs:
-            return f"you may not go out with a play containing {CARDS[self._highest]}"
-        return None
+        return last_play_reason(self.ev, self._forbid, p)
 
     def why_not(self, cards: CardsLike | Play) -> str | None:
         """Why the player to move may not play ``cards`` now, in words; None if they may."""
@@ -301,8 +320,17 @@ class Game:
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (
-            tuple(self._hands), tuple(self._idx), self.to_move, self._top, self._top_seat, self._passed,
-            self._blocked, self._required, self._active, self._finished, len(self._history),
+            tuple(self._hands),
+            tuple(self._idx),
+            self.to_move,
+            self._top,
+            self._top_seat,
+            self._passed,
+            self._blocked,
+            self._required,
+            self._active,
+            self._finished,
+            len(self._history),
             self._trick_open,
         )
 
@@ -310,8 +338,20 @@ class Game:
         """Take back the last action (play or pass); repeatable back to the deal."""
         if not self._undo:
             raise IllegalPlay("nothing to undo: the round is at the deal")
-        (hands, idx, self.to_move, self._top, self._top_seat, self._passed, self._blocked,
-         self._required, self._active, self._finished, hist, self._trick_open) = self._undo.pop()
+        (
+            hands,
+            idx,
+            self.to_move,
+            self._top,
+            self._top_seat,
+            self._passed,
+            self._blocked,
+            self._required,
+            self._active,
+            self._finished,
+            hist,
+            self._trick_open,
+        ) = self._undo.pop()
         self._hands = list(hands)
         self._idx = list(idx)
         del self._history[hist:]
@@ -426,13 +466,16 @@ class Game:
             "hand_sizes": self.hand_sizes(),
             "dealt_sizes": [m.bit_count() for m in self.dealt],
             "to_move": None if self._over else self.to_move,
-            "trick": None if top is None else {
+            "trick": None
+            if top is None
+            else {
                 "seat": self._top_seat,
                 "cards": [str(c) for c in ev.sort_cards(top.mask)],
                 "kind": top.kind,
             },
             "passed": self.passed_seats(),
-            "required_card": str(CardSet.from_mask(self._required)) if self._required else None,
+            # who holds the lead card is public once they lead, but the card is shown only to its holder
+            "required_card": (str(CardSet.from_mask(self._required)) if self._required & self._hands[seat] else None),
             "finished": list(self._finished),
             "history": hist,
             "trick_start": self._trick_open,

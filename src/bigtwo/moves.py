@@ -24,19 +24,26 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
     return m
 
 
-def all_combos(ev: Evaluator, hand: int) -> list[Play]:
-    """Every combination the hand holds under ``ev``'s rules, sorted by (class, order)."""
+def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None = None) -> list[Play]:
+    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes``), sorted by (class, order).
+
+    Kinds whose shapes cannot coincide go straight to their (cached) Play; the few that can (a suited
+    straight is also a flush, sisters are also two pairs and a junk card, two pairs may be a pair straight)
+    go through ``found``, which keeps the highest category for a set of cards, as classification does.
+    """
     cs = bits(hand)
     rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
-    en = ev.enabled
+    en = ev.enabled if sizes is None else ev.kinds_of_sizes(sizes)
     cat = ev.cat
+    cache = ev.cache
+    make = ev.make
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, list[int]] = {}
     for c in cs:
         by_rank.setdefault(rank_of[c], []).append(c)
         by_suit.setdefault(suit_of[c], []).append(c)
+    out: list[Play] = []
     found: dict[int, tuple[int, str, int, int] | Play] = {}
-    cache = ev.cache
 
     def add(mask: int, kind: str, key: int, value: int) -> None:
         prev = found.get(mask)
@@ -49,13 +56,17 @@ def all_combos(ev: Evaluator, hand: int) -> list[Play]:
 
     if "single" in en:
         for c in cs:
-            add(_BIT[c], "single", power[c], rank_of[c])
+            m = _BIT[c]
+            p = cache.get(m)
+            out.append(p if p is not None else make(m, "single", power[c], rank_of[c]))
     for kind, k in (("pair", 2), ("triple", 3), ("quad", 4)):
         if kind in en:
             for r, g in by_rank.items():
                 if len(g) >= k:
                     for combo in combinations(g, k):
-                        add(_mask(combo), kind, max(power[c] for c in combo), r)
+                        m = _mask(combo)
+                        p = cache.get(m)
+                        out.append(p if p is not None else make(m, kind, max(power[c] for c in combo), r))
 
     need_pairs = en & {"two_pairs", "two_pair_junk", "sisters", "full_house"}
     pairs = {r: list(combinations(g, 2)) for r, g in by_rank.items() if len(g) >= 2} if need_pairs else {}
@@ -97,7 +108,9 @@ def all_combos(ev: Evaluator, hand: int) -> list[Play]:
                     for r2 in pair_ranks:
                         if r2 != t:
                             for pr in pairs[r2]:
-                                add(tm | _mask(pr), "full_house", tk, t)
+                                m = tm | _BIT[pr[0]] | _BIT[pr[1]]
+                                p = cache.get(m)
+                                out.append(p if p is not None else make(m, "full_house", tk, t))
 
     if "four_of_a_kind" in en:
         for r, g in by_rank.items():
@@ -106,7 +119,9 @@ def all_combos(ev: Evaluator, hand: int) -> list[Play]:
                 for quad in combinations(g, 4):
                     qm, qk = _mask(quad), max(power[c] for c in quad)
                     for j in kickers:
-                        add(qm | _BIT[j], "four_of_a_kind", qk, r)
+                        m = qm | _BIT[j]
+                        p = cache.get(m)
+                        out.append(p if p is not None else make(m, "four_of_a_kind", qk, r))
 
     if "triple_junk" in en:
         for t, g in by_rank.items():
@@ -116,13 +131,17 @@ def all_combos(ev: Evaluator, hand: int) -> list[Play]:
                     tm, tk = _mask(trip), max(power[c] for c in trip)
                     for a, b in combinations(others, 2):
                         if rank_of[a] != rank_of[b]:
-                            add(tm | _BIT[a] | _BIT[b], "triple_junk", tk, t)
+                            m = tm | _BIT[a] | _BIT[b]
+                            p = cache.get(m)
+                            out.append(p if p is not None else make(m, "triple_junk", tk, t))
 
     if ev.straights:
         want_straight = "straight" in en
         want_sf = "straight_flush" in en
         want_royal = "royal_flush" in en
         for length, seqs in ev.straight_seqs.items():
+            if sizes is not None and length not in sizes:
+                continue
             for pos, ranks, tb in seqs:
                 groups = [by_rank.get(r) for r in ranks]
                 if not all(groups):
@@ -145,11 +164,17 @@ def all_combos(ev: Evaluator, hand: int) -> list[Play]:
         for s, g in by_suit.items():
             if s != 4 and len(g) >= 5:
                 for combo in combinations(g, 5):
-                    add(_mask(combo), "flush", ev.flush_key(combo), max(rank_of[c] for c in combo))
+                    m = _mask(combo)
+                    if m in found or m not in cache:
+                        add(m, "flush", ev.flush_key(combo), max(rank_of[c] for c in combo))
+                    else:
+                        found[m] = cache[m]
 
     for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
         if kind in en:
-            for _n, seqs in ev.run_seqs[width].items():
+            for n, seqs in ev.run_seqs[width].items():
+                if sizes is not None and n * width not in sizes:
+                    continue
                 for pos, run in seqs:
                     if not all(len(by_rank.get(r, ())) >= width for r in run):
                         continue
@@ -161,10 +186,10 @@ def all_combos(ev: Evaluator, hand: int) -> list[Play]:
                             m |= _mask(grp)
                         add(m, kind, pos * 64 + max(power[c] for c in choice[-1]), top)
 
-    make = ev.make
-    plays = [v if v.__class__ is Play else make(m, v[1], v[2], v[3]) for m, v in found.items()]
-    plays.sort(key=_sort_key)
-    return plays
+    for m, v in found.items():
+        out.append(v if v.__class__ is Play else make(m, v[1], v[2], v[3]))
+    out.sort(key=_sort_key)
+    return out
 
 
 def _sort_key(p: Play) -> tuple[int, int]:
@@ -172,34 +197,66 @@ def _sort_key(p: Play) -> tuple[int, int]:
 
 
 class HandIndex:
-    """A hand's combinations, grouped for quick answers. Immutable: ``without()`` returns a new index."""
+    """A hand's combinations, enumerated lazily by size and grouped for quick answers.
 
-    __slots__ = ("_buckets", "hand", "plays")
+    Immutable as far as callers can tell: ``without()`` returns a new index. Sizes nobody has asked for yet
+    are never enumerated, so a seat that never leads never pays for its five-card hands, and a size first
+    needed late in a round is enumerated from the smaller hand it has by then.
+    """
 
-    def __init__(self, hand: int, plays: list[Play]):
+    __slots__ = ("_buckets", "_by_size", "_plays", "ev", "hand")
+
+    def __init__(self, ev: Evaluator, hand: int, by_size: dict[int, list[Play]] | None = None):
+        self.ev = ev
         self.hand = hand
-        self.plays = plays
+        self._by_size: dict[int, list[Play]] = by_size if by_size is not None else {}
+        self._plays: list[Play] | None = None
         self._buckets: dict[int, tuple[list[int], list[Play]]] = {}
 
     @classmethod
     def build(cls, ev: Evaluator, hand: int) -> HandIndex:
-        return cls(hand, all_combos(ev, hand))
+        return cls(ev, hand)
+
+    def _size(self, n: int) -> list[Play]:
+        got = self._by_size.get(n)
+        if got is None:
+            got = all_combos(self.ev, self.hand, frozenset((n,)))
+            self._by_size[n] = got
+        return got
+
+    @property
+    def plays(self) -> list[Play]:
+        """Every combination in the hand, sorted by (class, order)."""
+        if self._plays is None:
+            missing = [n for n in self.ev.kinds_by_size if n not in self._by_size]
+            if missing:
+                fresh = all_combos(self.ev, self.hand, frozenset(missing))
+                for n in missing:
+                    self._by_size[n] = []
+                for p in fresh:
+                    self._by_size[p.size].append(p)
+            allp = [p for ps in self._by_size.values() for p in ps]
+            allp.sort(key=_sort_key)
+            self._plays = allp
+        return self._plays
 
     def without(self, played: int) -> HandIndex:
         """The index of the hand after ``played`` cards leave it (filtering, not re-enumerating)."""
-        return HandIndex(self.hand & ~played, [p for p in self.plays if not p.mask & played])
+        by_size = {n: [p for p in ps if not p.mask & played] for n, ps in self._by_size.items()}
+        return HandIndex(self.ev, self.hand & ~played, by_size)
 
-    def _bucket(self, cls: int) -> tuple[list[int], list[Play]]:
-        b = self._buckets.get(cls)
+    def _bucket(self, top: Play) -> tuple[list[int], list[Play]]:
+        b = self._buckets.get(top.cls)
         if b is None:
-            ps = [p for p in self.plays if p.cls == cls]
+            cls = top.cls
+            ps = [p for p in self._size(top.size) if p.cls == cls]
             b = ([p.order for p in ps], ps)
             self._buckets[cls] = b
         return b
 
     def answers(self, top: Play) -> list[Play]:
         """Combinations in this hand that beat ``top`` (not counting bombs), lowest first."""
-        orders, ps = self._bucket(top.cls)
+        orders, ps = self._bucket(top)
         return ps[bisect_right(orders, top.order) :]
 
     def containing(self, mask: int) -> list[Play]:

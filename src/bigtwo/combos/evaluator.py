@@ -71,21 +71,19 @@ class Evaluator:
         if self.enabled & {"straight", "straight_flush", "royal_flush"}:
             for length in rules.straight_lengths:
                 seqs = table.sequences(length)
-                self.straights[length] = {
-                    sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)
-                }
+                self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
                 self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
-        for width, kind, least in ((2, "pair_straight", rules.pair_straight_min),
-                                   (3, "triple_straight", rules.triple_straight_min)):
+        for width, kind, least in (
+            (2, "pair_straight", rules.pair_straight_min),
+            (3, "triple_straight", rules.triple_straight_min),
+        ):
             if kind in self.enabled:
                 for n in range(least, table.max_length() + 1):
                     runs = table.line_runs(n)
                     if runs:
-                        self.runs[width][n] = {
-                            sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)
-                        }
+                        self.runs[width][n] = {sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)}
                         self.run_seqs[width][n] = list(enumerate(runs))
 
         sizes: dict[int, list[str]] = {}
@@ -115,6 +113,15 @@ class Evaluator:
         # mask -> Play: a mask's classification never changes under one ruleset, and small combinations
         # recur in every deal, so generation and validation mostly become dict lookups
         self.cache: dict[int, Play | None] = {}
+        self._kinds_of_sizes: dict[frozenset[int], frozenset[str]] = {}
+
+    def kinds_of_sizes(self, sizes: frozenset[int] | set[int]) -> frozenset[str]:
+        """Enabled kinds that can have one of ``sizes`` cards (cached)."""
+        got = self._kinds_of_sizes.get(sizes)
+        if got is None:
+            got = frozenset(k for n in sizes for k in self.kinds_by_size.get(n, ()))
+            self._kinds_of_sizes[frozenset(sizes)] = got
+        return got
 
     def _sizes_of(self, kind: str) -> list[int]:
         fixed = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "two_pairs": 4}
@@ -383,8 +390,8 @@ class Evaluator:
     def _sequence_ranks(self, play: Play) -> list[int]:
         """A sequence's ranks in the table's order (so A-2-3-4-5 reads that way, not 3-4-5-A-2)."""
         ranks = {self.rank_of[c] for c in bits(play.mask)}
-        width = 1 if play.kind not in ("pair_straight", "triple_straight") else (
-            2 if play.kind == "pair_straight" else 3
+        width = (
+            1 if play.kind not in ("pair_straight", "triple_straight") else (2 if play.kind == "pair_straight" else 3)
         )
         n = len(ranks)
         if width == 1:
@@ -418,8 +425,7 @@ class Evaluator:
             other = self.permissive().classify(mask)
             if other is not None and other.kind not in self.enabled:
                 return (
-                    f"{cards} is not a combination under {self.name!r}: "
-                    f"{KINDS[other.kind].plural} are not played there"
+                    f"{cards} is not a combination under {self.name!r}: {KINDS[other.kind].plural} are not played there"
                 )
             return f"{cards} is not a combination under {self.name!r}"
         if old is None:
@@ -435,13 +441,9 @@ class Evaluator:
         dp, dq = self.describe(p), self.describe(q)
         if self.match_kind:
             if self.family_id[p.kind] != self.family_id[q.kind]:
-                return (
-                    f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"
-                )
+                return f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"
             if p.size != q.size:
-                return (
-                    f"{KINDS[q.kind].plural} must have the same length as the lead ({q.size} cards)"
-                )
+                return f"{KINDS[q.kind].plural} must have the same length as the lead ({q.size} cards)"
         elif p.size != q.size:
             return f"{dp} cannot be played on {dq}: plays must have the lead's {q.size} card" + (
                 "s" if q.size > 1 else ""

@@ -15,8 +15,15 @@ class Play:
     __slots__ = ("bomb", "cat", "cls", "key", "kind", "mask", "order", "size", "value")
 
     def __init__(
-        self, mask: int, kind: str, cat: int = 0, key: int = 0, value: int = 0,
-        cls: int = 0, order: int = 0, bomb: int = 0,
+        self,
+        mask: int,
+        kind: str,
+        cat: int = 0,
+        key: int = 0,
+        value: int = 0,
+        cls: int = 0,
+        order: int = 0,
+        bomb: int = 0,
     ):
         self.mask = mask
         self.kind = kind

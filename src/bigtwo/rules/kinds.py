@@ -26,24 +26,31 @@ KINDS: dict[str, KindInfo] = {
         KindInfo("flush", "flush", "flushes", "flush", "five cards of one suit"),
         KindInfo("full_house", "full house", "full houses", "full_house", "a triple and a pair"),
         KindInfo(
-            "four_of_a_kind", "four of a kind", "fours of a kind", "four_of_a_kind",
+            "four_of_a_kind",
+            "four of a kind",
+            "fours of a kind",
+            "four_of_a_kind",
             "four cards of one rank and a kicker",
         ),
         KindInfo("straight_flush", "straight flush", "straight flushes", "straight", "a straight in one suit"),
         KindInfo("royal_flush", "royal flush", "royal flushes", "straight", "10-J-Q-K-A in one suit"),
         KindInfo(
-            "two_pair_junk", "two pairs and a junk card", "two-pair-and-junk hands", "two_pair_junk",
+            "two_pair_junk",
+            "two pairs and a junk card",
+            "two-pair-and-junk hands",
+            "two_pair_junk",
             "two pairs of different ranks and an odd card ('butterfly')",
         ),
         KindInfo(
-            "triple_junk", "triple and two junk cards", "triple-and-junk hands", "triple_junk",
+            "triple_junk",
+            "triple and two junk cards",
+            "triple-and-junk hands",
+            "triple_junk",
             "a triple and two odd cards of different ranks",
         ),
         KindInfo("sisters", "sisters", "sisters hands", "sisters", "two consecutive pairs and any odd card"),
         KindInfo("pair_straight", "pair straight", "pair straights", "pair_straight", "consecutive pairs"),
-        KindInfo(
-            "triple_straight", "triple straight", "triple straights", "triple_straight", "consecutive triples"
-        ),
+        KindInfo("triple_straight", "triple straight", "triple straights", "triple_straight", "consecutive triples"),
     )
 }
 

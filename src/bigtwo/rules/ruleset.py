@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bigtwo.cards import RANK_CHARS, SUIT_CHARS, CardParseError, card
 from bigtwo.errors import RulesError
@@ -21,7 +29,7 @@ from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 PRESET_DIR = Path(__file__).with_name("presets")
-SECTIONS = ("cards", "combinations", "play", "scoring")
+SECTIONS = ("cards", "deal", "combinations", "play", "scoring")
 LAST_PLAY_FORBIDDEN = (
     "none",
     "two-single-or-pair",
@@ -45,8 +53,17 @@ class Ruleset(BaseModel):
 
     # --- cards ---------------------------------------------------------------------------------------
     suit_order: str = _f(
-        "DCHS", "cards",
+        "DCHS",
+        "cards",
         "Suits from lowest to highest (any order of D C H S), or 'none': equal ranks never beat each other",
+    )
+
+    # --- deal ----------------------------------------------------------------------------------------
+    deal: Literal["equal", "all", "thirteen"] = _f(
+        "equal",
+        "deal",
+        "equal: as many cards each as the pack allows, leftovers to the lead card's holder; "
+        "all: deal the whole pack round (hands differ by at most one); thirteen: 13 each, the rest unused",
     )
 
     # --- combinations --------------------------------------------------------------------------------
@@ -63,11 +80,13 @@ class Ruleset(BaseModel):
         True, "combinations", "Equal straights are split by suit (false: a straight must win by a full rank)"
     )
     flush_order: Literal["ranks-then-suit", "suit-then-ranks", "top-card"] = _f(
-        "ranks-then-suit", "combinations",
+        "ranks-then-suit",
+        "combinations",
         "How flushes compare: all ranks high to low then suit, suit first, or the highest card alone",
     )
     five_card_beating: Literal["category", "same-category", "card-value"] = _f(
-        "category", "combinations",
+        "category",
+        "combinations",
         "Five-card hands: a higher category beats a lower one; only the same category ('no poker rules'); "
         "or any five over any five by card value",
     )
@@ -82,38 +101,39 @@ class Ruleset(BaseModel):
         "counter-clockwise", "play", "Which way play goes round the table (seat n+1 is always next)"
     )
     match: Literal["count", "kind"] = _f(
-        "count", "play",
+        "count",
+        "play",
         "What a play must share with the lead: its number of cards, or its kind and length",
     )
     pass_locks_out: bool = _f(False, "play", "A player who passes may not play again in the same trick")
     trick_end: Literal["all-pass", "one-pass"] = _f(
         "all-pass", "play", "A trick ends when all other players pass in succession, or after one pass"
     )
-    trick_ends_on_out: bool = _f(
-        False, "play", "A trick ends the moment someone goes out; the next player leads"
-    )
+    trick_ends_on_out: bool = _f(False, "play", "A trick ends the moment someone goes out; the next player leads")
     round_end: Literal["first-out", "last-standing"] = _f(
-        "first-out", "play",
+        "first-out",
+        "play",
         "The round ends when the first player goes out, or plays on until one player is left",
     )
-    lead_card: str = _f(
-        "3D", "play", "The card whose holder leads the first trick ('lowest': the lowest card dealt)"
-    )
+    lead_card: str = _f("3D", "play", "The card whose holder leads the first trick ('lowest': the lowest card dealt)")
     lead_card_must_be_played: bool = _f(True, "play", "The first play must contain the lead card")
     last_play_forbidden: Literal[LAST_PLAY_FORBIDDEN] = _f(  # type: ignore[valid-type]
-        "none", "play",
+        "none",
+        "play",
         "What may not be a player's last play: a single 2 or pair of 2s, a single 2, the highest card "
         "as a single, or any play holding the highest card",
     )
 
     # --- scoring -------------------------------------------------------------------------------------
     scoring: Literal["encyclopedia", "ranking"] = _f(
-        "encyclopedia", "scoring",
+        "encyclopedia",
+        "scoring",
         "encyclopedia: losers pay per card left (x2 at the threshold, x3 when untouched); "
         "ranking: finishing order only",
     )
     double_at: dict[int, int] = _f(
-        {13: 10, 17: 12}, "scoring",
+        {13: 10, 17: 12},
+        "scoring",
         "Cards left from which a loser pays double, by cards dealt (13 -> 10, 17 -> 12)",
     )
     triple_when_untouched: bool = _f(True, "scoring", "A loser who played no card pays triple")
@@ -215,7 +235,7 @@ class Ruleset(BaseModel):
         data = self.model_dump(mode="json")
         defaults = Ruleset.model_construct().model_dump(mode="json")
         out: dict[str, Any] = {"name": data["name"], "description": data["description"]}
-        for key, field in type(self).model_fields.items():
+        for key, _field in type(self).model_fields.items():
             if key in ("name", "description"):
                 continue
             if only_changes and data[key] == defaults[key]:
@@ -238,6 +258,12 @@ class Ruleset(BaseModel):
     def changes(self) -> dict[str, Any]:
         """The settings that differ from the defaults, flat: what a record's header must state."""
         return self.to_dict(only_changes=True, sectioned=False)
+
+    def __eq__(self, other: object) -> bool:
+        # settings only: the compiled engine cached on an instance is not part of its value
+        if isinstance(other, Ruleset):
+            return self.model_dump() == other.model_dump()
+        return NotImplemented
 
     def __hash__(self) -> int:
         return hash(self.model_dump_json())
@@ -286,9 +312,7 @@ def _flatten(data: dict[str, Any], source: str) -> dict[str, Any]:
         if key in SECTIONS and isinstance(value, dict):
             for k, v in value.items():
                 if k in Ruleset.model_fields and field_section(k) != key:
-                    raise RulesError(
-                        f"{source}: setting {k!r} belongs in [{field_section(k)}], not [{key}]", field=k
-                    )
+                    raise RulesError(f"{source}: setting {k!r} belongs in [{field_section(k)}], not [{key}]", field=k)
                 flat[k] = v
         elif key == "base":
             continue

@@ -1,0 +1,102 @@
+"""Engine speed on one core, each figure beside a naive baseline measured in the same run.
+
+- random-play games a second: four random players (uniform over legal actions) play whole rounds;
+  baseline: the same games with legal actions found naively (every subset of the hand, classify + beats);
+- microseconds to list every legal lead of a 13-card hand; baseline: the same by every subset.
+
+Run: python benchmarks/engine.py [--presets classic winner ...] [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from itertools import combinations
+
+from bigtwo import Game, load_rules
+from bigtwo.cards import CardSet, bits
+from bigtwo.combos.play import PASS
+from bigtwo.moves import HandIndex, all_combos
+
+
+def naive_legal(game: Game) -> list:
+    """Legal actions by brute force: every subset of the hand of a playable size, classified and compared."""
+    ev = game.ev
+    hand = bits(game.hand(game.to_move).mask)
+    top = game.trick
+    req = game.required_card.mask if game.required_card else 0
+    out = []
+    for n in sorted(ev.kinds_by_size):
+        if top is not None and n != top.size and game.rules.match != "kind":
+            continue
+        for combo in combinations(hand, n):
+            m = sum(1 << c for c in combo)
+            if req and not m & req:
+                continue
+            p = ev.classify(m)
+            if p is not None and (top is None or ev.beats(p, top)):
+                out.append(p)
+    if top is not None:
+        out.append(PASS)
+    return out or [PASS]
+
+
+def games_per_second(rules, legal, seconds: float, seed: int = 0, max_games: int | None = None) -> tuple[float, float]:
+    rng = random.Random(seed)
+    n = actions = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds and (max_games is None or n < max_games):
+        g = Game(rules, seed=seed + n)
+        while not g.is_over:
+            g.play(rng.choice(legal(g)))
+            actions += 1
+        n += 1
+    dt = time.perf_counter() - t0
+    return n / dt, actions / n
+
+
+def lead_listing_us(rules, hands: list[int], naive: bool) -> float:
+    ev = rules.engine
+    t0 = time.perf_counter()
+    for h in hands:
+        if naive:
+            cs = bits(h)
+            for n in ev.kinds_by_size:
+                for combo in combinations(cs, n):
+                    ev.classify(sum(1 << c for c in combo))
+        else:
+            ev.cache.clear()  # measure enumeration itself, not the cache of earlier runs
+            _ = HandIndex.build(ev, h).plays  # every legal lead
+    return (time.perf_counter() - t0) / len(hands) * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--presets", nargs="*", default=["classic"])
+    ap.add_argument("--seconds", type=float, default=5.0)
+    args = ap.parse_args()
+    print(
+        f"{'preset':<16}{'games/s':>10}{'naive games/s':>15}{'speed-up':>10}{'actions/game':>14}"
+        f"{'leads us':>10}{'naive us':>10}{'speed-up':>10}{'leads/hand':>12}"
+    )
+    for preset in args.presets:
+        rules = load_rules(preset)
+        rules.engine.cache.clear()
+        gps, apg = games_per_second(rules, Game.legal_plays, args.seconds)
+        ngps, _ = games_per_second(rules, naive_legal, max(1.0, args.seconds / 3), max_games=20)
+        rng = random.Random(1)
+        deck = bits(CardSet.deck().mask)
+        hands = [sum(1 << c for c in rng.sample(deck, 13)) for _ in range(300)]
+        us = statistics.median(lead_listing_us(rules, hands, naive=False) for _ in range(3))
+        nus = lead_listing_us(rules, hands[:40], naive=True)
+        per_hand = statistics.mean(len(all_combos(rules.engine, h)) for h in hands)
+        print(
+            f"{preset:<16}{gps:>10.0f}{ngps:>15.1f}{gps / ngps:>9.0f}x{apg:>14.1f}"
+            f"{us:>10.0f}{nus:>10.0f}{nus / us:>9.0f}x{per_hand:>12.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""The first `bigtwo` command: rules list / show, and a whole game of `bigtwo play` (engine core, item 7)."""
+
+import io
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from bigtwo import list_presets, load_rules
+from bigtwo.bots import make
+from bigtwo.cli import app
+from bigtwo.cli.plain import PlainTable
+
+runner = CliRunner()
+
+
+def test_rules_list_names_every_preset():
+    res = runner.invoke(app, ["rules", "list"])
+    assert res.exit_code == 0
+    for name in list_presets():
+        assert name in res.output
+
+
+def test_rules_show_lists_every_setting():
+    res = runner.invoke(app, ["rules", "show", "house-code"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0
+    for key in (
+        "suit_order",
+        "straight_table",
+        "no-twos",
+        "flush_order",
+        "suit-then-ranks",
+        "trick_ends_on_out",
+    ):
+        assert key in res.output
+    toml = runner.invoke(app, ["rules", "show", "taiwan", "--toml"])
+    assert 'suit_order = "CDHS"' in toml.output
+
+
+def test_unknown_rules_give_a_clear_error():
+    res = runner.invoke(app, ["rules", "show", "clasic"])
+    assert res.exit_code == 2 and "did you mean 'classic'" in res.output
+
+
+def test_play_answers_illegal_input_and_continues():
+    res = runner.invoke(app, ["play", "--seed", "1", "--delay", "0", "--ascii"], input="pass\n3D\nzz\nlegal\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "does not hold 3D" in res.output
+    assert "'zz' is not a card" in res.output
+    assert "pass" in res.output and "Bye." in res.output
+
+
+@pytest.mark.parametrize("preset", ["classic", "taiwan", "house-code", "chor-dai-di", "bga"])
+def test_a_whole_game_in_the_terminal(preset):
+    """A scripted human (greedy choices, typed as notation, with a mistake and an undo) plays to the end."""
+    out = io.StringIO()
+    console = Console(file=out, width=120, highlight=False)
+    helper = make("greedy", seed=3)
+    holder = {}
+    typed = {"mistake": False, "undo": False}
+
+    def human(prompt: str) -> str:
+        g = holder["table"].game
+        if not typed["mistake"]:
+            typed["mistake"] = True
+            return "4S 4H 5D"
+        if not typed["undo"] and len(g.history) > 8 and any(s == 0 for s, _ in g.history):
+            typed["undo"] = True
+            return "undo"
+        p = helper.choose(g.rules, g.observation(g.to_move))
+        return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
+
+    table = PlainTable(load_rules(preset), seat=0, seed=4, delay=0, console=console, input_fn=human, ascii_cards=True)
+    holder["table"] = table
+    table.run()
+    text = out.getvalue()
+    assert table.game.is_over
+    assert "Round over." in text and "Not allowed" in text
+    assert "score" in text

@@ -1,0 +1,147 @@
+"""Invariants over random games of every preset and player count (hypothesis).
+
+- cards are conserved: hands and played cards always partition what was dealt;
+- every game ends;
+- every generated play is accepted, and every accepted play is generated;
+- refused input leaves the state unchanged; undo restores the exact state;
+- an observation never contains another seat's unplayed card.
+"""
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bigtwo import Game, IllegalPlay, list_presets, load_rules
+from bigtwo.cards import CARDS, bits
+
+MAX_ACTIONS = 3000
+
+
+@st.composite
+def games(draw):
+    preset = draw(st.sampled_from(list_presets()))
+    rules = load_rules(preset)
+    players = draw(st.integers(rules.min_players, rules.max_players))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return Game(rules, players=players, seed=seed), random.Random(seed)
+
+
+def state(g: Game):
+    return (
+        tuple(g.hand(s).mask for s in range(g.n)),
+        g.to_move,
+        g.trick,
+        g.trick_seat,
+        tuple(g.passed_seats()),
+        tuple(g.finishing_order),
+        tuple(g.history),
+        g.required_card,
+        g.is_over,
+    )
+
+
+def check_conservation(g: Game):
+    dealt = 0
+    for m in g.dealt:
+        dealt |= m
+    played = 0
+    for _s, p in g.history:
+        assert not played & p.mask, "a card was played twice"
+        played |= p.mask
+    hands = 0
+    for s in range(g.n):
+        h = g.hand(s).mask
+        assert not hands & h and not played & h
+        hands |= h
+    assert hands | played == dealt
+
+
+def check_observations(g: Game):
+    played = 0
+    for _s, p in g.history:
+        played |= p.mask
+    for seat in range(g.n):
+        obs = g.observation(seat)
+        text = json.dumps(obs)
+        own = g.hand(seat).mask
+        for other in range(g.n):
+            if other == seat:
+                continue
+            for c in bits(g.hand(other).mask & ~own):
+                assert f'"{CARDS[c]}"' not in text, f"seat {seat} sees {CARDS[c]} of seat {other}"
+
+
+@settings(max_examples=300)
+@given(games())
+def test_random_games_conserve_cards_end_and_hide_cards(game):
+    g, rng = game
+    for _ in range(MAX_ACTIONS):
+        if g.is_over:
+            break
+        check_conservation(g)
+        if rng.random() < 0.2:
+            check_observations(g)
+        g.play(rng.choice(g.legal_plays()))
+    assert g.is_over, "the game did not end"
+    check_conservation(g)
+    check_observations(g)
+    res = g.result
+    assert sorted(res.finishing_order) == list(range(g.n))
+    if g.rules.scoring != "ranking":
+        assert sum(res.scores) == 0
+
+
+@settings(max_examples=120)
+@given(games())
+def test_generated_plays_are_accepted_and_accepted_plays_are_generated(game):
+    g, rng = game
+    steps = 0
+    while not g.is_over and steps < 60:
+        legal = g.legal_plays()
+        legal_masks = {p.mask for p in legal}
+        before = state(g)
+        # every generated play is accepted (and undone exactly)
+        for p in rng.sample(legal, min(len(legal), 8)):
+            g.play(p)
+            g.undo()
+            assert state(g) == before
+        # random card sets from the hand: accepted exactly when generated
+        hand = bits(g.hand(g.to_move).mask)
+        for _ in range(12):
+            k = rng.randint(1, min(5, len(hand)))
+            pick = rng.sample(hand, k)
+            mask = sum(1 << c for c in pick)
+            try:
+                g.play([CARDS[c] for c in pick])
+            except IllegalPlay:
+                assert mask not in legal_masks
+                assert state(g) == before
+            else:
+                assert mask in legal_masks
+                g.undo()
+                assert state(g) == before
+        g.play(rng.choice(legal))
+        steps += 1
+
+
+@given(games(), st.integers(1, 30))
+def test_undo_restores_the_exact_state(game, k):
+    g, rng = game
+    for _ in range(rng.randint(0, 40)):
+        if g.is_over:
+            break
+        g.play(rng.choice(g.legal_plays()))
+    before = state(g)
+    obs_before = [g.observation(s) for s in range(g.n)]
+    done = 0
+    for _ in range(k):
+        if g.is_over:
+            break
+        g.play(rng.choice(g.legal_plays()))
+        done += 1
+    for _ in range(done):
+        g.undo()
+    assert state(g) == before
+    assert [g.observation(s) for s in range(g.n)] == obs_before

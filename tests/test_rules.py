@@ -1,0 +1,120 @@
+"""The Ruleset: validation, TOML, house rules, presets (issue: engine core, items 2 and 3)."""
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import bigtwo
+from bigtwo import RulesError, Ruleset, list_presets, load_rules, rules_from_toml
+from bigtwo.rules.ruleset import PRESET_DIR
+
+ISSUE2_PRESETS = {
+    "classic",
+    "taiwan",
+    "hong-kong",
+    "singapore",
+    "malaysia",
+    "indonesia",
+    "vietnam",
+    "pusoy-dos",
+    "bga",
+    "house-code",
+    "chor-dai-di",
+}
+
+
+def test_every_required_preset_ships():
+    assert set(list_presets()) >= ISSUE2_PRESETS
+    assert bigtwo.list_presets() == sorted(bigtwo.list_presets())
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE2_PRESETS))
+def test_presets_load_and_round_trip_through_toml(name, tmp_path):
+    rules = load_rules(name)
+    assert rules.name == name
+    again = rules_from_toml(rules.to_toml())
+    assert again == rules
+    path = tmp_path / f"{name}.toml"
+    rules.save(path)
+    assert load_rules(str(path)) == rules
+
+
+@pytest.mark.parametrize("path", sorted(PRESET_DIR.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_preset_setting_cites_its_source(path: Path):
+    """Each preset documents, in its file, the source text and section for every non-default choice."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    defaults = Ruleset.model_construct()
+    rules = load_rules(path.stem)
+    for key in rules.changes():
+        if key in ("name", "description"):
+            continue
+        assert getattr(rules, key) != getattr(defaults, key)
+    for i, line in enumerate(lines):
+        m = re.match(r"^([a-z_]+)\s*=", line)
+        if not m or m.group(1) in ("name", "description", "base"):
+            continue
+        comment = lines[i - 1] if i else ""
+        j = i - 1
+        while j > 0 and lines[j].startswith("#") and "source:" not in lines[j]:
+            j -= 1
+            comment = lines[j]
+        assert "source:" in comment and re.search(r"\b00[0-4]\b|public", comment), (
+            f"{path.name}: setting {m.group(1)!r} has no source comment"
+        )
+    assert data.get("name") == path.stem
+
+
+def test_replace_makes_house_rules_and_validates():
+    classic = load_rules("classic")
+    cdhs = classic.replace(suit_order="CDHS")
+    assert cdhs.suit_order == "CDHS" and classic.suit_order == "DCHS"
+    assert cdhs != classic
+    with pytest.raises(RulesError) as e:
+        classic.replace(flush_order="by-colour")
+    assert e.value.field == "flush_order"
+    msg = str(e.value)
+    assert "flush_order" in msg and "'ranks-then-suit'" in msg and "'top-card'" in msg
+    with pytest.raises(RulesError) as e:
+        classic.replace(suit_order="DCHX")
+    assert "suit_order" in str(e.value) and "'none'" in str(e.value)
+
+
+def test_unknown_settings_and_kinds_are_named_with_a_suggestion():
+    with pytest.raises(RulesError) as e:
+        load_rules("classic").replace(suit_ordr="CDHS")
+    assert "suit_ordr" in str(e.value) and "suit_order" in str(e.value)
+    with pytest.raises(RulesError) as e:
+        rules_from_toml('[combinations]\ncombinations = ["single", "straigth"]')
+    assert "straigth" in str(e.value) and "straight" in str(e.value)
+    with pytest.raises(RulesError) as e:
+        rules_from_toml('[play]\nsuit_order = "CDHS"')
+    assert "[cards]" in str(e.value)
+
+
+def test_inconsistent_values_are_refused():
+    with pytest.raises(RulesError, match="players"):
+        load_rules("classic").replace(players=6)
+    with pytest.raises(RulesError, match="straight_lengths"):
+        load_rules("classic").replace(straight_lengths=(2,))
+    with pytest.raises(RulesError, match=r"no preset named 'clasic'.*classic"):
+        load_rules("clasic")
+
+
+def test_a_house_rules_file_is_one_toml_away(tmp_path):
+    path = tmp_path / "ours.toml"
+    path.write_text(
+        'base = "taiwan"\nname = "ours"\n[combinations]\nfive_card_beating = "same-category"\n',
+        encoding="utf-8",
+    )
+    ours = load_rules(str(path))
+    assert ours.suit_order == "CDHS" and ours.lead_card == "3C" and ours.five_card_beating == "same-category"
+    assert ours.changes()["five_card_beating"] == "same-category"
+
+
+def test_rules_are_frozen():
+    rules = load_rules("classic")
+    with pytest.raises(Exception):  # noqa: B017  (pydantic's frozen-instance error)
+        rules.suit_order = "CDHS"
