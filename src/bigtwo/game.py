@@ -143,6 +143,42 @@ class Game:
         if not self._active or self._active & (self._active - 1) == 0:
             self._finish()
 
+    @classmethod
+    def from_observation(cls, rules: Ruleset | str, obs: dict[str, Any], hands: list[CardsLike]) -> Game:
+        """The position ``obs`` describes, with ``hands`` as every seat's current hand (a determinisation).
+
+        The deal is rebuilt as each seat's current hand plus what it has played, and the public history is
+        replayed on it, so the result is exactly the observed position (for search bots sampling the unseen
+        cards). ``hands[obs["seat"]]`` must be the observer's own hand; sizes must match ``hand_sizes``.
+        """
+        rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
+        masks = [to_mask(h) for h in hands]
+        sizes = obs["hand_sizes"]
+        if [m.bit_count() for m in masks] != list(sizes):
+            raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
+        dealt = list(masks)
+        for entry in obs["history"]:
+            if entry["action"] == "play":
+                dealt[entry["seat"]] |= to_mask(entry["cards"])
+        history = obs["history"]
+        first = history[0]["seat"] if history else obs["to_move"]
+        g = cls(rules, hands=dealt, first=first)
+        if not history and obs.get("required_card"):
+            g._required = to_mask(obs["required_card"]) & dealt[first]
+        for entry in history:
+            g.play("pass" if entry["action"] == "pass" else entry["cards"])
+        return g
+
+    def clone(self) -> Game:
+        """An independent copy of the round (cheap: the state is ints and immutable objects)."""
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g._hands = list(self._hands)
+        g._idx = list(self._idx)
+        g._history = list(self._history)
+        g._undo = list(self._undo)
+        return g
+
     # --- setup ---------------------------------------------------------------------------------------
     def _deal(self, n: int, seed: int | None) -> list[int]:
         deck = list(CardSet.deck())
