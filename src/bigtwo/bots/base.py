@@ -1,4 +1,9 @@
-"""The Bot protocol and the registry behind ``bigtwo.bots.make``."""
+"""The Bot protocol and the registry behind ``bigtwo.bots.make``.
+
+A bot is given the ruleset and one seat's observation, nothing else, and answers with a legal :class:`Play`
+(a pass included) or, when the observation asks for an exchange (``obs["phase"] == "exchange"``), with the
+:class:`CardSet` it gives away.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from bigtwo.cards import CardSet, bits, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.game import legal_plays_from_observation
 from bigtwo.rules.ruleset import Ruleset
@@ -17,7 +23,7 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play: ...
+    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play | CardSet: ...
 
 
 BOTS: dict[str, Callable[..., Bot]] = {}
@@ -31,27 +37,80 @@ def register(name: str) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
     return deco
 
 
-def make(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by name (``"random"``, ``"greedy"``, ...); ``seed`` makes its choices reproducible."""
-    from bigtwo.bots import simple  # noqa: F401  (registers the built-in bots)
+def _load_builtins() -> None:
+    from bigtwo.bots import heuristic, search, simple  # noqa: F401  (registers the built-in bots)
 
+
+def make(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot by name (``"random"``, ``"greedy"``, ``"heuristic"``, ``"search"``); ``seed`` makes it reproducible."""
+    _load_builtins()
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}") from None
-    return factory(seed=seed, **options)
+    try:
+        return factory(seed=seed, **options)
+    except TypeError as e:
+        raise ValueError(f"bot {name!r}: {e}") from None
+
+
+def bot_names() -> list[str]:
+    _load_builtins()
+    return sorted(BOTS)
 
 
 class BaseBot:
-    """Shared plumbing: a seeded RNG and the legal actions computed from the observation alone."""
+    """Shared plumbing: a seeded RNG, legal actions from the observation alone, and the exchange dispatch.
+
+    Subclasses implement :meth:`choose_play`; :meth:`choose_exchange` has a default that obeys the
+    decision's ``must`` and otherwise gives away the cards :meth:`exchange_order` ranks least useful.
+    """
 
     name = "base"
 
     def __init__(self, seed: int | None = None):
+        self.seed = seed
         self.rng = random.Random(seed)
+
+    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play | CardSet:
+        if observation.get("phase") == "exchange":
+            return self.choose_exchange(rules, observation)
+        return self.choose_play(rules, observation)
+
+    def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+        raise NotImplementedError
 
     def legal(self, rules: Ruleset, observation: dict[str, Any]) -> list[Play]:
         plays = legal_plays_from_observation(rules, observation)
         if not plays:
             raise ValueError(f"seat {observation['seat']} is not to move in this observation")
         return plays
+
+    # --- exchanges between rounds ----------------------------------------------------------------------
+    def choose_exchange(self, rules: Ruleset, observation: dict[str, Any]) -> CardSet:
+        """The cards to give: the lowest or highest ``count`` when the rules demand it, else this bot's choice."""
+        decision = observation.get("decision") or {}
+        kind = decision.get("kind", "give")
+        if kind != "give":
+            raise ValueError(f"exchange decision kind {kind!r} is not supported (only 'give')")
+        hand = to_mask(observation["hand"])
+        k = int(decision.get("count", 0))
+        if not 0 <= k <= hand.bit_count():
+            raise ValueError(f"cannot give {k} cards from a hand of {hand.bit_count()}")
+        must = decision.get("must", "any")
+        power = rules.engine.power
+        by_power = sorted(bits(hand), key=lambda c: (power[c], c))
+        if must == "lowest":
+            chosen = by_power[:k]
+        elif must == "highest":
+            chosen = by_power[len(by_power) - k :]
+        elif must == "any":
+            chosen = self.exchange_order(rules, observation, hand)[:k]
+        else:
+            raise ValueError(f"exchange 'must' {must!r} is not one of 'any', 'highest', 'lowest'")
+        return CardSet.from_mask(to_mask(list(chosen)))
+
+    def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
+        """The hand's cards, the one this bot would most readily give away first (default: lowest first)."""
+        power = rules.engine.power
+        return sorted(bits(hand), key=lambda c: (power[c], c))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -64,6 +67,58 @@ def play(
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
     table.run()
+
+
+@app.command()
+def simulate(
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (name:key=value for options)")
+    ],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name or path to a rules .toml file")] = "classic",
+    games: Annotated[
+        int, typer.Option("--games", "-g", help="Games to play (rounded up to whole deals when duplicate)")
+    ] = 1000,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Seats, when --bots names a single bot for all")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals and bots (a run is reproducible)")] = 0,
+    utility: Annotated[
+        str | None, typer.Option("--utility", help="Points: score (the rules' own), cards, place or win")
+    ] = None,
+    duplicate: Annotated[
+        bool, typer.Option("--duplicate/--no-duplicate", help="Play every deal once per seat rotation")
+    ] = True,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Local processes (default: every CPU)")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", help="Run on a Ray cluster: its address, or 'auto'")] = None,
+    out: Annotated[
+        list[Path] | None, typer.Option("--out", "-o", help="Write the results to .json or .csv (repeatable)")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write the score distribution to a PNG")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
+) -> None:
+    """Play bots against each other on duplicate deals: points and win rates with 95% intervals."""
+    from bigtwo.cli.simulate import simulate as run
+
+    r = _load(rules)
+    try:
+        run(
+            r,
+            bots,
+            games,
+            players=players,
+            seed=seed,
+            utility=utility,
+            duplicate=duplicate,
+            workers=workers,
+            ray=ray,
+            out=out,
+            plot=plot,
+            quiet=quiet,
+            console=console,
+        )
+    except (BigTwoError, ValueError) as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
 
 
 @rules_app.command("list")

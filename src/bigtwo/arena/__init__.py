@@ -1,0 +1,25 @@
+"""Tournaments between bots: duplicate deals, intervals over deals, local processes or a Ray cluster.
+
+``run_arena(rules, "heuristic,greedy,greedy,greedy", games=2000)`` plays every deal once per seat rotation
+and returns an :class:`ArenaResult` (records, per-bot summary with 95% intervals, table, JSON/CSV, plot).
+"""
+
+from bigtwo.arena.play import GameRecord, play_game
+from bigtwo.arena.results import ArenaResult, BotSummary
+from bigtwo.arena.run import play_chunk, run_arena
+from bigtwo.arena.spec import BotSpec, parse_lineup
+from bigtwo.arena.stats import Interval, clustered_interval, mean_interval
+
+__all__ = [
+    "ArenaResult",
+    "BotSpec",
+    "BotSummary",
+    "GameRecord",
+    "Interval",
+    "clustered_interval",
+    "mean_interval",
+    "parse_lineup",
+    "play_chunk",
+    "play_game",
+    "run_arena",
+]

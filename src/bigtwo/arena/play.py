@@ -1,0 +1,105 @@
+"""One arena game: a deal, a seating of bots, every action through ``bot.choose(rules, observation)``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bigtwo.arena.spec import BotSpec
+from bigtwo.errors import BigTwoError
+from bigtwo.game import Game
+from bigtwo.rules.ruleset import Ruleset
+from bigtwo.utilities import round_utility
+
+MAX_ACTIONS = 10_000  # a safety net: every round ends far sooner
+
+
+@dataclass
+class GameRecord:
+    """A finished arena game. ``entries[seat]`` is the lineup index of the bot in that seat."""
+
+    deal: int
+    rotation: int
+    deal_seed: int
+    entries: list[int]
+    labels: list[str]
+    points: list[float]  # the arena's utility, by seat
+    scores: list[int]  # the ruleset's own payments, by seat
+    cards_left: list[int]
+    finishing_order: list[int]
+    actions: int
+    think_seconds: list[float]  # total time each seat spent choosing
+    decisions: list[int]  # calls to choose, by seat
+    max_think_seconds: list[float]
+
+    @property
+    def winner(self) -> int:
+        return self.finishing_order[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameRecord:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__})
+
+
+def bot_seed(base: int, deal: int, rotation: int, entry: int) -> int:
+    """The seed of one bot in one game: fixed by the run's seed and the game, not by where it runs."""
+    return ((base * 1_000_003 + deal) * 64 + rotation) * 16 + entry
+
+
+def seating(n: int, rotation: int) -> list[int]:
+    """Lineup entry sitting at each seat in a rotation: seat s gets entry (s - rotation) mod n."""
+    return [(s - rotation) % n for s in range(n)]
+
+
+def play_game(
+    rules: Ruleset,
+    lineup: list[BotSpec],
+    deal: int,
+    rotation: int,
+    seed: int = 0,
+    utility: str = "score",
+) -> GameRecord:
+    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out."""
+    n = len(lineup)
+    deal_seed = seed * 1_000_003 + deal
+    game = Game(rules, players=n, seed=deal_seed)
+    entries = seating(n, rotation)
+    bots = [lineup[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
+    think = [0.0] * n
+    worst = [0.0] * n
+    calls = [0] * n
+    actions = 0
+    while not game.is_over:
+        s = game.to_move
+        obs = game.observation(s)
+        t0 = time.perf_counter()
+        action = bots[s].choose(rules, obs)
+        dt = time.perf_counter() - t0
+        think[s] += dt
+        worst[s] = max(worst[s], dt)
+        calls[s] += 1
+        game.play(action)
+        actions += 1
+        if actions > MAX_ACTIONS:
+            raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
+    res = game.result
+    assert res is not None
+    return GameRecord(
+        deal=deal,
+        rotation=rotation,
+        deal_seed=deal_seed,
+        entries=entries,
+        labels=[lineup[e].display for e in entries],
+        points=round_utility(res, utility),
+        scores=list(res.scores),
+        cards_left=list(res.cards_left),
+        finishing_order=list(res.finishing_order),
+        actions=actions,
+        think_seconds=think,
+        decisions=calls,
+        max_think_seconds=worst,
+    )

@@ -1,0 +1,245 @@
+"""Arena results: every game's record, the per-bot summary with intervals, the table, JSON and CSV files."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from bigtwo.arena.play import GameRecord
+from bigtwo.arena.stats import Interval, clustered_interval
+
+FORMAT = "bigtwo-arena/1"
+CSV_FIELDS = (
+    "deal",
+    "rotation",
+    "deal_seed",
+    "seat",
+    "entry",
+    "label",
+    "points",
+    "score",
+    "cards_left",
+    "place",
+    "actions",
+    "think_seconds",
+    "decisions",
+    "max_think_seconds",
+)
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    """One bot (a lineup label) over the whole run."""
+
+    label: str
+    seats: int  # how many seats of the lineup it takes
+    games: int  # seat-games played
+    deals: int
+    points: Interval  # the run's utility, a game
+    win_rate: Interval
+    mean_place: float
+    ms_per_move: float
+    max_ms_per_move: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "seats": self.seats,
+            "games": self.games,
+            "deals": self.deals,
+            "points": self.points.to_dict(),
+            "win_rate": self.win_rate.to_dict(),
+            "mean_place": self.mean_place,
+            "ms_per_move": self.ms_per_move,
+            "max_ms_per_move": self.max_ms_per_move,
+        }
+
+
+@dataclass
+class ArenaResult:
+    """A finished run: its settings (``config``) and every game played, in (deal, rotation) order."""
+
+    config: dict[str, Any]
+    records: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    def labels(self) -> list[str]:
+        return list(dict.fromkeys(s["label"] for s in self.config["lineup"]))
+
+    def summary(self, confidence: float = 0.95) -> list[BotSummary]:
+        """Per bot: mean points and win rate a game, each with its interval over deals (the independent unit)."""
+        out = []
+        lineup_labels = [s["label"] for s in self.config["lineup"]]
+        for label in self.labels():
+            points: dict[int, list[float]] = {}
+            wins: dict[int, list[float]] = {}
+            places = []
+            think = worst = 0.0
+            decisions = 0
+            for r in self.records:
+                for seat, lab in enumerate(r.labels):
+                    if lab != label:
+                        continue
+                    points.setdefault(r.deal, []).append(r.points[seat])
+                    wins.setdefault(r.deal, []).append(1.0 if r.winner == seat else 0.0)
+                    places.append(r.finishing_order.index(seat) + 1)
+                    think += r.think_seconds[seat]
+                    decisions += r.decisions[seat]
+                    worst = max(worst, r.max_think_seconds[seat])
+            if not places:
+                continue
+            out.append(
+                BotSummary(
+                    label=label,
+                    seats=lineup_labels.count(label),
+                    games=len(places),
+                    deals=len(points),
+                    points=clustered_interval(points, confidence),
+                    win_rate=clustered_interval(wins, confidence),
+                    mean_place=sum(places) / len(places),
+                    ms_per_move=1000 * think / decisions if decisions else 0.0,
+                    max_ms_per_move=1000 * worst,
+                )
+            )
+        return out
+
+    # --- display -------------------------------------------------------------------------------------
+    def table(self, title: str | None = None) -> Table:
+        cfg = self.config
+        if title is None:
+            mode = "duplicate deals" if cfg.get("duplicate", True) else "independent deals"
+            title = (
+                f"{cfg['rules']['name']}: {self.games} games, {mode}, points: {cfg['utility']}, "
+                f"intervals over {cfg.get('deals', '?')} deals"
+            )
+        t = Table(title=title)
+        t.add_column("bot", style="bold")
+        t.add_column("seats", justify="right")
+        t.add_column("games", justify="right")
+        t.add_column("points/game [95% CI]", justify="right")
+        t.add_column("win rate [95% CI]", justify="right")
+        t.add_column("place", justify="right")
+        t.add_column("ms/move", justify="right")
+        for s in self.summary(cfg.get("confidence", 0.95)):
+            t.add_row(
+                s.label,
+                str(s.seats),
+                str(s.games),
+                f"{s.points.mean:+.2f} {_bounds(s.points, '{:+.2f}')}",
+                f"{100 * s.win_rate.mean:.1f}% {_bounds(s.win_rate, '{:.1%}')}",
+                f"{s.mean_place:.2f}",
+                f"{s.ms_per_move:.2f}",
+            )
+        return t
+
+    # --- files ---------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "config": self.config,
+            "summary": [s.to_dict() for s in self.summary(self.config.get("confidence", 0.95))],
+            "games": [r.to_dict() for r in self.records],
+        }
+
+    def save(self, path: str | Path) -> Path:
+        """Write ``.json`` (settings, summary, games) or ``.csv`` (a row per seat and game, settings on line 1)."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".json":
+            path.write_text(json.dumps(self.to_dict(), indent=1, allow_nan=True), encoding="utf-8")
+        elif suffix == ".csv":
+            with path.open("w", newline="", encoding="utf-8") as f:
+                f.write("# " + json.dumps({"format": FORMAT, "config": self.config}) + "\n")
+                w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+                w.writeheader()
+                for r in self.records:
+                    places = {s: i + 1 for i, s in enumerate(r.finishing_order)}
+                    for seat in range(len(r.labels)):
+                        w.writerow(
+                            {
+                                "deal": r.deal,
+                                "rotation": r.rotation,
+                                "deal_seed": r.deal_seed,
+                                "seat": seat,
+                                "entry": r.entries[seat],
+                                "label": r.labels[seat],
+                                "points": repr(r.points[seat]),
+                                "score": r.scores[seat],
+                                "cards_left": r.cards_left[seat],
+                                "place": places[seat],
+                                "actions": r.actions,
+                                "think_seconds": repr(r.think_seconds[seat]),
+                                "decisions": r.decisions[seat],
+                                "max_think_seconds": repr(r.max_think_seconds[seat]),
+                            }
+                        )
+        else:
+            raise ValueError(f"{path}: results are written as .json or .csv, not {suffix or 'no extension'!r}")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> ArenaResult:
+        """Read a file written by :meth:`save` (JSON or CSV) back into the same result."""
+        path = Path(path)
+        if path.suffix.lower() == ".json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+            _check_format(data, path)
+            return cls(data["config"], [GameRecord.from_dict(g) for g in data["games"]])
+        if path.suffix.lower() == ".csv":
+            with path.open(newline="", encoding="utf-8") as f:
+                first = f.readline()
+                if not first.startswith("# "):
+                    raise ValueError(f"{path}: not an arena CSV (its first line must hold the run's settings)")
+                head = json.loads(first[2:])
+                _check_format(head, path)
+                rows = list(csv.DictReader(f))
+            return cls(head["config"], _records_from_rows(rows))
+        raise ValueError(f"{path}: results are read from .json or .csv files")
+
+
+def _check_format(data: dict[str, Any], path: Path) -> None:
+    if data.get("format") != FORMAT:
+        raise ValueError(f"{path}: format {data.get('format')!r} is not {FORMAT!r}")
+
+
+def _records_from_rows(rows: list[dict[str, str]]) -> list[GameRecord]:
+    games: dict[tuple[int, int], list[dict[str, str]]] = {}
+    for row in rows:
+        games.setdefault((int(row["deal"]), int(row["rotation"])), []).append(row)
+    out = []
+    for (deal, rotation), seats in games.items():
+        seats.sort(key=lambda r: int(r["seat"]))
+        order = [int(r["seat"]) for r in sorted(seats, key=lambda r: int(r["place"]))]
+        out.append(
+            GameRecord(
+                deal=deal,
+                rotation=rotation,
+                deal_seed=int(seats[0]["deal_seed"]),
+                entries=[int(r["entry"]) for r in seats],
+                labels=[r["label"] for r in seats],
+                points=[float(r["points"]) for r in seats],
+                scores=[int(r["score"]) for r in seats],
+                cards_left=[int(r["cards_left"]) for r in seats],
+                finishing_order=order,
+                actions=int(seats[0]["actions"]),
+                think_seconds=[float(r["think_seconds"]) for r in seats],
+                decisions=[int(r["decisions"]) for r in seats],
+                max_think_seconds=[float(r["max_think_seconds"]) for r in seats],
+            )
+        )
+    return out
+
+
+def _bounds(iv: Interval, fmt: str) -> str:
+    if math.isnan(iv.low):
+        return "[n/a]"
+    return f"[{fmt.format(iv.low)}, {fmt.format(iv.high)}]"

@@ -1,0 +1,64 @@
+"""Bot specifications for tournaments: ``"search:iterations=200:candidates=4"`` -> name and options."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from bigtwo.bots import make
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot by registry name with options; ``label`` (default: the spec text) names it in results."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """``name`` or ``name:key=value:key=value`` (values read as JSON when they parse, else as text)."""
+        parts = [p.strip() for p in text.strip().split(":")]
+        if not parts[0]:
+            raise ValueError(f"bot spec {text!r} has no bot name")
+        options: dict[str, Any] = {}
+        for p in parts[1:]:
+            if "=" not in p:
+                raise ValueError(f"bot spec {text!r}: option {p!r} is not key=value")
+            k, v = p.split("=", 1)
+            options[k.strip()] = _value(v.strip())
+        return cls(parts[0], options, text.strip())
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
+
+    def build(self, seed: int | None):
+        return make(self.name, seed=seed, **self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "options": dict(self.options), "label": self.display}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BotSpec:
+        return cls(d["name"], dict(d.get("options") or {}), d.get("label", ""))
+
+
+def parse_lineup(text: str | list[str | BotSpec]) -> list[BotSpec]:
+    """A comma-separated lineup (``"heuristic,greedy,greedy,greedy"``) or a list of specs, one per seat."""
+    items = [t for t in text.split(",")] if isinstance(text, str) else list(text)
+    out = [t if isinstance(t, BotSpec) else BotSpec.parse(t) for t in items if not isinstance(t, str) or t.strip()]
+    if not out:
+        raise ValueError("the lineup names no bots")
+    for spec in out:
+        spec.build(seed=0)  # fail early on an unknown name or option
+    return out

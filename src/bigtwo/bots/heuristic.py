@@ -1,0 +1,270 @@
+"""The heuristic player: plan the hand, play from the plan, keep control, defend against a short hand.
+
+Every legal action gets a score from the seat's :class:`~bigtwo.bots.view.SeatView` alone:
+
+- the hand is planned as a partition into combinations (:mod:`bigtwo.bots.plan`); a combination nobody can
+  beat with the cards still unseen (a *control*: the top single, the top pair, ...) costs nothing, any
+  other costs about one lead; an action scores by how much cheaper it leaves the plan;
+- leads come from the plan, weakest first, bigger combinations slightly first; with at most one weak
+  combination left it cashes its controls and then goes out;
+- on a trick it plays the cheapest plan combination that beats it, keeps its controls unless winning the
+  lead lets it run out, and does not break a combination for nothing;
+- when an opponent is down to one or two cards it stops leading what they could follow, and answers high.
+
+The same :class:`HeuristicPolicy` drives the search bot's rollouts.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from bigtwo.bots.base import BaseBot, register
+from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
+from bigtwo.bots.view import HistoryCache, SeatView, view_from_observation
+from bigtwo.cards import bits
+from bigtwo.combos.play import Play
+from bigtwo.rules.ruleset import Ruleset
+
+WIN = 100.0  # going out
+SIZE_BONUS = 0.1  # on a lead, a bigger combination (more cards gone) by a little
+CASH_CONTROLS = 2.0  # lead a control first when at most one weak combination is left
+TAKE_LEAD = 1.5  # win a trick with a control when the rest of the plan can then run out
+SHORT_LEAD_SINGLE = 3.0  # penalty: leading a beatable single to an opponent with one card
+SHORT_LEAD_PAIR = 1.0  # penalty: leading a beatable pair to an opponent with two cards
+DEFEND = 0.5  # bonus for answering at all when an opponent is down to one or two cards
+DEFEND_HIGH = 1.5  # ... plus this much times the answer's strength
+DEFEND_AT = 3  # an opponent with this many cards or fewer is about to go out
+DUMP = 0.1  # per card played: cards left in hand are points lost when someone else goes out
+DUMP_URGENT = 0.5  # per card played, extra, once an opponent is down to URGENT_AT cards
+URGENT_AT = 8
+PASS_SCORE = 0.0
+HIGH_SPEND = 1.0  # penalty: answering with a high card that others can still beat (a future way back in)
+HIGH_FROM = 0.5  # static strength above which a card counts as high
+
+
+class _Unseen:
+    """What the unseen cards could make: the best key of a same-rank play of each size, and their count."""
+
+    __slots__ = ("_below", "count", "ev", "mask", "top_key")
+
+    def __init__(self, ev: Any, unseen: int, tables: tuple[list[list[int]], list[int]]):
+        top_of, popc = tables
+        best = [-1] * 9
+        m = unseen
+        for r in range(13):  # the 52 ranked cards of the first deck: four bits a rank
+            pat = m & 15
+            m >>= 4
+            if pat:
+                top = top_of[r][pat]
+                for size in range(1, popc[pat] + 1):
+                    if top > best[size]:
+                        best[size] = top
+        if m:  # jokers and a second deck: count them card by card
+            rank_of, power = ev.rank_of, ev.power
+            cnt: dict[int, int] = {}
+            tops: dict[int, int] = {}
+            for c in bits(unseen):
+                r = rank_of[c]
+                cnt[r] = cnt.get(r, 0) + 1
+                tops[r] = max(tops.get(r, -1), power[c])
+            best = [-1] * 9
+            for r, k in cnt.items():
+                for size in range(1, min(k, 8) + 1):
+                    best[size] = max(best[size], tops[r])
+        self.top_key = best
+        self.count = unseen.bit_count()
+        self.mask = unseen
+        self.ev = ev
+        self._below: dict[int, float] = {}
+
+    def share_below(self, key: int) -> float:
+        """The share of unseen cards with a lower power than ``key``."""
+        got = self._below.get(key)
+        if got is None:
+            power = self.ev.power
+            got = sum(1 for c in bits(self.mask) if power[c] < key) / self.count if self.count else 1.0
+            self._below[key] = got
+        return got
+
+
+def _rank_tables(ev: Any) -> tuple[list[list[int]], list[int]]:
+    """For each rank and 4-bit suit pattern: the highest power among those cards; and pattern sizes."""
+    power = ev.power
+    top_of = [
+        [max((power[r * 4 + s] for s in range(4) if pat >> s & 1), default=-1) for pat in range(16)] for r in range(13)
+    ]
+    return top_of, [pat.bit_count() for pat in range(16)]
+
+
+class HeuristicPolicy:
+    """Scores the legal actions of a :class:`SeatView` (deterministic; shared with search rollouts)."""
+
+    def __init__(self, rules: Ruleset):
+        self.rules = rules
+        self.ev = rules.engine
+        self.planner = planner_for(self.ev)
+        self._tables = _rank_tables(self.ev)
+
+    # --- what the cards are worth now ----------------------------------------------------------------
+    def is_control(self, p: Play, view: SeatView, unseen: _Unseen, most: int) -> bool:
+        """Nobody can beat ``p``: no opponent holds that many cards, or the unseen cards cannot top it."""
+        if p.size > most:
+            return True
+        if p.kind in SAME_RANK:
+            return p.key > unseen.top_key[p.size]
+        return unseen.count < p.size
+
+    def strength_now(self, p: Play, unseen: _Unseen, control: bool) -> float:
+        """0-1: for a single, the share of unseen cards below it; else the static strength."""
+        if control:
+            return 1.0
+        if p.kind == "single":
+            return unseen.share_below(p.key)
+        return self.planner.strength(p)
+
+    def _weights(self, plan: Plan, view: SeatView, unseen: _Unseen, most: int, memo: dict) -> tuple[float, int]:
+        """(plan value: minus the cost of its beatable combinations, number of beatable combinations)."""
+        value = -STRANDED * plan.stranded.bit_count()
+        weak = 0
+        cost = self.planner.cost
+        for c in plan.combos:
+            ctl = memo.get(c.mask)
+            if ctl is None:
+                ctl = self.is_control(c, view, unseen, most)
+                memo[c.mask] = ctl
+            if not ctl:
+                value -= cost(c)
+                weak += 1
+        return value, weak
+
+    # --- choosing ------------------------------------------------------------------------------------
+    def scores(self, view: SeatView, parent: int = 0) -> list[tuple[float, Play]]:
+        """Every legal action with its score, best first (ties: the engine's order, pass last)."""
+        legal = view.legal
+        if len(legal) == 1:
+            return [(0.0, legal[0])]
+        planner = self.planner
+        plan = planner.plan(view.hand, parent)
+        unseen = _Unseen(self.ev, view.unseen, self._tables)
+        opp_sizes = [view.sizes[s] for s in view.opponents]
+        most = max(opp_sizes, default=0)
+        least = min(opp_sizes, default=99)
+        memo: dict[int, bool] = {}
+        value, weak = self._weights(plan, view, unseen, most, memo)
+        in_plan = {c.mask for c in plan.combos}
+        leading = view.top is None
+        cost = planner.cost
+        # shedding cards matters more the closer an opponent is to going out, and the more we hold
+        ramp = max(0.0, (URGENT_AT - least) / (URGENT_AT - 1)) if URGENT_AT > 1 else 0.0
+        dump = DUMP + DUMP_URGENT * ramp
+
+        cands = [p for p in legal if p.mask in in_plan] or legal if leading else legal
+        out = []
+        for i, a in enumerate(cands):
+            if a.is_pass:
+                out.append((PASS_SCORE, -1, a))  # a pass wins ties
+                continue
+            if a.mask == view.hand:
+                out.append((WIN, i, a))
+                continue
+            ctl = memo.get(a.mask)
+            if ctl is None:
+                ctl = self.is_control(a, view, unseen, most)
+                memo[a.mask] = ctl
+            if a.mask in in_plan:
+                gain = 0.0 if ctl else cost(a)
+                weak_after = weak - (0 if ctl else 1)
+            else:
+                after = plan.without(a.mask, planner)
+                v2, weak_after = self._weights(after, view, unseen, most, memo)
+                gain = v2 - value
+            sc = gain + a.size * dump
+            if leading:
+                sc += SIZE_BONUS * (a.size - 1) / 4
+                if ctl and weak <= 1:
+                    sc += CASH_CONTROLS
+                if not ctl and a.size <= 2 and least <= a.size:
+                    # an opponent could go out on it: lead something else, or the highest you have
+                    pen = SHORT_LEAD_SINGLE if a.size == 1 else SHORT_LEAD_PAIR
+                    sc -= pen - self.strength_now(a, unseen, ctl)
+            else:
+                if not ctl:
+                    st = planner.strength(a)
+                    if st > HIGH_FROM:
+                        sc -= HIGH_SPEND * (st - HIGH_FROM) / (1 - HIGH_FROM)
+                if ctl and weak_after <= 1:
+                    sc += TAKE_LEAD
+                if least <= DEFEND_AT:
+                    sc += DEFEND + DEFEND_HIGH * self.strength_now(a, unseen, ctl)
+            out.append((sc, i, a))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return [(sc, a) for sc, _i, a in out]
+
+    def act(self, view: SeatView, parent: int = 0) -> Play:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return self.scores(view, parent)[0][1]
+
+    # --- exchanges -----------------------------------------------------------------------------------
+    def giveaway_order(self, hand: int, unseen_mask: int, sizes: tuple[int, ...], seat: int) -> list[int]:
+        """The hand's cards, least useful to its plan first (giving one away costs the plan least)."""
+        planner = self.planner
+        plan = planner.plan(hand)
+        n = len(sizes)
+        view = SeatView(seat, n, hand, None, -1, sizes, unseen_mask, 0, [], ())
+        unseen = _Unseen(self.ev, unseen_mask, self._tables)
+        most = 13
+        memo: dict[int, bool] = {}
+        value, _ = self._weights(plan, view, unseen, most, memo)
+        power = self.ev.power
+        keyed = []
+        for c in bits(hand):
+            v2, _ = self._weights(plan.without(1 << c, planner), view, unseen, most, memo)
+            keyed.append((-(v2 - value), power[c], c))
+        keyed.sort()
+        return [c for _l, _p, c in keyed]
+
+
+_POLICIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def policy_for(rules: Ruleset) -> HeuristicPolicy:
+    ev = rules.engine
+    p = _POLICIES.get(ev)
+    if p is None:
+        p = HeuristicPolicy(rules)
+        _POLICIES[ev] = p
+    return p
+
+
+@register("heuristic")
+class HeuristicBot(BaseBot):
+    """Plans its hand, plays from the plan, keeps control, defends against short hands (deterministic)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None):
+        super().__init__(seed)
+        self._history = HistoryCache()
+        self._last_hand = 0  # the hand at the last decision: its plan's work is reused (same result, faster)
+
+    def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+        legal = self.legal(rules, observation)
+        if len(legal) == 1:
+            return legal[0]
+        view = view_from_observation(rules, observation, legal, self._history)
+        play = policy_for(rules).act(view, self._last_hand)
+        self._last_hand = view.hand
+        return play
+
+    def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
+        from bigtwo.bots.view import deck_of, played_from_history
+
+        played = played_from_history(observation.get("history", []))
+        unseen = deck_of(rules) & ~hand & ~played
+        sizes = tuple(observation.get("hand_sizes") or [hand.bit_count()])
+        return policy_for(rules).giveaway_order(hand, unseen, sizes, observation.get("seat", 0))
+
+
+__all__ = ["HeuristicBot", "HeuristicPolicy", "policy_for"]

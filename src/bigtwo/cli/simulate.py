@@ -1,0 +1,78 @@
+"""``bigtwo simulate``: a tournament between bots with a live progress bar and the results table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from bigtwo.arena.plot import plot_scores
+from bigtwo.arena.results import ArenaResult
+from bigtwo.arena.run import run_arena
+from bigtwo.rules.ruleset import Ruleset
+from bigtwo.utilities import default_measure
+
+
+def simulate(
+    rules: Ruleset,
+    bots: str,
+    games: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    utility: str | None = None,
+    duplicate: bool = True,
+    workers: int | None = None,
+    ray: str | None = None,
+    out: list[Path] | None = None,
+    plot: Path | None = None,
+    quiet: bool = False,
+    console: Console | None = None,
+) -> ArenaResult:
+    console = console or Console(highlight=False)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names = names * (players or rules.players)
+    elif players is not None and players != len(names):
+        raise ValueError(f"--bots lists {len(names)} bots but --players is {players}")
+    measure = utility or default_measure(rules)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, disable=quiet, transient=False) as bar:
+        task = bar.add_task(f"{rules.name}: {', '.join(names)}", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = run_arena(
+            rules,
+            names,
+            games,
+            seed=seed,
+            utility=measure,
+            duplicate=duplicate,
+            workers=workers,
+            ray=ray,
+            progress=progress,
+        )
+    console.print(result.table())
+    for path in out or []:
+        console.print(f"results: {result.save(path)}")
+    if plot is not None:
+        console.print(f"plot: {plot_scores(result, plot)}")
+    return result
