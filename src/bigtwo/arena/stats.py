@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy import stats as _st
+from scipy.special import stdtrit
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
     if n < 2:
         return Interval(mean, math.nan, math.nan, n, math.nan, confidence)
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
+    half = float(stdtrit(n - 1, 0.5 + confidence / 2)) * sd / math.sqrt(n)  # Student's t quantile
     return Interval(mean, mean - half, mean + half, n, sd, confidence)
 
 

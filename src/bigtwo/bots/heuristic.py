@@ -39,6 +39,7 @@ DUMP = 0.1  # per card played: cards left in hand are points lost when someone e
 DUMP_URGENT = 0.5  # per card played, extra, once an opponent is down to URGENT_AT cards
 URGENT_AT = 8
 PASS_SCORE = 0.0
+CONTROL_VALUE = 0.3  # a control is worth this much kept: it wins a trick back and with it a lead
 HIGH_SPEND = 1.0  # penalty: answering with a high card that others can still beat (a future way back in)
 HIGH_FROM = 0.5  # static strength above which a card counts as high
 
@@ -133,7 +134,9 @@ class HeuristicPolicy:
             if ctl is None:
                 ctl = self.is_control(c, view, unseen, most)
                 memo[c.mask] = ctl
-            if not ctl:
+            if ctl:
+                value += CONTROL_VALUE
+            else:
                 value -= cost(c)
                 weak += 1
         return value, weak
@@ -173,7 +176,7 @@ class HeuristicPolicy:
                 ctl = self.is_control(a, view, unseen, most)
                 memo[a.mask] = ctl
             if a.mask in in_plan:
-                gain = 0.0 if ctl else cost(a)
+                gain = -CONTROL_VALUE if ctl else cost(a)
                 weak_after = weak - (0 if ctl else 1)
             else:
                 after = plan.without(a.mask, planner)
@@ -189,7 +192,7 @@ class HeuristicPolicy:
                     pen = SHORT_LEAD_SINGLE if a.size == 1 else SHORT_LEAD_PAIR
                     sc -= pen - self.strength_now(a, unseen, ctl)
             else:
-                if not ctl:
+                if not ctl and least > DEFEND_AT:
                     st = planner.strength(a)
                     if st > HIGH_FROM:
                         sc -= HIGH_SPEND * (st - HIGH_FROM) / (1 - HIGH_FROM)

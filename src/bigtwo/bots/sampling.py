@@ -5,8 +5,8 @@ What is certain from one observation, and kept by every sample:
 - each seat holds exactly ``hand_sizes[seat]`` cards, none of them the observer's or already played;
 - when not every card is dealt and the first play had to hold the lowest card dealt (the lead card was
   not dealt, or the rules lead with the lowest card), no card below that play's lowest card was dealt;
-- a seat that passed while leading (possible only when every lead it had was a forbidden last play) and
-  has not played since still holds a hand with no legal lead.
+- a seat that passed while leading (possible only when every lead it had was a forbidden last play) held
+  then a hand with no legal lead: its hand now plus what it has played since.
 
 Everything else is uniform: a pass in Big Two is always allowed, so it proves nothing about a hand.
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 from bigtwo.bots.view import deck_of, played_from_history
 from bigtwo.cards import DECK_SIZE, bits, to_mask
-from bigtwo.errors import BigTwoError
+from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game, legal_actions
 from bigtwo.moves import HandIndex
 from bigtwo.rules.ruleset import Ruleset
@@ -49,7 +49,7 @@ class DealSampler:
         if need <= narrowed.bit_count():
             pool = narrowed
         self.pool = bits(pool)
-        self.blocked_leaders = self._blocked_leaders(obs)
+        self.lead_passes = self._lead_passes(obs)
 
     def _never_dealt(self, obs: dict[str, Any], deck: int) -> int:
         """Cards below the first play's lowest card, when that play had to hold the lowest card dealt."""
@@ -72,22 +72,44 @@ class DealSampler:
                 out |= 1 << c
         return out
 
-    def _blocked_leaders(self, obs: dict[str, Any]) -> list[int]:
-        """Seats whose last action was a pass on a lead: every lead they had was a forbidden last play."""
-        if self.rules.last_play_forbidden == "none" or not obs["history"]:
+    def _lead_passes(self, obs: dict[str, Any]) -> list[tuple[int, int]]:
+        """Passes made while leading, as (seat, cards that seat played afterwards).
+
+        Which passes were leads follows from replaying the public history, which needs hands that agree
+        with those very passes: replay on sampled hands, and when a replay shows a lead pass that the sample
+        contradicts, sample again under what it has shown so far.
+        """
+        history = obs["history"]
+        if self.rules.last_play_forbidden == "none" or not any(e["action"] == "pass" for e in history):
             return []
-        hands = self._draw(random.Random(0))  # any consistent hands replay the public history
-        game = Game(self.rules, hands=self._dealt(obs, hands), first=obs["history"][0]["seat"])
-        last_lead_pass: dict[int, bool] = {}
-        for entry in obs["history"]:
-            s = entry["seat"]
-            if entry["action"] == "pass":
-                last_lead_pass[s] = game.trick is None
-                game.play("pass")
-            else:
-                last_lead_pass[s] = False
-                game.play(entry["cards"])
-        return [s for s, blocked in last_lead_pass.items() if blocked and s in self.others]
+        rng = random.Random(0)
+        events: list[tuple[int, int]] = []
+        for _attempt in range(len(history) + 2):
+            hands = self._draw_consistent(rng, events)
+            game = Game(self.rules, hands=self._dealt(obs, hands), first=history[0]["seat"])
+            found: list[tuple[int, int]] = []
+            complete = True
+            for i, entry in enumerate(history):
+                s = entry["seat"]
+                if entry["action"] == "pass" and game.trick is None:
+                    found.append((s, i))
+                try:
+                    game.play("pass" if entry["action"] == "pass" else entry["cards"])
+                except IllegalPlay:
+                    complete = False
+                    break
+            events = [(s, self._played_after(history, s, i)) for s, i in found]
+            if complete:
+                break
+        return [(s, later) for s, later in events if s in self.others]
+
+    @staticmethod
+    def _played_after(history: list[dict[str, Any]], seat: int, index: int) -> int:
+        mask = 0
+        for entry in history[index + 1 :]:
+            if entry["seat"] == seat and entry["action"] == "play":
+                mask |= to_mask(entry["cards"])
+        return mask
 
     def _dealt(self, obs: dict[str, Any], hands: list[int]) -> list[int]:
         dealt = list(hands)
@@ -110,19 +132,24 @@ class DealSampler:
             hands[s] = m
         return hands
 
-    def _consistent(self, hands: list[int]) -> bool:
+    def _consistent(self, hands: list[int], events: list[tuple[int, int]]) -> bool:
+        """Each lead pass was forced: the hand the seat held then (its hand now and what it played since)
+        had no legal lead."""
         ev, forbid = self.ev, self.rules.last_play_forbidden
-        for s in self.blocked_leaders:
-            if legal_actions(ev, HandIndex.build(ev, hands[s]), None, 0, forbid)[0].mask:
+        for s, later in events:
+            if legal_actions(ev, HandIndex.build(ev, hands[s] | later), None, 0, forbid)[0].mask:
                 return False
         return True
 
-    def sample(self, rng: random.Random) -> list[int]:
-        """Every seat's hand as a mask (the observer's own as it is), uniform over the consistent deals."""
+    def _draw_consistent(self, rng: random.Random, events: list[tuple[int, int]]) -> list[int]:
         hands = self._draw(rng)
-        if self.blocked_leaders:
+        if events:
             for _ in range(MAX_REJECTIONS):
-                if self._consistent(hands):
+                if self._consistent(hands, events):
                     break
                 hands = self._draw(rng)
         return hands
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """Every seat's hand as a mask (the observer's own as it is), uniform over the consistent deals."""
+        return self._draw_consistent(rng, self.lead_passes)
