@@ -2,7 +2,8 @@
 
 At each decision with a real choice:
 
-1. the heuristic ranks the legal actions and the best ``candidates`` of them are kept (its own choice first);
+1. the heuristic ranks the legal actions and the best ``candidates`` of them are kept (its own choice first),
+   and a pass when one is legal;
 2. one *iteration* deals the unseen cards to the other seats consistently with everything public
    (:class:`~bigtwo.bots.sampling.DealSampler`), rebuilds the position on that deal
    (``Game.from_observation``), and for every candidate plays it and then the rest of the round with the
@@ -88,6 +89,8 @@ class SearchBot(BaseBot):
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
         cands = [p for _s, p in ranked[: self.candidates]]
+        if legal[-1].is_pass and legal[-1] not in cands and self.candidates > 1:
+            cands.append(legal[-1])  # holding back is always worth weighing
         if len(cands) == 1:
             return cands[0]
         return self._search(rules, observation, policy, cands)

@@ -1,0 +1,112 @@
+"""Playing strength, measured on duplicate deals with 95% intervals (not a test: it prints).
+
+Two matches on ``classic`` (4 players), scored one point a card left (each loser pays a point for every
+card in hand, the winner takes the sum: the arena's ``cards`` utility, computed from ``result.cards_left``):
+
+1. ``heuristic`` against three ``greedy``   (target: at least +5 points a game)
+2. ``search``    against three ``heuristic`` (target: at least +1 point a game, the interval's lower bound
+   above zero, at 1 second a move or less)
+
+Every deal is played once per seat rotation; the interval is Student's t over per-deal means. The time a
+move of each bot is measured in the same run, the reference opponents' beside it.
+
+Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=40"] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from bigtwo.arena import run_arena
+from bigtwo.arena.results import ArenaResult
+
+console = Console(highlight=False, width=130)
+
+
+def match(rules: str, lineup: list[str], games: int, seed: int, workers: int | None) -> tuple[ArenaResult, float]:
+    t0 = time.perf_counter()
+    done = {"n": 0}
+
+    def progress(d: int, total: int) -> None:
+        if d - done["n"] >= max(1, total // 20) or d == total:
+            done["n"] = d
+            el = time.perf_counter() - t0
+            eta = el / d * (total - d) if d else float("nan")
+            console.print(f"  {d}/{total} games, {el:.0f} s, ETA {eta:.0f} s", style="dim")
+
+    result = run_arena(rules, lineup, games, seed=seed, utility="cards", workers=workers, progress=progress)
+    return result, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="classic")
+    ap.add_argument("--games", type=int, default=2000, help="games a match (whole deals of 4 rotations)")
+    ap.add_argument("--search", default="search:iterations=40", help="the search bot's spec")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
+    ap.add_argument("--only", choices=["heuristic", "search"], default=None)
+    ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
+    args = ap.parse_args()
+    search = args.search if "utility=" in args.search else args.search + ":utility=cards"
+
+    matches = [
+        ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
+        ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
+    ]
+    rows = []
+    for key, lineup, target, opponent in matches:
+        if args.only and key != args.only:
+            continue
+        console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
+        result, wall = match(args.rules, lineup, args.games, args.seed, args.workers)
+        console.print(result.table())
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            result.save(args.out / f"strength-{key}.json")
+        summary = {s.label: s for s in result.summary()}
+        me, them = summary[lineup[0]], summary[opponent]
+        ok = me.points.mean >= target and (key != "search" or (me.points.low > 0 and me.ms_per_move <= 1000))
+        rows.append(
+            {
+                "match": f"{lineup[0]} vs 3 {opponent}",
+                "games": result.games,
+                "deals": result.config["deals"],
+                "points": me.points.mean,
+                "low": me.points.low,
+                "high": me.points.high,
+                "win_rate": me.win_rate.mean,
+                "win_low": me.win_rate.low,
+                "win_high": me.win_rate.high,
+                "ms_per_move": me.ms_per_move,
+                "max_ms_per_move": me.max_ms_per_move,
+                "opponent_ms_per_move": them.ms_per_move,
+                "target": target,
+                "met": ok,
+                "wall_seconds": wall,
+            }
+        )
+    console.rule("summary (one point a card left, duplicate deals, 95% intervals over deals)")
+    print(
+        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | opponent ms a move | target |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        verdict = "met" if r["met"] else "NOT met"
+        print(
+            f"| {r['match']} | {r['games']} ({r['deals']} deals) "
+            f"| {r['points']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] "
+            f"| {r['win_rate']:.1%} [{r['win_low']:.1%}, {r['win_high']:.1%}] "
+            f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}) | {r['opponent_ms_per_move']:.2f} "
+            f"| >= {r['target']:+.0f}: {verdict} |"
+        )
+    print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()

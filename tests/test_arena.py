@@ -1,0 +1,212 @@
+"""The arena: duplicate deals, intervals over deals, files, plot, local processes and Ray (issue 5)."""
+
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from bigtwo import Game, load_rules
+from bigtwo.arena import (
+    ArenaResult,
+    BotSpec,
+    GameRecord,
+    clustered_interval,
+    mean_interval,
+    parse_lineup,
+    run_arena,
+)
+from bigtwo.arena.play import seating
+from bigtwo.cli import app
+from bigtwo.errors import BigTwoError
+from bigtwo.scoring import RoundResult
+from bigtwo.utilities import round_utility
+
+T_975_4 = 2.7764451051977987  # Student's t, 97.5% quantile, 4 degrees of freedom (statistical tables)
+
+
+def test_interval_of_a_known_sample():
+    iv = mean_interval([1, 2, 3, 4, 5])
+    assert iv.mean == 3 and iv.n == 5
+    assert iv.sd == pytest.approx(math.sqrt(2.5))
+    assert iv.half_width == pytest.approx(T_975_4 * math.sqrt(2.5) / math.sqrt(5))  # 1.9632
+    assert (iv.low, iv.high) == pytest.approx((3 - 1.963243, 3 + 1.963243), abs=1e-6)
+
+
+def test_interval_needs_two_units_and_a_sane_confidence():
+    one = mean_interval([4.0])
+    assert one.mean == 4 and math.isnan(one.low) and math.isnan(one.high)
+    with pytest.raises(ValueError, match="no values"):
+        mean_interval([])
+    with pytest.raises(ValueError, match="confidence"):
+        mean_interval([1, 2], confidence=1.5)
+
+
+def test_the_unit_of_a_duplicate_interval_is_the_deal():
+    # per-deal means 1, 4, 2 whatever the number of games in each deal
+    iv = clustered_interval({0: [0, 2], 1: [4, 4, 4, 4], 2: [1, 3]})
+    assert iv == mean_interval([1, 4, 2])
+
+
+def fake_record(deal, rotation, points, winner):
+    n = len(points)
+    return GameRecord(
+        deal=deal,
+        rotation=rotation,
+        deal_seed=deal,
+        entries=seating(n, rotation),
+        labels=["x" if e == 0 else "y" for e in seating(n, rotation)],
+        points=points,
+        scores=[0] * n,
+        cards_left=[0] * n,
+        finishing_order=[winner] + [s for s in range(n) if s != winner],
+        actions=1,
+        think_seconds=[0.0] * n,
+        decisions=[1] * n,
+        max_think_seconds=[0.0] * n,
+    )
+
+
+def test_summary_intervals_use_per_deal_means():
+    lineup = [{"name": "greedy", "options": {}, "label": "x"}, {"name": "greedy", "options": {}, "label": "y"}]
+    records = []
+    # bot x scores per-deal means 1, 2, 3, 4, 5 (two rotations each, spread differently)
+    for deal, m in enumerate([1, 2, 3, 4, 5]):
+        for rot, xs in enumerate([m - 3, m + 3]):
+            seat_x = seating(2, rot).index(0)
+            pts = [0.0, 0.0]
+            pts[seat_x] = xs
+            pts[1 - seat_x] = -xs
+            records.append(fake_record(deal, rot, pts, seat_x if xs > 0 else 1 - seat_x))
+    result = ArenaResult({"lineup": lineup, "rules": {"name": "classic"}, "utility": "cards"}, records)
+    x = next(s for s in result.summary() if s.label == "x")
+    assert x.games == 10 and x.deals == 5
+    assert x.points.mean == 3 and x.points.half_width == pytest.approx(T_975_4 * math.sqrt(2.5) / math.sqrt(5))
+
+
+def test_utilities_of_a_round():
+    res = RoundResult(finishing_order=[2, 0, 3, 1], scores=[-6, -36, 74, -32], cards_left=[3, 9, 0, 8])
+    assert round_utility(res, "score") == [-6, -36, 74, -32]
+    assert round_utility(res, "cards") == [-3, -9, 20, -8]  # one point a card left, the winner takes the sum
+    assert round_utility(res, "place") == [0.5, -1.5, 1.5, -0.5]
+    assert round_utility(res, "win") == [0, 0, 1, 0]
+    with pytest.raises(ValueError, match="utility 'glory'"):
+        round_utility(res, "glory")
+
+
+def test_duplicate_deals_seat_every_bot_once_in_every_seat_of_the_same_deal():
+    lineup = "heuristic,greedy,random,greedy"
+    result = run_arena("classic", lineup, games=12, seed=3, workers=1, utility="cards")
+    assert result.games == 12 and result.config["deals"] == 3
+    for deal in range(3):
+        games = [r for r in result.records if r.deal == deal]
+        assert sorted(r.rotation for r in games) == [0, 1, 2, 3]
+        assert len({r.deal_seed for r in games}) == 1  # the same cards every rotation
+        for entry in range(4):
+            assert sorted(r.entries.index(entry) for r in games) == [0, 1, 2, 3]  # each entry in every seat
+        hands = [Game(load_rules("classic"), players=4, seed=r.deal_seed).dealt for r in games]
+        assert all(h == hands[0] for h in hands)
+
+
+def test_equal_bots_on_duplicate_deals_cancel_the_luck_exactly():
+    """Four copies of a deterministic bot: every rotation is the same game, so each copy's per-deal mean is
+    the table's mean, zero under a zero-sum measure; on independent deals the luck does not cancel."""
+    lineup = [BotSpec("heuristic", label=f"h{i}") for i in range(4)]
+    dup = run_arena("classic", lineup, games=24, seed=1, workers=1, utility="cards")
+    for s in dup.summary():
+        assert s.points.mean == 0 and s.points.half_width == 0
+    solo = run_arena("classic", lineup, games=24, seed=1, workers=1, utility="cards", duplicate=False)
+    assert any(s.points.half_width > 0 for s in solo.summary())
+
+
+def test_results_round_trip_through_json_and_csv(tmp_path):
+    result = run_arena("classic", "heuristic,greedy,greedy", games=9, seed=2, workers=1, utility="score")
+    for name in ("r.json", "r.csv"):
+        path = result.save(tmp_path / name)
+        back = ArenaResult.load(path)
+        assert back.records == result.records
+        assert back.config == result.config
+        assert back.summary() == result.summary()
+    with pytest.raises(ValueError, match=r"\.json or \.csv"):
+        result.save(tmp_path / "r.txt")
+
+
+def without_timing(records):
+    return [(r.deal, r.rotation, r.entries, r.points, r.finishing_order, r.actions) for r in records]
+
+
+def test_local_processes_give_the_same_games_as_one_process():
+    one = run_arena("classic", "heuristic,greedy,greedy,random", games=16, seed=4, workers=1)
+    many = run_arena("classic", "heuristic,greedy,greedy,random", games=16, seed=4, workers=2, chunk=1)
+    assert without_timing(many.records) == without_timing(one.records)
+
+
+def test_the_same_run_on_a_local_ray_instance():
+    ray = pytest.importorskip("ray")
+    lineup = "heuristic,greedy,random"
+    here = run_arena("classic", lineup, games=9, seed=5, workers=1)
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        done = []
+        there = run_arena("classic", lineup, games=9, seed=5, ray="auto", chunk=1, progress=lambda d, t: done.append(d))
+    finally:
+        ray.shutdown()
+    assert without_timing(there.records) == without_timing(here.records)
+    assert done[-1] == 9 and len(done) == 4  # progress at the start and after each deal
+
+
+def test_the_plot_is_a_png(tmp_path):
+    from bigtwo.arena.plot import plot_scores
+
+    result = run_arena("classic", "heuristic,greedy,greedy,greedy", games=8, seed=6, workers=1, utility="cards")
+    path = plot_scores(result, tmp_path / "scores.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bad_lineups_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match="no bot named 'wizard'"):
+        parse_lineup("heuristic,wizard")
+    with pytest.raises(BigTwoError, match="a lineup of 5 bots: 'classic' is for 2-4 players"):
+        run_arena("classic", "greedy,greedy,greedy,greedy,greedy", games=5, workers=1)
+    with pytest.raises(ValueError, match="option 'fast' is not key=value"):
+        BotSpec.parse("search:fast")
+    spec = BotSpec.parse("search:iterations=3:utility=cards")
+    assert spec.options == {"iterations": 3, "utility": "cards"} and spec.display == "search:iterations=3:utility=cards"
+
+
+runner = CliRunner()
+
+
+def test_simulate_prints_the_table_and_writes_the_files(tmp_path):
+    out_json, out_csv, png = tmp_path / "r.json", tmp_path / "r.csv", tmp_path / "r.png"
+    res = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--rules",
+            "classic",
+            "--bots",
+            "heuristic,greedy,greedy,greedy",
+            "--games",
+            "8",
+            "--workers",
+            "1",
+            "--utility",
+            "cards",
+            "--out",
+            str(out_json),
+            "--out",
+            str(out_csv),
+            "--plot",
+            str(png),
+        ],
+        env={"COLUMNS": "160"},
+    )
+    assert res.exit_code == 0, res.output
+    assert "heuristic" in res.output and "points/game" in res.output and "8/8" in res.output
+    assert ArenaResult.load(out_json).records == ArenaResult.load(out_csv).records
+    assert png.exists()
+
+
+def test_simulate_explains_a_bad_bot():
+    res = runner.invoke(app, ["simulate", "--bots", "heuristic,nobody", "--games", "4", "--workers", "1"])
+    assert res.exit_code == 2 and "no bot named 'nobody'" in res.output
