@@ -425,3 +425,26 @@ def test_the_search_keeps_the_heuristic_s_choice_when_it_is_the_only_candidate()
     obs = g.observation(g.to_move)
     ranked = policy_for(rules).scores(view_from_observation(rules, obs))
     assert make("search", candidates=1, iterations=5).choose(rules, obs) == ranked[0][1]
+
+
+@pytest.mark.parametrize("preset", ["classic", "house-code", "chor-dai-di"])
+def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
+    """Search rollouts read views built from the Game; the bot reads observations: the same round results."""
+    from bigtwo.bots.search import rollout
+    from bigtwo.bots.view import deck_of, view_from_game
+
+    rules = load_rules(preset)
+    for seed in range(3):
+        g = Game(rules, seed=seed)
+        bots = [make("heuristic") for _ in range(g.n)]
+        twin = g.clone()
+        while not g.is_over:
+            s = g.to_move
+            obs = g.observation(s)
+            if not g.history or seed == 0:
+                a = view_from_observation(rules, obs)
+                b = view_from_game(g, deck_of(rules), played_from_history(obs["history"]))
+                assert a == b
+            g.play(bots[s].choose(rules, obs))
+        rollout(twin, policy_for(rules), deck_of(rules), 0)
+        assert history(twin) == history(g)

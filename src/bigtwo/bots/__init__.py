@@ -1,8 +1,11 @@
-"""Computer players. Every bot sees only a seat's observation (plus the ruleset) and returns a legal Play.
+"""Computer players. Every bot sees only a seat's observation (plus the ruleset) and returns a legal Play,
+or the cards it gives when the observation asks for an exchange.
 
-``bigtwo.bots.make("greedy", seed=1)`` builds one by name; :data:`BOTS` lists the names.
+``bigtwo.bots.make("heuristic", seed=1)`` builds one by name: ``random`` and ``greedy`` (reference
+opponents), ``heuristic`` (hand plans, control, defence; under a few ms a move) and ``search`` (determinised
+Monte Carlo search with heuristic rollouts; ``budget_ms=`` or ``iterations=``).
 """
 
-from bigtwo.bots.base import BOTS, Bot, make, register
+from bigtwo.bots.base import BOTS, BaseBot, Bot, bot_names, make, register
 
-__all__ = ["BOTS", "Bot", "make", "register"]
+__all__ = ["BOTS", "BaseBot", "Bot", "bot_names", "make", "register"]

@@ -25,13 +25,16 @@ import time
 from typing import Any
 
 from bigtwo.bots.base import BaseBot, register
-from bigtwo.bots.heuristic import WIN, HeuristicPolicy, policy_for
+from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
 from bigtwo.bots.sampling import DealSampler
 from bigtwo.bots.view import deck_of, played_from_history, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
+from bigtwo.errors import IllegalPlay
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import UTILITIES, default_measure, round_utility
+
+MAX_FAILED_SAMPLES = 100
 
 
 def rollout(game: Game, policy: HeuristicPolicy, deck: int, played: int) -> Game:
@@ -104,9 +107,17 @@ class SearchBot(BaseBot):
         totals = [0.0] * len(cands)
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         done = 0
+        failures = 0
         while True:
             hands = sampler.sample(self.rng)
-            base = Game.from_observation(rules, obs, hands)
+            try:
+                base = Game.from_observation(rules, obs, hands)
+            except IllegalPlay:
+                # a sample the public history contradicts (a constraint the sampler could not meet): skip it
+                failures += 1
+                if failures > MAX_FAILED_SAMPLES:
+                    raise
+                continue
             for i, a in enumerate(cands):
                 g = base.clone()
                 g.play(a)
@@ -120,3 +131,6 @@ class SearchBot(BaseBot):
         self.last_iterations = done
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
+
+    def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
+        return giveaway_order(rules, observation, hand)
