@@ -18,7 +18,7 @@ from bigtwo.arena import (
 from bigtwo.arena.play import seating
 from bigtwo.cli import app
 from bigtwo.errors import BigTwoError
-from bigtwo.scoring import RoundResult
+from bigtwo.scoring import RoundOutcome, score_round
 from bigtwo.utilities import round_utility
 
 T_975_4 = 2.7764451051977987  # Student's t, 97.5% quantile, 4 degrees of freedom (statistical tables)
@@ -84,11 +84,16 @@ def test_summary_intervals_use_per_deal_means():
 
 
 def test_utilities_of_a_round():
-    res = RoundResult(finishing_order=[2, 0, 3, 1], scores=[-6, -36, 74, -32], cards_left=[3, 9, 0, 8])
-    assert round_utility(res, "score") == [-6, -36, 74, -32]
-    assert round_utility(res, "cards") == [-3, -9, 20, -8]  # one point a card left, the winner takes the sum
-    assert round_utility(res, "place") == [0.5, -1.5, 1.5, -0.5]
-    assert round_utility(res, "win") == [0, 0, 1, 0]
+    # 002 Scoring: "North player wins, and East, West, and South respectively still had 3, 11, and 8 cards left,
+    # then East would score -3, West would score -22, South would score -8, and North would score +33."
+    outcome = RoundOutcome(
+        finishing_order=(0, 1, 3, 2), cards_left=(0, 3, 11, 8), dealt=(13,) * 4, played_any=(True,) * 4
+    )
+    res = score_round(load_rules("classic"), outcome)
+    assert round_utility(res, "score") == [33, -3, -22, -8]
+    assert round_utility(res, "cards") == [22, -3, -11, -8]  # one point a card left, no doubling
+    assert round_utility(res, "place") == [1.5, 0.5, -1.5, -0.5]
+    assert round_utility(res, "win") == [1, 0, 0, 0]
     with pytest.raises(ValueError, match="utility 'glory'"):
         round_utility(res, "glory")
 

@@ -45,6 +45,7 @@ PASS_SCORE = 0.0
 CONTROL_VALUE = 0.3  # a control is worth this much kept: it wins a trick back and with it a lead
 HIGH_SPEND = 1.0  # penalty: answering with a high card that others can still beat (a future way back in)
 HIGH_FROM = 0.5  # static strength above which a card counts as high
+MAX_BREAKING = 24  # answers outside the plan scored at most (the lowest and highest halves)
 
 
 class _Unseen:
@@ -166,7 +167,7 @@ class HeuristicPolicy:
         dump = DUMP + DUMP_URGENT * ramp
 
         # a lead comes from the plan (any legal lead if none of the plan's combinations may be led)
-        cands = ([p for p in legal if p.mask in in_plan] or legal) if leading else legal
+        cands = ([p for p in legal if p.mask in in_plan] or legal) if leading else self._answers(legal, in_plan)
         out = []
         for i, a in enumerate(cands):
             if a.is_pass:
@@ -207,6 +208,17 @@ class HeuristicPolicy:
             out.append((sc, i, a))
         out.sort(key=lambda t: (-t[0], t[1]))
         return [(sc, a) for sc, _i, a in out]
+
+    @staticmethod
+    def _answers(legal: list[Play], in_plan: set[int]) -> list[Play]:
+        """The answers worth scoring: the plan's, a pass, and of those that break the plan (each costs a
+        regrouping) the lowest and the highest few when a big hand holds very many (five-card answers)."""
+        breaking = [p for p in legal if p.mask and p.mask not in in_plan]
+        if len(breaking) <= MAX_BREAKING:
+            return legal
+        half = MAX_BREAKING // 2
+        keep = {p.mask for p in breaking[:half]} | {p.mask for p in breaking[-half:]}
+        return [p for p in legal if not p.mask or p.mask in in_plan or p.mask in keep]
 
     def act(self, view: SeatView, parent: int = 0) -> Play:
         if len(view.legal) == 1:

@@ -23,7 +23,7 @@ STRANDED = 3.0  # a card that fits no combination (e.g. a lone card where single
 SAME_RANK = {"single": 1, "pair": 2, "triple": 3, "quad": 4}
 BEAM = (5, 3, 2, 2)  # structured combinations explored at each depth of the plan search
 CACHE_LIMIT = 200_000
-SHORTLIST = 40  # above this many structured combinations, keep two per kind and rank pattern
+SHORTLIST = 40  # structured combinations a plan search considers at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,19 +151,27 @@ class Planner:
         self._structs[hand] = out
         return out
 
-    def _shortlist(self, cands: list) -> list:
-        """At most two combinations per kind and rank pattern (the lowest cards), when a hand has very many."""
+    def _shortlist(self, cands: list, cnt: list[int]) -> list:
+        """When a hand holds very many structured combinations: at most two per kind and rank pattern (the
+        weakest), then the :data:`SHORTLIST` that leave the cheapest hand on their own."""
         if len(cands) <= SHORTLIST:
             return cands
-        power = self.ev.power
         groups: dict[tuple, list] = {}
         for t in cands:
             groups.setdefault((t[0].kind, t[2]), []).append(t)
         out = []
         for members in groups.values():
-            members.sort(key=lambda t: (sum(power[c] for c in bits(t[0].mask)), t[0].mask))
+            members.sort(key=lambda t: (t[0].order, t[0].mask))
             out.extend(members[:2])
-        return out
+        if len(out) <= SHORTLIST:
+            return out
+        gc = self.group_cost
+
+        def alone(t: tuple) -> tuple[float, int]:
+            return t[1] + sum(gc[r][cnt[r] - u] - gc[r][cnt[r]] for r, u in t[2]), t[0].mask
+
+        out.sort(key=alone)
+        return out[:SHORTLIST]
 
     # --- planning --------------------------------------------------------------------------------------
     def plan(self, hand: int, parent: int = 0) -> Plan:
@@ -179,7 +187,7 @@ class Planner:
         gc = self.group_cost
         fill = sum(gc[r][k] for r, k in enumerate(cnt) if k)
         best: list = [fill, ()]
-        cands = self._shortlist(self.structs(hand, parent))
+        cands = self._shortlist(self.structs(hand, parent), cnt)
         if cands:
             depth = min(len(BEAM), hand.bit_count() // self.min_struct)
             self._search(cands, cnt, 0, (), 0.0, fill, 0, depth, best)
