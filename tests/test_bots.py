@@ -448,3 +448,19 @@ def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
             g.play(bots[s].choose(rules, obs))
         rollout(twin, policy_for(rules), deck_of(rules), 0)
         assert history(twin) == history(g)
+
+
+@given(st.integers(0, 5000), st.sampled_from(["classic", "house-code", "chor-dai-di"]), st.integers(2, 4))
+def test_a_bot_s_legal_actions_are_the_engine_s(seed, preset, players):
+    """Bots keep a hand index between decisions; it must give exactly the engine's legal actions."""
+    from bigtwo.game import legal_plays_from_observation
+
+    rules = load_rules(preset)
+    players = max(players, rules.min_players)
+    g = Game(rules, players=players, seed=seed)
+    bots = [make("random", seed=seed + s) for s in range(g.n)]
+    while not g.is_over:
+        obs = g.observation(g.to_move)
+        mine = bots[g.to_move].legal(rules, obs)
+        assert mine == legal_plays_from_observation(rules, obs) == g.legal_plays()
+        g.play(bots[g.to_move].choose(rules, obs))

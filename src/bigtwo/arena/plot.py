@@ -9,7 +9,7 @@ from bigtwo.errors import BigTwoError
 
 
 def plot_scores(result: ArenaResult, path: str | Path) -> Path:
-    """One histogram of points a game per bot, its mean marked; written to ``path`` (PNG)."""
+    """One histogram of points a game per bot (as a share of its games), its mean marked; written to ``path``."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -33,12 +33,20 @@ def plot_scores(result: ArenaResult, path: str | Path) -> Path:
     for i, (label, vs) in enumerate(per_label.items()):
         colour = f"C{i % 10}"
         mean = summary[label].points.mean if label in summary else sum(vs) / len(vs)
-        ax.hist(vs, bins=bins, histtype="step", linewidth=1.5, color=colour, label=f"{label} (mean {mean:+.2f})")
+        ax.hist(
+            vs,
+            bins=bins,
+            weights=[1 / len(vs)] * len(vs),  # each bot's share of its own games: seat counts may differ
+            histtype="step",
+            linewidth=1.5,
+            color=colour,
+            label=f"{label} (mean {mean:+.2f})",
+        )
         ax.axvline(mean, color=colour, linestyle="--", linewidth=1)
     cfg = result.config
     ax.set_title(f"{cfg['rules']['name']}: points a game ({cfg['utility']}), {result.games} games")
     ax.set_xlabel("points in a game")
-    ax.set_ylabel("seat-games")
+    ax.set_ylabel("share of the bot's games")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, format="png")

@@ -11,9 +11,11 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from bigtwo.bots.view import tokens_mask
 from bigtwo.cards import CardSet, bits, to_mask
 from bigtwo.combos.play import Play
-from bigtwo.game import legal_plays_from_observation
+from bigtwo.game import legal_actions
+from bigtwo.moves import HandIndex
 from bigtwo.rules.ruleset import Ruleset
 
 
@@ -71,6 +73,7 @@ class BaseBot:
     def __init__(self, seed: int | None = None):
         self.seed = seed
         self.rng = random.Random(seed)
+        self._index: HandIndex | None = None
 
     def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play | CardSet:
         if observation.get("phase") == "exchange":
@@ -81,10 +84,23 @@ class BaseBot:
         raise NotImplementedError
 
     def legal(self, rules: Ruleset, observation: dict[str, Any]) -> list[Play]:
-        plays = legal_plays_from_observation(rules, observation)
-        if not plays:
-            raise ValueError(f"seat {observation['seat']} is not to move in this observation")
-        return plays
+        """The legal actions, as ``legal_plays_from_observation`` gives them, from this seat's hand index:
+        hands only shrink during a round, so the last decision's index is filtered rather than rebuilt."""
+        obs = observation
+        if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
+            raise ValueError(f"seat {obs['seat']} is not to move in this observation")
+        ev = rules.engine
+        hand = tokens_mask(obs["hand"])
+        idx = self._index
+        if idx is None or idx.ev is not ev or hand & ~idx.hand:
+            idx = HandIndex.build(ev, hand)
+        elif idx.hand != hand:
+            idx = idx.without(idx.hand & ~hand)
+        self._index = idx
+        trick = obs.get("trick")
+        top = ev.classify(tokens_mask(trick["cards"])) if trick else None
+        required = to_mask(obs["required_card"]) & hand if obs.get("required_card") else 0
+        return legal_actions(ev, idx, top, required, rules.last_play_forbidden)
 
     # --- exchanges between rounds ----------------------------------------------------------------------
     def choose_exchange(self, rules: Ruleset, observation: dict[str, Any]) -> CardSet:

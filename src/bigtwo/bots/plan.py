@@ -12,6 +12,7 @@ functions of the hand and cached per ruleset, so a plan never depends on how a h
 
 from __future__ import annotations
 
+import heapq
 import weakref
 from dataclasses import dataclass
 
@@ -153,7 +154,7 @@ class Planner:
 
     def _shortlist(self, cands: list, cnt: list[int]) -> list:
         """When a hand holds very many structured combinations: at most two per kind and rank pattern (the
-        weakest), then the :data:`SHORTLIST` that leave the cheapest hand on their own."""
+        weakest: suits matter little), then the :data:`SHORTLIST` that leave the cheapest hand on their own."""
         if len(cands) <= SHORTLIST:
             return cands
         groups: dict[tuple, list] = {}
@@ -161,8 +162,7 @@ class Planner:
             groups.setdefault((t[0].kind, t[2]), []).append(t)
         out = []
         for members in groups.values():
-            members.sort(key=lambda t: (t[0].order, t[0].mask))
-            out.extend(members[:2])
+            out.extend(members if len(members) <= 1 else heapq.nsmallest(2, members, key=_weakest))
         if len(out) <= SHORTLIST:
             return out
         gc = self.group_cost
@@ -264,6 +264,10 @@ class Planner:
             for c in cs[:i]:
                 stranded |= 1 << c
         return Plan(hand, tuple(combos), stranded)
+
+
+def _weakest(t: tuple) -> tuple[int, int]:
+    return t[0].order, t[0].mask
 
 
 _PLANNERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
