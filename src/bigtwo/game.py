@@ -10,27 +10,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bigtwo.cards import (
-    CARDS,
-    DECK_SIZE,
-    CardSet,
-    CardsLike,
-    bits,
-    card,
-    to_mask,
-)
+from bigtwo.cards import CARDS, DECK_SIZE, CardSet, CardsLike, bits, to_mask
 from bigtwo.combos.play import PASS, Play
+from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.moves import HandIndex
+from bigtwo.moves import HandIndex, all_combos
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, score_round
 
 _TWO = 12
+_THREE = 0
+AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
+MAX_REDEALS = 100
 
 
 def highest_card(ev: Any) -> int:
     """The highest card of a standard pack under these rules (what 'the 2S' means in end restrictions)."""
-    return max(range(52), key=lambda c: (ev.power[c], c))
+    return ev.highest_face
 
 
 def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
@@ -39,7 +35,7 @@ def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
         return None
     cs = bits(p.mask)
     all_twos = all(ev.rank_of[c] == _TWO for c in cs)
-    top = highest_card(ev)
+    top = ev.highest_face
     if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
         return "you may not go out with a single 2 or a pair of 2s"
     if rule == "two-single" and p.kind == "single" and all_twos:
@@ -51,14 +47,35 @@ def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
     return None
 
 
-def legal_actions(ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str) -> list[Play]:
-    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots."""
-    plays = (idx.containing(required) if required else list(idx.plays)) if top is None else idx.answers(top)
+def answers(ev: Any, idx: HandIndex, top: Play) -> list[Play]:
+    """Every play of the hand that beats ``top``: ordinary answers, then bombs."""
+    if not ev.has_bombs:
+        return idx.answers(top)
+    if top.bomb:
+        return [p for p in idx.bombs() if ev.beats(p, top)]
+    out = idx.answers(top)
+    out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
+    return out
+
+
+def legal_actions(
+    ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str, must_answer: bool = False
+) -> list[Play]:
+    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots.
+
+    ``must_answer`` drops the pass when the only answers are three 2s (the "three 3s" rule).
+    """
+    if top is None:
+        plays = idx.containing(required) if required else list(idx.plays)
+    else:
+        plays = answers(ev, idx, top)
     if forbid != "none":
         hand = idx.hand
         plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
     if top is None:
         return plays if plays else [PASS]
+    if must_answer and plays and all(p.kind == "triple" and p.value == _TWO for p in plays):
+        return plays
     plays.append(PASS)
     return plays
 
@@ -67,13 +84,22 @@ def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Pl
     """The legal actions of the observing seat, from its observation alone (empty when not its turn)."""
     if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
         return []
-    ev = rules.engine
+    ev = rules.engine_for(obs["players"])
     hand = to_mask(obs["hand"])
     idx = HandIndex.build(ev, hand)
     trick = obs.get("trick")
-    top = ev.classify(to_mask(trick["cards"])) if trick else None
-    required = to_mask(obs["required_card"]) & hand if obs.get("required_card") else 0
-    return legal_actions(ev, idx, top, required, rules.last_play_forbidden)
+    top = ev.classify(_own_copies(to_mask(trick["cards"]), hand)) if trick else None
+    required = _own_copies(to_mask(obs["required_card"]), hand) & hand if obs.get("required_card") else 0
+    return legal_actions(ev, idx, top, required, rules.last_play_forbidden, bool(obs.get("must_answer")))
+
+
+def _own_copies(mask: int, hand: int) -> int:
+    """With two decks, notation names the first copy: prefer the copy ``hand`` holds (or does not, for tricks)."""
+    for i in bits(mask):
+        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
+        if not hand >> i & 1 and hand >> alt & 1 and not mask >> alt & 1:
+            mask = (mask & ~(1 << i)) | (1 << alt)
+    return mask
 
 
 class Game:
@@ -82,6 +108,8 @@ class Game:
     ``Game(rules, players=4, seed=7)`` deals a shuffled pack; ``Game(rules, hands=[...])`` starts from given
     hands (any sizes: puzzles, duplicate deals). ``first`` names the seat that leads; by default it is the
     holder of ``rules.lead_card`` (or of the lowest card dealt when nobody holds it), who must then play it.
+    ``dealer`` (default: the last seat) decides who is dealt to first and who gets a 'dealer' leftover.
+    ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``.
     """
 
     def __init__(
@@ -91,9 +119,10 @@ class Game:
         seed: int | None = None,
         hands: list[CardsLike] | None = None,
         first: int | None = None,
+        dealer: int | None = None,
+        stock: CardsLike | list[CardsLike] | None = None,
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
-        self.ev = self.rules.engine
         self.seed = seed
         if hands is not None:
             masks = [to_mask(h) for h in hands]
@@ -108,7 +137,6 @@ class Game:
                 seen |= m
         else:
             n = self.rules.players if players is None else players
-            masks = self._deal(n, seed)
         if not 2 <= n <= 8:
             raise BigTwoError(f"{n} players: a round needs 2 to 8")
         if hands is None and not self.rules.min_players <= n <= self.rules.max_players:
@@ -116,7 +144,47 @@ class Game:
                 f"{n} players: {self.rules.name!r} is for {self.rules.min_players}-{self.rules.max_players} players"
             )
         self.n = n
+        self.ev = self.rules.engine_for(n)
+        self.dealer = n - 1 if dealer is None else dealer
+        if not 0 <= self.dealer < n:
+            raise BigTwoError(f"dealer={dealer} is not a seat (0-{n - 1})")
+        self._rng = random.Random(seed)
+        self.redeals: list[str] = []  # why each earlier deal of this round was thrown in
+        if hands is not None:
+            d = Deal(hands=masks)
+            if stock is not None:
+                if isinstance(stock, list):
+                    d.stock = [to_mask(c).bit_length() - 1 for c in stock]
+                else:
+                    d.stock = bits(to_mask(stock))
+            self._dealt_by_game = False
+        else:
+            d = self._deal_with_redeals()
+            self._dealt_by_game = True
+        self._first = first
+        self._setup(d)
+
+    # --- setup ---------------------------------------------------------------------------------------
+    def _deal_with_redeals(self) -> Deal:
+        for _ in range(MAX_REDEALS):
+            d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
+            if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
+                seat = next(s for s, h in enumerate(d.hands) if four_twos(self.ev, h))
+                self.redeals.append(f"seat {seat} held all four 2s")
+                continue
+            return d
+        raise BigTwoError("no playable deal after 100 redeals")
+
+    def _setup(self, d: Deal) -> None:
+        n = self.n
+        masks = d.hands
         self.dealt: tuple[int, ...] = tuple(masks)
+        self.face_up = d.face_up  # set aside, seen by everyone
+        self._hidden = d.hidden  # set aside, seen by no one
+        self._stock = tuple(d.stock)
+        self._stock_pos = 0
+        self._swap_offer = d.swap_offer
+        self._known = tuple(d.known.get(s, 0) for s in range(n))
         self._hands = list(masks)
         self._idx = [HandIndex.build(self.ev, m) for m in masks]
         self._active = sum(1 << s for s in range(n) if masks[s])
@@ -125,14 +193,18 @@ class Game:
         self._top_seat = -1
         self._passed = 0
         self._blocked = 0
+        self._uncalled = 0  # seats that reached one card without calling 'last card'
         self._over = False
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
+        self._notes: list[str | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
         self._trick_open = 0  # history index where the current trick began
         self._undo: list[tuple[Any, ...]] = []
         self._lock = self.rules.pass_locks_out
         self._one_pass = self.rules.trick_end == "one-pass"
         self._forbid = self.rules.last_play_forbidden
+        self._skip_cache: tuple[int, int, int] | None = None
+        first = self._first
         if first is not None:
             if not 0 <= first < n:
                 raise BigTwoError(f"first={first} is not a seat (0-{n - 1})")
@@ -142,94 +214,76 @@ class Game:
             self.to_move, self._required = self._first_lead(masks)
         if not self._active or self._active & (self._active - 1) == 0:
             self._finish()
-
-    @classmethod
-    def from_observation(cls, rules: Ruleset | str, obs: dict[str, Any], hands: list[CardsLike]) -> Game:
-        """The position ``obs`` describes, with ``hands`` as every seat's current hand (a determinisation).
-
-        The deal is rebuilt as each seat's current hand plus what it has played, and the public history is
-        replayed on it, so the result is exactly the observed position (for search bots sampling the unseen
-        cards). ``hands[obs["seat"]]`` must be the observer's own hand; sizes must match ``hand_sizes``.
-        """
-        rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
-        masks = [to_mask(h) for h in hands]
-        sizes = obs["hand_sizes"]
-        if [m.bit_count() for m in masks] != list(sizes):
-            raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
-        dealt = list(masks)
-        for entry in obs["history"]:
-            if entry["action"] == "play":
-                dealt[entry["seat"]] |= to_mask(entry["cards"])
-        history = obs["history"]
-        first = history[0]["seat"] if history else obs["to_move"]
-        g = cls(rules, hands=dealt, first=first)
-        if not history and obs.get("required_card"):
-            g._required = to_mask(obs["required_card"]) & dealt[first]
-        for entry in history:
-            g.play("pass" if entry["action"] == "pass" else entry["cards"])
-        return g
-
-    def clone(self) -> Game:
-        """An independent copy of the round (cheap: the state is ints and immutable objects)."""
-        g = object.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g._hands = list(self._hands)
-        g._idx = list(self._idx)
-        g._history = list(self._history)
-        g._undo = list(self._undo)
-        return g
-
-    # --- setup ---------------------------------------------------------------------------------------
-    def _deal(self, n: int, seed: int | None) -> list[int]:
-        deck = list(CardSet.deck())
-        random.Random(seed).shuffle(deck)
-        style = self.rules.deal
-        if style == "thirteen" and 13 * n > len(deck):
-            raise BigTwoError(f"deal 'thirteen' needs at most {len(deck) // 13} players, not {n}")
-        each = 13 if style == "thirteen" else len(deck) // n
-        hands = [0] * n
-        if style == "all":
-            each = len(deck)
-        for i, c in enumerate(deck[: each * n]):
-            hands[i % n] |= 1 << c
-        leftover = [] if style != "equal" else deck[each * n :]
-        if leftover:
-            # 002 Rules: leftover cards go to the holder of the 3D, or of the next lowest card
-            lowest = min((c for h in hands for c in bits(h)), key=lambda c: (self.ev.power[c], c))
-            target = self._holder(hands, self._lead_mask(hands)) if self._lead_mask(hands) else None
-            if target is None:
-                target = self._holder(hands, 1 << lowest)
-            for c in leftover:
-                hands[target] |= 1 << c
-        return hands
-
-    def _lead_mask(self, hands: list[int]) -> int:
-        lead = self.rules.lead_card
-        all_cards = 0
-        for h in hands:
-            all_cards |= h
-        if lead != "lowest":
-            c = card(lead)
-            for copy in (c, c + DECK_SIZE):
-                if all_cards >> copy & 1:
-                    return 1 << copy
-        if not all_cards:
-            return 0
-        lowest = min(bits(all_cards), key=lambda c: (self.ev.power[c], c))
-        return 1 << lowest
-
-    @staticmethod
-    def _holder(hands: list[int], mask: int) -> int | None:
-        for seat, h in enumerate(hands):
-            if h & mask:
-                return seat
-        return None
+            return
+        self._instant_results()
 
     def _first_lead(self, hands: list[int]) -> tuple[int, int]:
-        mask = self._lead_mask(hands)
-        seat = self._holder(hands, mask) if mask else 0
+        dealt = 0
+        for h in hands:
+            dealt |= h
+        mask = lead_card_mask(self.rules, self.ev, dealt)
+        seat = holder(hands, mask) if mask else 0
         required = mask if self.rules.lead_card_must_be_played else 0
         return (seat if seat is not None else 0), required
+
+    def _instant_results(self) -> None:
+        rules, ev = self.rules, self.ev
+        for seat, h in enumerate(self._hands):
+            if rules.malta_dragon:
+                verdict = malta_dragon(ev, h)
+                if verdict == "win":
+                    return self._finish(instant=(seat, "win", "a Malta dragon: six pairs and a single"))
+                if verdict == "lose":
+                    return self._finish(instant=(seat, "lose", "a Malta dragon holding a pair of 3s"))
+            if rules.four_twos in ("win", "draw") and four_twos(ev, h):
+                outcome = "win" if rules.four_twos == "win" else "draw"
+                return self._finish(instant=(seat, outcome, "all four 2s"))
+        return None
+
+    # --- deal-time decisions ----------------------------------------------------------------------------
+    def redeal_reasons(self, seat: int) -> list[str]:
+        """Why ``seat`` may ask for a new deal now (before any play); empty when it may not."""
+        if self._history or self._over or not self._dealt_by_game:
+            return []
+        return redeal_reasons(self.rules, self.ev, self._hands[seat])
+
+    def request_redeal(self, seat: int) -> None:
+        """Throw the deal in at ``seat``'s request (002 Reshuffling); the cards are shuffled and dealt again."""
+        reasons = self.redeal_reasons(seat)
+        if not reasons:
+            why = "play has begun" if self._history else "its hand does not qualify under these rules"
+            raise IllegalPlay(f"seat {seat} may not ask for a new deal: {why}")
+        self.redeals.append(f"seat {seat} asked: {reasons[0]}")
+        self._setup(self._deal_with_redeals())
+
+    @property
+    def can_swap_leftover(self) -> bool:
+        """The lead card's holder may still swap it for the leftover card (before the first play)."""
+        return bool(self._swap_offer) and not self._history and not self._over
+
+    @property
+    def swap_offer(self) -> CardSet | None:
+        return CardSet.from_mask(self._swap_offer) if self.can_swap_leftover else None
+
+    def swap_leftover(self) -> None:
+        """The lead card's holder takes the leftover card and sets the lead card aside (002 Variations)."""
+        if not self.can_swap_leftover:
+            raise IllegalPlay("there is no leftover card to swap for")
+        dealt = 0
+        for h in self._hands:
+            dealt |= h
+        lead = lead_card_mask(self.rules, self.ev, dealt)
+        seat = holder(self._hands, lead)
+        assert seat is not None
+        hands = list(self._hands)
+        hands[seat] = (hands[seat] & ~lead) | self._swap_offer
+        known = {s: k for s, k in enumerate(self._known) if k}
+        if self.rules.leftover_shown:
+            known[seat] = known.get(seat, 0) | self._swap_offer
+        self.redeals.append(f"seat {seat} swapped {CardSet.from_mask(lead)} for the leftover card")
+        self._setup(
+            Deal(hands=hands, face_up=self.face_up | lead, hidden=self._hidden, stock=list(self._stock), known=known)
+        )
 
     # --- reading the state ----------------------------------------------------------------------------
     @property
@@ -262,6 +316,15 @@ class Game:
         return list(self._history)
 
     @property
+    def history_notes(self) -> list[str | None]:
+        """Per action: 'auto' (a pass made by the automatic skip), 'drew' (passed and drew), 'called'."""
+        return list(self._notes)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock) - self._stock_pos
+
+    @property
     def finishing_order(self) -> list[int]:
         return list(self._finished)
 
@@ -284,7 +347,18 @@ class Game:
         """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed."""
         if self._over:
             return []
-        return legal_actions(self.ev, self._idx[self.to_move], self._top, self._required, self._forbid)
+        return legal_actions(
+            self.ev, self._idx[self.to_move], self._top, self._required, self._forbid, self._must_answer()
+        )
+
+    def _must_answer(self) -> bool:
+        """The "three 3s" rule: the player right after a lead of three 3s, holding three 2s, may not pass."""
+        if not self.rules.three_threes_force_twos or self._top is None:
+            return False
+        top = self._top
+        if top.kind != "triple" or top.value != _THREE or self._trick_open != len(self._history) - 1:
+            return False
+        return self._next_active(self._top_seat) == self.to_move
 
     def _last_play_reason(self, p: Play) -> str | None:
         return last_play_reason(self.ev, self._forbid, p)
@@ -304,8 +378,11 @@ class Game:
         if isinstance(cards, str) and cards.strip().lower() == "pass":
             cards = PASS
         if isinstance(cards, Play) and cards.is_pass:
-            if self._top is None and self.legal_plays() != [PASS]:
-                raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
+            # a pass is legal when following, except under the three-3s rule; when leading, only if blocked
+            if (self._top is None or self._must_answer()) and PASS not in self.legal_plays():
+                if self._top is None:
+                    raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
+                raise IllegalPlay(f"seat {s} may not pass: after a lead of three 3s, three 2s must be played")
             return PASS
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
         hand = self._hands[s]
@@ -338,16 +415,20 @@ class Game:
         return mask
 
     # --- acting ---------------------------------------------------------------------------------------
-    def play(self, cards: CardsLike | Play) -> Play:
+    def play(self, cards: CardsLike | Play, call_last_card: bool = True) -> Play:
         """Play ``cards`` (notation, a CardSet or a Play; ``"pass"`` passes) for the seat to move.
 
         Raises :class:`IllegalPlay` with the reason, leaving the state unchanged. Returns the Play made.
+        Under ``last_card_call``, a play that leaves one card is announced unless ``call_last_card=False``.
         """
         p = self._check(cards)
         if p.is_pass:
+            self._undo.append(self._snapshot())
             self._do_pass()
         else:
-            self._do_play(p)
+            self._undo.append(self._snapshot())
+            self._do_play(p, call_last_card)
+        self._auto_skip()
         return p
 
     def pass_turn(self) -> None:
@@ -368,10 +449,12 @@ class Game:
             self._finished,
             len(self._history),
             self._trick_open,
+            self._stock_pos,
+            self._uncalled,
         )
 
     def undo(self) -> None:
-        """Take back the last action (play or pass); repeatable back to the deal."""
+        """Take back the last action (play or pass, with any automatic skips it caused); back to the deal."""
         if not self._undo:
             raise IllegalPlay("nothing to undo: the round is at the deal")
         (
@@ -387,20 +470,29 @@ class Game:
             self._finished,
             hist,
             self._trick_open,
+            self._stock_pos,
+            self._uncalled,
         ) = self._undo.pop()
         self._hands = list(hands)
         self._idx = list(idx)
         del self._history[hist:]
+        del self._notes[hist:]
         self._over = False
         self._result = None
 
-    def _do_play(self, p: Play) -> None:
+    def _do_play(self, p: Play, call_last_card: bool = True) -> None:
         s = self.to_move
-        self._undo.append(self._snapshot())
         hand = self._hands[s] & ~p.mask
         self._hands[s] = hand
         self._idx[s] = self._idx[s].without(p.mask)
         self._history.append((s, p))
+        note = None
+        if self.rules.last_card_call and hand.bit_count() == 1:
+            if call_last_card:
+                note = "called"
+            else:
+                self._uncalled |= 1 << s
+        self._notes.append(note)
         self._required = 0
         self._blocked = 0
         self._top = p
@@ -418,10 +510,17 @@ class Game:
                 return
         self.to_move = self._next_to_move(s)
 
-    def _do_pass(self) -> None:
+    def _do_pass(self, note: str | None = None) -> None:
         s = self.to_move
-        self._undo.append(self._snapshot())
-        self._history.append((s, PASS))
+        self._history.append((s, AUTO_PASS if note == "auto" else PASS))
+        self._notes.append(note)
+        if self.rules.draw_on_pass and self._stock_pos < len(self._stock):
+            c = self._stock[self._stock_pos]
+            self._stock_pos += 1
+            self._hands[s] |= 1 << c
+            self._idx[s] = HandIndex.build(self.ev, self._hands[s])
+            if note is None:
+                self._notes[-1] = "drew"
         if self._top is None:
             # a leader with nothing legal to lead (end restrictions) hands the lead on
             self._blocked += 1
@@ -464,12 +563,44 @@ class Game:
                 return t
         return seat
 
-    def _finish(self) -> None:
+    # --- automatic turn skip (BGA) ----------------------------------------------------------------------
+    def _auto_skip(self) -> None:
+        if not self.rules.auto_skip:
+            return
+        while not self._over and self._top is not None:
+            if self._hands[self.to_move].bit_count() >= self._fewest_to_beat():
+                return
+            self._do_pass("auto")
+
+    def _fewest_to_beat(self) -> int:
+        """Fewest cards a play beating the one on the table could have, judged from public information only:
+        the cards not yet played and not face up on the table could be anywhere (BGA automatic turn skip)."""
+        played = 0
+        for _s, p in self._history:
+            played |= p.mask
+        pool = self.ev.pack & ~played & ~self.face_up
+        top = self._top
+        assert top is not None
+        key = (pool, top.mask)
+        if self._skip_cache is not None and self._skip_cache[:2] == key:
+            return self._skip_cache[2]
+        fewest = fewest_to_beat(self.ev, pool, top)
+        self._skip_cache = (pool, top.mask, fewest)
+        return fewest
+
+    # --- the end --------------------------------------------------------------------------------------
+    def _finish(self, instant: tuple[int, str, str] | None = None) -> None:
         self._over = True
         finished = list(self._finished)
-        rest = [s for s in range(self.n) if s not in finished]
-        ref = finished[0] if finished else self.to_move
-        rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
+        if instant is not None:
+            seat, verdict, _why = instant
+            others = [(seat + k) % self.n for k in range(1, self.n)]
+            finished = [*others, seat] if verdict == "lose" else [seat, *others]
+            rest: list[int] = []
+        else:
+            rest = [s for s in range(self.n) if s not in finished]
+            ref = finished[0] if finished else self.to_move
+            rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
         order = tuple(finished + rest)
         played = {s for s, p in self._history if not p.is_pass}
         outcome = RoundOutcome(
@@ -478,7 +609,24 @@ class Game:
             dealt=tuple(m.bit_count() for m in self.dealt),
             played_any=tuple(s in played for s in range(self.n)),
         )
-        self._result = score_round(self.rules, outcome)
+        if instant is not None:
+            self._result = instant_result(self.rules, outcome, instant)
+            return
+        result = score_round(self.rules, outcome)
+        winner = order[0]
+        if self._uncalled >> winner & 1 and self.rules.scoring != "ranking":
+            # 002 Variations: a winner who forgot to call 'last card' takes the penalty of all the other
+            # players' remaining cards, and the others score 0
+            penalty = sum(-v for v in result.scores if v < 0)
+            scores = [0] * self.n
+            scores[winner] = -penalty
+            result = RoundResult(
+                result.finishing_order,
+                scores,
+                result.cards_left,
+                [f"seat {winner} went out without calling 'last card' and pays {penalty}"],
+            )
+        self._result = result
 
     # --- what a seat may see ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -487,13 +635,16 @@ class Game:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
         ev = self.ev
         hist = []
-        for s, p in self._history:
+        for (s, p), note in zip(self._history, self._notes, strict=True):
             entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
             if not p.is_pass:
                 entry["cards"] = [str(c) for c in ev.sort_cards(p.mask)]
                 entry["kind"] = p.kind
+            if note:
+                entry["note"] = note
             hist.append(entry)
         top = self._top
+        offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
         return {
             "seat": seat,
             "players": self.n,
@@ -512,13 +663,130 @@ class Game:
             "passed": self.passed_seats(),
             # who holds the lead card is public once they lead, but the card is shown only to its holder
             "required_card": (str(CardSet.from_mask(self._required)) if self._required & self._hands[seat] else None),
+            "must_answer": self._must_answer() and self.to_move == seat,
             "finished": list(self._finished),
             "history": hist,
             "trick_start": self._trick_open,
+            "face_up": [str(c) for c in ev.sort_cards(self.face_up)],
+            "known_cards": {
+                str(s): [str(c) for c in ev.sort_cards(k & self._hands[s])]
+                for s, k in enumerate(self._known)
+                if s != seat and k & self._hands[s]
+            },
+            "swap_offer": [str(c) for c in ev.sort_cards(offer)] if offer else None,
+            "stock_size": self.stock_size,
             "is_over": self._over,
             "result": self._result.to_dict() if self._result else None,
         }
 
+    # --- positions for search ---------------------------------------------------------------------------
+    @classmethod
+    def from_observation(cls, rules: Ruleset | str, obs: dict[str, Any], hands: list[CardsLike]) -> Game:
+        """The position ``obs`` describes, with ``hands`` as every seat's current hand (a determinisation).
+
+        The deal is rebuilt as each seat's current hand plus what it has played, and the public history is
+        replayed on it, so the result is exactly the observed position (for search bots sampling the unseen
+        cards). ``hands[obs["seat"]]`` must be the observer's own hand; sizes must match ``hand_sizes``.
+        Under ``draw_on_pass`` the cards drawn are part of the sampled hands, so no stock is rebuilt.
+        """
+        rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
+        masks = [to_mask(h) for h in hands]
+        sizes = obs["hand_sizes"]
+        if [m.bit_count() for m in masks] != list(sizes):
+            raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
+        dealt = list(masks)
+        for entry in obs["history"]:
+            if entry["action"] == "play":
+                dealt[entry["seat"]] |= _own_copies(to_mask(entry["cards"]), dealt[entry["seat"]])
+        history = obs["history"]
+        first = history[0]["seat"] if history else obs["to_move"]
+        replay_rules = (
+            rules.replace(auto_skip=False, draw_on_pass=False) if (rules.auto_skip or rules.draw_on_pass) else rules
+        )
+        g = cls(replay_rules, hands=dealt, first=first)
+        if not history and obs.get("required_card"):
+            g._required = to_mask(obs["required_card"]) & dealt[first]
+        g.face_up = to_mask(obs.get("face_up") or [])
+        for entry in history:
+            g.play("pass" if entry["action"] == "pass" else entry["cards"])
+        g.rules = rules
+        return g
+
+    def clone(self) -> Game:
+        """An independent copy of the round (cheap: the state is ints and immutable objects)."""
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g._hands = list(self._hands)
+        g._idx = list(self._idx)
+        g._history = list(self._history)
+        g._notes = list(self._notes)
+        g._undo = list(self._undo)
+        g._rng = random.Random()
+        g._rng.setstate(self._rng.getstate())
+        return g
+
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.name!r} {self.n} players, {len(self._history)} actions, {state}>"
+
+
+def fewest_to_beat(ev: Any, pool: int, top: Play) -> int:
+    """Fewest cards of a combination drawn from ``pool`` that beats ``top`` (a large number if none can).
+
+    Kinds are tried strongest first and sizes smallest first, so the usual answer is found at once; only a
+    play near the top of its class makes the search exhaust its class.
+    """
+    sizes = sorted({top.size} | set(ev.bomb_sizes))
+    best = 1 << 30
+    for size in sizes:
+        if size >= best:
+            break
+        for kind in ev.kinds_by_size.get(size, ()):
+            if kind in ev.kinds_of_sizes({size}):
+                for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
+                    if ev.beats(p, top):
+                        best = min(best, size)
+                        break
+            if best <= size:
+                break
+    return best
+
+
+def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, str, str]) -> RoundResult:
+    """A round decided at the deal: an immediate win, an immediate loss, or a draw."""
+    seat, verdict, why = instant
+    n = len(outcome.cards_left)
+    if verdict == "draw":
+        return RoundResult(
+            list(outcome.finishing_order),
+            [0] * n,
+            list(outcome.cards_left),
+            [f"the deal is a draw: seat {seat} holds {why}"],
+        )
+    if verdict == "win":
+        result = score_round(rules, outcome)
+        return RoundResult(
+            result.finishing_order,
+            result.scores,
+            result.cards_left,
+            [f"seat {seat} wins at once with {why}", *result.details],
+        )
+    # an immediate loss: the loser pays each other player what it would pay a winner
+    winner_view = score_round(
+        rules,
+        RoundOutcome(
+            (outcome.finishing_order[0], seat),
+            (0, outcome.cards_left[seat]),
+            (outcome.dealt[seat],) * 2,
+            (True, False),
+        ),
+    )
+    each = -winner_view.scores[1]
+    scores = [each] * n
+    scores[seat] = -each * (n - 1)
+    return RoundResult(
+        list(outcome.finishing_order),
+        scores,
+        list(outcome.cards_left),
+        [f"seat {seat} loses at once with {why} and pays {each} to each player"],
+    )

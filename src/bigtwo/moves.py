@@ -7,11 +7,11 @@ bisect into the combinations of the trick's comparison class, which the evaluato
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from itertools import combinations, product
 
 from bigtwo.cards import JOKER_RANK, bits
-from bigtwo.combos.evaluator import ROYAL_RANKS, Evaluator
+from bigtwo.combos.evaluator import POWER_SPAN, ROYAL_RANKS, Evaluator
 from bigtwo.combos.play import Play
 
 _BIT = [1 << i for i in range(128)]
@@ -24,16 +24,26 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
     return m
 
 
-def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None = None) -> list[Play]:
-    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes``), sorted by (class, order).
+def all_combos(
+    ev: Evaluator,
+    hand: int,
+    sizes: frozenset[int] | set[int] | None = None,
+    kinds: frozenset[str] | None = None,
+) -> list[Play]:
+    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes`` and ``kinds``), sorted by
+    (class, order). With wild jokers, sets holding a joker are classified one by one (see ``_wild_combos``).
 
     Kinds whose shapes cannot coincide go straight to their (cached) Play; the few that can (a suited
     straight is also a flush, sisters are also two pairs and a junk card, two pairs may be a pair straight)
     go through ``found``, which keeps the highest category for a set of cards, as classification does.
     """
+    if ev.wild and hand & ev.joker_mask:
+        return _wild_combos(ev, hand, sizes, kinds)
     cs = bits(hand)
     rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
     en = ev.enabled if sizes is None else ev.kinds_of_sizes(sizes)
+    if kinds is not None:
+        en = en & kinds
     cat = ev.cat
     cache = ev.cache
     make = ev.make
@@ -59,14 +69,28 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
             m = _BIT[c]
             p = cache.get(m)
             out.append(p if p is not None else make(m, "single", power[c], rank_of[c]))
-    for kind, k in (("pair", 2), ("triple", 3), ("quad", 4)):
+    for kind, k in (("pair", 2), ("triple", 3), ("quad", 4), ("five_of_a_kind", 5)):
         if kind in en:
             for r, g in by_rank.items():
                 if len(g) >= k:
                     for combo in combinations(g, k):
                         m = _mask(combo)
+                        if r == JOKER_RANK:  # jokers together may also be a joker pair: resolve the best kind
+                            add(m, kind, max(power[c] for c in combo), r)
+                            continue
                         p = cache.get(m)
                         out.append(p if p is not None else make(m, kind, max(power[c] for c in combo), r))
+
+    if "joker_pair" in en:
+        jokers = [c for c in cs if c % 54 >= 52]
+        for a, b in combinations(jokers, 2):
+            m = _BIT[a] | _BIT[b]
+            hi, lo = sorted((power[a], power[b]), reverse=True)
+            add(m, "joker_pair", hi * POWER_SPAN + lo, JOKER_RANK)
+
+    if "dragon" in en and all(r in by_rank for r in range(JOKER_RANK)):
+        for choice in product(*(by_rank[r] for r in range(JOKER_RANK))):
+            add(_mask(choice), "dragon", power[choice[12]], 12)
 
     need_pairs = en & {"two_pairs", "two_pair_junk", "sisters", "full_house"}
     pairs = {r: list(combinations(g, 2)) for r, g in by_rank.items() if len(g) >= 2} if need_pairs else {}
@@ -78,7 +102,7 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                 for p1 in pairs[r1]:
                     k1 = max(power[c] for c in p1)
                     for p2 in pairs[r2]:
-                        add(_mask(p1) | _mask(p2), "two_pairs", max(power[c] for c in p2) * 64 + k1, r2)
+                        add(_mask(p1) | _mask(p2), "two_pairs", max(power[c] for c in p2) * POWER_SPAN + k1, r2)
 
     if en & {"two_pair_junk", "sisters"}:
         for i, r1 in enumerate(pair_ranks):
@@ -94,7 +118,7 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                 for p1 in pairs[r1]:
                     k1 = max(power[c] for c in p1)
                     for p2 in pairs[r2]:
-                        key = max(power[c] for c in p2) * 64 + k1
+                        key = max(power[c] for c in p2) * POWER_SPAN + k1
                         m = _mask(p1) | _mask(p2)
                         for j in junk:
                             for kind in kinds:
@@ -184,10 +208,40 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                         m = 0
                         for grp in choice:
                             m |= _mask(grp)
-                        add(m, kind, pos * 64 + max(power[c] for c in choice[-1]), top)
+                        add(m, kind, pos * POWER_SPAN + max(power[c] for c in choice[-1]), top)
 
     for m, v in found.items():
         out.append(v if v.__class__ is Play else make(m, v[1], v[2], v[3]))
+    out.sort(key=_sort_key)
+    return out
+
+
+def _wild_combos(
+    ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None, kinds: frozenset[str] | None
+) -> list[Play]:
+    """Combinations of a hand holding wild jokers: those of its natural cards, then every set that holds a
+    joker, classified (the classifier tries the joker as itself and as what it may stand for)."""
+    jokers = hand & ev.joker_mask
+    natural = hand & ~jokers
+    out = all_combos(ev, natural, sizes, kinds) if natural else []
+    want = sorted(ev.kinds_by_size if sizes is None else (n for n in sizes if n in ev.kinds_by_size))
+    nat = bits(natural)
+    jok = bits(jokers)
+    seen = set()
+    for j in range(1, len(jok) + 1):
+        for js in combinations(jok, j):
+            jm = _mask(js)
+            for n in want:
+                if n - j < 0 or n - j > len(nat):
+                    continue
+                for rest in combinations(nat, n - j):
+                    m = jm | _mask(rest)
+                    if m in seen:
+                        continue
+                    seen.add(m)
+                    p = ev.classify(m)
+                    if p is not None and (kinds is None or p.kind in kinds):
+                        out.append(p)
     out.sort(key=_sort_key)
     return out
 
@@ -204,13 +258,14 @@ class HandIndex:
     needed late in a round is enumerated from the smaller hand it has by then.
     """
 
-    __slots__ = ("_buckets", "_by_size", "_plays", "ev", "hand")
+    __slots__ = ("_bombs", "_buckets", "_by_size", "_plays", "ev", "hand")
 
     def __init__(self, ev: Evaluator, hand: int, by_size: dict[int, list[Play]] | None = None):
         self.ev = ev
         self.hand = hand
         self._by_size: dict[int, list[Play]] = by_size if by_size is not None else {}
         self._plays: list[Play] | None = None
+        self._bombs: list[Play] | None = None
         self._buckets: dict[int, tuple[list[int], list[Play]]] = {}
 
     @classmethod
@@ -255,9 +310,19 @@ class HandIndex:
         return b
 
     def answers(self, top: Play) -> list[Play]:
-        """Combinations in this hand that beat ``top`` (not counting bombs), lowest first."""
+        """Combinations in this hand that beat ``top`` by the ordinary rule (bombs aside), lowest first."""
         orders, ps = self._bucket(top)
+        if self.ev.equal_beats:
+            return [p for p in ps[bisect_left(orders, top.order) :] if p.mask != top.mask]
         return ps[bisect_right(orders, top.order) :]
+
+    def bombs(self) -> list[Play]:
+        """The hand's bombs, weakest first."""
+        if self._bombs is None:
+            found = [p for n in sorted(self.ev.bomb_sizes) for p in self._size(n) if p.bomb]
+            found.sort(key=lambda p: p.bomb)
+            self._bombs = found
+        return self._bombs
 
     def containing(self, mask: int) -> list[Play]:
         return [p for p in self.plays if p.mask & mask == mask]
