@@ -477,6 +477,9 @@ class Game:
             cards_left=tuple(h.bit_count() for h in self._hands),
             dealt=tuple(m.bit_count() for m in self.dealt),
             played_any=tuple(s in played for s in range(self.n)),
+            hands=tuple(self._hands),
+            dealt_hands=self.dealt,
+            history=tuple((s, p.mask) for s, p in self._history),
         )
         self._result = score_round(self.rules, outcome)
 
