@@ -352,3 +352,20 @@ def test_simple_bots_answer_exchange_decisions():
     assert greedy == CardSet(sorted(bits(ex.hand(ex.pending.seat)), key=lambda c: rules.engine.power[c])[:3])
     random_choice = make("random", seed=1).choose(rules, obs)
     assert random_choice in legal_exchange_choices(rules, obs)
+
+
+def test_random_choices_are_uniform_over_the_legal_ones():
+    """The random bot's sampler gives every legal set of cards (ties included) the same chance."""
+    from collections import Counter
+
+    from bigtwo.exchange import random_exchange_choice
+
+    rules = CLASSIC.replace(suit_order="none")
+    rng = random.Random(0)
+    for must, hand in (("any", "3D 5C 7H 9S"), ("highest", "3D 9C 9H 9S")):
+        decision = {"kind": "give", "count": 2, "must": must}
+        obs = {"phase": "exchange", "seat": 0, "hand": hand.split(), "decision": decision}
+        legal = legal_exchange_choices(rules, obs)
+        counts = Counter(random_exchange_choice(rules, obs, rng) for _ in range(1200))
+        assert set(counts) == set(legal)
+        assert max(counts.values()) < 1.5 * min(counts.values())

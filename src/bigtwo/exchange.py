@@ -57,6 +57,7 @@ handed over, the public facts (who gave how many to whom), and the cards of exch
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -277,6 +278,26 @@ def legal_exchange_choices(rules: Any, obs: dict[str, Any]) -> list[CardSet | st
     if kind == "demand":
         return list(d["options"])
     raise ValueError(f"unknown decision kind {kind!r}")
+
+
+def random_exchange_choice(rules: Any, obs: dict[str, Any], rng: random.Random) -> CardSet | str:
+    """A uniformly random legal answer, without listing every set of cards (a 6-card pass from 26 is 230,230)."""
+    d = obs.get("decision")
+    if obs.get("phase") != "exchange" or not d:
+        raise ValueError(f"seat {obs.get('seat')} has no exchange decision to make")
+    if d["kind"] != "give":
+        return rng.choice(legal_exchange_choices(rules, obs))
+    ev = rules.engine
+    pool = bits(_suit_mask(to_mask(obs["hand"]), d.get("suit")))
+    k, must = d["count"], d.get("must", "any")
+    if must == "any":
+        return CardSet(sum(1 << c for c in rng.sample(pool, k)))
+    pw = ev.power
+    ordered = sorted(pool, key=lambda c: (pw[c], c), reverse=must == "highest")
+    edge = pw[ordered[k - 1]]
+    beyond = [c for c in ordered[:k] if pw[c] != edge]
+    ties = [c for c in pool if pw[c] == edge]
+    return CardSet(sum(1 << c for c in beyond + rng.sample(ties, k - len(beyond))))
 
 
 def default_exchange_choice(rules: Any, obs: dict[str, Any]) -> CardSet | str:

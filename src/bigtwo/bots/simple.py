@@ -11,7 +11,7 @@ from typing import Any
 from bigtwo.bots.base import BaseBot, register
 from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
-from bigtwo.exchange import default_exchange_choice, legal_exchange_choices
+from bigtwo.exchange import default_exchange_choice, random_exchange_choice
 from bigtwo.rules.ruleset import Ruleset
 
 
@@ -23,7 +23,7 @@ class RandomBot(BaseBot):
 
     def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play | CardSet | str:
         if observation.get("phase") == "exchange":
-            return self.rng.choice(legal_exchange_choices(rules, observation))
+            return random_exchange_choice(rules, observation, self.rng)
         return self.rng.choice(self.legal(rules, observation))
 
 
