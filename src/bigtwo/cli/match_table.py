@@ -226,7 +226,7 @@ class MatchTable(PlainTable):
                 more = f" ... and {len(legal) - 40} more" if len(legal) > 40 else ""
                 self.console.print(", ".join(shown) + more)
                 continue
-            if not text and d["kind"] != "surrender":
+            if not text:
                 continue
             try:
                 m.act(text, seat=self.seat)
