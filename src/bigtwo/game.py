@@ -608,24 +608,15 @@ class Game:
             cards_left=tuple(h.bit_count() for h in self._hands),
             dealt=tuple(m.bit_count() for m in self.dealt),
             played_any=tuple(s in played for s in range(self.n)),
+            hands=tuple(self._hands),
+            dealt_hands=self.dealt,
+            history=tuple((s, p.mask) for s, p in self._history),
+            last_card_uncalled=tuple(s for s in range(self.n) if self._uncalled >> s & 1),
         )
         if instant is not None:
             self._result = instant_result(self.rules, outcome, instant)
             return
         result = score_round(self.rules, outcome)
-        winner = order[0]
-        if self._uncalled >> winner & 1 and self.rules.scoring != "ranking":
-            # 002 Variations: a winner who forgot to call 'last card' takes the penalty of all the other
-            # players' remaining cards, and the others score 0
-            penalty = sum(-v for v in result.scores if v < 0)
-            scores = [0] * self.n
-            scores[winner] = -penalty
-            result = RoundResult(
-                result.finishing_order,
-                scores,
-                result.cards_left,
-                [f"seat {winner} went out without calling 'last card' and pays {penalty}"],
-            )
         self._result = result
 
     # --- what a seat may see ----------------------------------------------------------------------------

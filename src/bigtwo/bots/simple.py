@@ -1,11 +1,17 @@
-"""Reference opponents: uniform random, and greedy (lowest legal play, pass only when forced)."""
+"""Reference opponents: uniform random, and greedy (lowest legal play, pass only when forced).
+
+Both answer exchange decisions too (``observation["phase"] == "exchange"``): random uniformly among the legal
+answers, greedy with the lowest cards it may give (and, stealing, the highest card it may take).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bigtwo.bots.base import BaseBot, register
+from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
+from bigtwo.exchange import default_exchange_choice, random_exchange_choice
 from bigtwo.rules.ruleset import Ruleset
 
 
@@ -15,7 +21,9 @@ class RandomBot(BaseBot):
 
     name = "random"
 
-    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play | CardSet | str:
+        if observation.get("phase") == "exchange":
+            return random_exchange_choice(rules, observation, self.rng)
         return self.rng.choice(self.legal(rules, observation))
 
 
@@ -25,5 +33,7 @@ class GreedyBot(BaseBot):
 
     name = "greedy"
 
-    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+    def choose(self, rules: Ruleset, observation: dict[str, Any]) -> Play | CardSet | str:
+        if observation.get("phase") == "exchange":
+            return default_exchange_choice(rules, observation)
         return self.legal(rules, observation)[0]

@@ -29,7 +29,7 @@ from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 PRESET_DIR = Path(__file__).with_name("presets")
-SECTIONS = ("cards", "deal", "combinations", "play", "scoring")
+SECTIONS = ("cards", "deal", "combinations", "play", "scoring", "exchange", "match")
 LAST_PLAY_FORBIDDEN = (
     "none",
     "two-single-or-pair",
@@ -224,18 +224,107 @@ class Ruleset(BaseModel):
     )
 
     # --- scoring -------------------------------------------------------------------------------------
-    scoring: Literal["encyclopedia", "ranking"] = _f(
+    scoring: Literal["encyclopedia", "winner", "twos-count-double", "face-value", "bga", "ranking"] = _f(
         "encyclopedia",
         "scoring",
-        "encyclopedia: losers pay per card left (x2 at the threshold, x3 when untouched); "
+        "encyclopedia: losers pay the winner per card left (x2 at the threshold, x3 when untouched); "
+        "winner: the same counts taken when the winner goes out, though play goes on to find the loser; "
+        "twos-count-double: 1 a card, each 2 left counts twice; face-value: cards left by face value "
+        "(10 and faces 10, A 1); bga: Board Game Arena's modes and bases (bga_* settings); "
         "ranking: finishing order only",
     )
     double_at: dict[int, int] = _f(
-        {13: 10, 17: 12},
+        {13: 10, 17: 12, 18: 12},
         "scoring",
-        "Cards left from which a loser pays double, by cards dealt (13 -> 10, 17 -> 12)",
+        "Cards left from which a loser pays double, by cards dealt (13 -> 10; 17 or 18 -> 12)",
     )
     triple_when_untouched: bool = _f(True, "scoring", "A loser who played no card pays triple")
+    double_unused_twos: bool = _f(
+        False, "scoring", "encyclopedia: each 2 left in a loser's hand doubles what that loser pays (doubles stack)"
+    )
+    double_unused_bombs: bool = _f(
+        False,
+        "scoring",
+        "encyclopedia: each four of a kind or five-card straight flush left in a loser's hand doubles what "
+        "that loser pays",
+    )
+    double_finishing_play: bool = _f(
+        False,
+        "scoring",
+        "encyclopedia: going out with a play holding a 2, or with a four of a kind or a straight flush, doubles "
+        "every payment once",
+    )
+    bga_mode: Literal["cumulative", "winner-takes-all", "pay-higher"] = _f(
+        "cumulative",
+        "scoring",
+        "bga: every loser takes penalty points (not zero-sum); all pay the winner; or each player pays every "
+        "higher-ranked player",
+    )
+    bga_base: Literal["cards", "ranks", "one"] = _f(
+        "cards",
+        "scoring",
+        "bga: base penalty of a hand: 1 point a card, the sum of its ranks (3 = 1 ... 2 = 13), or 1 point",
+    )
+    bga_multiplier: bool = _f(
+        True,
+        "scoring",
+        "bga: multiply the base by the cards left (x2 from the double_at threshold, x3 with every card left)",
+    )
+    assistance_penalty: bool = _f(
+        False,
+        "scoring",
+        "A player whose single the winner beat with a last single card, while holding a single that would have "
+        "stopped it, also pays what the other losers owe (they pay nothing); not with ranking or pay-higher",
+    )
+    teams: bool = _f(
+        False,
+        "scoring",
+        "Team play, 4 players, partners opposite: the team holding fewer cards when someone goes out wins "
+        "(+1 each, the others -1); a tie is settled by five-card shoot-outs",
+    )
+
+    # --- exchange ------------------------------------------------------------------------------------
+    exchange: Literal["none", "mandatory-trading", "big-two-president", "loser-to-winner", "pass-around"] = _f(
+        "none",
+        "exchange",
+        "Cards changing hands after the deal: none; the house code's mandatory trading (roles, the president "
+        "steals from the bum and gives back); the encyclopedia's Big Two President (lowest cards down, highest "
+        "up); Winner's loser gives the highest card for one of the winner's choice (shown to all); "
+        "pass-around (every player passes cards to the next)",
+    )
+    steal_small_table: int = _f(
+        2, "exchange", "mandatory-trading with 2 or 3 players: cards the president steals (1 or 2)", ge=1, le=2
+    )
+    president_gives: Literal["lowest", "any-after-receiving"] = _f(
+        "lowest",
+        "exchange",
+        "big-two-president: the president and vice-president give their lowest cards, or any cards once they "
+        "have received theirs",
+    )
+    pass_count: int = _f(3, "exchange", "pass-around: cards each player passes to the next", ge=1, le=6)
+
+    # --- match ---------------------------------------------------------------------------------------
+    match_end: Literal["rounds", "points"] = _f(
+        "rounds", "match", "A match lasts match_rounds rounds, or until a total reaches match_points"
+    )
+    match_rounds: int = _f(5, "match", "Rounds in a match (Board Game Arena offers 5, 10 or 20)", ge=1, le=10000)
+    match_points: int = _f(100, "match", "Points target of a match that ends on points", ge=1)
+    match_points_side: Literal["either", "gain", "loss"] = _f(
+        "either",
+        "match",
+        "A points match ends when a seat's total gains the target, loses it, or either",
+    )
+    later_lead: Literal["lead-card", "previous-winner"] = _f(
+        "lead-card",
+        "match",
+        "Who leads rounds after the first: the lead card's holder again, or the previous winner, leading freely",
+    )
+    dealer: Literal["next-seat", "loser"] = _f(
+        "next-seat",
+        "match",
+        "Who deals the next round (the dealer receives the first card, so the extra one of an uneven deal): "
+        "the next seat, or the previous round's loser",
+    )
 
     _engine: Any = PrivateAttr(default=None)
 
@@ -324,6 +413,10 @@ class Ruleset(BaseModel):
                     f"hand_size={self.hand_size} for {self.min_players + extra} hands needs more than the "
                     f"{pack}-card pack"
                 )
+        if self.teams and not self.min_players <= 4 <= self.max_players:
+            raise ValueError("teams need a four-player table (partners sit opposite)")
+        if self.match_end == "points" and self.scoring == "ranking" and not self.teams:
+            raise ValueError("match_end 'points' needs a scoring system with points; 'ranking' has none")
         return self
 
     # --- construction --------------------------------------------------------------------------------
