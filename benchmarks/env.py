@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from functools import partial
 
 import numpy as np
-
-from bigtwo import Game, load_rules
 from pettingzoo.utils import wrappers
 
+from bigtwo import Game, load_rules
 from bigtwo.envs import aec_env, catalogue, gym_env, raw_env, vector_env
 
 
@@ -50,7 +50,7 @@ def aec_steps(env, games: int) -> tuple[int, float]:
     for seed in range(games):
         env.reset(seed=seed)
         for _agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue
@@ -114,12 +114,13 @@ def main() -> None:
         env_w = wrapped(raw_env(rules, players))
         genv = gym_env(rules, players, opponents="random")
         venv = vector_env(8, rules, players, opponents="random")
+        games = args.games
         runs = {
-            "engine": lambda: engine_steps(rules, players, args.games),
-            "aec_env": lambda: aec_steps(env, args.games),
-            "+ pz wrappers": lambda: aec_steps(env_w, args.games),
-            "gym vs random": lambda: gym_steps(genv, args.games // 4),
-            "vector x8": lambda: vector_steps(venv, 8, args.games // 4),
+            "engine": partial(engine_steps, rules, players, games),
+            "aec_env": partial(aec_steps, env, games),
+            "+ pz wrappers": partial(aec_steps, env_w, games),
+            "gym vs random": partial(gym_steps, genv, games // 4),
+            "vector x8": partial(vector_steps, venv, 8, games // 4),
         }
         best = dict.fromkeys(runs, 0.0)
         for _ in range(args.repeats):

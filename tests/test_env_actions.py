@@ -1,5 +1,6 @@
 """Action encodings: the catalogue's layout, encode/decode round trips, card vectors, masks against the engine."""
 
+import itertools
 import random
 
 import numpy as np
@@ -58,7 +59,7 @@ def test_layout_pass_first_then_by_size_kind_and_strength():
     for s in cat.sections[1:]:
         plays = [cat.plays[i] for i in s.indices]
         assert all(p.kind == s.kind and p.size == s.cards for p in plays)
-        for a, b in zip(plays, plays[1:], strict=False):
+        for a, b in itertools.pairwise(plays):
             assert not rules.beats(a.cards, b.cards)
     # 002 Rules: "3♦ is the lowest single card, 2♠ the highest"
     singles = cat.sections[1].indices

@@ -14,7 +14,7 @@ end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -41,7 +41,11 @@ class IllegalAction(BigTwoError, ValueError):
 class BigTwoAECEnv(AECEnv):
     """One round of a climbing game under any ruleset, for any table size the ruleset allows."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": f"bigtwo_v{ENV_VERSION}", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": f"bigtwo_v{ENV_VERSION}",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

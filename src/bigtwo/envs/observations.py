@@ -192,6 +192,48 @@ class ObservationEncoder:
         small[:n] = bytes([*cards_left[seat:], *cards_left[:seat]])
         memoryview(out).cast("B")[self._small_start :] = small
 
+    def from_observation(self, obs: dict[str, Any]) -> np.ndarray:
+        """The vector from a ``Game.observation(seat)`` dict alone (slower; bots, tests, records)."""
+        n = self.n
+        played = [0] * n
+        history: list[tuple[int, int]] = []
+        for entry in obs["history"]:
+            m = to_mask(entry["cards"]) if entry["action"] == "play" else 0
+            played[entry["seat"]] |= m
+            history.append((entry["seat"], m))
+        trick = obs.get("trick")
+        to_move = obs.get("to_move")
+        leader = to_move
+        if trick is not None:
+            leader = next(s for s, m in history[obs["trick_start"] :] if m)
+        return self.encode(
+            seat=obs["seat"],
+            hand=to_mask(obs["hand"]),
+            played=played,
+            cards_left=obs["hand_sizes"],
+            to_move=to_move,
+            leader=leader,
+            trick=to_mask(trick["cards"]) if trick else 0,
+            trick_kind=trick["kind"] if trick else None,
+            trick_seat=trick["seat"] if trick else None,
+            passed=obs["passed"],
+            required=to_mask(obs["required_card"]) if obs.get("required_card") else 0,
+            history=history,
+        )
+
+    def explain(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The vector split into its named fields (each reshaped), for reading and debugging."""
+        v = np.asarray(vector)
+        return {f.name: v[f.slice].reshape(f.shape) for f in self.fields}
+
+    def describe(self) -> str:
+        """The layout, one line per field."""
+        lines = [f"observation: {self.size} int8 entries ({self.n} seats, {self.card_width} card entries, k={self.k})"]
+        for f in self.fields:
+            shape = " x ".join(str(x) for x in f.shape)
+            lines.append(f"  {f.start:>5}  {f.name:<14} {shape:<9} {f.doc}")
+        return "\n".join(lines)
+
 
 class ObservationTracker:
     """One round's observation inputs kept as arrays and updated per action, so an observation costs a few

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -33,7 +33,7 @@ OpponentSpec = str | Bot
 class BigTwoGymEnv(gymnasium.Env):
     """One round per episode, played by the learning seat against bots in every other seat."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(
         self,
