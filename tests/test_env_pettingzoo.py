@@ -54,6 +54,16 @@ def test_legal_encoding_serves_rules_too_large_for_a_catalogue():
     assert [env.decode(i) for i in range(len(plays))] == plays
     assert [int(r.sum()) for r in cards] == [p.size for p in plays]
     assert env.observe(agent)["action_mask"].tolist() == [1] * len(plays) + [0] * (2048 - len(plays))
+    assert np.array_equal(env.unwrapped.action_cards(), cards)
+
+
+def test_action_cards_are_the_legal_actions_card_vectors():
+    env = raw_env("classic")
+    env.reset(seed=2)
+    cards = env.action_cards()
+    legal = env.legal_actions()
+    assert cards.shape == (len(legal), 52)
+    assert [env.catalogue.decode_cards(row) for row in cards] == env.legal_plays()
 
 
 def play_out(env, seed):

@@ -176,6 +176,14 @@ class BigTwoAECEnv(AECEnv):
         self.legal_plays()
         return self._legal_idx
 
+    def action_cards(self) -> np.ndarray:
+        """The card vectors of the legal actions of the agent to move, one row each, in ``legal_actions()``
+        order (pass: a zero row): the input of methods that score (state, action) pairs."""
+        self.legal_plays()
+        if self.catalogue is not None:
+            return self.catalogue.cards[self._legal_idx]
+        return masks_to_vectors([p.mask for p in self._legal], self.encoder.card_width)
+
     def decode(self, action: int) -> Play:
         """The play an action index stands for now (catalogue: always the same play; legal: by position)."""
         a = int(action)
@@ -246,8 +254,7 @@ class BigTwoAECEnv(AECEnv):
 
     def _after_move(self) -> None:
         if self.action_encoding == "legal":
-            plays = self.legal_plays()
-            cards = masks_to_vectors([p.mask for p in plays], self.encoder.card_width)
+            cards = self.action_cards()
             self.infos = {a: {} for a in self.agents}
             self.infos[self.agent_selection] = {"action_cards": cards}
 
