@@ -149,6 +149,8 @@ def test_raw_env_refuses_an_illegal_action_with_the_reason():
         env.step(env.catalogue.encode("9S"))
     with pytest.raises(IllegalAction, match="outside the action space"):
         env.step(len(env.catalogue))
+    with pytest.raises(IllegalAction, match="player_1 is to move"):
+        env.step(None)
     after = env.observe("player_1")
     assert np.array_equal(before["observation"], after["observation"])  # refused input changes nothing
     env.step(env.catalogue.encode("3D"))

@@ -174,7 +174,7 @@ class BigTwoAECEnv(AECEnv):
     def legal_actions(self) -> list[int]:
         """The legal action indices of the agent to move."""
         self.legal_plays()
-        return self._legal_idx
+        return list(self._legal_idx)
 
     def action_cards(self) -> np.ndarray:
         """The card vectors of the legal actions of the agent to move, one row each, in ``legal_actions()``
@@ -207,6 +207,8 @@ class BigTwoAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise IllegalAction(f"{agent} is to move: None is the action of finished agents only")
         g = self.game
         seat = g.to_move
         self.legal_plays()
