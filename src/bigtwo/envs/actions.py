@@ -1,0 +1,287 @@
+"""Action encodings: a fixed catalogue of every combination a ruleset allows, and per-action card vectors.
+
+**Catalogue layout** (``ActionCatalogue``, one ``Discrete(len(catalogue))`` space per ruleset):
+
+- index 0 is *pass*;
+- indices 1.. run through every combination the ruleset recognises in its full pack, grouped by number of
+  cards (singles first), then by kind in the order ``rules.combinations`` lists them, then from the weakest
+  to the strongest combination of that kind (the ruleset's own key; equal keys by lowest card index).
+
+``catalogue.sections`` gives each (cards, kind) group's ``range``; ``catalogue.describe()`` prints them.
+A catalogue is built once per ruleset (by enumerating the full pack with the engine's move generator) and
+cached, so every environment of one ruleset shares it; looking a play up is one dict access by card mask.
+
+**Card vectors**: bit ``i`` of a card mask is entry ``i`` of a vector of ``catalogue.card_width`` entries
+(the layout of :mod:`bigtwo.cards`: ``rank * 4 + suit``, jokers at 52/53, a second deck copy from 54), so
+a vector is as wide as the ruleset's pack needs: 52 for one deck without jokers. ``catalogue.cards``
+holds every action's vector (row 0, pass, is all zeros) for methods that score (state, action) pairs.
+
+Rules whose catalogue would be enormous (straights of any length, long pair straights, two decks with
+many kinds) are refused with the estimated size: use the environment's ``action_encoding="legal"`` there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from bigtwo.cards import CardSet, CardsLike, to_mask
+from bigtwo.combos.play import PASS, Play
+from bigtwo.moves import all_combos
+from bigtwo.rules.ruleset import Ruleset, load_rules
+
+CATALOGUE_LIMIT = 2_000_000
+"""Largest catalogue built by default: a mask over more actions than this costs more than it helps."""
+
+
+class CatalogueTooLarge(ValueError):
+    """The ruleset allows too many distinct combinations for a flat action space."""
+
+
+def pack_mask(rules: Ruleset) -> int:
+    """Every card the ruleset deals from, as a mask: 52 cards, plus jokers and a second deck where it uses them."""
+    jokers = int(getattr(rules, "jokers", 0) or 0)
+    decks = int(getattr(rules, "decks", 1) or 1)
+    return CardSet.deck(jokers=jokers, decks=decks).mask
+
+
+def card_width(pack: int) -> int:
+    """Entries in a card vector for this pack: the highest card index used, plus one."""
+    return pack.bit_length()
+
+
+def masks_to_vectors(masks: Sequence[int], width: int) -> np.ndarray:
+    """Card masks as rows of 0/1 ``int8`` (bit ``i`` of a mask is column ``i``); one numpy call for all."""
+    nbytes = (width + 7) // 8
+    raw = b"".join([m.to_bytes(nbytes, "little") for m in masks])
+    arr = np.frombuffer(raw, dtype=np.uint8).reshape(len(masks), nbytes)
+    return np.unpackbits(arr, axis=1, count=width, bitorder="little").view(np.int8)
+
+
+def vector_to_mask(vector: Any) -> int:
+    """The card mask of a 0/1 vector (any numeric array-like; nonzero entries are cards)."""
+    idx = np.flatnonzero(np.asarray(vector))
+    m = 0
+    for i in idx.tolist():
+        m |= 1 << i
+    return m
+
+
+@dataclass(frozen=True)
+class Section:
+    """One group of the catalogue: every ``kind`` combination of ``cards`` cards, at ``indices``."""
+
+    cards: int
+    kind: str
+    indices: range
+
+
+class ActionCatalogue:
+    """Every action of a ruleset as a fixed index (see the module docstring for the layout)."""
+
+    def __init__(self, rules: Ruleset, pack: int, plays: Sequence[Play]):
+        self.rules = rules
+        self.pack = pack
+        self.card_width = card_width(pack)
+        ordered = sorted(plays, key=lambda p: (p.size, p.cat, p.key, p.mask))
+        self.plays: tuple[Play, ...] = (PASS, *ordered)
+        self.index: dict[int, int] = {p.mask: i for i, p in enumerate(self.plays)}
+        if len(self.index) != len(self.plays):
+            raise ValueError("the move generator listed a combination twice")  # an engine bug, not user input
+        sections: list[Section] = [Section(0, "pass", range(0, 1))]
+        start = 1
+        for (size, kind), group in groupby(ordered, key=lambda p: (p.size, p.kind)):
+            n = sum(1 for _ in group)
+            sections.append(Section(size, kind, range(start, start + n)))
+            start += n
+        self.sections: tuple[Section, ...] = tuple(sections)
+        self._cards: np.ndarray | None = None
+
+    # --- sizes ---------------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.plays)
+
+    @property
+    def n(self) -> int:
+        return len(self.plays)
+
+    # --- index <-> play ------------------------------------------------------------------------------
+    def encode(self, play: Play | CardsLike) -> int:
+        """The index of a play (a Play, cards in any notation, or ``"pass"``)."""
+        if isinstance(play, Play):
+            mask = play.mask
+        elif isinstance(play, str) and play.strip().lower() == "pass":
+            mask = 0
+        else:
+            mask = to_mask(play)
+        i = self.index.get(mask)
+        if i is None:
+            raise KeyError(
+                f"{CardSet.from_mask(mask)} is not a combination under {self.rules.name!r}, so it has no action index"
+            )
+        return i
+
+    def decode(self, index: int) -> Play:
+        """The Play at ``index`` (numpy integers accepted)."""
+        i = int(index)
+        if not 0 <= i < len(self.plays):
+            raise IndexError(f"action {i} is outside the catalogue (0-{len(self.plays) - 1}) of {self.rules.name!r}")
+        return self.plays[i]
+
+    def indices(self, plays: Iterable[Play]) -> list[int]:
+        idx = self.index
+        return [idx[p.mask] for p in plays]
+
+    def mask(self, plays: Iterable[Play]) -> np.ndarray:
+        """An ``int8`` 0/1 vector over the catalogue with a 1 at every given play (e.g. the legal ones)."""
+        out = np.zeros(len(self.plays), dtype=np.int8)
+        idx = self.index
+        out[[idx[p.mask] for p in plays]] = 1
+        return out
+
+    # --- card vectors --------------------------------------------------------------------------------
+    @property
+    def cards(self) -> np.ndarray:
+        """Every action's card vector, ``(len(catalogue), card_width)`` ``int8`` (built on first use)."""
+        if self._cards is None:
+            self._cards = masks_to_vectors([p.mask for p in self.plays], self.card_width)
+            self._cards.flags.writeable = False
+        return self._cards
+
+    def card_vector(self, play: Play | int) -> np.ndarray:
+        """The card vector of a play, or of the action at an index."""
+        mask = play.mask if isinstance(play, Play) else self.plays[int(play)].mask
+        return masks_to_vectors([mask], self.card_width)[0]
+
+    def decode_cards(self, vector: Any) -> Play:
+        """The Play whose card vector this is (all zeros: pass)."""
+        mask = vector_to_mask(vector)
+        i = self.index.get(mask)
+        if i is None:
+            raise KeyError(
+                f"{CardSet.from_mask(mask)} is not a combination under {self.rules.name!r} (from a card vector)"
+            )
+        return self.plays[i]
+
+    def describe(self) -> str:
+        """The index layout, one line per (cards, kind) group."""
+        lines = [f"{self.rules.name}: {len(self.plays)} actions, card vectors of {self.card_width}"]
+        for s in self.sections:
+            lines.append(f"  {s.indices.start:>7}-{s.indices.stop - 1:<7} {s.cards} cards  {s.kind} ({len(s.indices)})")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ActionCatalogue {self.rules.name!r}: {len(self.plays)} actions>"
+
+
+def estimate_catalogue_size(rules: Ruleset, pack: int | None = None) -> int:
+    """How many combinations the full pack holds, counted without listing them (kinds it cannot count: 0).
+
+    A guard against listing billions of plays: straights of every length and long pair straights grow as
+    (copies of a rank) ** length.
+    """
+    ev = rules.engine
+    pack = pack_mask(rules) if pack is None else pack
+    per_rank: dict[int, int] = {}
+    per_suit: dict[int, int] = {}
+    total = pack.bit_count()
+    m = pack
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        per_rank[ev.rank_of[c]] = per_rank.get(ev.rank_of[c], 0) + 1
+        per_suit[ev.suit_of[c]] = per_suit.get(ev.suit_of[c], 0) + 1
+    en = ev.enabled
+    count = 0
+    for kind, k in (("single", 1), ("pair", 2), ("triple", 3), ("quad", 4)):
+        if kind in en:
+            count += sum(comb(c, k) for c in per_rank.values())
+    if en & {"straight", "straight_flush", "royal_flush"}:
+        for seqs in ev.straight_seqs.values():
+            for _pos, ranks, _tb in seqs:
+                prod = 1
+                for r in ranks:
+                    prod *= per_rank.get(r, 0)
+                count += prod
+    for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
+        if kind in en:
+            for seqs in ev.run_seqs[width].values():
+                for _pos, run in seqs:
+                    prod = 1
+                    for r in run:
+                        prod *= comb(per_rank.get(r, 0), width)
+                    count += prod
+    if "flush" in en:
+        count += sum(comb(c, 5) for s, c in per_suit.items() if s != 4)
+    pairs = {r: comb(c, 2) for r, c in per_rank.items()}
+    triples = {r: comb(c, 3) for r, c in per_rank.items()}
+    if "full_house" in en:
+        count += sum(t * (sum(pairs.values()) - pairs[r]) for r, t in triples.items())
+    if "four_of_a_kind" in en:
+        count += sum(comb(c, 4) * (total - c) for c in per_rank.values())
+    if "triple_junk" in en:
+        count += sum(t * comb(total - per_rank[r], 2) for r, t in triples.items())
+    if en & {"two_pairs", "two_pair_junk", "sisters"}:
+        ranks = sorted(pairs)
+        for i, r1 in enumerate(ranks):
+            for r2 in ranks[i + 1 :]:
+                both = pairs[r1] * pairs[r2]
+                if "two_pairs" in en:
+                    count += both
+                if en & {"two_pair_junk", "sisters"}:
+                    count += both * (total - per_rank[r1] - per_rank[r2])
+    return count
+
+
+_CATALOGUES: dict[tuple[Ruleset, int], ActionCatalogue] = {}
+
+
+def catalogue(rules: Ruleset | str = "classic", *, limit: int = CATALOGUE_LIMIT) -> ActionCatalogue:
+    """The action catalogue of a ruleset (built on first use, then shared); refuses more than ``limit`` actions."""
+    rules = load_rules(rules)
+    pack = pack_mask(rules)
+    key = (rules, pack)
+    got = _CATALOGUES.get(key)
+    if got is not None:
+        return got
+    estimate = estimate_catalogue_size(rules, pack)
+    if estimate > limit:
+        raise CatalogueTooLarge(
+            f"{rules.name!r} allows about {estimate:,} distinct combinations, more than the catalogue limit of "
+            f"{limit:,}; use action_encoding='legal' (an index into the legal plays, with card vectors) instead"
+        )
+    plays = all_combos(rules.engine, pack)
+    if len(plays) + 1 > limit:
+        raise CatalogueTooLarge(
+            f"{rules.name!r} allows {len(plays):,} distinct combinations, more than the catalogue limit of {limit:,}; "
+            "use action_encoding='legal' instead"
+        )
+    got = ActionCatalogue(rules, pack, plays)
+    _CATALOGUES[key] = got
+    return got
+
+
+def fits_catalogue(rules: Ruleset | str, limit: int = CATALOGUE_LIMIT) -> bool:
+    """Whether ``rules`` gets a catalogue (estimated, without building it)."""
+    return estimate_catalogue_size(load_rules(rules)) <= limit
+
+
+__all__ = [
+    "CATALOGUE_LIMIT",
+    "ActionCatalogue",
+    "CatalogueTooLarge",
+    "Section",
+    "card_width",
+    "catalogue",
+    "estimate_catalogue_size",
+    "fits_catalogue",
+    "masks_to_vectors",
+    "pack_mask",
+    "vector_to_mask",
+]
