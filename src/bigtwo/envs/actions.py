@@ -45,9 +45,7 @@ class CatalogueTooLarge(ValueError):
 
 def pack_mask(rules: Ruleset) -> int:
     """Every card the ruleset deals from, as a mask: 52 cards, plus jokers and a second deck where it uses them."""
-    jokers = int(getattr(rules, "jokers", 0) or 0)
-    decks = int(getattr(rules, "decks", 1) or 1)
-    return CardSet.deck(jokers=jokers, decks=decks).mask
+    return CardSet.deck(jokers=rules.jokers, decks=rules.decks).mask
 
 
 def card_width(pack: int) -> int:
