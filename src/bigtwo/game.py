@@ -733,11 +733,10 @@ def fewest_to_beat(ev: Any, pool: int, top: Play) -> int:
         if size >= best:
             break
         for kind in ev.kinds_by_size.get(size, ()):
-            if kind in ev.kinds_of_sizes({size}):
-                for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
-                    if ev.beats(p, top):
-                        best = min(best, size)
-                        break
+            for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
+                if ev.beats(p, top):
+                    best = size
+                    break
             if best <= size:
                 break
     return best

@@ -134,7 +134,7 @@ class BigTwoGymEnv(gymnasium.Env):
         if aec.game.is_over:
             info["result"] = aec.game.result.to_dict()
         elif aec.action_encoding == "legal":
-            info["action_cards"] = aec.infos[aec.agent_selection]["action_cards"]
+            info["action_cards"] = aec.infos[aec.agent_selection]["action_cards"].copy()  # new data every call
         return info
 
     @property
