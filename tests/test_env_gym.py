@@ -34,7 +34,7 @@ def test_legal_encoding_against_bots(preset, opponents):
     for seed in range(3):
         _steps, total, info = play_episode(env, rng, seed)
         assert total == env.aec.reward_fn(env.game.result)[env.seat]  # places: ranking rules keep no points
-    obs, info = env.reset(seed=9)
+    _obs, info = env.reset(seed=9)
     legal = env.game.legal_plays()
     assert info["action_cards"].shape == (len(legal), env.aec.encoder.card_width)
     assert [int(r.sum()) for r in info["action_cards"]] == [p.size for p in legal]

@@ -13,7 +13,6 @@ from bigtwo.envs import (
     BigTwoAECEnv,
     CatalogueTooLarge,
     IllegalAction,
-    Rewards,
     aec_env,
     legal_play_bound,
     raw_env,

@@ -12,9 +12,9 @@ vectors are given in ``infos[agent]["action_cards"]`` for (state, action)-scorin
 ``action_encoding="auto"``, is the catalogue wherever the ruleset's catalogue at this table size is of a
 reasonable size (:func:`bigtwo.envs.actions.auto_encoding`: at most 200,000 combinations, no wild jokers)
 and the legal encoding otherwise (straights and pair straights of many lengths: billions of combinations;
-two decks with poker hands: close to a million); an explicit ``action_encoding="catalogue"`` builds catalogues up to 2,000,000. The legal
-space is ``max_legal`` wide, by default :func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position
-of the table can exceed. Rewards come at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then
+two decks with poker hands: close to a million); an explicit ``action_encoding="catalogue"`` builds
+catalogues up to 2,000,000. The legal space is ``max_legal`` wide, by default
+:func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then
 hold the result.
 
 Deal-time choices the engine offers some rules (a redeal request, the leftover swap) are not actions of the
