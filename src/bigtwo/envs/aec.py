@@ -14,8 +14,8 @@ reasonable size (:func:`bigtwo.envs.actions.auto_encoding`: at most 200,000 comb
 and the legal encoding otherwise (straights and pair straights of many lengths: billions of combinations;
 two decks with poker hands: close to a million); an explicit ``action_encoding="catalogue"`` builds
 catalogues up to 2,000,000. The legal space is ``max_legal`` wide, by default
-:func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then
-hold the result.
+:func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come
+at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
 
 Deal-time choices the engine offers some rules (a redeal request, the leftover swap) are not actions of the
 environment: rounds are played as dealt (pass ``options={"game": ...}`` to start from a position after them).
