@@ -198,6 +198,8 @@ class Game:
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
         self._notes: list[str | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
+        self._entries: list[dict[str, Any]] = []  # observation history entries, built once per action
+        self._entries_of = self._notes
         self._trick_open = 0  # history index where the current trick began
         self._undo: list[tuple[Any, ...]] = []
         self._lock = self.rules.pass_locks_out
@@ -477,6 +479,7 @@ class Game:
         self._idx = list(idx)
         del self._history[hist:]
         del self._notes[hist:]
+        del self._entries[hist:]
         self._over = False
         self._result = None
 
@@ -625,15 +628,7 @@ class Game:
         if not 0 <= seat < self.n:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
         ev = self.ev
-        hist = []
-        for (s, p), note in zip(self._history, self._notes, strict=True):
-            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
-            if not p.is_pass:
-                entry["cards"] = [str(c) for c in ev.sort_cards(p.mask)]
-                entry["kind"] = p.kind
-            if note:
-                entry["note"] = note
-            hist.append(entry)
+        hist = self._history_entries()
         top = self._top
         offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
         return {
@@ -669,6 +664,23 @@ class Game:
             "is_over": self._over,
             "result": self._result.to_dict() if self._result else None,
         }
+
+    def _history_entries(self) -> list[dict[str, Any]]:
+        """The observation's history: each action's entry is built once, and every call gets its own copy."""
+        if self._entries_of is not self._notes:  # the notes were replaced wholesale: build them all again
+            self._entries, self._entries_of = [], self._notes
+        entries = self._entries
+        sort = self.ev.sort_cards
+        for i in range(len(entries), len(self._history)):
+            s, p = self._history[i]
+            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
+            if not p.is_pass:
+                entry["cards"] = [str(c) for c in sort(p.mask)]
+                entry["kind"] = p.kind
+            if self._notes[i]:
+                entry["note"] = self._notes[i]
+            entries.append(entry)
+        return [dict(e, cards=e["cards"][:]) if "cards" in e else e.copy() for e in entries]
 
     # --- positions for search ---------------------------------------------------------------------------
     @classmethod
@@ -711,6 +723,7 @@ class Game:
         g._idx = list(self._idx)
         g._history = list(self._history)
         g._notes = list(self._notes)
+        g._entries, g._entries_of = list(self._entries), g._notes
         g._undo = list(self._undo)
         g._rng = random.Random()
         g._rng.setstate(self._rng.getstate())
