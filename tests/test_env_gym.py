@@ -34,10 +34,18 @@ def test_legal_encoding_against_bots(preset, opponents):
     for seed in range(3):
         _steps, total, info = play_episode(env, rng, seed)
         assert total == env.aec.reward_fn(env.game.result)[env.seat]  # places: ranking rules keep no points
-    _obs, info = env.reset(seed=9)
+    env.reset(seed=9)
     legal = env.game.legal_plays()
-    assert info["action_cards"].shape == (len(legal), env.aec.encoder.card_width)
-    assert [int(r.sum()) for r in info["action_cards"]] == [p.size for p in legal]
+    cards = env.action_cards()
+    assert cards.shape == (len(legal), env.aec.encoder.card_width) and env.legal_actions() == list(range(len(legal)))
+    assert [int(r.sum()) for r in cards] == [p.size for p in legal]
+    vec = vector_env(3, preset, opponents=opponents)  # legal actions vary in number: per-environment arrays
+    vec.reset(seed=2)
+    for _ in range(20):
+        masks, cards = vec.action_masks(), vec.action_cards()
+        assert [len(c) for c in cards] == masks.sum(axis=1).tolist()
+        vec.step([int(np.random.default_rng(0).integers(len(c))) for c in cards])
+    vec.close()
 
 
 def test_custom_rules_through_the_registry():
