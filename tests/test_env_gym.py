@@ -32,7 +32,7 @@ def test_legal_encoding_against_bots(preset, opponents):
     assert env.aec.action_encoding == "legal"
     rng = np.random.default_rng(5)
     for seed in range(3):
-        _steps, total, info = play_episode(env, rng, seed)
+        _steps, total, _info = play_episode(env, rng, seed)
         assert total == env.aec.reward_fn(env.game.result)[env.seat]  # places: ranking rules keep no points
     env.reset(seed=9)
     legal = env.game.legal_plays()

@@ -1,15 +1,16 @@
 """The Gymnasium environment: one learning seat against ``bigtwo.bots`` opponents, and its vectorised form.
 
 ``gym_env(rules="classic", opponents="random")`` (or ``gymnasium.make("bigtwo/classic-v1")``): observations
-are the AEC environment's ``"observation"`` vector for the learning seat, actions its catalogue indices,
-and the reward arrives when the round ends (same options as the AEC environment). Opponents are bot names
+are the AEC environment's ``"observation"`` vector for the learning seat, actions its action indices
+(catalogue or legal encoding, as the AEC environment chooses), and the reward arrives when the round ends (same options as the AEC environment). Opponents are bot names
 or instances, one for all or one per other seat, e.g. ``opponents=["greedy", "random", "random"]``; named
 bots are re-seeded from the environment's seed at every reset, so a seeded run is reproducible.
 
 The legal actions are ``env.action_masks()`` (the method maskable policy libraries call) and
 ``info["action_mask"]``; ``env.action_cards()`` gives their card vectors (for (state, action) policies, and
-with the legal encoding, where action ``i`` is the ``i``-th legal play). The vector form has both methods. An action outside the mask ends the round with ``illegal_reward`` (the PettingZoo
-convention), so random exploration cannot crash a run.
+with the legal encoding, where action ``i`` is the ``i``-th legal play); the vector form has both methods.
+An action outside the mask ends the round with ``illegal_reward`` (the PettingZoo convention), so random
+exploration cannot crash a run.
 """
 
 from __future__ import annotations
