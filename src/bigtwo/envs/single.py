@@ -2,9 +2,10 @@
 
 ``gym_env(rules="classic", opponents="random")`` (or ``gymnasium.make("bigtwo/classic-v1")``): observations
 are the AEC environment's ``"observation"`` vector for the learning seat, actions its action indices
-(catalogue or legal encoding, as the AEC environment chooses), and the reward arrives when the round ends (same options as the AEC environment). Opponents are bot names
-or instances, one for all or one per other seat, e.g. ``opponents=["greedy", "random", "random"]``; named
-bots are re-seeded from the environment's seed at every reset, so a seeded run is reproducible.
+(catalogue or legal encoding, as the AEC environment chooses), and the reward arrives when the round ends
+(same options as the AEC environment). Opponents are bot names or instances, one for all or one per other
+seat, e.g. ``opponents=["greedy", "random", "random"]``; named bots are re-seeded from the environment's
+seed at every reset, so a seeded run is reproducible.
 
 The legal actions are ``env.action_masks()`` (the method maskable policy libraries call) and
 ``info["action_mask"]``; ``env.action_cards()`` gives their card vectors (for (state, action) policies, and
