@@ -25,7 +25,7 @@ from bigtwo.envs import (
     vector_to_mask,
 )
 from bigtwo.moves import all_combos, legal_answers_bruteforce
-from env_house_rules import HOUSE_RULES
+from tests.env_house_rules import HOUSE_RULES
 
 PRESETS = bigtwo.list_presets()
 FITTING = [p for p in PRESETS if fits_catalogue(p)]

@@ -14,7 +14,7 @@ from bigtwo import Game, load_rules
 from bigtwo.cards import CardSet, bits, card, to_mask
 from bigtwo.envs import ObservationEncoder, raw_env
 from bigtwo.envs import observations as observations_module
-from env_house_rules import HOUSE_RULES
+from tests.env_house_rules import HOUSE_RULES
 
 PRESETS = bigtwo.list_presets()
 # presets at other table sizes (straight lengths, hand sizes and face-up cards change with them), house rules

@@ -19,7 +19,7 @@ from bigtwo.envs import (
 )
 from bigtwo.errors import BigTwoError
 from bigtwo.scoring import is_zero_sum
-from env_house_rules import HOUSE_RULES
+from tests.env_house_rules import HOUSE_RULES
 
 PRESETS = bigtwo.list_presets()
 # PettingZoo whitelists its own dict-observation environments by name; any other env with the standard

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo import Game, load_rules
-from env_house_rules import HOUSE_RULES
+from tests.env_house_rules import HOUSE_RULES
 
 
 def history_from_scratch(game):

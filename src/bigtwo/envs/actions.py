@@ -315,7 +315,7 @@ def auto_encoding(rules: Ruleset | str, players: int | None = None) -> str:
     return "catalogue" if not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT else "legal"
 
 
-def fits_catalogue(rules: Ruleset | str, players: int | None = None, limit: int = CATALOGUE_LIMIT) -> bool:
+def fits_catalogue(rules: Ruleset | str, limit: int = CATALOGUE_LIMIT, *, players: int | None = None) -> bool:
     """Whether ``rules`` at ``players`` may have a catalogue at all (estimated, without building it)."""
     return estimate_catalogue_size(load_rules(rules), players=players) <= limit
 
