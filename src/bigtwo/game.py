@@ -102,6 +102,15 @@ def _own_copies(mask: int, hand: int) -> int:
     return mask
 
 
+def _free_copies(mask: int, used: int) -> int:
+    """With two decks, move each card of ``mask`` that is already ``used`` to its other copy."""
+    for i in bits(mask & used):
+        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
+        if not used >> alt & 1 and not mask >> alt & 1:
+            mask = (mask & ~(1 << i)) | (1 << alt)
+    return mask
+
+
 class Game:
     """One round of a climbing game under a :class:`Ruleset`.
 
@@ -179,6 +188,7 @@ class Game:
         n = self.n
         masks = d.hands
         self.dealt: tuple[int, ...] = tuple(masks)
+        self.dealt_sizes = [m.bit_count() for m in masks]
         self.face_up = d.face_up  # set aside, seen by everyone
         self._hidden = d.hidden  # set aside, seen by no one
         self._stock = tuple(d.stock)
@@ -319,6 +329,11 @@ class Game:
     def history_notes(self) -> list[str | None]:
         """Per action: 'auto' (a pass made by the automatic skip), 'drew' (passed and drew), 'called'."""
         return list(self._notes)
+
+    @property
+    def drawn_cards(self) -> CardSet:
+        """Every card drawn from the stock so far (who drew each is known only to them)."""
+        return CardSet.from_mask(sum(1 << c for c in self._stock[: self._stock_pos]))
 
     @property
     def stock_size(self) -> int:
@@ -606,7 +621,7 @@ class Game:
         outcome = RoundOutcome(
             finishing_order=order,
             cards_left=tuple(h.bit_count() for h in self._hands),
-            dealt=tuple(m.bit_count() for m in self.dealt),
+            dealt=tuple(self.dealt_sizes),
             played_any=tuple(s in played for s in range(self.n)),
             hands=tuple(self._hands),
             dealt_hands=self.dealt,
@@ -642,7 +657,7 @@ class Game:
             "rules": self.rules.name,
             "hand": [str(c) for c in ev.sort_cards(self._hands[seat])],
             "hand_sizes": self.hand_sizes(),
-            "dealt_sizes": [m.bit_count() for m in self.dealt],
+            "dealt_sizes": list(self.dealt_sizes),
             "to_move": None if self._over else self.to_move,
             "trick": None
             if top is None
@@ -686,9 +701,16 @@ class Game:
         if [m.bit_count() for m in masks] != list(sizes):
             raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
         dealt = list(masks)
+        used = 0
+        for m in masks:
+            used |= m
+        assigned: list[int] = []  # the exact cards of each play (with two decks, which copy)
         for entry in obs["history"]:
             if entry["action"] == "play":
-                dealt[entry["seat"]] |= _own_copies(to_mask(entry["cards"]), dealt[entry["seat"]])
+                m = _free_copies(to_mask(entry["cards"]), used)
+                used |= m
+                dealt[entry["seat"]] |= m
+                assigned.append(m)
         history = obs["history"]
         first = history[0]["seat"] if history else obs["to_move"]
         replay_rules = (
@@ -698,9 +720,22 @@ class Game:
         if not history and obs.get("required_card"):
             g._required = to_mask(obs["required_card"]) & dealt[first]
         g.face_up = to_mask(obs.get("face_up") or [])
+        plays = iter(assigned)
         for entry in history:
-            g.play("pass" if entry["action"] == "pass" else entry["cards"])
+            g.play(PASS if entry["action"] == "pass" else CardSet.from_mask(next(plays)))
         g.rules = rules
+        g.dealt_sizes = list(obs["dealt_sizes"])  # drawn cards are in the hands, not in what was dealt
+        g._notes = [entry.get("note") for entry in history]
+        if rules.draw_on_pass and obs.get("stock_size"):
+            # the stock is some of the cards nobody can see: those not in a hand, played, or face up
+            seen = g.face_up
+            for m in g._hands:
+                seen |= m
+            for _s, p in g._history:
+                seen |= p.mask
+            unseen = bits(g.ev.pack & ~seen)
+            g._stock = tuple(unseen[: obs["stock_size"]])
+            g._stock_pos = 0
         return g
 
     def clone(self) -> Game:
@@ -733,11 +768,10 @@ def fewest_to_beat(ev: Any, pool: int, top: Play) -> int:
         if size >= best:
             break
         for kind in ev.kinds_by_size.get(size, ()):
-            if kind in ev.kinds_of_sizes({size}):
-                for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
-                    if ev.beats(p, top):
-                        best = min(best, size)
-                        break
+            for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
+                if ev.beats(p, top):
+                    best = size
+                    break
             if best <= size:
                 break
     return best
@@ -762,11 +796,12 @@ def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, str, s
             result.cards_left,
             [f"seat {seat} wins at once with {why}", *result.details],
         )
-    # an immediate loss: the loser pays each other player what it would pay a winner
+    # an immediate loss: the loser pays each other player what it would pay a winner who went out at once
+    # (scored as seat 1 of a two-seat round won by seat 0)
     winner_view = score_round(
         rules,
         RoundOutcome(
-            (outcome.finishing_order[0], seat),
+            (0, 1),
             (0, outcome.cards_left[seat]),
             (outcome.dealt[seat],) * 2,
             (True, False),

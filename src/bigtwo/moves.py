@@ -246,8 +246,9 @@ def _wild_combos(
     return out
 
 
-def _sort_key(p: Play) -> tuple[int, int]:
-    return (p.cls, p.order)
+def _sort_key(p: Play) -> tuple[int, int, int]:
+    # the mask breaks ties between equal plays (two decks, no suit order), so the order is canonical
+    return (p.cls, p.order, p.mask)
 
 
 class HandIndex:
