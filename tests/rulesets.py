@@ -23,7 +23,7 @@ HOUSE_RULES = {
     "two-decks": lambda: load_rules("house-code").replace(
         decks=2,
         equal_beats=True,
-        combinations=load_rules("house-code").combinations + ("five_of_a_kind",),
+        combinations=(*load_rules("house-code").combinations, "five_of_a_kind"),
         max_players=8,
     ),
     # the encyclopedia's bombs on singles and pairs, and smack-down with smack-back
@@ -34,7 +34,7 @@ HOUSE_RULES = {
         ),
     ),
     "smack-down": lambda: load_rules("classic").replace(
-        combinations=load_rules("classic").combinations + ("quad", "pair_straight"),
+        combinations=(*load_rules("classic").combinations, "quad", "pair_straight"),
         bombs=({"kind": "quad", "beats": ["highest-single"]}, {"kind": "pair_straight", "beats": ["highest-single"]}),
         bomb_vs_bomb="same-kind",
     ),
