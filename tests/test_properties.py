@@ -183,3 +183,35 @@ def test_from_observation_rebuilds_the_observed_position(game):
     twin = g.clone()
     twin.play(twin.legal_plays()[0])
     assert state(g) == before and state(twin) != before
+
+
+@settings(max_examples=60)
+@given(games())
+def test_legal_plays_survive_undo_and_clone_branches(game):
+    """After undo or on a clone taking another line, legal plays equal those of a freshly built position."""
+    g, rng = game
+    for _ in range(rng.randint(0, 30)):
+        if g.is_over:
+            return
+        g.play(rng.choice(g.legal_plays()))
+    if g.is_over:
+        return
+    twin = g.clone()
+    for line in (g, twin):
+        for _ in range(rng.randint(1, 12)):
+            if line.is_over:
+                break
+            line.play(rng.choice(line.legal_plays()))
+    steps = rng.randint(1, 6)
+    for _ in range(min(steps, len(g.history))):
+        g.undo()
+    for line in (g, twin):
+        if line.is_over:
+            continue
+        fresh = Game(line.rules, hands=[line.hand(s) for s in range(line.n)], first=line.to_move)
+        if line.trick is None and not line.required_card:
+            assert line.legal_plays() == fresh.legal_plays()
+        seat_index = line._idx[line.to_move]
+        from bigtwo.moves import HandIndex
+
+        assert seat_index.plays == HandIndex.build(line.ev, line.hand(line.to_move).mask).plays

@@ -94,6 +94,9 @@ class Evaluator:
         # straights[length] = {rank bits: (position, tie-break rank)}; seqs for generation
         self.straights: dict[int, dict[int, tuple[int, int]]] = {}
         self.straight_seqs: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        # the same with each window's ranks as a bitmask, so generation tests a hand's ranks in one operation
+        self.straight_windows: dict[int, list[tuple[int, tuple[int, ...], int, int]]] = {}
+        self.run_windows: dict[int, dict[int, list[tuple[int, tuple[int, ...], int]]]] = {2: {}, 3: {}}
         lengths = rules.straight_lengths
         if self.players >= 5 and rules.straight_lengths_five_plus:
             lengths = rules.straight_lengths_five_plus
@@ -103,6 +106,9 @@ class Evaluator:
                 seqs = table.sequences(length)
                 self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
                 self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
+                self.straight_windows[length] = [
+                    (pos, ranks, tb, sum(1 << r for r in ranks)) for pos, (ranks, tb) in enumerate(seqs)
+                ]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
         for width, kind, least in (
@@ -115,6 +121,9 @@ class Evaluator:
                     if runs:
                         self.runs[width][n] = {sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)}
                         self.run_seqs[width][n] = list(enumerate(runs))
+                        self.run_windows[width][n] = [
+                            (pos, run, sum(1 << r for r in run)) for pos, run in enumerate(runs)
+                        ]
 
         sizes: dict[int, list[str]] = {}
         for kind in self.kinds:
