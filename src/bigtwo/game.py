@@ -250,6 +250,40 @@ class Game:
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
+    def replace_hands(self, hands: list[CardsLike], first: int | None = None) -> None:
+        """The hands after card exchanges between the deal and the first play (a match's exchanges).
+
+        Each hand keeps its size and no card appears or vanishes; what the deal set aside (face-up cards, the
+        stock, the hidden cards) stays. ``first`` names a seat that leads freely (None: the lead card's holder).
+        """
+        if self._history:
+            raise IllegalPlay("hands can only change before the first play")
+        masks = [to_mask(h) for h in hands]
+        if len(masks) != self.n or [m.bit_count() for m in masks] != [h.bit_count() for h in self._hands]:
+            raise BigTwoError("an exchange must leave every hand its size")
+        union = 0
+        for m in masks:
+            if union & m:
+                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two hands")
+            union |= m
+        old = 0
+        for h in self._hands:
+            old |= h
+        if union != old:
+            raise BigTwoError("an exchange may only move cards between hands")
+        known = {s: k & masks[s] for s, k in enumerate(self._known) if k & masks[s]}
+        self._first = first
+        self._setup(
+            Deal(
+                hands=masks,
+                stock=list(self._stock[self._stock_pos :]),
+                face_up=self.face_up,
+                hidden=self._hidden,
+                swap_offer=self._swap_offer,
+                known=known,
+            )
+        )
+
     # --- deal-time decisions ----------------------------------------------------------------------------
     def redeal_reasons(self, seat: int) -> list[str]:
         """Why ``seat`` may ask for a new deal now (before any play); empty when it may not."""
