@@ -128,9 +128,11 @@ def resample_hidden(game, seat, rng):
     return Game.from_observation(game.rules, obs, hands), hands
 
 
-# two decks and publicly known cards have their own tests below: Game.from_observation does not yet tell the
-# copies of a card apart, nor carry over which cards everyone saw go into a hand
-@pytest.mark.parametrize("preset", ["classic", "house-code", "chor-dai-di", "zheng-shangyou", "tien-len"])
+# publicly known cards have their own test below: Game.from_observation does not carry over which cards
+# everyone saw go into a hand
+@pytest.mark.parametrize(
+    "preset", ["classic", "house-code", "chor-dai-di", "zheng-shangyou", "tien-len", "two-decks", "stock", "auto-skip"]
+)
 @settings(max_examples=8)
 @given(seed=st.integers(0, 10**6), cut=st.floats(0, 1))
 def test_nothing_hidden_reaches_a_seat(preset, seed, cut):

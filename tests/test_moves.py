@@ -9,79 +9,13 @@ import random
 
 import pytest
 
-from bigtwo import list_presets, load_rules
+from bigtwo import load_rules
 from bigtwo.cards import CardSet, bits
 from bigtwo.game import answers, legal_actions
 from bigtwo.moves import HandIndex, all_combos, legal_answers_bruteforce
+from tests.rulesets import every_ruleset, rules_named
 
 POSITIONS = 400  # per preset; x 11+ presets = thousands of positions
-
-
-HOUSE_RULES = {
-    # wild jokers (002 Joker rules; 003 5.3), five of a kind above the straight flush
-    "wild-jokers": lambda: load_rules("classic").replace(
-        jokers=2,
-        joker_mode="wild",
-        combinations=(
-            "single",
-            "pair",
-            "triple",
-            "straight",
-            "flush",
-            "full_house",
-            "four_of_a_kind",
-            "straight_flush",
-            "five_of_a_kind",
-        ),
-    ),
-    # two decks with equal plays allowed to beat each other (002 Variations)
-    "two-decks": lambda: load_rules("house-code").replace(
-        decks=2,
-        equal_beats=True,
-        combinations=load_rules("house-code").combinations + ("five_of_a_kind",),
-        max_players=8,
-    ),
-    # the encyclopedia's bombs on singles and pairs, and smack-down with smack-back
-    "bombs": lambda: load_rules("classic").replace(
-        bombs=(
-            {"kind": "four_of_a_kind", "beats": ["singles-and-pairs"]},
-            {"kind": "straight_flush", "beats": ["singles-and-pairs"]},
-        ),
-    ),
-    "smack-down": lambda: load_rules("classic").replace(
-        combinations=load_rules("classic").combinations + ("quad", "pair_straight"),
-        bombs=({"kind": "quad", "beats": ["highest-single"]}, {"kind": "pair_straight", "beats": ["highest-single"]}),
-        bomb_vs_bomb="same-kind",
-    ),
-    "sisters-butterflies": lambda: load_rules("classic").replace(
-        combinations=(
-            "single",
-            "pair",
-            "triple",
-            "two_pairs",
-            "sisters",
-            "two_pair_junk",
-            "triple_junk",
-            "straight",
-            "flush",
-            "full_house",
-            "four_of_a_kind",
-            "straight_flush",
-            "royal_flush",
-            "pair_straight",
-            "triple_straight",
-        ),
-        pair_straight_min=2,
-    ),
-}
-
-
-def every_ruleset():
-    return [*list_presets(), *HOUSE_RULES]
-
-
-def rules_named(name):
-    return HOUSE_RULES[name]() if name in HOUSE_RULES else load_rules(name)
 
 
 def random_position(rules, rng):

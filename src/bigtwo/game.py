@@ -10,13 +10,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, CardSet, CardsLike, bits, to_mask
+from bigtwo.cards import DECK_SIZE, CardSet, CardsLike, bits, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.moves import HandIndex, all_combos
+from bigtwo.legal import (  # noqa: F401  (re-exported: bots and environments import them from here)
+    _own_copies,
+    answers,
+    fewest_to_beat,
+    highest_card,
+    last_play_reason,
+    legal_actions,
+    legal_plays_from_observation,
+)
+from bigtwo.moves import HandIndex
 from bigtwo.rules.ruleset import Ruleset, load_rules
-from bigtwo.scoring import RoundOutcome, RoundResult, score_round
+from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 
 _TWO = 12
 _THREE = 0
@@ -24,80 +33,11 @@ AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Pla
 MAX_REDEALS = 100
 
 
-def highest_card(ev: Any) -> int:
-    """The highest card of a standard pack under these rules (what 'the 2S' means in end restrictions)."""
-    return ev.highest_face
-
-
-def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
-    """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
-    if rule == "none":
-        return None
-    cs = bits(p.mask)
-    all_twos = all(ev.rank_of[c] == _TWO for c in cs)
-    top = ev.highest_face
-    if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
-        return "you may not go out with a single 2 or a pair of 2s"
-    if rule == "two-single" and p.kind == "single" and all_twos:
-        return "you may not go out with a single 2"
-    if rule == "highest-single" and p.kind == "single" and cs[0] % DECK_SIZE == top:
-        return f"you may not go out with {CARDS[top]} as a single"
-    if rule == "highest-card" and any(c % DECK_SIZE == top for c in cs):
-        return f"you may not go out with a play containing {CARDS[top]}"
-    return None
-
-
-def answers(ev: Any, idx: HandIndex, top: Play) -> list[Play]:
-    """Every play of the hand that beats ``top``: ordinary answers, then bombs."""
-    if not ev.has_bombs:
-        return idx.answers(top)
-    if top.bomb:
-        return [p for p in idx.bombs() if ev.beats(p, top)]
-    out = idx.answers(top)
-    out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
-    return out
-
-
-def legal_actions(
-    ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str, must_answer: bool = False
-) -> list[Play]:
-    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots.
-
-    ``must_answer`` drops the pass when the only answers are three 2s (the "three 3s" rule).
-    """
-    if top is None:
-        plays = idx.containing(required) if required else list(idx.plays)
-    else:
-        plays = answers(ev, idx, top)
-    if forbid != "none":
-        hand = idx.hand
-        plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
-    if top is None:
-        return plays if plays else [PASS]
-    if must_answer and plays and all(p.kind == "triple" and p.value == _TWO for p in plays):
-        return plays
-    plays.append(PASS)
-    return plays
-
-
-def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Play]:
-    """The legal actions of the observing seat, from its observation alone (empty when not its turn)."""
-    if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
-        return []
-    ev = rules.engine_for(obs["players"])
-    hand = to_mask(obs["hand"])
-    idx = HandIndex.build(ev, hand)
-    trick = obs.get("trick")
-    top = ev.classify(_own_copies(to_mask(trick["cards"]), hand)) if trick else None
-    required = _own_copies(to_mask(obs["required_card"]), hand) & hand if obs.get("required_card") else 0
-    return legal_actions(ev, idx, top, required, rules.last_play_forbidden, bool(obs.get("must_answer")))
-
-
-def _own_copies(mask: int, hand: int) -> int:
-    """With two decks, notation names the first copy: prefer the copy ``hand`` holds (or does not, for tricks)."""
-    for i in bits(mask):
+def _free_copies(mask: int, used: int) -> int:
+    """With two decks, move each card of ``mask`` that is already ``used`` to its other copy."""
+    for i in bits(mask & used):
         alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
-        if not hand >> i & 1 and hand >> alt & 1 and not mask >> alt & 1:
+        if not used >> alt & 1 and not mask >> alt & 1:
             mask = (mask & ~(1 << i)) | (1 << alt)
     return mask
 
@@ -179,6 +119,7 @@ class Game:
         n = self.n
         masks = d.hands
         self.dealt: tuple[int, ...] = tuple(masks)
+        self.dealt_sizes = [m.bit_count() for m in masks]
         self.face_up = d.face_up  # set aside, seen by everyone
         self._hidden = d.hidden  # set aside, seen by no one
         self._stock = tuple(d.stock)
@@ -241,6 +182,40 @@ class Game:
                 outcome = "win" if rules.four_twos == "win" else "draw"
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
+
+    def replace_hands(self, hands: list[CardsLike], first: int | None = None) -> None:
+        """The hands after card exchanges between the deal and the first play (a match's exchanges).
+
+        Each hand keeps its size and no card appears or vanishes; what the deal set aside (face-up cards, the
+        stock, the hidden cards) stays. ``first`` names a seat that leads freely (None: the lead card's holder).
+        """
+        if self._history:
+            raise IllegalPlay("hands can only change before the first play")
+        masks = [to_mask(h) for h in hands]
+        if len(masks) != self.n or [m.bit_count() for m in masks] != [h.bit_count() for h in self._hands]:
+            raise BigTwoError("an exchange must leave every hand its size")
+        union = 0
+        for m in masks:
+            if union & m:
+                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two hands")
+            union |= m
+        old = 0
+        for h in self._hands:
+            old |= h
+        if union != old:
+            raise BigTwoError("an exchange may only move cards between hands")
+        known = {s: k & masks[s] for s, k in enumerate(self._known) if k & masks[s]}
+        self._first = first
+        self._setup(
+            Deal(
+                hands=masks,
+                stock=list(self._stock[self._stock_pos :]),
+                face_up=self.face_up,
+                hidden=self._hidden,
+                swap_offer=self._swap_offer,
+                known=known,
+            )
+        )
 
     # --- deal-time decisions ----------------------------------------------------------------------------
     def redeal_reasons(self, seat: int) -> list[str]:
@@ -321,6 +296,11 @@ class Game:
     def history_notes(self) -> list[str | None]:
         """Per action: 'auto' (a pass made by the automatic skip), 'drew' (passed and drew), 'called'."""
         return list(self._notes)
+
+    @property
+    def drawn_cards(self) -> CardSet:
+        """Every card drawn from the stock so far (who drew each is known only to them)."""
+        return CardSet.from_mask(sum(1 << c for c in self._stock[: self._stock_pos]))
 
     @property
     def stock_size(self) -> int:
@@ -609,7 +589,7 @@ class Game:
         outcome = RoundOutcome(
             finishing_order=order,
             cards_left=tuple(h.bit_count() for h in self._hands),
-            dealt=tuple(m.bit_count() for m in self.dealt),
+            dealt=tuple(self.dealt_sizes),
             played_any=tuple(s in played for s in range(self.n)),
             hands=tuple(self._hands),
             dealt_hands=self.dealt,
@@ -637,7 +617,7 @@ class Game:
             "rules": self.rules.name,
             "hand": [str(c) for c in ev.sort_cards(self._hands[seat])],
             "hand_sizes": self.hand_sizes(),
-            "dealt_sizes": [m.bit_count() for m in self.dealt],
+            "dealt_sizes": list(self.dealt_sizes),
             "to_move": None if self._over else self.to_move,
             "trick": None
             if top is None
@@ -698,9 +678,16 @@ class Game:
         if [m.bit_count() for m in masks] != list(sizes):
             raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
         dealt = list(masks)
+        used = 0
+        for m in masks:
+            used |= m
+        assigned: list[int] = []  # the exact cards of each play (with two decks, which copy)
         for entry in obs["history"]:
             if entry["action"] == "play":
-                dealt[entry["seat"]] |= _own_copies(to_mask(entry["cards"]), dealt[entry["seat"]])
+                m = _free_copies(to_mask(entry["cards"]), used)
+                used |= m
+                dealt[entry["seat"]] |= m
+                assigned.append(m)
         history = obs["history"]
         first = history[0]["seat"] if history else obs["to_move"]
         replay_rules = (
@@ -710,9 +697,22 @@ class Game:
         if not history and obs.get("required_card"):
             g._required = to_mask(obs["required_card"]) & dealt[first]
         g.face_up = to_mask(obs.get("face_up") or [])
+        plays = iter(assigned)
         for entry in history:
-            g.play("pass" if entry["action"] == "pass" else entry["cards"])
+            g.play(PASS if entry["action"] == "pass" else CardSet.from_mask(next(plays)))
         g.rules = rules
+        g.dealt_sizes = list(obs["dealt_sizes"])  # drawn cards are in the hands, not in what was dealt
+        g._notes = [entry.get("note") for entry in history]
+        if rules.draw_on_pass and obs.get("stock_size"):
+            # the stock is some of the cards nobody can see: those not in a hand, played, or face up
+            seen = g.face_up
+            for m in g._hands:
+                seen |= m
+            for _s, p in g._history:
+                seen |= p.mask
+            unseen = bits(g.ev.pack & ~seen)
+            g._stock = tuple(unseen[: obs["stock_size"]])
+            g._stock_pos = 0
         return g
 
     def clone(self) -> Game:
@@ -732,64 +732,3 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.name!r} {self.n} players, {len(self._history)} actions, {state}>"
-
-
-def fewest_to_beat(ev: Any, pool: int, top: Play) -> int:
-    """Fewest cards of a combination drawn from ``pool`` that beats ``top`` (a large number if none can).
-
-    Kinds are tried strongest first and sizes smallest first, so the usual answer is found at once; only a
-    play near the top of its class makes the search exhaust its class.
-    """
-    sizes = sorted({top.size} | set(ev.bomb_sizes))
-    best = 1 << 30
-    for size in sizes:
-        if size >= best:
-            break
-        for kind in ev.kinds_by_size.get(size, ()):
-            for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
-                if ev.beats(p, top):
-                    best = size
-                    break
-            if best <= size:
-                break
-    return best
-
-
-def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, str, str]) -> RoundResult:
-    """A round decided at the deal: an immediate win, an immediate loss, or a draw."""
-    seat, verdict, why = instant
-    n = len(outcome.cards_left)
-    if verdict == "draw":
-        return RoundResult(
-            list(outcome.finishing_order),
-            [0] * n,
-            list(outcome.cards_left),
-            [f"the deal is a draw: seat {seat} holds {why}"],
-        )
-    if verdict == "win":
-        result = score_round(rules, outcome)
-        return RoundResult(
-            result.finishing_order,
-            result.scores,
-            result.cards_left,
-            [f"seat {seat} wins at once with {why}", *result.details],
-        )
-    # an immediate loss: the loser pays each other player what it would pay a winner
-    winner_view = score_round(
-        rules,
-        RoundOutcome(
-            (outcome.finishing_order[0], seat),
-            (0, outcome.cards_left[seat]),
-            (outcome.dealt[seat],) * 2,
-            (True, False),
-        ),
-    )
-    each = -winner_view.scores[1]
-    scores = [each] * n
-    scores[seat] = -each * (n - 1)
-    return RoundResult(
-        list(outcome.finishing_order),
-        scores,
-        list(outcome.cards_left),
-        [f"seat {seat} loses at once with {why} and pays {each} to each player"],
-    )

@@ -12,9 +12,11 @@ Choices where the texts leave room (documented in the README too):
 
 - Seeds: round 1 deals with the match seed itself (so it equals ``Game(rules, seed=seed)``), later rounds with
   seeds derived from it; a match built without a seed draws one and records it, so every match replays.
-- The dealer receives the first card (000 Dealing: "starting with himself"), so with an uneven deal the
-  extra card; seat 0 deals the first round, then the next seat, or the previous loser (``dealer = "loser"``,
-  000 End Game).
+- Each round is dealt by its own ``Game`` (so face-up out cards, a stock to draw from, leftovers shown or
+  offered all carry into the round), with the match's dealer: the last seat deals the first round (so round 1
+  equals ``Game(rules, seed=seed)``), then the next seat, or the previous loser (``dealer = "loser"``, 000 End
+  Game). Cards go round from the player after the dealer; a ``leftover = "dealer"`` rule gives the dealer the
+  extra card (000: "the dealer ends up with one more card").
 - ``later_lead = "previous-winner"`` (001 First player "Round winner"; 002 Variations "In tournaments"):
   the previous round's winner leads any combination. Otherwise the lead card's holder leads every round and
   must play it. Winner (000) says only that the 3D starts "the first game"; its preset should take the
@@ -306,20 +308,19 @@ class Match:
         prev = self.records[-1] if self.records else None
         n = self.n
         if prev is None:
-            dealer = 0
+            dealer = n - 1
         elif self.rules.dealer == "loser":
             assert prev.result is not None
             dealer = prev.result.finishing_order[-1]
         else:
             dealer = (prev.dealer + 1) % n
         seed = self.round_seed(i)
-        base = Game(self.rules, players=n, seed=seed).dealt
-        dealt = [0] * n
-        for j, mask in enumerate(base):
-            dealt[(dealer + j) % n] = mask
+        dealing = Game(self.rules, players=n, seed=seed, dealer=dealer)
+        dealt = list(dealing.dealt)
         order = prev.result.finishing_order if prev is not None and prev.result is not None else None
         ex = Exchange(self.rules, dealt, order, dealer)
         self.records.append(RoundRecord(i, seed, dealer, tuple(dealt), ex.roles, ex))
+        self._dealing = dealing
         if ex.is_done:
             self._start_play()
 
@@ -332,7 +333,10 @@ class Match:
             assert prev is not None
             first = prev.winner
         rec.first = first
-        rec.game = Game(self.rules, hands=list(rec.hands), first=first)
+        game = self._dealing
+        if not game.is_over:  # a round decided at the deal (an instant win or draw) keeps its result
+            game.replace_hands(list(rec.hands), first=first)
+        rec.game = game
         if rec.game.is_over:
             self._finish_game()
 

@@ -94,6 +94,9 @@ class Evaluator:
         # straights[length] = {rank bits: (position, tie-break rank)}; seqs for generation
         self.straights: dict[int, dict[int, tuple[int, int]]] = {}
         self.straight_seqs: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        # the same with each window's ranks as a bitmask, so generation tests a hand's ranks in one operation
+        self.straight_windows: dict[int, list[tuple[int, tuple[int, ...], int, int]]] = {}
+        self.run_windows: dict[int, dict[int, list[tuple[int, tuple[int, ...], int]]]] = {2: {}, 3: {}}
         lengths = rules.straight_lengths
         if self.players >= 5 and rules.straight_lengths_five_plus:
             lengths = rules.straight_lengths_five_plus
@@ -103,6 +106,9 @@ class Evaluator:
                 seqs = table.sequences(length)
                 self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
                 self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
+                self.straight_windows[length] = [
+                    (pos, ranks, tb, sum(1 << r for r in ranks)) for pos, (ranks, tb) in enumerate(seqs)
+                ]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
         for width, kind, least in (
@@ -115,6 +121,9 @@ class Evaluator:
                     if runs:
                         self.runs[width][n] = {sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)}
                         self.run_seqs[width][n] = list(enumerate(runs))
+                        self.run_windows[width][n] = [
+                            (pos, run, sum(1 << r for r in run)) for pos, run in enumerate(runs)
+                        ]
 
         sizes: dict[int, list[str]] = {}
         for kind in self.kinds:
@@ -523,11 +532,10 @@ class Evaluator:
             seq = "-".join(RANK_CHARS[r] for r in self._sequence_ranks(play))
             label = KINDS[k].label
             if k in ("straight_flush", "royal_flush"):
-                return f"a {label} {seq} in {SUIT_NAMES[self.suit_of[cs[0]]]}"
+                return f"a {label} {seq} in {self._suit_words(cs)}"
             return f"a {label} {seq}{suffix}"
-        if k == "flush":
-            top = max(cs, key=lambda c: self.power[c])
-            return f"a {RANK_NAMES[self.rank_of[top]]}-high flush in {SUIT_NAMES[self.suit_of[top]]}"
+        if k == "flush":  # value is the top rank, a wild joker's stand-in included
+            return f"a {RANK_NAMES[play.value]}-high flush in {self._suit_words(cs)}"
         if k == "two_pairs":
             return f"two pairs, {plural} high"
         if k in ("two_pair_junk", "sisters"):
@@ -536,20 +544,27 @@ class Evaluator:
             return f"three {plural} with two junk cards"
         return f"{KINDS[k].label} ({rank_name})"
 
+    def _suit_words(self, cs: list[int]) -> str:
+        """The suit a flush's natural cards share (wild jokers take it on)."""
+        suits = [self.suit_of[c] for c in cs if self.suit_of[c] < 4]
+        return SUIT_NAMES[suits[0]] if suits else "one suit"
+
     def _sequence_ranks(self, play: Play) -> list[int]:
-        """A sequence's ranks in the table's order (so A-2-3-4-5 reads that way, not 3-4-5-A-2)."""
-        ranks = {self.rank_of[c] for c in bits(play.mask)}
-        width = (
-            1 if play.kind not in ("pair_straight", "triple_straight") else (2 if play.kind == "pair_straight" else 3)
-        )
-        n = len(ranks)
+        """A sequence's ranks in the table's order (so A-2-3-4-5 reads that way, not 3-4-5-A-2).
+
+        Wild jokers stand in for missing ranks: the sequence is the one holding every natural rank whose top
+        (or tie-break rank) is the play's recorded value.
+        """
+        width = RUN_WIDTH.get(play.kind, 1)
+        ranks = {self.rank_of[c] for c in bits(play.mask) if self.rank_of[c] < JOKER_RANK}
+        n = play.size // width
         if width == 1:
-            for _pos, seq, _tb in self.straight_seqs.get(n, []):
-                if set(seq) == ranks:
+            for _pos, seq, tb in self.straight_seqs.get(n, []):
+                if ranks <= set(seq) and tb == play.value:
                     return list(seq)
         else:
             for _pos, run in self.run_seqs[width].get(n, []):
-                if set(run) == ranks:
+                if ranks <= set(run) and run[-1] == play.value:
                     return list(run)
         return sorted(ranks)
 
@@ -588,6 +603,12 @@ class Evaluator:
 
     def _reason(self, p: Play, q: Play) -> str:
         dp, dq = self.describe(p), self.describe(q)
+        if self.has_bombs and q.bomb:
+            if not p.bomb:
+                return f"{dp} cannot be played on {dq}: only a higher bomb beats a bomb"
+            if self.bomb_same_kind and p.bomb >> 32 != q.bomb >> 32:
+                return f"{dp} cannot be played on {dq}: only a higher {KINDS[q.kind].label} of the same length"
+            return f"{dp} does not beat {dq}: it is the lower bomb"
         if self.match_kind:
             if self.family_id[p.kind] != self.family_id[q.kind]:
                 return f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"
