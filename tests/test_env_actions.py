@@ -286,3 +286,18 @@ def test_legal_bound_is_exact_where_a_hand_can_reach_it():
     assert max_hand_size("classic", 3) == 18 and max_hand_size("classic", 4) == 13
     stock, n = HOUSE_RULES["stock"]
     assert max_hand_size(stock, n) == 13 + 26  # a hand may draw the whole stock
+
+
+def test_legal_plays_never_repeat_a_combination():
+    """A 13-card straight on a line that wraps (A-K and 2-A hold the same ranks) is one play, not two: the
+    legal encoding gives every legal play its own index and takes it back."""
+    rules = load_rules("winner")
+    game = Game(rules, hands=["3D 4H 5H 5S 6S 7C 7S 8S 9C 9S TC TH JH QS KS AC AS 2S", "3C 4C", "3H 4D"], first=0)
+    legal = game.legal_plays()
+    assert len({p.mask for p in legal}) == len(legal)
+    longest = [p for p in legal if p.size == 13]
+    assert len(longest) == 2**5  # two of 5, 7, 9, 10 and A each
+    assert all(rules.engine_for(3).classify(p.mask).key == p.key and p.kind == "straight" for p in longest)
+    env = raw_env(rules, 3)
+    env.reset(options={"game": game})
+    assert [env.encode(p) for p in legal] == list(range(len(legal)))
