@@ -174,6 +174,8 @@ def test_bad_lineups_are_refused_with_the_reason():
         run_arena("classic", "greedy,greedy,greedy,greedy,greedy", games=5, workers=1)
     with pytest.raises(ValueError, match="option 'fast' is not key=value"):
         BotSpec.parse("search:fast")
+    with pytest.raises(ValueError, match=r"'search:budget=3'.*budget"):
+        parse_lineup("search:budget=3,greedy")
     spec = BotSpec.parse("search:iterations=3:utility=cards")
     assert spec.options == {"iterations": 3, "utility": "cards"} and spec.display == "search:iterations=3:utility=cards"
 

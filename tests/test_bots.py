@@ -2,10 +2,11 @@
 
 import json
 import random
+from collections import Counter
 from typing import ClassVar
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo import CardSet, Game, list_presets, load_rules, parse_cards
@@ -13,12 +14,38 @@ from bigtwo.bots import make
 from bigtwo.bots.base import BOTS, BaseBot, bot_names, register
 from bigtwo.bots.heuristic import policy_for
 from bigtwo.bots.plan import planner_for
-from bigtwo.bots.sampling import DealSampler
+from bigtwo.bots.sampling import DealSampler, known_tokens
 from bigtwo.bots.view import HistoryCache, played_from_history, view_from_observation
-from bigtwo.cards import bits, to_mask
+from bigtwo.cards import CARDS, DECK_SIZE, bits, to_mask
 from bigtwo.errors import BigTwoError
+from bigtwo.match import Match
+from tests.env_house_rules import HOUSE_RULES as ENV_HOUSE_RULES
+from tests.rulesets import HOUSE_RULES as VARIANTS
+from tests.rulesets import rules_named
 
 TINY_SEARCH = {"iterations": 1, "candidates": 2}
+
+# every preset, and every engine feature no preset switches on: two decks, wild jokers, bombs, the two-player
+# stock, the ghost hand, the automatic skip, and a leftover shown to everyone (a card known to be in a hand);
+# zheng-shangyou brings high jokers and face-up out cards
+RULESETS = [*list_presets(), *VARIANTS, "known-leftover"]
+# two players share a 54- or 108-card pack here: 27 or 54 cards a hand, where the engine itself takes seconds
+# to list a move's legal plays; these play from three players up
+FEWEST_PLAYERS = {"wild-jokers": 3, "two-decks": 3}
+
+
+def ruleset(name):
+    return ENV_HOUSE_RULES[name][0] if name == "known-leftover" else rules_named(name)
+
+
+def table_sizes(name):
+    rules = ruleset(name)
+    return range(max(rules.min_players, FEWEST_PLAYERS.get(name, 2)), rules.max_players + 1)
+
+
+def faces(mask):
+    """Cards as notation names them: with two decks, which copy of a card is not said."""
+    return tuple(sorted(c % DECK_SIZE for c in bits(mask)))
 
 
 def play_out(rules, players, bots, seed=0, max_actions=3000):
@@ -28,8 +55,8 @@ def play_out(rules, players, bots, seed=0, max_actions=3000):
     while not g.is_over:
         s = g.to_move
         action = bots[s].choose(rules, g.observation(s))
-        legal = {p.mask for p in g.legal_plays()}
-        assert action.mask in legal, f"{bots[s].name} chose {action} at seat {s}; legal: {g.legal_plays()}"
+        legal = {faces(p.mask) for p in g.legal_plays()}
+        assert faces(action.mask) in legal, f"{bots[s].name} chose {action} at seat {s}; legal: {g.legal_plays()}"
         g.play(action)
         n += 1
         assert n < max_actions
@@ -45,12 +72,44 @@ def lineups(n, seed):
     return out
 
 
-@pytest.mark.parametrize("preset", list_presets())
-def test_every_bot_plays_only_legal_actions_on_every_preset_and_table_size(preset):
-    rules = load_rules(preset)
-    for players in range(rules.min_players, rules.max_players + 1):
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_bot_plays_only_legal_actions_on_every_preset_and_table_size(name):
+    rules = ruleset(name)
+    for players in table_sizes(name):
         g = play_out(rules, players, lineups(players, players), seed=players)
         assert g.result is not None
+
+
+EXCHANGES = {
+    "president": 4,  # the house code's mandatory trading: steals, questions, demands, gifts back
+    "house-code": 6,
+    "winner": 4,  # the loser's highest card for one of the winner's choosing, shown to all
+    "zheng-shangyou": 5,  # pass-around
+    "big-two-president": 4,
+}
+
+
+@pytest.mark.parametrize("name", EXCHANGES)
+def test_every_bot_answers_exchanges_and_plays_on_with_what_they_showed(name):
+    """Matches: every exchange decision answered legally, then rounds played knowing the cards exchanged."""
+    rules = load_rules("classic").replace(exchange="big-two-president") if name not in list_presets() else None
+    rules = rules or load_rules(name)
+    n = EXCHANGES[name]
+    m = Match(rules, players=n, seed=5, rounds=2)
+    bots = lineups(n, 1)
+    decisions = known = 0
+    while not m.is_over:
+        s = m.to_move
+        obs = m.observation(s)
+        choice = bots[s].choose(rules, obs)
+        if obs["phase"] == "exchange":
+            decisions += 1
+            assert m.exchange.why_not(choice) is None, f"{bots[s].name}: {choice!r} for {obs['decision']}"
+        else:
+            assert faces(choice.mask) in {faces(p.mask) for p in m.game.legal_plays()}
+            known += any("cards" in e and e["to"] != s for e in obs["exchanges"])
+        m.act(choice)
+    assert decisions and known
 
 
 HOUSE_RULES = [
@@ -84,7 +143,7 @@ def test_make_knows_the_four_bots_and_rejects_unknown_names_and_options():
     assert {"random", "greedy", "heuristic", "search"} <= set(bot_names())
     with pytest.raises(ValueError, match="no bot named 'clever'"):
         make("clever")
-    with pytest.raises(ValueError, match="search"):
+    with pytest.raises(TypeError, match="budget"):
         make("search", budget=3)
     with pytest.raises(ValueError, match="iterations must be at least 1"):
         make("search", iterations=0)
@@ -116,8 +175,8 @@ def test_a_different_seed_changes_the_random_bot():
 # --- hidden information ----------------------------------------------------------------------------------
 
 
-def midgame(rules, seed, actions):
-    g = Game(rules, seed=seed)
+def midgame(rules, seed, actions, players=None):
+    g = Game(rules, players=players, seed=seed)
     bot = make("greedy")
     for _ in range(actions):
         if g.is_over:
@@ -126,21 +185,39 @@ def midgame(rules, seed, actions):
     return g
 
 
+def known_in_hands(g, obs):
+    """The cards ``obs`` says other seats hold (``known_cards``), as masks of the copies those hands hold."""
+    keep = [0] * g.n
+    for s, tokens in obs["known_cards"].items():
+        s = int(s)
+        for t in tokens:
+            keep[s] |= 1 << next(c for c in bits(g.hand(s).mask & ~keep[s]) if str(CARDS[c]) == t)
+    return keep
+
+
 def scrambled(g, seat, rng):
-    """The same public position with every other seat's hidden cards dealt afresh (sizes kept)."""
+    """The same public position with every card ``seat`` cannot see (other hands, a stock, cards set aside)
+    dealt afresh to the other seats, sizes and cards known to be in a hand kept."""
     obs = g.observation(seat)
-    pool = [c for s in range(g.n) if s != seat for c in bits(g.hand(s).mask)]
+    keep = known_in_hands(g, obs)
+    pool = [c for s in range(g.n) if s != seat for c in bits(g.hand(s).mask & ~keep[s])]
+    seen = g.face_up
+    for s in range(g.n):
+        seen |= g.hand(s).mask
+    for _s, p in g.history:
+        seen |= p.mask
+    pool += bits(g.ev.pack & ~seen)  # nobody holds these: a stock, or cards set aside unseen
     rng.shuffle(pool)
     hands, i = [], 0
     for s in range(g.n):
         if s == seat:
             hands.append(g.hand(s).mask)
         else:
-            k = g.hand(s).mask.bit_count()
-            hands.append(to_mask(pool[i : i + k]))
+            k = g.hand(s).mask.bit_count() - keep[s].bit_count()
+            hands.append(keep[s] | sum(1 << c for c in pool[i : i + k]))
             i += k
     other = Game.from_observation(g.rules, obs, hands)
-    assert [other.hand(s).mask for s in range(g.n)] != [g.hand(s).mask for s in range(g.n)]
+    assert [faces(other.hand(s).mask) for s in range(g.n)] != [faces(g.hand(s).mask) for s in range(g.n)]
     return other
 
 
@@ -157,17 +234,35 @@ def string_tokens(obj):
     return out
 
 
-@pytest.mark.parametrize("seed,actions", [(1, 9), (2, 17), (3, 26), (4, 5)])
-def test_choices_do_not_depend_on_other_seats_hidden_cards(seed, actions):
-    rules = load_rules("classic")
-    g = midgame(rules, seed, actions)
+HIDDEN_CASES = [
+    ("classic", 4, 1, 9),
+    ("classic", 4, 2, 17),
+    ("classic", 4, 3, 26),
+    ("classic", 4, 4, 5),
+    ("two-decks", 5, 5, 30),  # copies of every card
+    ("wild-jokers", 4, 6, 12),
+    ("zheng-shangyou", 5, 7, 20),  # face-up out cards, high jokers, bombs
+    ("two-player-draw", 2, 8, 14),  # a stock drawn from on passes
+    ("known-leftover", 3, 9, 8),  # the dealer's extra card was shown to everyone
+]
+
+
+@pytest.mark.parametrize("name,players,seed,actions", HIDDEN_CASES)
+def test_choices_do_not_depend_on_other_seats_hidden_cards(name, players, seed, actions):
+    rules = ruleset(name)
+    g = midgame(rules, seed, actions, players)
     seat = g.to_move
     rng = random.Random(seed)
     twin = scrambled(g, seat, rng)
-    obs, obs2 = g.observation(seat), twin.observation(seat)
+    obs = g.observation(seat)
+    # a position rebuilt from an observation does not carry the deal's shown cards along; they are the same
+    # cards in the same hands in both positions
+    obs2 = dict(twin.observation(seat), known_cards=obs["known_cards"])
     assert obs == obs2  # the observation itself carries nothing of the hidden hands
-    hidden = {str(c) for s in range(g.n) if s != seat for c in g.hand(s)}
-    assert not hidden & string_tokens(obs)
+    seen = {str(CARDS[c]) for c in bits(g.hand(seat).mask | played_from_history(obs["history"]) | g.face_up)}
+    keep = known_in_hands(g, obs)
+    hidden = {str(c) for s in range(g.n) if s != seat for c in CardSet.from_mask(g.hand(s).mask & ~keep[s])}
+    assert not (hidden - seen) & string_tokens(obs)  # (with two decks a hidden card may share a visible name)
     for name, options in [("random", {}), ("greedy", {}), ("heuristic", {}), ("search", {"iterations": 3})]:
         a = make(name, seed=7, **options).choose(rules, obs)
         b = make(name, seed=7, **options).choose(rules, obs2)
@@ -360,25 +455,54 @@ def test_views_from_observations_reuse_the_history_only_when_it_extends():
 # --- determinisation -------------------------------------------------------------------------------------
 
 
-@given(st.integers(0, 10_000), st.integers(0, 40), st.sampled_from(["classic", "taiwan", "house-code", "bga"]))
-def test_sampled_deals_match_everything_public(seed, actions, preset):
-    rules = load_rules(preset)
-    g = midgame(rules, seed, actions)
+@given(st.integers(0, 10_000), st.integers(0, 40), st.sampled_from(RULESETS), st.data())
+def test_sampled_deals_match_everything_public(seed, actions, name, data):
+    rules = ruleset(name)
+    g = midgame(rules, seed, actions, data.draw(st.sampled_from(table_sizes(name)), label="players"))
     if g.is_over:
         return
     seat = g.to_move
     obs = g.observation(seat)
-    sampler = DealSampler(rules, obs)
-    hands = sampler.sample(random.Random(seed))
-    assert hands[seat] == g.hand(seat).mask
+    hands = DealSampler(rules, obs).sample(random.Random(seed))
+    assert faces(hands[seat]) == faces(g.hand(seat).mask)
     assert [h.bit_count() for h in hands] == g.hand_sizes()
-    played = played_from_history(obs["history"])
     union = 0
     for h in hands:
-        assert not union & h and not h & played
+        assert not union & h
         union |= h
+    # no card more often than the pack holds it (two decks: twice), counting played and face-up cards too
+    played = 0
+    for _s, p in g.history:
+        played |= p.mask
+    placed = Counter(faces(union) + faces(played) + faces(g.face_up))
+    assert not placed - Counter(faces(g.ev.pack))
+    for s, tokens in obs["known_cards"].items():  # cards the seat knows to be in a hand are there
+        assert not Counter(faces(to_mask(tokens))) - Counter(faces(hands[int(s)]))
     rebuilt = Game.from_observation(rules, obs, hands)
-    assert rebuilt.observation(seat) == obs
+    assert dict(rebuilt.observation(seat), known_cards=obs["known_cards"]) == obs
+
+
+def test_sampled_deals_keep_the_cards_an_exchange_showed():
+    """Trading (president) and Winner's shown exchange: the cards a seat gave, and cards shown to all, are in
+    the hand they went to in every sample."""
+    for name in ("president", "winner"):
+        m = Match(name, players=4, seed=3, rounds=2)
+        bots = [make("greedy") for _ in range(4)]
+        while m.round_index < 1 or m.phase != "play":
+            m.act(bots[m.to_move].choose(m.rules, m.observation(m.to_move)))
+        for seat in range(4):
+            obs = m.observation(seat)
+            known = known_tokens(obs)
+            truth = [Counter(faces(m.game.hand(s).mask)) for s in range(4)]
+            for s, tokens in known.items():
+                assert s != seat and not Counter(faces(to_mask(tokens))) - truth[s]
+            gave = [e for e in obs["exchanges"] if e["type"] == "give" and e["from"] == seat and e["to"] != seat]
+            if gave:
+                assert known, (name, seat)
+            for i in range(5):
+                hands = DealSampler(m.rules, obs).sample(random.Random(i))
+                for s, tokens in known.items():
+                    assert not Counter(faces(to_mask(tokens))) - Counter(faces(hands[s]))
 
 
 def test_a_partial_deal_s_first_play_shows_which_low_cards_were_never_dealt():
@@ -423,7 +547,7 @@ def test_the_search_keeps_the_heuristic_s_choice_when_it_is_the_only_candidate()
     rules = load_rules("classic")
     g = midgame(rules, 8, 10)
     obs = g.observation(g.to_move)
-    ranked = policy_for(rules).scores(view_from_observation(rules, obs))
+    ranked = policy_for(rules.engine).scores(view_from_observation(rules, obs))
     assert make("search", candidates=1, iterations=5).choose(rules, obs) == ranked[0][1]
 
 
@@ -431,7 +555,7 @@ def test_the_search_keeps_the_heuristic_s_choice_when_it_is_the_only_candidate()
 def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
     """Search rollouts read views built from the Game; the bot reads observations: the same round results."""
     from bigtwo.bots.search import rollout
-    from bigtwo.bots.view import deck_of, view_from_game
+    from bigtwo.bots.view import beside, view_from_game
 
     rules = load_rules(preset)
     for seed in range(3):
@@ -443,24 +567,50 @@ def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
             obs = g.observation(s)
             if not g.history or seed == 0:
                 a = view_from_observation(rules, obs)
-                b = view_from_game(g, deck_of(rules), played_from_history(obs["history"]))
+                b = view_from_game(g, beside(g.hand(s).mask, played_from_history(obs["history"])))
                 assert a == b
             g.play(bots[s].choose(rules, obs))
-        rollout(twin, policy_for(rules), deck_of(rules), 0)
+        rollout(twin, policy_for(twin.ev))
         assert history(twin) == history(g)
 
 
-@given(st.integers(0, 5000), st.sampled_from(["classic", "house-code", "chor-dai-di"]), st.integers(2, 4))
-def test_a_bot_s_legal_actions_are_the_engine_s(seed, preset, players):
-    """Bots keep a hand index between decisions; it must give exactly the engine's legal actions."""
-    from bigtwo.game import legal_plays_from_observation
+LEGAL_CASES = {
+    "classic": [2, 3, 4],
+    "house-code": [3, 5, 7],
+    "chor-dai-di": [3, 4],
+    "two-decks": [6],
+    "two-player-draw": [2],  # hands grow as they draw
+    "bga-skip": [4],
+    "zheng-shangyou": [4, 6],
+}
 
-    rules = load_rules(preset)
-    players = max(players, rules.min_players)
-    g = Game(rules, players=players, seed=seed)
+
+@settings(max_examples=30)
+@given(st.integers(0, 5000), st.sampled_from(sorted(LEGAL_CASES)), st.data())
+def test_a_bot_s_legal_actions_are_the_engine_s(seed, name, data):
+    """Bots keep a hand index between decisions; it must give exactly the round's legal actions (with two
+    decks, as notation names them: which copy of a card is not in the observation)."""
+    rules = ruleset(name)
+    g = Game(rules, players=data.draw(st.sampled_from(LEGAL_CASES[name]), label="players"), seed=seed)
     bots = [make("random", seed=seed + s) for s in range(g.n)]
     while not g.is_over:
         obs = g.observation(g.to_move)
         mine = bots[g.to_move].legal(rules, obs)
-        assert mine == legal_plays_from_observation(rules, obs) == g.legal_plays()
+        assert Counter(faces(p.mask) for p in mine) == Counter(faces(p.mask) for p in g.legal_plays())
         g.play(bots[g.to_move].choose(rules, obs))
+
+
+def test_a_time_limit_stops_the_search_and_leaves_the_heuristic_s_choice():
+    """``budget_ms`` bounds the whole decision, whatever ``iterations`` asks: out of time before one deal
+    is searched, the search plays the heuristic's choice (no clock reading is asserted: the limit is tiny)."""
+    rules = load_rules("classic")
+    g = midgame(rules, 8, 6)
+    assert len(g.legal_plays()) > 2
+    obs = g.observation(g.to_move)
+    ranked = policy_for(rules.engine).scores(view_from_observation(rules, obs))
+    bot = make("search", iterations=1000, budget_ms=1e-6)
+    assert bot.choose(rules, obs) == ranked[0][1]
+    assert bot.last_cut and bot.last_iterations == 0
+    free = make("search", iterations=2)
+    free.choose(rules, obs)
+    assert not free.last_cut and free.last_iterations == 2

@@ -77,3 +77,34 @@ def test_a_whole_game_in_the_terminal(preset):
     assert table.game.is_over
     assert "Round over." in text and "Not allowed" in text
     assert "score" in text
+
+
+@pytest.mark.parametrize(("preset", "players"), [("winner", 4), ("zheng-shangyou", 5), ("tien-len", 4), ("winner", 3)])
+def test_the_family_plays_whole_games_in_the_terminal(preset, players):
+    """`bigtwo play --rules winner` and `--rules zheng-shangyou --players 5` play whole games."""
+    helper = make("greedy", seed=1)
+    holder = {}
+
+    def human(prompt: str) -> str:
+        g = holder["table"].game
+        p = helper.choose(g.rules, g.observation(g.to_move))
+        return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
+
+    out = io.StringIO()
+    table = PlainTable(
+        load_rules(preset),
+        players=players,
+        seat=0,
+        seed=5,
+        delay=0,
+        console=Console(file=out, width=120),
+        input_fn=human,
+        ascii_cards=True,
+    )
+    holder["table"] = table
+    table.run()
+    assert table.game.is_over and "Round over." in out.getvalue()
+    res = runner.invoke(
+        app, ["play", "--rules", preset, "--players", str(players), "--seed", "2", "--delay", "0"], input="quit\n"
+    )
+    assert res.exit_code == 0, res.output

@@ -4,6 +4,7 @@ from bigtwo.cards import Card, CardSet, card, parse_cards
 from bigtwo.combos.play import PASS, Combo, Play
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, RulesError
 from bigtwo.game import Game
+from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.scoring import RoundResult
 
@@ -18,6 +19,7 @@ __all__ = [
     "Combo",
     "Game",
     "IllegalPlay",
+    "Match",
     "Play",
     "RoundResult",
     "RulesError",

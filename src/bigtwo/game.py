@@ -10,70 +10,36 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bigtwo.cards import (
-    CARDS,
-    DECK_SIZE,
-    CardSet,
-    CardsLike,
-    bits,
-    card,
-    to_mask,
-)
+from bigtwo.cards import DECK_SIZE, CardSet, CardsLike, bits, to_mask
 from bigtwo.combos.play import PASS, Play
+from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
 from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.legal import (  # noqa: F401  (re-exported: bots and environments import them from here)
+    _own_copies,
+    answers,
+    fewest_to_beat,
+    highest_card,
+    last_play_reason,
+    legal_actions,
+    legal_plays_from_observation,
+)
 from bigtwo.moves import HandIndex
 from bigtwo.rules.ruleset import Ruleset, load_rules
-from bigtwo.scoring import RoundOutcome, RoundResult, score_round
+from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 
 _TWO = 12
+_THREE = 0
+AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
+MAX_REDEALS = 100
 
 
-def highest_card(ev: Any) -> int:
-    """The highest card of a standard pack under these rules (what 'the 2S' means in end restrictions)."""
-    return max(range(52), key=lambda c: (ev.power[c], c))
-
-
-def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
-    """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
-    if rule == "none":
-        return None
-    cs = bits(p.mask)
-    all_twos = all(ev.rank_of[c] == _TWO for c in cs)
-    top = highest_card(ev)
-    if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
-        return "you may not go out with a single 2 or a pair of 2s"
-    if rule == "two-single" and p.kind == "single" and all_twos:
-        return "you may not go out with a single 2"
-    if rule == "highest-single" and p.kind == "single" and cs[0] % DECK_SIZE == top:
-        return f"you may not go out with {CARDS[top]} as a single"
-    if rule == "highest-card" and any(c % DECK_SIZE == top for c in cs):
-        return f"you may not go out with a play containing {CARDS[top]}"
-    return None
-
-
-def legal_actions(ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str) -> list[Play]:
-    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots."""
-    plays = (idx.containing(required) if required else list(idx.plays)) if top is None else idx.answers(top)
-    if forbid != "none":
-        hand = idx.hand
-        plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
-    if top is None:
-        return plays if plays else [PASS]
-    plays.append(PASS)
-    return plays
-
-
-def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Play]:
-    """The legal actions of the observing seat, from its observation alone (empty when not its turn)."""
-    if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
-        return []
-    ev = rules.engine
-    hand = to_mask(obs["hand"])
-    idx = HandIndex.build(ev, hand)
-    trick = obs.get("trick")
-    top = ev.classify(to_mask(trick["cards"])) if trick else None
-    required = to_mask(obs["required_card"]) & hand if obs.get("required_card") else 0
-    return legal_actions(ev, idx, top, required, rules.last_play_forbidden)
+def _free_copies(mask: int, used: int) -> int:
+    """With two decks, move each card of ``mask`` that is already ``used`` to its other copy."""
+    for i in bits(mask & used):
+        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
+        if not used >> alt & 1 and not mask >> alt & 1:
+            mask = (mask & ~(1 << i)) | (1 << alt)
+    return mask
 
 
 class Game:
@@ -82,6 +48,8 @@ class Game:
     ``Game(rules, players=4, seed=7)`` deals a shuffled pack; ``Game(rules, hands=[...])`` starts from given
     hands (any sizes: puzzles, duplicate deals). ``first`` names the seat that leads; by default it is the
     holder of ``rules.lead_card`` (or of the lowest card dealt when nobody holds it), who must then play it.
+    ``dealer`` (default: the last seat) decides who is dealt to first and who gets a 'dealer' leftover.
+    ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``.
     """
 
     def __init__(
@@ -91,9 +59,10 @@ class Game:
         seed: int | None = None,
         hands: list[CardsLike] | None = None,
         first: int | None = None,
+        dealer: int | None = None,
+        stock: CardsLike | list[CardsLike] | None = None,
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
-        self.ev = self.rules.engine
         self.seed = seed
         if hands is not None:
             masks = [to_mask(h) for h in hands]
@@ -108,7 +77,6 @@ class Game:
                 seen |= m
         else:
             n = self.rules.players if players is None else players
-            masks = self._deal(n, seed)
         if not 2 <= n <= 8:
             raise BigTwoError(f"{n} players: a round needs 2 to 8")
         if hands is None and not self.rules.min_players <= n <= self.rules.max_players:
@@ -116,7 +84,48 @@ class Game:
                 f"{n} players: {self.rules.name!r} is for {self.rules.min_players}-{self.rules.max_players} players"
             )
         self.n = n
+        self.ev = self.rules.engine_for(n)
+        self.dealer = n - 1 if dealer is None else dealer
+        if not 0 <= self.dealer < n:
+            raise BigTwoError(f"dealer={dealer} is not a seat (0-{n - 1})")
+        self._rng = random.Random(seed)
+        self.redeals: list[str] = []  # why each earlier deal of this round was thrown in
+        if hands is not None:
+            d = Deal(hands=masks)
+            if stock is not None:
+                if isinstance(stock, list):
+                    d.stock = [to_mask(c).bit_length() - 1 for c in stock]
+                else:
+                    d.stock = bits(to_mask(stock))
+            self._dealt_by_game = False
+        else:
+            d = self._deal_with_redeals()
+            self._dealt_by_game = True
+        self._first = first
+        self._setup(d)
+
+    # --- setup ---------------------------------------------------------------------------------------
+    def _deal_with_redeals(self) -> Deal:
+        for _ in range(MAX_REDEALS):
+            d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
+            if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
+                seat = next(s for s, h in enumerate(d.hands) if four_twos(self.ev, h))
+                self.redeals.append(f"seat {seat} held all four 2s")
+                continue
+            return d
+        raise BigTwoError("no playable deal after 100 redeals")
+
+    def _setup(self, d: Deal) -> None:
+        n = self.n
+        masks = d.hands
         self.dealt: tuple[int, ...] = tuple(masks)
+        self.dealt_sizes = [m.bit_count() for m in masks]
+        self.face_up = d.face_up  # set aside, seen by everyone
+        self._hidden = d.hidden  # set aside, seen by no one
+        self._stock = tuple(d.stock)
+        self._stock_pos = 0
+        self._swap_offer = d.swap_offer
+        self._known = tuple(d.known.get(s, 0) for s in range(n))
         self._hands = list(masks)
         self._idx = [HandIndex.build(self.ev, m) for m in masks]
         self._active = sum(1 << s for s in range(n) if masks[s])
@@ -125,14 +134,20 @@ class Game:
         self._top_seat = -1
         self._passed = 0
         self._blocked = 0
+        self._uncalled = 0  # seats that reached one card without calling 'last card'
         self._over = False
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
+        self._notes: list[str | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
+        self._entries: list[dict[str, Any]] = []  # observation history entries, built once per action
+        self._entries_of = self._notes
         self._trick_open = 0  # history index where the current trick began
         self._undo: list[tuple[Any, ...]] = []
         self._lock = self.rules.pass_locks_out
         self._one_pass = self.rules.trick_end == "one-pass"
         self._forbid = self.rules.last_play_forbidden
+        self._skip_cache: tuple[int, int, int] | None = None
+        first = self._first
         if first is not None:
             if not 0 <= first < n:
                 raise BigTwoError(f"first={first} is not a seat (0-{n - 1})")
@@ -142,94 +157,110 @@ class Game:
             self.to_move, self._required = self._first_lead(masks)
         if not self._active or self._active & (self._active - 1) == 0:
             self._finish()
-
-    @classmethod
-    def from_observation(cls, rules: Ruleset | str, obs: dict[str, Any], hands: list[CardsLike]) -> Game:
-        """The position ``obs`` describes, with ``hands`` as every seat's current hand (a determinisation).
-
-        The deal is rebuilt as each seat's current hand plus what it has played, and the public history is
-        replayed on it, so the result is exactly the observed position (for search bots sampling the unseen
-        cards). ``hands[obs["seat"]]`` must be the observer's own hand; sizes must match ``hand_sizes``.
-        """
-        rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
-        masks = [to_mask(h) for h in hands]
-        sizes = obs["hand_sizes"]
-        if [m.bit_count() for m in masks] != list(sizes):
-            raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
-        dealt = list(masks)
-        for entry in obs["history"]:
-            if entry["action"] == "play":
-                dealt[entry["seat"]] |= to_mask(entry["cards"])
-        history = obs["history"]
-        first = history[0]["seat"] if history else obs["to_move"]
-        g = cls(rules, hands=dealt, first=first)
-        if not history and obs.get("required_card"):
-            g._required = to_mask(obs["required_card"]) & dealt[first]
-        for entry in history:
-            g.play("pass" if entry["action"] == "pass" else entry["cards"])
-        return g
-
-    def clone(self) -> Game:
-        """An independent copy of the round (cheap: the state is ints and immutable objects)."""
-        g = object.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g._hands = list(self._hands)
-        g._idx = list(self._idx)
-        g._history = list(self._history)
-        g._undo = list(self._undo)
-        return g
-
-    # --- setup ---------------------------------------------------------------------------------------
-    def _deal(self, n: int, seed: int | None) -> list[int]:
-        deck = list(CardSet.deck())
-        random.Random(seed).shuffle(deck)
-        style = self.rules.deal
-        if style == "thirteen" and 13 * n > len(deck):
-            raise BigTwoError(f"deal 'thirteen' needs at most {len(deck) // 13} players, not {n}")
-        each = 13 if style == "thirteen" else len(deck) // n
-        hands = [0] * n
-        if style == "all":
-            each = len(deck)
-        for i, c in enumerate(deck[: each * n]):
-            hands[i % n] |= 1 << c
-        leftover = [] if style != "equal" else deck[each * n :]
-        if leftover:
-            # 002 Rules: leftover cards go to the holder of the 3D, or of the next lowest card
-            lowest = min((c for h in hands for c in bits(h)), key=lambda c: (self.ev.power[c], c))
-            target = self._holder(hands, self._lead_mask(hands)) if self._lead_mask(hands) else None
-            if target is None:
-                target = self._holder(hands, 1 << lowest)
-            for c in leftover:
-                hands[target] |= 1 << c
-        return hands
-
-    def _lead_mask(self, hands: list[int]) -> int:
-        lead = self.rules.lead_card
-        all_cards = 0
-        for h in hands:
-            all_cards |= h
-        if lead != "lowest":
-            c = card(lead)
-            for copy in (c, c + DECK_SIZE):
-                if all_cards >> copy & 1:
-                    return 1 << copy
-        if not all_cards:
-            return 0
-        lowest = min(bits(all_cards), key=lambda c: (self.ev.power[c], c))
-        return 1 << lowest
-
-    @staticmethod
-    def _holder(hands: list[int], mask: int) -> int | None:
-        for seat, h in enumerate(hands):
-            if h & mask:
-                return seat
-        return None
+            return
+        self._instant_results()
 
     def _first_lead(self, hands: list[int]) -> tuple[int, int]:
-        mask = self._lead_mask(hands)
-        seat = self._holder(hands, mask) if mask else 0
+        dealt = 0
+        for h in hands:
+            dealt |= h
+        mask = lead_card_mask(self.rules, self.ev, dealt)
+        seat = holder(hands, mask) if mask else 0
         required = mask if self.rules.lead_card_must_be_played else 0
         return (seat if seat is not None else 0), required
+
+    def _instant_results(self) -> None:
+        rules, ev = self.rules, self.ev
+        for seat, h in enumerate(self._hands):
+            if rules.malta_dragon:
+                verdict = malta_dragon(ev, h)
+                if verdict == "win":
+                    return self._finish(instant=(seat, "win", "a Malta dragon: six pairs and a single"))
+                if verdict == "lose":
+                    return self._finish(instant=(seat, "lose", "a Malta dragon holding a pair of 3s"))
+            if rules.four_twos in ("win", "draw") and four_twos(ev, h):
+                outcome = "win" if rules.four_twos == "win" else "draw"
+                return self._finish(instant=(seat, outcome, "all four 2s"))
+        return None
+
+    def replace_hands(self, hands: list[CardsLike], first: int | None = None) -> None:
+        """The hands after card exchanges between the deal and the first play (a match's exchanges).
+
+        Each hand keeps its size and no card appears or vanishes; what the deal set aside (face-up cards, the
+        stock, the hidden cards) stays. ``first`` names a seat that leads freely (None: the lead card's holder).
+        """
+        if self._history:
+            raise IllegalPlay("hands can only change before the first play")
+        masks = [to_mask(h) for h in hands]
+        if len(masks) != self.n or [m.bit_count() for m in masks] != [h.bit_count() for h in self._hands]:
+            raise BigTwoError("an exchange must leave every hand its size")
+        union = 0
+        for m in masks:
+            if union & m:
+                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two hands")
+            union |= m
+        old = 0
+        for h in self._hands:
+            old |= h
+        if union != old:
+            raise BigTwoError("an exchange may only move cards between hands")
+        known = {s: k & masks[s] for s, k in enumerate(self._known) if k & masks[s]}
+        self._first = first
+        self._setup(
+            Deal(
+                hands=masks,
+                stock=list(self._stock[self._stock_pos :]),
+                face_up=self.face_up,
+                hidden=self._hidden,
+                swap_offer=self._swap_offer,
+                known=known,
+            )
+        )
+
+    # --- deal-time decisions ----------------------------------------------------------------------------
+    def redeal_reasons(self, seat: int) -> list[str]:
+        """Why ``seat`` may ask for a new deal now (before any play); empty when it may not."""
+        if self._history or self._over or not self._dealt_by_game:
+            return []
+        return redeal_reasons(self.rules, self.ev, self._hands[seat])
+
+    def request_redeal(self, seat: int) -> None:
+        """Throw the deal in at ``seat``'s request (002 Reshuffling); the cards are shuffled and dealt again."""
+        reasons = self.redeal_reasons(seat)
+        if not reasons:
+            why = "play has begun" if self._history else "its hand does not qualify under these rules"
+            raise IllegalPlay(f"seat {seat} may not ask for a new deal: {why}")
+        self.redeals.append(f"seat {seat} asked: {reasons[0]}")
+        self._setup(self._deal_with_redeals())
+
+    @property
+    def can_swap_leftover(self) -> bool:
+        """The lead card's holder may still swap it for the leftover card (before the first play)."""
+        return bool(self._swap_offer) and not self._history and not self._over
+
+    @property
+    def swap_offer(self) -> CardSet | None:
+        return CardSet.from_mask(self._swap_offer) if self.can_swap_leftover else None
+
+    def swap_leftover(self) -> None:
+        """The lead card's holder takes the leftover card and sets the lead card aside (002 Variations)."""
+        if not self.can_swap_leftover:
+            raise IllegalPlay("there is no leftover card to swap for")
+        dealt = 0
+        for h in self._hands:
+            dealt |= h
+        lead = lead_card_mask(self.rules, self.ev, dealt)
+        seat = holder(self._hands, lead)
+        assert seat is not None
+        hands = list(self._hands)
+        hands[seat] = (hands[seat] & ~lead) | self._swap_offer
+        known = {s: k for s, k in enumerate(self._known) if k}
+        if self.rules.leftover_shown:
+            known[seat] = known.get(seat, 0) | self._swap_offer
+        self.redeals.append(f"seat {seat} swapped {CardSet.from_mask(lead)} for the leftover card")
+        self._setup(
+            Deal(hands=hands, face_up=self.face_up | lead, hidden=self._hidden, stock=list(self._stock), known=known)
+        )
 
     # --- reading the state ----------------------------------------------------------------------------
     @property
@@ -262,6 +293,20 @@ class Game:
         return list(self._history)
 
     @property
+    def history_notes(self) -> list[str | None]:
+        """Per action: 'auto' (a pass made by the automatic skip), 'drew' (passed and drew), 'called'."""
+        return list(self._notes)
+
+    @property
+    def drawn_cards(self) -> CardSet:
+        """Every card drawn from the stock so far (who drew each is known only to them)."""
+        return CardSet.from_mask(sum(1 << c for c in self._stock[: self._stock_pos]))
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock) - self._stock_pos
+
+    @property
     def finishing_order(self) -> list[int]:
         return list(self._finished)
 
@@ -284,7 +329,18 @@ class Game:
         """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed."""
         if self._over:
             return []
-        return legal_actions(self.ev, self._idx[self.to_move], self._top, self._required, self._forbid)
+        return legal_actions(
+            self.ev, self._idx[self.to_move], self._top, self._required, self._forbid, self._must_answer()
+        )
+
+    def _must_answer(self) -> bool:
+        """The "three 3s" rule: the player right after a lead of three 3s, holding three 2s, may not pass."""
+        if not self.rules.three_threes_force_twos or self._top is None:
+            return False
+        top = self._top
+        if top.kind != "triple" or top.value != _THREE or self._trick_open != len(self._history) - 1:
+            return False
+        return self._next_active(self._top_seat) == self.to_move
 
     def _last_play_reason(self, p: Play) -> str | None:
         return last_play_reason(self.ev, self._forbid, p)
@@ -304,8 +360,11 @@ class Game:
         if isinstance(cards, str) and cards.strip().lower() == "pass":
             cards = PASS
         if isinstance(cards, Play) and cards.is_pass:
-            if self._top is None and self.legal_plays() != [PASS]:
-                raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
+            # a pass is legal when following, except under the three-3s rule; when leading, only if blocked
+            if (self._top is None or self._must_answer()) and PASS not in self.legal_plays():
+                if self._top is None:
+                    raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
+                raise IllegalPlay(f"seat {s} may not pass: after a lead of three 3s, three 2s must be played")
             return PASS
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
         hand = self._hands[s]
@@ -338,16 +397,20 @@ class Game:
         return mask
 
     # --- acting ---------------------------------------------------------------------------------------
-    def play(self, cards: CardsLike | Play) -> Play:
+    def play(self, cards: CardsLike | Play, call_last_card: bool = True) -> Play:
         """Play ``cards`` (notation, a CardSet or a Play; ``"pass"`` passes) for the seat to move.
 
         Raises :class:`IllegalPlay` with the reason, leaving the state unchanged. Returns the Play made.
+        Under ``last_card_call``, a play that leaves one card is announced unless ``call_last_card=False``.
         """
         p = self._check(cards)
         if p.is_pass:
+            self._undo.append(self._snapshot())
             self._do_pass()
         else:
-            self._do_play(p)
+            self._undo.append(self._snapshot())
+            self._do_play(p, call_last_card)
+        self._auto_skip()
         return p
 
     def pass_turn(self) -> None:
@@ -368,10 +431,12 @@ class Game:
             self._finished,
             len(self._history),
             self._trick_open,
+            self._stock_pos,
+            self._uncalled,
         )
 
     def undo(self) -> None:
-        """Take back the last action (play or pass); repeatable back to the deal."""
+        """Take back the last action (play or pass, with any automatic skips it caused); back to the deal."""
         if not self._undo:
             raise IllegalPlay("nothing to undo: the round is at the deal")
         (
@@ -387,20 +452,30 @@ class Game:
             self._finished,
             hist,
             self._trick_open,
+            self._stock_pos,
+            self._uncalled,
         ) = self._undo.pop()
         self._hands = list(hands)
         self._idx = list(idx)
         del self._history[hist:]
+        del self._notes[hist:]
+        del self._entries[hist:]
         self._over = False
         self._result = None
 
-    def _do_play(self, p: Play) -> None:
+    def _do_play(self, p: Play, call_last_card: bool = True) -> None:
         s = self.to_move
-        self._undo.append(self._snapshot())
         hand = self._hands[s] & ~p.mask
         self._hands[s] = hand
         self._idx[s] = self._idx[s].without(p.mask)
         self._history.append((s, p))
+        note = None
+        if self.rules.last_card_call and hand.bit_count() == 1:
+            if call_last_card:
+                note = "called"
+            else:
+                self._uncalled |= 1 << s
+        self._notes.append(note)
         self._required = 0
         self._blocked = 0
         self._top = p
@@ -418,10 +493,17 @@ class Game:
                 return
         self.to_move = self._next_to_move(s)
 
-    def _do_pass(self) -> None:
+    def _do_pass(self, note: str | None = None) -> None:
         s = self.to_move
-        self._undo.append(self._snapshot())
-        self._history.append((s, PASS))
+        self._history.append((s, AUTO_PASS if note == "auto" else PASS))
+        self._notes.append(note)
+        if self.rules.draw_on_pass and self._stock_pos < len(self._stock):
+            c = self._stock[self._stock_pos]
+            self._stock_pos += 1
+            self._hands[s] |= 1 << c
+            self._idx[s] = HandIndex.build(self.ev, self._hands[s])
+            if note is None:
+                self._notes[-1] = "drew"
         if self._top is None:
             # a leader with nothing legal to lead (end restrictions) hands the lead on
             self._blocked += 1
@@ -464,21 +546,61 @@ class Game:
                 return t
         return seat
 
-    def _finish(self) -> None:
+    # --- automatic turn skip (BGA) ----------------------------------------------------------------------
+    def _auto_skip(self) -> None:
+        if not self.rules.auto_skip:
+            return
+        while not self._over and self._top is not None:
+            if self._hands[self.to_move].bit_count() >= self._fewest_to_beat():
+                return
+            self._do_pass("auto")
+
+    def _fewest_to_beat(self) -> int:
+        """Fewest cards a play beating the one on the table could have, judged from public information only:
+        the cards not yet played and not face up on the table could be anywhere (BGA automatic turn skip)."""
+        played = 0
+        for _s, p in self._history:
+            played |= p.mask
+        pool = self.ev.pack & ~played & ~self.face_up
+        top = self._top
+        assert top is not None
+        key = (pool, top.mask)
+        if self._skip_cache is not None and self._skip_cache[:2] == key:
+            return self._skip_cache[2]
+        fewest = fewest_to_beat(self.ev, pool, top)
+        self._skip_cache = (pool, top.mask, fewest)
+        return fewest
+
+    # --- the end --------------------------------------------------------------------------------------
+    def _finish(self, instant: tuple[int, str, str] | None = None) -> None:
         self._over = True
         finished = list(self._finished)
-        rest = [s for s in range(self.n) if s not in finished]
-        ref = finished[0] if finished else self.to_move
-        rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
+        if instant is not None:
+            seat, verdict, _why = instant
+            others = [(seat + k) % self.n for k in range(1, self.n)]
+            finished = [*others, seat] if verdict == "lose" else [seat, *others]
+            rest: list[int] = []
+        else:
+            rest = [s for s in range(self.n) if s not in finished]
+            ref = finished[0] if finished else self.to_move
+            rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
         order = tuple(finished + rest)
         played = {s for s, p in self._history if not p.is_pass}
         outcome = RoundOutcome(
             finishing_order=order,
             cards_left=tuple(h.bit_count() for h in self._hands),
-            dealt=tuple(m.bit_count() for m in self.dealt),
+            dealt=tuple(self.dealt_sizes),
             played_any=tuple(s in played for s in range(self.n)),
+            hands=tuple(self._hands),
+            dealt_hands=self.dealt,
+            history=tuple((s, p.mask) for s, p in self._history),
+            last_card_uncalled=tuple(s for s in range(self.n) if self._uncalled >> s & 1),
         )
-        self._result = score_round(self.rules, outcome)
+        if instant is not None:
+            self._result = instant_result(self.rules, outcome, instant)
+            return
+        result = score_round(self.rules, outcome)
+        self._result = result
 
     # --- what a seat may see ----------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -486,21 +608,16 @@ class Game:
         if not 0 <= seat < self.n:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
         ev = self.ev
-        hist = []
-        for s, p in self._history:
-            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
-            if not p.is_pass:
-                entry["cards"] = [str(c) for c in ev.sort_cards(p.mask)]
-                entry["kind"] = p.kind
-            hist.append(entry)
+        hist = self._history_entries()
         top = self._top
+        offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
         return {
             "seat": seat,
             "players": self.n,
             "rules": self.rules.name,
             "hand": [str(c) for c in ev.sort_cards(self._hands[seat])],
             "hand_sizes": self.hand_sizes(),
-            "dealt_sizes": [m.bit_count() for m in self.dealt],
+            "dealt_sizes": list(self.dealt_sizes),
             "to_move": None if self._over else self.to_move,
             "trick": None
             if top is None
@@ -512,12 +629,105 @@ class Game:
             "passed": self.passed_seats(),
             # who holds the lead card is public once they lead, but the card is shown only to its holder
             "required_card": (str(CardSet.from_mask(self._required)) if self._required & self._hands[seat] else None),
+            "must_answer": self._must_answer() and self.to_move == seat,
             "finished": list(self._finished),
             "history": hist,
             "trick_start": self._trick_open,
+            "face_up": [str(c) for c in ev.sort_cards(self.face_up)],
+            "known_cards": {
+                str(s): [str(c) for c in ev.sort_cards(k & self._hands[s])]
+                for s, k in enumerate(self._known)
+                if s != seat and k & self._hands[s]
+            },
+            "swap_offer": [str(c) for c in ev.sort_cards(offer)] if offer else None,
+            "stock_size": self.stock_size,
             "is_over": self._over,
             "result": self._result.to_dict() if self._result else None,
         }
+
+    def _history_entries(self) -> list[dict[str, Any]]:
+        """The observation's history: each action's entry is built once, and every call gets its own copy."""
+        if self._entries_of is not self._notes:  # the notes were replaced wholesale: build them all again
+            self._entries, self._entries_of = [], self._notes
+        entries = self._entries
+        sort = self.ev.sort_cards
+        for i in range(len(entries), len(self._history)):
+            s, p = self._history[i]
+            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
+            if not p.is_pass:
+                entry["cards"] = [str(c) for c in sort(p.mask)]
+                entry["kind"] = p.kind
+            if self._notes[i]:
+                entry["note"] = self._notes[i]
+            entries.append(entry)
+        return [dict(e, cards=e["cards"][:]) if "cards" in e else e.copy() for e in entries]
+
+    # --- positions for search ---------------------------------------------------------------------------
+    @classmethod
+    def from_observation(cls, rules: Ruleset | str, obs: dict[str, Any], hands: list[CardsLike]) -> Game:
+        """The position ``obs`` describes, with ``hands`` as every seat's current hand (a determinisation).
+
+        The deal is rebuilt as each seat's current hand plus what it has played, and the public history is
+        replayed on it, so the result is exactly the observed position (for search bots sampling the unseen
+        cards). ``hands[obs["seat"]]`` must be the observer's own hand; sizes must match ``hand_sizes``.
+        Under ``draw_on_pass`` the cards drawn are part of the sampled hands, so no stock is rebuilt.
+        """
+        rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
+        masks = [to_mask(h) for h in hands]
+        sizes = obs["hand_sizes"]
+        if [m.bit_count() for m in masks] != list(sizes):
+            raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
+        dealt = list(masks)
+        used = 0
+        for m in masks:
+            used |= m
+        assigned: list[int] = []  # the exact cards of each play (with two decks, which copy)
+        for entry in obs["history"]:
+            if entry["action"] == "play":
+                m = _free_copies(to_mask(entry["cards"]), used)
+                used |= m
+                dealt[entry["seat"]] |= m
+                assigned.append(m)
+        history = obs["history"]
+        first = history[0]["seat"] if history else obs["to_move"]
+        replay_rules = (
+            rules.replace(auto_skip=False, draw_on_pass=False) if (rules.auto_skip or rules.draw_on_pass) else rules
+        )
+        g = cls(replay_rules, hands=dealt, first=first)
+        if not history and obs.get("required_card"):
+            g._required = to_mask(obs["required_card"]) & dealt[first]
+        g.face_up = to_mask(obs.get("face_up") or [])
+        plays = iter(assigned)
+        for entry in history:
+            g.play(PASS if entry["action"] == "pass" else CardSet.from_mask(next(plays)))
+        g.rules = rules
+        g.dealt_sizes = list(obs["dealt_sizes"])  # drawn cards are in the hands, not in what was dealt
+        g._notes = [entry.get("note") for entry in history]
+        if rules.draw_on_pass and obs.get("stock_size"):
+            # the stock is some of the cards nobody can see: those not in a hand, played, or face up
+            seen = g.face_up
+            for m in g._hands:
+                seen |= m
+            for _s, p in g._history:
+                seen |= p.mask
+            unseen = bits(g.ev.pack & ~seen)
+            g._stock = tuple(unseen[: obs["stock_size"]])
+            g._stock_pos = 0
+        return g
+
+    def clone(self) -> Game:
+        """An independent copy of the round (cheap: the state is ints and immutable objects)."""
+        g = object.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g._hands = list(self._hands)
+        g._idx = list(self._idx)
+        g._history = list(self._history)
+        g._notes = list(self._notes)
+        g._entries, g._entries_of = list(self._entries), g._notes
+        g._undo = list(self._undo)
+        g._rng = random.Random()
+        g._rng.setstate(self._rng.getstate())
+        return g
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"

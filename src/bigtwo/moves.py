@@ -7,11 +7,11 @@ bisect into the combinations of the trick's comparison class, which the evaluato
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from itertools import combinations, product
 
 from bigtwo.cards import JOKER_RANK, bits
-from bigtwo.combos.evaluator import ROYAL_RANKS, Evaluator
+from bigtwo.combos.evaluator import POWER_SPAN, ROYAL_RANKS, Evaluator
 from bigtwo.combos.play import Play
 
 _BIT = [1 << i for i in range(128)]
@@ -24,16 +24,26 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
     return m
 
 
-def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None = None) -> list[Play]:
-    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes``), sorted by (class, order).
+def all_combos(
+    ev: Evaluator,
+    hand: int,
+    sizes: frozenset[int] | set[int] | None = None,
+    kinds: frozenset[str] | None = None,
+) -> list[Play]:
+    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes`` and ``kinds``), sorted by
+    (class, order). With wild jokers, sets holding a joker are classified one by one (see ``_wild_combos``).
 
     Kinds whose shapes cannot coincide go straight to their (cached) Play; the few that can (a suited
     straight is also a flush, sisters are also two pairs and a junk card, two pairs may be a pair straight)
     go through ``found``, which keeps the highest category for a set of cards, as classification does.
     """
+    if ev.wild and hand & ev.joker_mask:
+        return _wild_combos(ev, hand, sizes, kinds)
     cs = bits(hand)
     rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
     en = ev.enabled if sizes is None else ev.kinds_of_sizes(sizes)
+    if kinds is not None:
+        en = en & kinds
     cat = ev.cat
     cache = ev.cache
     make = ev.make
@@ -59,14 +69,28 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
             m = _BIT[c]
             p = cache.get(m)
             out.append(p if p is not None else make(m, "single", power[c], rank_of[c]))
-    for kind, k in (("pair", 2), ("triple", 3), ("quad", 4)):
+    for kind, k in (("pair", 2), ("triple", 3), ("quad", 4), ("five_of_a_kind", 5)):
         if kind in en:
             for r, g in by_rank.items():
                 if len(g) >= k:
                     for combo in combinations(g, k):
                         m = _mask(combo)
+                        if r == JOKER_RANK:  # jokers together may also be a joker pair: resolve the best kind
+                            add(m, kind, max(power[c] for c in combo), r)
+                            continue
                         p = cache.get(m)
                         out.append(p if p is not None else make(m, kind, max(power[c] for c in combo), r))
+
+    if "joker_pair" in en:
+        jokers = [c for c in cs if c % 54 >= 52]
+        for a, b in combinations(jokers, 2):
+            m = _BIT[a] | _BIT[b]
+            hi, lo = sorted((power[a], power[b]), reverse=True)
+            add(m, "joker_pair", hi * POWER_SPAN + lo, JOKER_RANK)
+
+    if "dragon" in en and all(r in by_rank for r in range(JOKER_RANK)):
+        for choice in product(*(by_rank[r] for r in range(JOKER_RANK))):
+            add(_mask(choice), "dragon", power[choice[12]], 12)
 
     need_pairs = en & {"two_pairs", "two_pair_junk", "sisters", "full_house"}
     pairs = {r: list(combinations(g, 2)) for r, g in by_rank.items() if len(g) >= 2} if need_pairs else {}
@@ -78,7 +102,7 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                 for p1 in pairs[r1]:
                     k1 = max(power[c] for c in p1)
                     for p2 in pairs[r2]:
-                        add(_mask(p1) | _mask(p2), "two_pairs", max(power[c] for c in p2) * 64 + k1, r2)
+                        add(_mask(p1) | _mask(p2), "two_pairs", max(power[c] for c in p2) * POWER_SPAN + k1, r2)
 
     if en & {"two_pair_junk", "sisters"}:
         for i, r1 in enumerate(pair_ranks):
@@ -94,7 +118,7 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                 for p1 in pairs[r1]:
                     k1 = max(power[c] for c in p1)
                     for p2 in pairs[r2]:
-                        key = max(power[c] for c in p2) * 64 + k1
+                        key = max(power[c] for c in p2) * POWER_SPAN + k1
                         m = _mask(p1) | _mask(p2)
                         for j in junk:
                             for kind in kinds:
@@ -135,30 +159,51 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                             p = cache.get(m)
                             out.append(p if p is not None else make(m, "triple_junk", tk, t))
 
+    flush_on = "flush" in en
     if ev.straights:
         want_straight = "straight" in en
         want_sf = "straight_flush" in en
         want_royal = "royal_flush" in en
-        for length, seqs in ev.straight_seqs.items():
+        held = 0  # ranks present, as bits
+        for r in by_rank:
+            held |= 1 << r
+        for length, windows in ev.straight_windows.items():
             if sizes is not None and length not in sizes:
                 continue
-            for pos, ranks, tb in seqs:
-                groups = [by_rank.get(r) for r in ranks]
-                if not all(groups):
+            for pos, ranks, tb, wmask in windows:
+                if wmask & ~held:
                     continue
+                groups = [by_rank[r] for r in ranks]
                 tbi = ranks.index(tb)
+                royal = want_royal and length == 5 and sum(1 << r for r in ranks) == ROYAL_RANKS
+                suited_kinds = [k for k in ("straight", "straight_flush") if k in en]
+                if royal:
+                    suited_kinds.append("royal_flush")
+                # a suited one is the best of its enabled kinds; only a five-card flush can coincide with it
+                # elsewhere (the flush generator), so only then does it go through the resolving dict
+                best_suited = max(suited_kinds, key=cat.__getitem__) if suited_kinds else None
+                via_dict = flush_on and length == 5
                 for choice in product(*groups):
                     m = _mask(choice)
-                    key = ev.straight_key(pos, choice[tbi])
-                    if want_straight:
-                        add(m, "straight", key, tb)
                     s = suit_of[choice[0]]
-                    if (want_sf or want_royal) and all(suit_of[c] == s for c in choice):
-                        if want_sf:
-                            add(m, "straight_flush", key, tb)
-                        if want_royal and length == 5 and sum(1 << r for r in ranks) == ROYAL_RANKS:
-                            top = choice[ranks.index(11)]
-                            add(m, "royal_flush", power[top], 11)
+                    suited = (want_sf or want_royal or via_dict) and all(suit_of[c] == s for c in choice)
+                    if suited:
+                        kind = best_suited
+                        if kind is None:
+                            continue  # a flush only, which the flush generator makes
+                        if kind == "royal_flush":
+                            key, value = power[choice[ranks.index(11)]], 11
+                        else:
+                            key, value = ev.straight_key(pos, choice[tbi]), tb
+                        if via_dict:
+                            add(m, kind, key, value)
+                            continue
+                    elif want_straight:
+                        kind, key, value = "straight", ev.straight_key(pos, choice[tbi]), tb
+                    else:
+                        continue
+                    p = cache.get(m)
+                    out.append(p if p is not None else make(m, kind, key, value))
 
     if "flush" in en:
         for s, g in by_suit.items():
@@ -172,11 +217,15 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
 
     for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
         if kind in en:
-            for n, seqs in ev.run_seqs[width].items():
+            deep = 0  # ranks held at least `width` times, as bits
+            for r, g in by_rank.items():
+                if len(g) >= width:
+                    deep |= 1 << r
+            for n, windows in ev.run_windows[width].items():
                 if sizes is not None and n * width not in sizes:
                     continue
-                for pos, run in seqs:
-                    if not all(len(by_rank.get(r, ())) >= width for r in run):
+                for pos, run, wmask in windows:
+                    if wmask & ~deep:
                         continue
                     groups = [list(combinations(by_rank[r], width)) for r in run]
                     top = run[-1]
@@ -184,7 +233,7 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
                         m = 0
                         for grp in choice:
                             m |= _mask(grp)
-                        add(m, kind, pos * 64 + max(power[c] for c in choice[-1]), top)
+                        add(m, kind, pos * POWER_SPAN + max(power[c] for c in choice[-1]), top)
 
     for m, v in found.items():
         out.append(v if v.__class__ is Play else make(m, v[1], v[2], v[3]))
@@ -192,8 +241,39 @@ def all_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
     return out
 
 
-def _sort_key(p: Play) -> tuple[int, int]:
-    return (p.cls, p.order)
+def _wild_combos(
+    ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None, kinds: frozenset[str] | None
+) -> list[Play]:
+    """Combinations of a hand holding wild jokers: those of its natural cards, then every set that holds a
+    joker, classified (the classifier tries the joker as itself and as what it may stand for)."""
+    jokers = hand & ev.joker_mask
+    natural = hand & ~jokers
+    out = all_combos(ev, natural, sizes, kinds) if natural else []
+    want = sorted(ev.kinds_by_size if sizes is None else (n for n in sizes if n in ev.kinds_by_size))
+    nat = bits(natural)
+    jok = bits(jokers)
+    seen = set()
+    for j in range(1, len(jok) + 1):
+        for js in combinations(jok, j):
+            jm = _mask(js)
+            for n in want:
+                if n - j < 0 or n - j > len(nat):
+                    continue
+                for rest in combinations(nat, n - j):
+                    m = jm | _mask(rest)
+                    if m in seen:
+                        continue
+                    seen.add(m)
+                    p = ev.classify(m)
+                    if p is not None and (kinds is None or p.kind in kinds):
+                        out.append(p)
+    out.sort(key=_sort_key)
+    return out
+
+
+def _sort_key(p: Play) -> tuple[int, int, int]:
+    # the mask breaks ties between equal plays (two decks, no suit order), so the order is canonical
+    return (p.cls, p.order, p.mask)
 
 
 class HandIndex:
@@ -201,16 +281,22 @@ class HandIndex:
 
     Immutable as far as callers can tell: ``without()`` returns a new index. Sizes nobody has asked for yet
     are never enumerated, so a seat that never leads never pays for its five-card hands, and a size first
-    needed late in a round is enumerated from the smaller hand it has by then.
+    needed late in a round is enumerated from the smaller hand it has by then. The indexes of one shrinking
+    hand share a pool of enumerated lists (each from some earlier, larger hand); an index filters a list down
+    to its own hand only when that size is asked for.
     """
 
-    __slots__ = ("_buckets", "_by_size", "_plays", "ev", "hand")
+    __slots__ = ("_bombs", "_buckets", "_by_size", "_plays", "_pool", "ev", "hand")
 
-    def __init__(self, ev: Evaluator, hand: int, by_size: dict[int, list[Play]] | None = None):
+    def __init__(self, ev: Evaluator, hand: int, pool: dict[int, tuple[int, list[Play]]] | None = None):
         self.ev = ev
         self.hand = hand
-        self._by_size: dict[int, list[Play]] = by_size if by_size is not None else {}
+        # size -> (the hand the list was made for, the list); valid for any subset of that hand, which matters
+        # because undo and clone() branch a hand's history
+        self._pool: dict[int, tuple[int, list[Play]]] = pool if pool is not None else {}
+        self._by_size: dict[int, list[Play]] = {}
         self._plays: list[Play] | None = None
+        self._bombs: list[Play] | None = None
         self._buckets: dict[int, tuple[list[int], list[Play]]] = {}
 
     @classmethod
@@ -220,7 +306,14 @@ class HandIndex:
     def _size(self, n: int) -> list[Play]:
         got = self._by_size.get(n)
         if got is None:
-            got = all_combos(self.ev, self.hand, frozenset((n,)))
+            pooled = self._pool.get(n)
+            hand = self.hand
+            if pooled is not None and not hand & ~pooled[0]:
+                out = ~hand
+                got = [p for p in pooled[1] if not p.mask & out]
+            else:
+                got = all_combos(self.ev, hand, frozenset((n,)))
+            self._pool[n] = (hand, got)  # the smaller list serves later, smaller hands better
             self._by_size[n] = got
         return got
 
@@ -228,22 +321,25 @@ class HandIndex:
     def plays(self) -> list[Play]:
         """Every combination in the hand, sorted by (class, order)."""
         if self._plays is None:
-            missing = [n for n in self.ev.kinds_by_size if n not in self._by_size]
+            sizes = self.ev.kinds_by_size
+            hand = self.hand
+            missing = [n for n in sizes if n not in self._by_size and (n not in self._pool or hand & ~self._pool[n][0])]
             if missing:
-                fresh = all_combos(self.ev, self.hand, frozenset(missing))
-                for n in missing:
-                    self._by_size[n] = []
+                fresh = all_combos(self.ev, hand, frozenset(missing))
+                grouped: dict[int, list[Play]] = {n: [] for n in missing}
                 for p in fresh:
-                    self._by_size[p.size].append(p)
-            allp = [p for ps in self._by_size.values() for p in ps]
+                    grouped[p.size].append(p)
+                for n, ps in grouped.items():
+                    self._pool[n] = (hand, ps)
+                    self._by_size[n] = ps
+            allp = [p for n in sizes for p in self._size(n)]
             allp.sort(key=_sort_key)
             self._plays = allp
         return self._plays
 
     def without(self, played: int) -> HandIndex:
-        """The index of the hand after ``played`` cards leave it (filtering, not re-enumerating)."""
-        by_size = {n: [p for p in ps if not p.mask & played] for n, ps in self._by_size.items()}
-        return HandIndex(self.ev, self.hand & ~played, by_size)
+        """The index of the hand after ``played`` cards leave it (nothing is filtered until it is needed)."""
+        return HandIndex(self.ev, self.hand & ~played, self._pool)
 
     def _bucket(self, top: Play) -> tuple[list[int], list[Play]]:
         b = self._buckets.get(top.cls)
@@ -255,9 +351,19 @@ class HandIndex:
         return b
 
     def answers(self, top: Play) -> list[Play]:
-        """Combinations in this hand that beat ``top`` (not counting bombs), lowest first."""
+        """Combinations in this hand that beat ``top`` by the ordinary rule (bombs aside), lowest first."""
         orders, ps = self._bucket(top)
+        if self.ev.equal_beats:
+            return [p for p in ps[bisect_left(orders, top.order) :] if p.mask != top.mask]
         return ps[bisect_right(orders, top.order) :]
+
+    def bombs(self) -> list[Play]:
+        """The hand's bombs, weakest first."""
+        if self._bombs is None:
+            found = [p for n in sorted(self.ev.bomb_sizes) for p in self._size(n) if p.bomb]
+            found.sort(key=lambda p: p.bomb)
+            self._bombs = found
+        return self._bombs
 
     def containing(self, mask: int) -> list[Play]:
         return [p for p in self.plays if p.mask & mask == mask]

@@ -43,7 +43,10 @@ class BotSpec:
         return self.label or self.name
 
     def build(self, seed: int | None):
-        return make(self.name, seed=seed, **self.options)
+        try:
+            return make(self.name, seed=seed, **self.options)
+        except TypeError as e:  # an option the bot does not take
+            raise ValueError(f"bot spec {self.display!r}: {e}") from None
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "options": dict(self.options), "label": self.display}

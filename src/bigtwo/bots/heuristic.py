@@ -24,9 +24,11 @@ from typing import Any
 
 from bigtwo.bots.base import BaseBot, register
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
-from bigtwo.bots.view import HistoryCache, SeatView, view_from_observation
-from bigtwo.cards import bits
+from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
+from bigtwo.cards import JOKER_RANK, bits
+from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
+from bigtwo.moves import all_combos
 from bigtwo.rules.ruleset import Ruleset
 
 WIN = 100.0  # going out
@@ -49,9 +51,10 @@ MAX_BREAKING = 24  # answers outside the plan scored at most (the lowest and hig
 
 
 class _Unseen:
-    """What the unseen cards could make: the best key of a same-rank play of each size, and their count."""
+    """What the unseen cards could make: the best key of a same-rank play of each size, their count, and
+    (asked for only when needed) the strongest bomb of each kind and size."""
 
-    __slots__ = ("_below", "count", "ev", "mask", "top_key")
+    __slots__ = ("_below", "_bombs", "count", "ev", "mask", "top_key")
 
     def __init__(self, ev: Any, unseen: int, tables: tuple[list[list[int]], list[int]]):
         top_of, popc = tables
@@ -77,11 +80,23 @@ class _Unseen:
             for r, k in cnt.items():
                 for size in range(1, min(k, 8) + 1):
                     best[size] = max(best[size], tops[r])
+            wild = cnt.pop(JOKER_RANK, 0) if ev.wild else 0
+            for r, k in cnt.items():  # a wild joker joins any rank, above its natural cards
+                for size in range(k + 1, min(k + wild, 8) + 1):
+                    best[size] = max(best[size], r * SUIT_SLOTS + SUIT_SLOTS - 1)
         self.top_key = best
         self.count = unseen.bit_count()
         self.mask = unseen
         self.ev = ev
         self._below: dict[int, float] = {}
+        self._bombs: list[Play] | None = None
+
+    def bomb_beats(self, p: Play, most: int) -> bool:
+        """Some bomb of at most ``most`` unseen cards beats ``p``."""
+        if self._bombs is None:
+            self._bombs = strongest_bombs(self.ev, self.mask)
+        beats = self.ev.beats
+        return any(b.size <= most and beats(b, p) for b in self._bombs)
 
     def share_below(self, key: int) -> float:
         """The share of unseen cards with a lower power than ``key``."""
@@ -91,6 +106,49 @@ class _Unseen:
             got = sum(1 for c in bits(self.mask) if power[c] < key) / self.count if self.count else 1.0
             self._below[key] = got
         return got
+
+
+# the most cards of one rank a combination of these kinds holds: the strongest of them is among the strongest
+# cards of each rank, so bombs are looked for in that much smaller pool (pair straights would run to tens of
+# thousands of suit choices in the full one)
+_PER_RANK = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "four_of_a_kind": 4, "five_of_a_kind": 5}
+_PER_RANK.update(RUN_WIDTH)
+
+
+def _strongest_per_rank(ev: Any, pool: int, k: int) -> int:
+    """The ``k`` strongest cards of each rank in ``pool`` (wild jokers all kept: they join any rank)."""
+    rank_of, power = ev.rank_of, ev.power
+    by_rank: dict[int, list[int]] = {}
+    for c in bits(pool):
+        by_rank.setdefault(rank_of[c], []).append(c)
+    out = pool & ev.joker_mask if ev.wild else 0
+    for r, cs in by_rank.items():
+        if r == JOKER_RANK and ev.wild:
+            continue
+        cs.sort(key=lambda c: power[c], reverse=True)
+        for c in cs[:k]:
+            out |= 1 << c
+    return out
+
+
+def strongest_bombs(ev: Any, pool: int) -> list[Play]:
+    """The strongest bomb of each bomb kind and size that cards of ``pool`` make (what could beat a play
+    from outside its own class)."""
+    best: dict[int, Play] = {}
+    for kind, length, _targets in ev.bomb_rules:
+        sizes = [n for n, kinds in ev.kinds_by_size.items() if kind in kinds]
+        if length is not None:
+            sizes = [n for n in sizes if n == length * RUN_WIDTH.get(kind, 1)]
+        if not sizes:
+            continue
+        k = _PER_RANK.get(kind)
+        src = pool if k is None else _strongest_per_rank(ev, pool, k)
+        for b in all_combos(ev, src, frozenset(sizes), frozenset((kind,))):
+            if b.bomb:
+                slot = b.bomb >> 32  # the bomb rule and size
+                if slot not in best or b.bomb > best[slot].bomb:
+                    best[slot] = b
+    return list(best.values())
 
 
 def _rank_tables(ev: Any) -> tuple[list[list[int]], list[int]]:
@@ -105,20 +163,27 @@ def _rank_tables(ev: Any) -> tuple[list[list[int]], list[int]]:
 class HeuristicPolicy:
     """Scores the legal actions of a :class:`SeatView` (deterministic; shared with search rollouts)."""
 
-    def __init__(self, rules: Ruleset):
-        self.rules = rules
-        self.ev = rules.engine
-        self.planner = planner_for(self.ev)
-        self._tables = _rank_tables(self.ev)
+    def __init__(self, ev: Any):
+        self.ev = ev
+        self.rules = ev.rules
+        self.planner = planner_for(ev)
+        self._tables = _rank_tables(ev)
+        self.has_bombs = bool(ev.has_bombs)
 
     # --- what the cards are worth now ----------------------------------------------------------------
     def is_control(self, p: Play, view: SeatView, unseen: _Unseen, most: int) -> bool:
-        """Nobody can beat ``p``: no opponent holds that many cards, or the unseen cards cannot top it."""
+        """Nobody can beat ``p``: no opponent holds that many cards, or the unseen cards cannot top it (with a
+        play of its class, which for anything but a group of one rank is judged only by the count of unseen
+        cards, or with a bomb)."""
+        if p.bomb:
+            return not unseen.bomb_beats(p, most)  # only a higher bomb beats a bomb
         if p.size > most:
-            return True
-        if p.kind in SAME_RANK:
-            return p.key > unseen.top_key[p.size]
-        return unseen.count < p.size
+            ordinary = True
+        elif p.kind in SAME_RANK:
+            ordinary = p.key > unseen.top_key[p.size]
+        else:
+            ordinary = unseen.count < p.size
+        return ordinary and not (self.has_bombs and unseen.bomb_beats(p, most))
 
     def strength_now(self, p: Play, unseen: _Unseen, control: bool) -> float:
         """0-1: for a single, the share of unseen cards below it; else the static strength."""
@@ -248,11 +313,11 @@ class HeuristicPolicy:
 _POLICIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def policy_for(rules: Ruleset) -> HeuristicPolicy:
-    ev = rules.engine
+def policy_for(ev: Any) -> HeuristicPolicy:
+    """The heuristic policy for one evaluator (``rules.engine_for(players)``), built once."""
     p = _POLICIES.get(ev)
     if p is None:
-        p = HeuristicPolicy(rules)
+        p = HeuristicPolicy(ev)
         _POLICIES[ev] = p
     return p
 
@@ -273,7 +338,7 @@ class HeuristicBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         view = view_from_observation(rules, observation, legal, self._history)
-        play = policy_for(rules).act(view, self._last_hand)
+        play = policy_for(engine_of(rules, observation)).act(view, self._last_hand)
         self._last_hand = view.hand
         return play
 
@@ -283,12 +348,13 @@ class HeuristicBot(BaseBot):
 
 def giveaway_order(rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
     """The hand's cards, the ones its plan needs least first (for exchanges where any cards may be given)."""
-    from bigtwo.bots.view import deck_of, played_from_history
+    from bigtwo.bots.view import beside, played_from_history
 
-    played = played_from_history(observation.get("history", []))
-    unseen = deck_of(rules) & ~hand & ~played
+    ev = engine_of(rules, observation)
+    played = beside(hand, played_from_history(observation.get("history") or []))
+    unseen = ev.pack & ~hand & ~played
     sizes = tuple(observation.get("hand_sizes") or [hand.bit_count()])
-    return policy_for(rules).giveaway_order(hand, unseen, sizes, observation.get("seat", 0))
+    return policy_for(ev).giveaway_order(hand, unseen, sizes, observation.get("seat", 0))
 
 
 __all__ = ["HeuristicBot", "HeuristicPolicy", "giveaway_order", "policy_for"]

@@ -2,28 +2,71 @@
 
 What is certain from one observation, and kept by every sample:
 
-- each seat holds exactly ``hand_sizes[seat]`` cards, none of them the observer's or already played;
-- when not every card is dealt and the first play had to hold the lowest card dealt (the lead card was
-  not dealt, or the rules lead with the lowest card), no card below that play's lowest card was dealt;
+- each seat holds exactly ``hand_sizes[seat]`` cards, none of them the observer's, played, or face up;
+- cards the observer knows to be in another hand are in that hand: those the round shows (``known_cards``:
+  a leftover shown before it was claimed) and those the exchanges before the round showed it (``exchanges``:
+  cards it gave, cards shown to everyone), followed through later exchanges it saw and less any such card
+  its holder has played since (a card moved on in an exchange the observer did not see is no longer known);
+- when cards were set aside unseen and the first play had to hold the lowest card dealt (the lead card
+  was not dealt, or the rules lead with the lowest card, in every round), no card below that play's lowest
+  card was dealt;
 - a seat that passed while leading (possible only when every lead it had was a forbidden last play) held
   then a hand with no legal lead: its hand now plus what it has played since.
 
-Everything else is uniform: a pass in Big Two is always allowed, so it proves nothing about a hand.
+Everything else is uniform: a pass in these games is always allowed, so it proves nothing about a hand.
+Cards nobody holds (a stock, cards set aside) are whatever the unseen cards not dealt to a hand are.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
-from bigtwo.bots.view import deck_of, played_from_history
+from bigtwo.bots.view import add_cards, beside, engine_of, played_from_history, tokens_mask
 from bigtwo.cards import DECK_SIZE, bits, to_mask
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.game import Game, legal_actions
+from bigtwo.game import Game
+from bigtwo.legal import legal_actions
 from bigtwo.moves import HandIndex
 from bigtwo.rules.ruleset import Ruleset
 
 MAX_REJECTIONS = 200
+
+
+def known_tokens(obs: dict[str, Any]) -> dict[int, list[str]]:
+    """The cards (as notation) the observer knows another seat holds now: ``known_cards`` and what the
+    exchanges it saw tell, less what each seat has played since."""
+    me = obs["seat"]
+    held: dict[int, Counter[str]] = {}
+    for e in obs.get("exchanges") or []:
+        if e.get("type") != "give":
+            continue
+        giver, taker = e["from"], e["to"]
+        if "cards" not in e:
+            held.pop(giver, None)  # unseen cards left that hand: any of those it was known to hold
+            continue
+        for t in e["cards"]:
+            if held.get(giver, Counter())[t] > 0:
+                held[giver][t] -= 1
+            if taker != me:
+                held.setdefault(taker, Counter())[t] += 1
+    for entry in obs.get("history") or []:
+        have = held.get(entry["seat"])
+        if have and entry["action"] == "play":
+            for t in entry["cards"]:
+                if have[t] > 0:
+                    have[t] -= 1
+    out: dict[int, list[str]] = {}
+    shown = {int(s): Counter(tokens) for s, tokens in (obs.get("known_cards") or {}).items()}
+    for s in set(held) | set(shown):
+        if s == me:
+            continue
+        a, b = held.get(s, Counter()), shown.get(s, Counter())
+        tokens = [t for t in sorted(set(a) | set(b)) for _ in range(max(a[t], b[t]))]
+        if tokens:
+            out[s] = tokens
+    return out
 
 
 class DealSampler:
@@ -31,46 +74,53 @@ class DealSampler:
 
     def __init__(self, rules: Ruleset, obs: dict[str, Any]):
         self.rules = rules
-        self.ev = rules.engine
+        self.ev = ev = engine_of(rules, obs)
         self.seat = obs["seat"]
         self.sizes = list(obs["hand_sizes"])
-        self.hand = to_mask(obs["hand"])
-        played = played_from_history(obs["history"])
-        deck = deck_of(rules)
-        pool = deck & ~self.hand & ~played
+        self.hand = tokens_mask(obs["hand"])
+        played = beside(self.hand, played_from_history(obs["history"]))
+        used = self.hand | played | beside(self.hand | played, tokens_mask(obs.get("face_up") or []))
+        self.known = [0] * len(self.sizes)
+        for s, tokens in sorted(known_tokens(obs).items()):
+            m = add_cards(used, tokens)
+            self.known[s] = m
+            used |= m
+        pool = ev.pack & ~used
         self.others = [s for s in range(len(self.sizes)) if s != self.seat and self.sizes[s] > 0]
-        need = sum(self.sizes[s] for s in self.others)
-        if need > pool.bit_count():
+        self.need = {s: self.sizes[s] - self.known[s].bit_count() for s in self.others}
+        need = sum(self.need.values())
+        if need > pool.bit_count() or any(k < 0 for k in self.need.values()):
             raise BigTwoError(
-                f"observation of seat {self.seat}: the other hands hold {need} cards but only "
+                f"observation of seat {self.seat}: the other hands hold {need} unknown cards but only "
                 f"{pool.bit_count()} are unaccounted for"
             )
-        narrowed = pool & ~self._never_dealt(obs, deck)
+        narrowed = pool & ~self._never_dealt(obs)
         if need <= narrowed.bit_count():
             pool = narrowed
         self.pool = bits(pool)
         self.lead_passes = self._lead_passes(obs)
 
-    def _never_dealt(self, obs: dict[str, Any], deck: int) -> int:
+    def _never_dealt(self, obs: dict[str, Any]) -> int:
         """Cards below the first play's lowest card, when that play had to hold the lowest card dealt."""
         rules, history = self.rules, obs["history"]
-        if not rules.lead_card_must_be_played or not history or history[0]["action"] != "play":
+        if (
+            not rules.lead_card_must_be_played
+            or rules.later_lead != "lead-card"
+            or rules.leftover == "swap"
+            or rules.draw_on_pass
+            or not history
+            or history[0]["action"] != "play"
+        ):
             return 0
-        if sum(obs["dealt_sizes"]) >= deck.bit_count():
-            return 0  # everything was dealt
         first = to_mask(history[0]["cards"])
         if rules.lead_card != "lowest":
             lead = to_mask(rules.lead_card)
             if first & (lead | lead << DECK_SIZE):
                 return 0  # the named lead card was played: nothing follows about the rest
         power = self.ev.power
-        low = min(bits(first), key=lambda c: (power[c], c))
-        key = (power[low], low)
-        out = 0
-        for c in bits(deck):
-            if (power[c], c) < key:
-                out |= 1 << c
-        return out
+        low = min(bits(first), key=lambda c: (power[c], c % DECK_SIZE))
+        key = (power[low], low % DECK_SIZE)
+        return sum(1 << c for c in bits(self.ev.pack) if (power[c], c % DECK_SIZE) < key)
 
     def _lead_passes(self, obs: dict[str, Any]) -> list[tuple[int, int]]:
         """Passes made while leading, as (seat, cards that seat played afterwards).
@@ -80,13 +130,16 @@ class DealSampler:
         contradicts, sample again under what it has shown so far.
         """
         history = obs["history"]
-        if self.rules.last_play_forbidden == "none" or not any(e["action"] == "pass" for e in history):
+        rules = self.rules
+        if rules.last_play_forbidden == "none" or not any(e["action"] == "pass" for e in history):
             return []
+        if rules.auto_skip or rules.draw_on_pass:
+            return []  # skipped turns and draws are not leads passed; the replay below does not model them
         rng = random.Random(0)
         events: list[tuple[int, int]] = []
         for _attempt in range(len(history) + 2):
             hands = self._draw_consistent(rng, events)
-            game = Game(self.rules, hands=self._dealt(obs, hands), first=history[0]["seat"])
+            game = Game(rules, hands=self._dealt(obs, hands), first=history[0]["seat"])
             found: list[tuple[int, int]] = []
             complete = True
             for i, entry in enumerate(history):
@@ -108,28 +161,34 @@ class DealSampler:
         mask = 0
         for entry in history[index + 1 :]:
             if entry["seat"] == seat and entry["action"] == "play":
-                mask |= to_mask(entry["cards"])
+                mask |= add_cards(mask, entry["cards"])
         return mask
 
     def _dealt(self, obs: dict[str, Any], hands: list[int]) -> list[int]:
         dealt = list(hands)
+        used = 0
+        for h in hands:
+            used |= h
         for entry in obs["history"]:
             if entry["action"] == "play":
-                dealt[entry["seat"]] |= to_mask(entry["cards"])
+                m = add_cards(used, entry["cards"])
+                used |= m
+                dealt[entry["seat"]] |= m
         return dealt
 
     def _draw(self, rng: random.Random) -> list[int]:
         cards = list(self.pool)
         rng.shuffle(cards)
-        hands = [0] * len(self.sizes)
+        hands = list(self.known)
         hands[self.seat] = self.hand
         i = 0
         for s in self.others:
+            k = self.need[s]
             m = 0
-            for c in cards[i : i + self.sizes[s]]:
+            for c in cards[i : i + k]:
                 m |= 1 << c
-            i += self.sizes[s]
-            hands[s] = m
+            i += k
+            hands[s] |= m
         return hands
 
     def _consistent(self, hands: list[int], events: list[tuple[int, int]]) -> bool:

@@ -9,14 +9,25 @@ At each decision with a real choice:
    (``Game.from_observation``), and for every candidate plays it and then the rest of the round with the
    heuristic in every seat, scoring the end for this seat (its utility: the ruleset's points, or another
    measure);
-3. after the budget (``iterations`` deals, or ``budget_ms`` of thinking), it plays the candidate with the best
-   mean, the heuristic's order breaking ties.
+3. after the budget (``iterations`` deals, or ``budget_ms`` of thinking, or whichever comes first when both are
+   given), it plays the candidate with the best mean, the heuristic's order breaking ties.
+
+``budget_ms`` is a hard limit on the whole decision: it is counted from the moment ``choose`` is called and
+checked before every move of every play-out, and a deal whose play-outs it interrupts is dropped (so all
+candidates are still compared on the same deals); a decision that runs out of time before one deal is
+complete plays the heuristic's choice. Past the limit it finishes only the step in hand (one heuristic move,
+or rebuilding one sampled deal): a few milliseconds.
 
 Every candidate is tried on the same sampled deals, so their comparison is paired: the luck of the deal is
 common to all of them and only the consequences of the choice differ. This is perfect-information Monte
 Carlo over determinisations with a one-ply tree (the information-set root's actions); the rollouts model the
 other seats with the same heuristic. The sampled deals come from the seat's observation alone and the bot's
-own seeded RNG: with an ``iterations`` budget, the same seed and observation give the same play.
+own seeded RNG: with an ``iterations`` budget, the same seed and observation give the same play. A
+``budget_ms`` limit makes the number of deals depend on the machine's speed, so a decision it cuts short
+(``last_cut``) may differ from run to run; ``iterations=30, budget_ms=900`` is reproducible whenever the 30
+deals fit in the time.
+
+Under a stock (two players drawing on a pass), the cards no hand holds are the stock, in a random order.
 """
 
 from __future__ import annotations
@@ -27,7 +38,7 @@ from typing import Any
 from bigtwo.bots.base import BaseBot, register
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
 from bigtwo.bots.sampling import DealSampler
-from bigtwo.bots.view import deck_of, played_from_history, view_from_game, view_from_observation
+from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
 from bigtwo.errors import IllegalPlay
 from bigtwo.game import Game
@@ -37,12 +48,39 @@ from bigtwo.utilities import UTILITIES, default_measure, round_utility
 MAX_FAILED_SAMPLES = 100
 
 
-def rollout(game: Game, policy: HeuristicPolicy, deck: int, played: int) -> Game:
-    """Play ``game`` to its end with ``policy`` in every seat (in place); returns it."""
+def played_in(game: Game) -> int:
+    """Every card played so far in ``game``."""
+    played = 0
+    for _seat, p in game.history:
+        played |= p.mask
+    return played
+
+
+def shuffle_stock(game: Game, rng: Any) -> None:
+    """Put a determinisation's stock in a random order. ``Game.from_observation`` deals the sampled hands
+    and lays the rest of the unseen cards out as the stock in card order; drawn in that order, every draw in
+    a play-out would be the lowest card left."""
+    stock = list(game._stock[game._stock_pos :])
+    rng.shuffle(stock)
+    game._stock = tuple(stock)
+    game._stock_pos = 0
+
+
+def rollout(game: Game, policy: HeuristicPolicy, played: int | None = None, deadline: float | None = None) -> Game:
+    """Play ``game`` to its end with ``policy`` in every seat (in place); returns it.
+
+    With a ``deadline`` (a ``time.perf_counter()`` value) the play-out stops once it has passed, leaving the
+    round unfinished (``game.is_over`` is false): a caller with a time limit drops that play-out.
+    """
+    if played is None:
+        played = played_in(game)
     previous = [game.hand(s).mask for s in range(game.n)]  # lets a plan reuse the last hand's work
+    clock = time.perf_counter
     while not game.is_over:
+        if deadline is not None and clock() >= deadline:
+            break
         seat = game.to_move
-        view = view_from_game(game, deck, played)
+        view = view_from_game(game, played)
         action = policy.act(view, previous[seat])
         game.play(action)
         if action.mask:
@@ -80,14 +118,17 @@ class SearchBot(BaseBot):
         self.iterations = iterations
         self.candidates = candidates
         self.utility = utility
-        self.last_iterations = 0  # deals sampled for the last decision (for benchmarks)
+        self.last_iterations = 0  # deals fully searched for the last decision (for benchmarks)
+        self.last_cut = False  # the last decision's search was stopped by ``budget_ms``
 
     def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         legal = self.legal(rules, observation)
         self.last_iterations = 0
+        self.last_cut = False
         if len(legal) == 1:
             return legal[0]
-        policy = policy_for(rules)
+        policy = policy_for(engine_of(rules, observation))
         ranked = policy.scores(view_from_observation(rules, observation, legal))
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
@@ -96,16 +137,15 @@ class SearchBot(BaseBot):
             cands.append(legal[-1])  # holding back is always worth weighing
         if len(cands) == 1:
             return cands[0]
-        return self._search(rules, observation, policy, cands)
+        return self._search(rules, observation, policy, cands, deadline)
 
-    def _search(self, rules: Ruleset, obs: dict[str, Any], policy: HeuristicPolicy, cands: list[Play]) -> Play:
+    def _search(
+        self, rules: Ruleset, obs: dict[str, Any], policy: HeuristicPolicy, cands: list[Play], deadline: float | None
+    ) -> Play:
         seat = obs["seat"]
         measure = default_measure(rules) if self.utility == "auto" else self.utility
         sampler = DealSampler(rules, obs)
-        deck = deck_of(rules)
-        played0 = played_from_history(obs["history"])
         totals = [0.0] * len(cands)
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         done = 0
         failures = 0
         while True:
@@ -118,15 +158,27 @@ class SearchBot(BaseBot):
                 if failures > MAX_FAILED_SAMPLES:
                     raise
                 continue
-            for i, a in enumerate(cands):
+            if base.stock_size > 1:
+                shuffle_stock(base, self.rng)
+            played0 = played_in(base)
+            gains = []
+            for a in cands:
                 g = base.clone()
-                g.play(a)
-                rollout(g, policy, deck, played0 | a.mask)
-                totals[i] += round_utility(g.result, measure)[seat]
+                a = g.play(a)  # (with two decks, the copy this sample's hand holds)
+                rollout(g, policy, played0 | a.mask, deadline)
+                if not g.is_over:
+                    break  # out of time: this deal is dropped, so every candidate keeps the same deals
+                gains.append(round_utility(g.result, measure)[seat])
+            if len(gains) < len(cands):
+                self.last_cut = True
+                break
+            for i, v in enumerate(gains):
+                totals[i] += v
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
+                self.last_cut = self.iterations is not None
                 break
         self.last_iterations = done
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))

@@ -1,28 +1,31 @@
-"""Reference opponents: uniform random, and greedy (lowest legal play, pass only when forced)."""
+"""Reference opponents: uniform random, and greedy (lowest legal play, pass only when forced).
+
+Both answer exchange decisions too (``observation["phase"] == "exchange"``): random uniformly among the legal
+answers, greedy with the lowest cards it may give (and, stealing, the highest card it may take).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bigtwo.bots.base import BaseBot, register
-from bigtwo.cards import bits
+from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
+from bigtwo.exchange import default_exchange_choice, random_exchange_choice
 from bigtwo.rules.ruleset import Ruleset
 
 
 @register("random")
 class RandomBot(BaseBot):
-    """Uniform over the legal actions (pass included when it is legal); gives away random cards."""
+    """Uniform over the legal actions (pass included when it is legal) and over the legal exchange answers."""
 
     name = "random"
 
     def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
         return self.rng.choice(self.legal(rules, observation))
 
-    def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
-        cards = bits(hand)
-        self.rng.shuffle(cards)
-        return cards
+    def choose_exchange(self, rules: Ruleset, observation: dict[str, Any]) -> CardSet | str:
+        return random_exchange_choice(rules, observation, self.rng)
 
 
 @register("greedy")
@@ -33,3 +36,6 @@ class GreedyBot(BaseBot):
 
     def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
         return self.legal(rules, observation)[0]
+
+    def choose_exchange(self, rules: Ruleset, observation: dict[str, Any]) -> CardSet | str:
+        return default_exchange_choice(rules, observation)

@@ -47,22 +47,20 @@ def play(
     seed: int = typer.Option(None, "--seed", help="Deal seed (default: random)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
     ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols"),
+    rounds: int = typer.Option(None, "--rounds", help="Play a match of this many rounds (exchanges, scores)"),
+    points: int = typer.Option(None, "--points", help="Play a match until a total reaches this many points"),
 ) -> None:
-    """Play a round in the terminal against computer players; type cards like '3D 3S', or 'pass'."""
+    """Play a round (or a match, with --rounds / --points) in the terminal; type cards like '3D 3S', or 'pass'."""
+    from bigtwo.cli.match_table import MatchTable
     from bigtwo.cli.plain import PlainTable
 
     r = _load(rules)
     try:
-        table = PlainTable(
-            r,
-            players=players,
-            seat=seat,
-            bots=bots,
-            seed=seed,
-            delay=delay,
-            ascii_cards=ascii_cards,
-            console=console,
-        )
+        common = dict(players=players, seat=seat, bots=bots, seed=seed, delay=delay, ascii_cards=ascii_cards)
+        if rounds is not None or points is not None:
+            table: PlainTable = MatchTable(r, rounds=rounds, points=points, console=console, **common)
+        else:
+            table = PlainTable(r, console=console, **common)
     except (BigTwoError, ValueError) as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None

@@ -138,7 +138,7 @@ class PlainTable:
             if not text:
                 continue
             try:
-                g.play(text)
+                self.apply(text)
             except CardParseError as e:
                 self.console.print(f"[red]{e}[/red]")
                 continue
@@ -146,6 +146,10 @@ class PlainTable:
                 self.console.print(f"[red]Not allowed: {e}[/red]")
                 continue
             return True
+
+    def apply(self, text: str) -> None:
+        """Carry out the human's typed play (a match routes it through the match instead)."""
+        self.game.play(text)
 
     def undo_turn(self) -> bool:
         """Undo back to before the human's previous action (the bots' replies go with it)."""

@@ -1,6 +1,6 @@
 """The Evaluator: a ruleset compiled into tables, answering "what is this?" and "does A beat B?".
 
-Every card gets a *power* (rank * 4 + suit power, so suits only break ties and 'no suit order' makes them
+Every card gets a *power* (rank * 8 + suit power, so suits only break ties and 'no suit order' makes them
 all 0). Every combination gets a category (its kind's place in ``rules.combinations``), a *key* that orders
 it within its kind, a comparison class ``cls`` and an ``order`` such that, outside bombs, A beats B exactly
 when ``A.cls == B.cls and A.order > B.order``. Legal-move generation relies on that to answer with a bisect.
@@ -9,14 +9,17 @@ when ``A.cls == B.cls and A.order > B.order``. Legal-move generation relies on t
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import product
 from typing import Any
 
 from bigtwo.cards import (
+    BLACK_JOKER,
     DECK_SIZE,
     JOKER_RANK,
     RANK_CHARS,
     RANK_NAMES,
     RANK_PLURALS,
+    RED_JOKER,
     SUIT_NAMES,
     SUIT_NAMES_SINGULAR,
     CardSet,
@@ -28,32 +31,55 @@ from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 NCARDS = DECK_SIZE * 2
+VIRTUAL = 128  # indices VIRTUAL + rank * SUIT_SLOTS + slot stand for what a wild joker replaces
+SUIT_SLOTS = 8  # power = rank * SUIT_SLOTS + suit power; slots 4 and 5 are wild jokers' 'above spades'
+POWER_SPAN = 128  # every power is below this, so (a * POWER_SPAN + b) orders by a, then b
+SIZE_SPAN = 128  # every combination has fewer cards than this
 ROYAL_RANKS = sum(1 << r for r in range(7, 12))  # T J Q K A
 KEY_BITS = 24
 MatchResult = tuple[int, int] | None  # (key, value)
+TWO = 12
+RUN_WIDTH = {"pair_straight": 2, "triple_straight": 3}
 
 
 class Evaluator:
     """Compiled comparison data for one Ruleset. Build through ``rules.engine`` (cached)."""
 
-    def __init__(self, rules: Any):
+    def __init__(self, rules: Any, players: int | None = None):
         self.rules = rules
         self.name = rules.name
+        self.players = rules.players if players is None else players
         so = rules.suit_order
         self.suit_ranked = so != "none"
         self.suit_power = [so.index(s) for s in "DCHS"] if self.suit_ranked else [0, 0, 0, 0]
-        self.rank_of = [0] * NCARDS
-        self.suit_of = [4] * NCARDS
-        self.power = [0] * NCARDS
+        self.pack = CardSet.deck(rules.jokers, rules.decks).mask
+        high_joker = RED_JOKER if rules.high_joker == "red" else BLACK_JOKER
+        n_all = VIRTUAL + JOKER_RANK * SUIT_SLOTS
+        self.rank_of = [0] * n_all
+        self.suit_of = [4] * n_all
+        self.power = [0] * n_all
+        self.joker_mask = 0
         for i in range(NCARDS):
             f = i % DECK_SIZE
             if f < 52:
                 r, s = f >> 2, f & 3
                 self.rank_of[i], self.suit_of[i] = r, s
-                self.power[i] = r * 4 + self.suit_power[s]
+                self.power[i] = r * SUIT_SLOTS + self.suit_power[s]
             else:
                 self.rank_of[i] = JOKER_RANK
-                self.power[i] = JOKER_RANK * 4 + (f - 52)
+                self.power[i] = JOKER_RANK * SUIT_SLOTS + (1 if f == high_joker else 0)
+                self.joker_mask |= 1 << i
+        # a wild joker standing for rank r: slot 0-3 as that suit (for flushes), 4/5 'above spades' as the low/high
+        # joker (house code 5.3.1: a pair holding a joker beats one without, the high joker's beats the low's)
+        for r in range(JOKER_RANK):
+            for slot in range(6):
+                v = VIRTUAL + r * SUIT_SLOTS + slot
+                self.rank_of[v] = r
+                self.suit_of[v] = slot if slot < 4 else 4
+                self.power[v] = r * SUIT_SLOTS + (self.suit_power[slot] if slot < 4 else slot)
+        self.high_joker_face = high_joker
+        self.wild = rules.jokers > 0 and rules.joker_mode == "wild"
+        self.highest_face = max(range(52), key=lambda c: (self.power[c], c))
         self.kinds = tuple(rules.combinations)
         self.enabled = frozenset(self.kinds)
         self.cat = {k: i for i, k in enumerate(self.kinds)}
@@ -68,11 +94,25 @@ class Evaluator:
         # straights[length] = {rank bits: (position, tie-break rank)}; seqs for generation
         self.straights: dict[int, dict[int, tuple[int, int]]] = {}
         self.straight_seqs: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        # the same with each window's ranks as a bitmask, so generation tests a hand's ranks in one operation
+        self.straight_windows: dict[int, list[tuple[int, tuple[int, ...], int, int]]] = {}
+        self.run_windows: dict[int, dict[int, list[tuple[int, tuple[int, ...], int]]]] = {2: {}, 3: {}}
+        lengths = rules.straight_lengths
+        if self.players >= 5 and rules.straight_lengths_five_plus:
+            lengths = rules.straight_lengths_five_plus
+        self.straight_lengths = lengths
         if self.enabled & {"straight", "straight_flush", "royal_flush"}:
-            for length in rules.straight_lengths:
+            for length in lengths:
                 seqs = table.sequences(length)
                 self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
                 self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
+                # one window per set of ranks (a 13-card line that wraps, A-K and 2-A, holds the same ranks
+                # twice): the one the classifier reads, so each straight is generated once, as it classifies
+                self.straight_windows[length] = [
+                    (pos, ranks, tb, m)
+                    for pos, (ranks, tb) in enumerate(seqs)
+                    if self.straights[length][m := sum(1 << r for r in ranks)][0] == pos
+                ]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
         for width, kind, least in (
@@ -85,6 +125,11 @@ class Evaluator:
                     if runs:
                         self.runs[width][n] = {sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)}
                         self.run_seqs[width][n] = list(enumerate(runs))
+                        self.run_windows[width][n] = [
+                            (pos, run, m)
+                            for pos, run in enumerate(runs)
+                            if self.runs[width][n][m := sum(1 << r for r in run)][0] == pos
+                        ]
 
         sizes: dict[int, list[str]] = {}
         for kind in self.kinds:
@@ -108,7 +153,15 @@ class Evaluator:
             "triple_junk": self._m_triple_junk,
             "pair_straight": self._m_pair_straight,
             "triple_straight": self._m_triple_straight,
+            "five_of_a_kind": self._m_same_rank,
+            "joker_pair": self._m_joker_pair,
+            "dragon": self._m_dragon,
         }
+        self.bomb_rules = [(b.kind, b.length, frozenset(b.beats)) for b in rules.bombs]
+        self.has_bombs = bool(self.bomb_rules)
+        self.bomb_same_kind = rules.bomb_vs_bomb == "same-kind"
+        self.bomb_sizes = frozenset(n for kind, _l, _t in self.bomb_rules for n in self._sizes_of(kind))
+        self.equal_beats = rules.equal_beats
         self._permissive: Evaluator | None = None
         # mask -> Play: a mask's classification never changes under one ruleset, and small combinations
         # recur in every deal, so generation and validation mostly become dict lookups
@@ -124,7 +177,7 @@ class Evaluator:
         return got
 
     def _sizes_of(self, kind: str) -> list[int]:
-        fixed = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "two_pairs": 4}
+        fixed = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "two_pairs": 4, "joker_pair": 2, "dragon": 13}
         if kind in fixed:
             return [fixed[kind]]
         if kind in ("straight", "straight_flush"):
@@ -141,7 +194,7 @@ class Evaluator:
         return max(p[c] for c in cards)
 
     def straight_key(self, pos: int, tb_card: int) -> int:
-        return pos * 64 + (self.power[tb_card] if self.rules.straight_suit_tiebreak else 0)
+        return pos * POWER_SPAN + (self.power[tb_card] if self.rules.straight_suit_tiebreak else 0)
 
     def flush_key(self, cards: list[int] | tuple[int, ...]) -> int:
         ranks = sorted((self.rank_of[c] for c in cards), reverse=True)
@@ -151,7 +204,7 @@ class Evaluator:
         suit = self.suit_power[self.suit_of[cards[0]]]
         order = self.rules.flush_order
         if order == "ranks-then-suit":
-            return rk * 4 + suit
+            return rk * SUIT_SLOTS + suit
         if order == "suit-then-ranks":
             return suit * (16**5) + rk
         return self.max_power(cards)
@@ -173,15 +226,19 @@ class Evaluator:
         cat = self.cat[kind]
         size = mask.bit_count()
         if self.match_kind:
-            cls = self.family_id[kind] * 64 + size
+            cls = self.family_id[kind] * SIZE_SPAN + size
         elif size == 5 and self.same_category_fives:
-            cls = (cat + 1) * 64 + size
+            cls = (cat + 1) * SIZE_SPAN + size
         else:
             cls = size
         order = (cat << KEY_BITS) | key
         if size == 5 and self.card_value_fives:
             order |= value << (KEY_BITS + 5)
-        return Play(mask, kind, cat, key, value, cls, order, 0)
+        bomb = 0
+        for i, (bkind, length, _targets) in enumerate(self.bomb_rules):
+            if bkind == kind and (length is None or length * RUN_WIDTH.get(kind, 1) == size):
+                bomb = ((i + 1) << 40) | (size << 32) | key
+        return Play(mask, kind, cat, key, value, cls, order, bomb)
 
     # --- classification ------------------------------------------------------------------------------
     def classify(self, mask: int) -> Play | None:
@@ -192,7 +249,16 @@ class Evaluator:
         kinds = self.kinds_by_size.get(mask.bit_count())
         if not kinds:
             return None
-        cs = bits(mask)
+        if self.wild and mask & self.joker_mask:
+            best = self._best_wild(mask, kinds)
+        else:
+            best = self._match(bits(mask), kinds)
+        if best is None:
+            return None
+        return self.make(mask, best[0], best[1], best[2])
+
+    def _match(self, cs: list[int], kinds: list[str]) -> tuple[str, int, int] | None:
+        """The highest-category kind (of ``kinds``, sorted high first) the cards ``cs`` make, with key and value."""
         groups: dict[int, list[int]] = {}
         rank_of = self.rank_of
         for c in cs:
@@ -200,8 +266,57 @@ class Evaluator:
         for kind in kinds:
             res = self._matchers[kind](cs, groups)
             if res is not None:
-                return self.make(mask, kind, res[0], res[1])
+                return kind, res[0], res[1]
         return None
+
+    def _best_wild(self, mask: int, kinds: list[str]) -> tuple[str, int, int] | None:
+        """Best reading of a set holding wild jokers: the jokers as themselves, or standing for other cards."""
+        natural = bits(mask & ~self.joker_mask)
+        jokers = bits(mask & self.joker_mask)
+        best = self._match(natural + jokers, kinds)
+        best_rank = (self.cat[best[0]], best[1]) if best else None
+        options = [self.stand_ins(natural, j, len(natural) + len(jokers)) for j in jokers]
+        for choice in product(*options):
+            res = self._match(natural + list(choice), kinds)
+            if res is not None:
+                rank = (self.cat[res[0]], res[1])
+                if best_rank is None or rank > best_rank:
+                    best, best_rank = res, rank
+        return best
+
+    def stand_ins(self, natural: list[int], joker: int, size: int, pruned: bool = True) -> list[int]:
+        """The cards a wild joker may usefully stand for beside ``natural`` in a ``size``-card combination.
+
+        A joker copies a rank already present (pairs, full houses, ...), fills a sequence the present ranks lie
+        in (straights, pair straights, the dragon), tops a flush (the highest missing rank) or is an odd card
+        (a missing rank); its suit is 'above spades' (slot 4, or 5 for the high joker), or the flush suit when
+        the natural cards share one. ``pruned=False`` tries every rank: the reference the tests compare with.
+        """
+        rank_of, suit_of = self.rank_of, self.suit_of
+        present = {rank_of[c] for c in natural if rank_of[c] < JOKER_RANK}
+        if pruned:
+            ranks = set(present)
+            for _pos, seq, _tb in self.straight_seqs.get(size, ()):
+                if present <= set(seq):
+                    ranks.update(seq)
+            for width in (2, 3):
+                if size % width == 0:
+                    for _pos, run in self.run_seqs[width].get(size // width, ()):
+                        if present <= set(run):
+                            ranks.update(run)
+            if size == 13:
+                ranks.update(range(JOKER_RANK))
+            missing = [r for r in range(JOKER_RANK) if r not in present]
+            if missing:
+                ranks.update((missing[0], missing[-1]))
+        else:
+            ranks = set(range(JOKER_RANK))
+        slot = 5 if joker % DECK_SIZE == self.high_joker_face else 4
+        slots = [slot]
+        suits = {suit_of[c] for c in natural}
+        if len(suits) == 1 and 4 not in suits:
+            slots.append(next(iter(suits)))
+        return [VIRTUAL + r * SUIT_SLOTS + sl for r in sorted(ranks) for sl in slots]
 
     def _m_single(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         c = cs[0]
@@ -211,6 +326,17 @@ class Evaluator:
         if len(g) != 1:
             return None
         return self.max_power(cs), self.rank_of[cs[0]]
+
+    def _m_joker_pair(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(cs) != 2 or any(c >= VIRTUAL or c % DECK_SIZE < 52 for c in cs):
+            return None
+        hi, lo = sorted((self.power[c] for c in cs), reverse=True)
+        return hi * POWER_SPAN + lo, JOKER_RANK
+
+    def _m_dragon(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
+        if len(g) != 13 or JOKER_RANK in g:
+            return None
+        return self.power[g[TWO][0]], TWO
 
     def _pairs_hi_lo(self, g: dict[int, list[int]], shape: list[int]) -> tuple[int, int] | None:
         if sorted(len(v) for v in g.values()) != shape:
@@ -222,19 +348,19 @@ class Evaluator:
         hl = self._pairs_hi_lo(g, [2, 2])
         if hl is None:
             return None
-        return self.max_power(g[hl[0]]) * 64 + self.max_power(g[hl[1]]), hl[0]
+        return self.max_power(g[hl[0]]) * POWER_SPAN + self.max_power(g[hl[1]]), hl[0]
 
     def _m_two_pair_junk(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         hl = self._pairs_hi_lo(g, [1, 2, 2])
         if hl is None:
             return None
-        return self.max_power(g[hl[0]]) * 64 + self.max_power(g[hl[1]]), hl[0]
+        return self.max_power(g[hl[0]]) * POWER_SPAN + self.max_power(g[hl[1]]), hl[0]
 
     def _m_sisters(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         hl = self._pairs_hi_lo(g, [1, 2, 2])
         if hl is None or hl[0] != hl[1] + 1 or hl[0] >= JOKER_RANK:
             return None
-        return self.max_power(g[hl[0]]) * 64 + self.max_power(g[hl[1]]), hl[0]
+        return self.max_power(g[hl[0]]) * POWER_SPAN + self.max_power(g[hl[1]]), hl[0]
 
     def _straight_info(self, cs: list[int], g: dict[int, list[int]]) -> tuple[int, int] | None:
         if len(g) != len(cs):
@@ -311,7 +437,7 @@ class Evaluator:
         if info is None:
             return None
         pos, top = info
-        return pos * 64 + self.max_power(g[top]), top
+        return pos * POWER_SPAN + self.max_power(g[top]), top
 
     def _m_pair_straight(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         return self._m_run(cs, g, 2)
@@ -320,10 +446,48 @@ class Evaluator:
         return self._m_run(cs, g, 3)
 
     # --- comparison -----------------------------------------------------------------------------------
-    @staticmethod
-    def beats(new: Play, old: Play) -> bool:
+    def beats(self, new: Play, old: Play) -> bool:
         """May ``new`` be played on ``old`` (both classified under these rules)?"""
-        return new.cls == old.cls and new.order > old.order
+        if self.has_bombs and (new.bomb or old.bomb):
+            return self._bomb_beats(new, old)
+        if new.cls != old.cls:
+            return False
+        return new.order >= old.order if self.equal_beats else new.order > old.order
+
+    def normally_beats(self, new: Play, old: Play) -> bool:
+        """Beats by the ordinary rule (same class, higher order), bombs aside."""
+        if new.cls != old.cls:
+            return False
+        return new.order >= old.order if self.equal_beats else new.order > old.order
+
+    def _bomb_beats(self, new: Play, old: Play) -> bool:
+        if not new.bomb:
+            return False  # only a bomb beats a bomb
+        if old.bomb:
+            if self.bomb_same_kind and new.bomb >> 32 != old.bomb >> 32:
+                return False
+            return new.bomb >= old.bomb if self.equal_beats else new.bomb > old.bomb
+        return self.bomb_hits(new, old) or self.normally_beats(new, old)
+
+    def bomb_hits(self, bomb: Play, target: Play) -> bool:
+        """May this bomb be played on this (non-bomb) play, whatever its kind and size?"""
+        targets = self.bomb_rules[(bomb.bomb >> 40) - 1][2]
+        if "any" in targets:
+            return True
+        kind = target.kind
+        if "singles-and-pairs" in targets and kind in ("single", "pair"):
+            return True
+        twos = target.value == TWO
+        if "single-two" in targets and kind == "single" and twos:
+            return True
+        if "pair-of-twos" in targets and kind == "pair" and twos:
+            return True
+        if "three-twos" in targets and kind == "triple" and twos:
+            return True
+        if "highest-single" in targets and kind == "single":
+            c = target.mask.bit_length() - 1
+            return c < VIRTUAL and c % DECK_SIZE == self.highest_face
+        return False
 
     def play_of(self, cards: Any) -> Play | None:
         """Classify anything card-like (a Play is re-classified unless it is already ours)."""
@@ -374,11 +538,10 @@ class Evaluator:
             seq = "-".join(RANK_CHARS[r] for r in self._sequence_ranks(play))
             label = KINDS[k].label
             if k in ("straight_flush", "royal_flush"):
-                return f"a {label} {seq} in {SUIT_NAMES[self.suit_of[cs[0]]]}"
+                return f"a {label} {seq} in {self._suit_words(cs)}"
             return f"a {label} {seq}{suffix}"
-        if k == "flush":
-            top = max(cs, key=lambda c: self.power[c])
-            return f"a {RANK_NAMES[self.rank_of[top]]}-high flush in {SUIT_NAMES[self.suit_of[top]]}"
+        if k == "flush":  # value is the top rank, a wild joker's stand-in included
+            return f"a {RANK_NAMES[play.value]}-high flush in {self._suit_words(cs)}"
         if k == "two_pairs":
             return f"two pairs, {plural} high"
         if k in ("two_pair_junk", "sisters"):
@@ -387,20 +550,27 @@ class Evaluator:
             return f"three {plural} with two junk cards"
         return f"{KINDS[k].label} ({rank_name})"
 
+    def _suit_words(self, cs: list[int]) -> str:
+        """The suit a flush's natural cards share (wild jokers take it on)."""
+        suits = [self.suit_of[c] for c in cs if self.suit_of[c] < 4]
+        return SUIT_NAMES[suits[0]] if suits else "one suit"
+
     def _sequence_ranks(self, play: Play) -> list[int]:
-        """A sequence's ranks in the table's order (so A-2-3-4-5 reads that way, not 3-4-5-A-2)."""
-        ranks = {self.rank_of[c] for c in bits(play.mask)}
-        width = (
-            1 if play.kind not in ("pair_straight", "triple_straight") else (2 if play.kind == "pair_straight" else 3)
-        )
-        n = len(ranks)
+        """A sequence's ranks in the table's order (so A-2-3-4-5 reads that way, not 3-4-5-A-2).
+
+        Wild jokers stand in for missing ranks: the sequence is the one holding every natural rank whose top
+        (or tie-break rank) is the play's recorded value.
+        """
+        width = RUN_WIDTH.get(play.kind, 1)
+        ranks = {self.rank_of[c] for c in bits(play.mask) if self.rank_of[c] < JOKER_RANK}
+        n = play.size // width
         if width == 1:
-            for _pos, seq, _tb in self.straight_seqs.get(n, []):
-                if set(seq) == ranks:
+            for _pos, seq, tb in self.straight_seqs.get(n, []):
+                if ranks <= set(seq) and tb == play.value:
                     return list(seq)
         else:
             for _pos, run in self.run_seqs[width].get(n, []):
-                if set(run) == ranks:
+                if ranks <= set(run) and run[-1] == play.value:
                     return list(run)
         return sorted(ranks)
 
@@ -439,6 +609,12 @@ class Evaluator:
 
     def _reason(self, p: Play, q: Play) -> str:
         dp, dq = self.describe(p), self.describe(q)
+        if self.has_bombs and q.bomb:
+            if not p.bomb:
+                return f"{dp} cannot be played on {dq}: only a higher bomb beats a bomb"
+            if self.bomb_same_kind and p.bomb >> 32 != q.bomb >> 32:
+                return f"{dp} cannot be played on {dq}: only a higher {KINDS[q.kind].label} of the same length"
+            return f"{dp} does not beat {dq}: it is the lower bomb"
         if self.match_kind:
             if self.family_id[p.kind] != self.family_id[q.kind]:
                 return f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"

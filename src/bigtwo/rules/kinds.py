@@ -51,9 +51,27 @@ KINDS: dict[str, KindInfo] = {
         KindInfo("sisters", "sisters", "sisters hands", "sisters", "two consecutive pairs and any odd card"),
         KindInfo("pair_straight", "pair straight", "pair straights", "pair_straight", "consecutive pairs"),
         KindInfo("triple_straight", "triple straight", "triple straights", "triple_straight", "consecutive triples"),
+        KindInfo(
+            "five_of_a_kind",
+            "five of a kind",
+            "fives of a kind",
+            "five_of_a_kind",
+            "five cards of one rank (two decks, or wild jokers)",
+        ),
+        KindInfo("joker_pair", "pair of jokers", "pairs of jokers", "joker_pair", "the two jokers"),
+        KindInfo("dragon", "dragon", "dragons", "dragon", "thirteen cards, one of every rank 3 to 2"),
     )
 }
 
 FIVE_CARD_KINDS = frozenset(
-    {"flush", "full_house", "four_of_a_kind", "royal_flush", "two_pair_junk", "triple_junk", "sisters"}
+    {
+        "flush",
+        "full_house",
+        "four_of_a_kind",
+        "royal_flush",
+        "two_pair_junk",
+        "triple_junk",
+        "sisters",
+        "five_of_a_kind",
+    }
 )

@@ -29,7 +29,7 @@ from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 PRESET_DIR = Path(__file__).with_name("presets")
-SECTIONS = ("cards", "deal", "combinations", "play", "scoring")
+SECTIONS = ("cards", "deal", "combinations", "play", "scoring", "exchange", "match")
 LAST_PLAY_FORBIDDEN = (
     "none",
     "two-single-or-pair",
@@ -37,6 +37,38 @@ LAST_PLAY_FORBIDDEN = (
     "highest-single",
     "highest-card",
 )
+
+
+BOMB_TARGETS = (
+    "any",
+    "singles-and-pairs",
+    "highest-single",
+    "single-two",
+    "pair-of-twos",
+    "three-twos",
+)
+
+
+class BombRule(BaseModel):
+    """One kind of bomb: which combinations, and what (besides a lower bomb) they may be played on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str = Field(description="The combination that acts as a bomb")
+    length: int | None = Field(
+        None, description="For pair/triple straights: exactly this many pairs/triples (none: any length)"
+    )
+    beats: tuple[Literal[BOMB_TARGETS], ...] = Field(  # type: ignore[valid-type]
+        ("any",), description="What it may be played on regardless of kind and size"
+    )
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, v: str) -> str:
+        k = v.strip().lower().replace("-", "_").replace(" ", "_")
+        if k not in KINDS:
+            raise ValueError(f"unknown kind {v!r}; allowed: {', '.join(KINDS)}")
+        return k
 
 
 def _f(default: Any, section: str, doc: str, **kw: Any) -> Any:
@@ -57,13 +89,57 @@ class Ruleset(BaseModel):
         "cards",
         "Suits from lowest to highest (any order of D C H S), or 'none': equal ranks never beat each other",
     )
+    decks: int = _f(1, "cards", "Packs shuffled together (two decks for 5-8 players and five of a kind)", ge=1, le=2)
+    jokers: int = _f(0, "cards", "Jokers in each pack (0-2)", ge=0, le=2)
+    joker_mode: Literal["high", "wild"] = _f(
+        "high",
+        "cards",
+        "high: jokers rank above the 2s (singles, and a pair of jokers); "
+        "wild: a joker stands for any card, ranking above the natural card it replaces",
+    )
+    high_joker: Literal["red", "black"] = _f("red", "cards", "Which joker ranks above the other")
 
     # --- deal ----------------------------------------------------------------------------------------
-    deal: Literal["equal", "all", "thirteen"] = _f(
+    deal: Literal["equal", "all", "fixed", "ghost"] = _f(
         "equal",
         "deal",
-        "equal: as many cards each as the pack allows, leftovers to the lead card's holder; "
-        "all: deal the whole pack round (hands differ by at most one); thirteen: 13 each, the rest unused",
+        "equal: as many cards each as the pack allows (the rest is the leftover); all: the whole pack, hands "
+        "differing by at most one; fixed: hand_size cards each; ghost: hand_size cards to one more hand than "
+        "there are players, the extra hand dead and unseen",
+    )
+    hand_size: int = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=54)
+    leftover: Literal[
+        "lead-holder",
+        "highest-holder",
+        "lowest-diamond-holder",
+        "dealer",
+        "discard",
+        "remove-lowest",
+        "face-up",
+        "stock",
+        "swap",
+    ] = _f(
+        "lead-holder",
+        "deal",
+        "Undealt cards: to the lead card's holder (or, if it is undealt, the next lowest card's), to the "
+        "highest card's holder, to the lowest diamond's holder, to the dealer; set aside unseen; the lowest cards "
+        "taken out before the deal (so the 2S is never left over); set aside face up; a stock drawn from on "
+        "passes; or shown, with the lead card's holder offered a swap",
+    )
+    leftover_shown: bool = _f(False, "deal", "Leftover cards are shown to everyone before they are claimed")
+    draw_on_pass: bool = _f(False, "deal", "A player who passes draws a card from the stock (two players)")
+    redeal_requests: tuple[Literal["low-points", "no-faces"], ...] = _f(
+        (),
+        "deal",
+        "Hands a player may show to ask for a new deal: low-points (J=1 Q=2 K=3 A=4 2=5 totals at most "
+        "redeal_points), no-faces (no J, Q or K)",
+    )
+    redeal_points: int = _f(3, "deal", "Highest point total of a 'low-points' hand", ge=0, le=100)
+    four_twos: Literal["play", "redeal", "win", "draw"] = _f(
+        "play", "deal", "A hand with all four 2s: play on, must be redealt, wins at once, or the deal is a draw"
+    )
+    malta_dragon: bool = _f(
+        False, "deal", "Six pairs and a single in the first 13 cards win at once (with a pair of 3s: lose at once)"
     )
 
     # --- combinations --------------------------------------------------------------------------------
@@ -90,8 +166,25 @@ class Ruleset(BaseModel):
         "Five-card hands: a higher category beats a lower one; only the same category ('no poker rules'); "
         "or any five over any five by card value",
     )
+    straight_lengths_five_plus: tuple[int, ...] | None = _f(
+        None, "combinations", "Allowed straight lengths with five or more players (none: as straight_lengths)"
+    )
     pair_straight_min: int = _f(3, "combinations", "Fewest pairs in a pair straight", ge=2, le=13)
     triple_straight_min: int = _f(2, "combinations", "Fewest triples in a triple straight", ge=2, le=13)
+
+    bombs: tuple[BombRule, ...] = _f(
+        (),
+        "combinations",
+        "Bombs, weakest first: each a kind (and, for pair/triple straights, a length) and what it may be "
+        "played on besides a lower bomb",
+    )
+    bomb_vs_bomb: Literal["ranked", "same-kind"] = _f(
+        "ranked",
+        "combinations",
+        "ranked: any later bomb in the list beats an earlier one (then more cards, then higher); same-kind: only "
+        "a higher bomb of the same kind and length",
+    )
+    equal_beats: bool = _f(False, "combinations", "A play equal to the one on the table beats it (two decks)")
 
     # --- play ----------------------------------------------------------------------------------------
     players: int = _f(4, "play", "Default number of players", ge=2, le=8)
@@ -124,19 +217,123 @@ class Ruleset(BaseModel):
         "as a single, or any play holding the highest card",
     )
 
+    auto_skip: bool = _f(
+        False,
+        "play",
+        "Skip, as a pass, a player who cannot possibly beat the play on the table, judged from public "
+        "information (the cards already played) and the player's card count",
+    )
+    three_threes_force_twos: bool = _f(
+        False,
+        "play",
+        "After a lead of three 3s, the next player holding three 2s may not pass when they are the only answer",
+    )
+    last_card_call: bool = _f(
+        False, "play", "A player left with one card must call 'last card'; a winner who forgot pays the penalty"
+    )
+
     # --- scoring -------------------------------------------------------------------------------------
-    scoring: Literal["encyclopedia", "ranking"] = _f(
+    scoring: Literal["encyclopedia", "winner", "twos-count-double", "face-value", "bga", "ranking"] = _f(
         "encyclopedia",
         "scoring",
-        "encyclopedia: losers pay per card left (x2 at the threshold, x3 when untouched); "
+        "encyclopedia: losers pay the winner per card left (x2 at the threshold, x3 when untouched); "
+        "winner: the same counts taken when the winner goes out, though play goes on to find the loser; "
+        "twos-count-double: 1 a card, each 2 left counts twice; face-value: cards left by face value "
+        "(10 and faces 10, A 1); bga: Board Game Arena's modes and bases (bga_* settings); "
         "ranking: finishing order only",
     )
     double_at: dict[int, int] = _f(
-        {13: 10, 17: 12},
+        {13: 10, 17: 12, 18: 12},
         "scoring",
-        "Cards left from which a loser pays double, by cards dealt (13 -> 10, 17 -> 12)",
+        "Cards left from which a loser pays double, by cards dealt (13 -> 10; 17 or 18 -> 12)",
     )
     triple_when_untouched: bool = _f(True, "scoring", "A loser who played no card pays triple")
+    double_unused_twos: bool = _f(
+        False, "scoring", "encyclopedia: each 2 left in a loser's hand doubles what that loser pays (doubles stack)"
+    )
+    double_unused_bombs: bool = _f(
+        False,
+        "scoring",
+        "encyclopedia: each four of a kind or five-card straight flush left in a loser's hand doubles what "
+        "that loser pays",
+    )
+    double_finishing_play: bool = _f(
+        False,
+        "scoring",
+        "encyclopedia: going out with a play holding a 2, or with a four of a kind or a straight flush, doubles "
+        "every payment once",
+    )
+    bga_mode: Literal["cumulative", "winner-takes-all", "pay-higher"] = _f(
+        "cumulative",
+        "scoring",
+        "bga: every loser takes penalty points (not zero-sum); all pay the winner; or each player pays every "
+        "higher-ranked player",
+    )
+    bga_base: Literal["cards", "ranks", "one"] = _f(
+        "cards",
+        "scoring",
+        "bga: base penalty of a hand: 1 point a card, the sum of its ranks (3 = 1 ... 2 = 13), or 1 point",
+    )
+    bga_multiplier: bool = _f(
+        True,
+        "scoring",
+        "bga: multiply the base by the cards left (x2 from the double_at threshold, x3 with every card left)",
+    )
+    assistance_penalty: bool = _f(
+        False,
+        "scoring",
+        "A player whose single the winner beat with a last single card, while holding a single that would have "
+        "stopped it, also pays what the other losers owe (they pay nothing); not with ranking or pay-higher",
+    )
+    teams: bool = _f(
+        False,
+        "scoring",
+        "Team play, 4 players, partners opposite: the team holding fewer cards when someone goes out wins "
+        "(+1 each, the others -1); a tie is settled by five-card shoot-outs",
+    )
+
+    # --- exchange ------------------------------------------------------------------------------------
+    exchange: Literal["none", "mandatory-trading", "big-two-president", "loser-to-winner", "pass-around"] = _f(
+        "none",
+        "exchange",
+        "Cards changing hands after the deal: none; the house code's mandatory trading (roles, the president "
+        "steals from the bum and gives back); the encyclopedia's Big Two President (lowest cards down, highest "
+        "up); Winner's loser gives the highest card for one of the winner's choice (shown to all); "
+        "pass-around (every player passes cards to the next)",
+    )
+    steal_small_table: int = _f(
+        2, "exchange", "mandatory-trading with 2 or 3 players: cards the president steals (1 or 2)", ge=1, le=2
+    )
+    president_gives: Literal["lowest", "any-after-receiving"] = _f(
+        "lowest",
+        "exchange",
+        "big-two-president: the president and vice-president give their lowest cards, or any cards once they "
+        "have received theirs",
+    )
+    pass_count: int = _f(3, "exchange", "pass-around: cards each player passes to the next", ge=1, le=6)
+
+    # --- match ---------------------------------------------------------------------------------------
+    match_end: Literal["rounds", "points"] = _f(
+        "rounds", "match", "A match lasts match_rounds rounds, or until a total reaches match_points"
+    )
+    match_rounds: int = _f(5, "match", "Rounds in a match (Board Game Arena offers 5, 10 or 20)", ge=1, le=10000)
+    match_points: int = _f(100, "match", "Points target of a match that ends on points", ge=1)
+    match_points_side: Literal["either", "gain", "loss"] = _f(
+        "either",
+        "match",
+        "A points match ends when a seat's total gains the target, loses it, or either",
+    )
+    later_lead: Literal["lead-card", "previous-winner"] = _f(
+        "lead-card",
+        "match",
+        "Who leads rounds after the first: the lead card's holder again, or the previous winner, leading freely",
+    )
+    dealer: Literal["next-seat", "loser"] = _f(
+        "next-seat",
+        "match",
+        "Who deals the next round (the dealer receives the first card, so the extra one of an uneven deal): "
+        "the next seat, or the previous round's loser",
+    )
 
     _engine: Any = PrivateAttr(default=None)
 
@@ -166,9 +363,11 @@ class Ruleset(BaseModel):
             raise ValueError("at least one kind must be enabled")
         return names
 
-    @field_validator("straight_lengths")
+    @field_validator("straight_lengths", "straight_lengths_five_plus")
     @classmethod
-    def _check_lengths(cls, v: tuple[int, ...]) -> tuple[int, ...]:
+    def _check_lengths(cls, v: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        if v is None:
+            return None
         if not v or any(not 3 <= n <= 14 for n in v):
             raise ValueError(f"{list(v)} is not allowed; straight lengths are whole numbers from 3 to 14")
         return tuple(sorted(set(v)))
@@ -208,6 +407,25 @@ class Ruleset(BaseModel):
             )
         if "royal_flush" in self.combinations and 5 not in self.straight_lengths:
             raise ValueError("royal_flush needs five-card straights (straight_lengths must include 5)")
+        for bomb in self.bombs:
+            if bomb.kind not in self.combinations:
+                raise ValueError(f"bomb kind {bomb.kind!r} is not among the enabled combinations")
+        if self.draw_on_pass and self.leftover != "stock":
+            raise ValueError("draw_on_pass needs leftover = 'stock' (the cards to draw from)")
+        if "joker_pair" in self.combinations and self.jokers * self.decks < 2:
+            raise ValueError("joker_pair needs at least two jokers in the pack")
+        if self.deal in ("fixed", "ghost"):
+            pack = self.decks * (52 + self.jokers)
+            extra = 1 if self.deal == "ghost" else 0
+            if self.hand_size * (self.min_players + extra) > pack:
+                raise ValueError(
+                    f"hand_size={self.hand_size} for {self.min_players + extra} hands needs more than the "
+                    f"{pack}-card pack"
+                )
+        if self.teams and not self.min_players <= 4 <= self.max_players:
+            raise ValueError("teams need a four-player table (partners sit opposite)")
+        if self.match_end == "points" and self.scoring == "ranking" and not self.teams:
+            raise ValueError("match_end 'points' needs a scoring system with points; 'ranking' has none")
         return self
 
     # --- construction --------------------------------------------------------------------------------
@@ -240,9 +458,9 @@ class Ruleset(BaseModel):
                 continue
             if only_changes and data[key] == defaults[key]:
                 continue
-            value = data[key]
-            if isinstance(value, dict):
-                value = {str(k): v for k, v in value.items()}
+            value = _tomlable(data[key])
+            if value is None:
+                continue  # TOML has no null: an absent key reads back as the default None
             if sectioned:
                 out.setdefault(field_section(key), {})[key] = value
             else:
@@ -271,12 +489,21 @@ class Ruleset(BaseModel):
     # --- convenience: the engine's questions, asked of these rules ---------------------------------
     @property
     def engine(self) -> Any:
-        """The compiled evaluator for these rules (built once, then cached on the instance)."""
+        """The compiled evaluator for these rules at the default player count (cached on the instance)."""
+        return self.engine_for(self.players)
+
+    def engine_for(self, players: int) -> Any:
+        """The compiled evaluator for ``players`` players (straight lengths may depend on the count)."""
+        five_plus = players >= 5 and self.straight_lengths_five_plus is not None
         if self._engine is None:
+            self._engine = {}  # private attributes may be set on a frozen model
+        ev = self._engine.get(five_plus)
+        if ev is None:
             from bigtwo.combos.evaluator import Evaluator  # facade: the combos layer compiles the data
 
-            self._engine = Evaluator(self)  # private attributes may be set on a frozen model
-        return self._engine
+            ev = Evaluator(self, players)
+            self._engine[five_plus] = ev
+        return ev
 
     def classify(self, cards: Any) -> Any:
         """The combination ``cards`` make under these rules (a Combo with ``.kind``), or None."""
@@ -293,6 +520,15 @@ class Ruleset(BaseModel):
     def sort_cards(self, cards: Any) -> list[Any]:
         """Cards from lowest to highest under these rules."""
         return self.engine.sort_cards(cards)
+
+
+def _tomlable(value: Any) -> Any:
+    """Plain data TOML can hold: dict keys as strings, None dropped."""
+    if isinstance(value, dict):
+        return {str(k): _tomlable(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_tomlable(v) for v in value if v is not None]
+    return value
 
 
 def field_section(key: str) -> str:

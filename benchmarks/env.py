@@ -1,0 +1,143 @@
+"""Environment speed on one core: agent-steps a second with random masked actions, beside the bare engine.
+
+- engine: random games through the public API (``Game.legal_plays`` + ``Game.play``), the floor any
+  environment on this engine pays; this is the baseline, measured in the same run;
+- aec_env: the PettingZoo environment, ``last()`` (observation vector + action mask) and ``step()`` for every
+  agent-step, the action drawn uniformly among the mask's ones (as a fast agent would: ``flatnonzero`` of the
+  mask viewed as booleans);
+- + pz wrappers: the same bare environment inside PettingZoo's usual wrapper chain (TerminateIllegal,
+  AssertOutOfBounds, OrderEnforcing), for comparison with environments that rely on them;
+- gym vs random: the single-agent environment, learner steps a second (three ``random`` bots move in between
+  through their observation dicts);
+- vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments.
+
+Every figure is the best of ``--repeats`` runs of the same deals, the runs of all kinds interleaved, so load
+from other processes on a shared machine disturbs the comparison as little as it can; "paired" is the median
+over the repeats of aec_env / engine measured back to back, the steadier ratio when the load moves.
+
+Run: python benchmarks/env.py [--presets classic taiwan ...] [--games 200] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from functools import partial
+
+import numpy as np
+from pettingzoo.utils import wrappers
+
+from bigtwo import Game, load_rules
+from bigtwo.envs import aec_env, gym_env, raw_env, vector_env
+
+
+def engine_steps(rules, players: int, games: int) -> tuple[int, float]:
+    rng = random.Random(0)
+    steps = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        g = Game(rules, players=players, seed=seed)
+        while not g.is_over:
+            g.play(rng.choice(g.legal_plays()))
+            steps += 1
+    return steps, time.perf_counter() - t0
+
+
+def aec_steps(env, games: int) -> tuple[int, float]:
+    rng = np.random.default_rng(0)
+    steps = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"].view(bool))
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps, time.perf_counter() - t0
+
+
+def gym_steps(env, games: int) -> tuple[int, float]:
+    rng = np.random.default_rng(0)
+    steps = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+            done = term or trunc
+    return steps, time.perf_counter() - t0
+
+
+def vector_steps(env, num_envs: int, games: int) -> tuple[int, float]:
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    steps = 0
+    t0 = time.perf_counter()
+    for _ in range(games * 18 // num_envs):  # about as many learner steps as ``games`` rounds
+        masks = env.action_masks()
+        env.step([int(rng.choice(np.flatnonzero(m))) for m in masks])
+        steps += num_envs
+    return steps, time.perf_counter() - t0
+
+
+def wrapped(env):
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--presets", nargs="*", default=["classic"])
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--games", type=int, default=200, help="rounds per run (gym: rounds of the learning seat)")
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
+    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "vector x8"]
+    print("| preset | actions | " + " | ".join(cols) + " | aec_env / engine | paired |")
+    print("|---" * (len(cols) + 4) + "|")
+    for name in args.presets:
+        rules = load_rules(name)
+        players = args.players or rules.players
+        t = time.perf_counter()
+        env = aec_env(rules, players)  # builds the catalogue, or sizes the legal encoding
+        build = time.perf_counter() - t
+        size = f"{env.num_actions:,} {env.action_encoding} (made in {build:.2f} s)"
+        env_w = wrapped(raw_env(rules, players))
+        genv = gym_env(rules, players, opponents="random")
+        venv = vector_env(8, rules, players, opponents="random")
+        games = args.games
+        runs = {
+            "engine": partial(engine_steps, rules, players, games),
+            "aec_env": partial(aec_steps, env, games),
+            "+ pz wrappers": partial(aec_steps, env_w, games),
+            "gym vs random": partial(gym_steps, genv, games // 4),
+            "vector x8": partial(vector_steps, venv, 8, games // 4),
+        }
+        best = dict.fromkeys(runs, 0.0)
+        paired = []  # aec_env / engine of back-to-back runs: steadier than the bests when the load moves
+        for _ in range(args.repeats):
+            rate = {}
+            for key, run in runs.items():
+                steps, dt = run()
+                rate[key] = steps / dt
+                best[key] = max(best[key], rate[key])
+            paired.append(rate["aec_env"] / rate["engine"])
+        venv.close()
+        figures = " | ".join(f"{best[c]:,.0f}" for c in cols)
+        ratio = best["aec_env"] / best["engine"]
+        print(f"| {name} | {size} | {figures} | {ratio:.2f} | {statistics.median(paired):.2f} |")
+
+
+if __name__ == "__main__":
+    main()

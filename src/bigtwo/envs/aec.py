@@ -1,0 +1,361 @@
+"""The PettingZoo AEC environment: one round of any ruleset, one agent per seat.
+
+``bigtwo.envs.aec_env(rules="classic", players=4)`` gives the environment the PettingZoo way (an action
+outside the mask ends the round with ``illegal_reward`` for the offender and 0 for the others; calls out of
+order are refused); ``raw_env(...)`` is the bare one, which raises :class:`IllegalAction` instead.
+
+Agents are ``player_0 .. player_{n-1}`` (seat ``i`` is ``player_i``). Each observation is a dict:
+``"observation"`` (see :mod:`bigtwo.envs.observations`) and ``"action_mask"`` (1 at every legal action of the
+agent to move, all zeros for the others). Actions are catalogue indices (:mod:`bigtwo.envs.actions`), or with
+``action_encoding="legal"`` positions in the list of legal plays (in ``Game.legal_plays()`` order), whose card
+vectors are given in ``infos[agent]["action_cards"]`` for (state, action)-scoring methods. The default,
+``action_encoding="auto"``, is the catalogue wherever the ruleset's catalogue at this table size is of a
+reasonable size (:func:`bigtwo.envs.actions.auto_encoding`: at most 200,000 combinations, no wild jokers)
+and the legal encoding otherwise (straights and pair straights of many lengths: billions of combinations;
+two decks with poker hands: close to a million); an explicit ``action_encoding="catalogue"`` builds
+catalogues up to 2,000,000. The legal space is ``max_legal`` wide, by default
+:func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come
+at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
+
+Deal-time choices the engine offers some rules (a redeal request, the leftover swap) are not actions of the
+environment: rounds are played as dealt (pass ``options={"game": ...}`` to start from a position after them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from bigtwo.cards import CardSet
+from bigtwo.combos.play import Play
+from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
+from bigtwo.envs.legal_bound import legal_play_bound
+from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
+from bigtwo.envs.rewards import RewardMode, Rewards
+from bigtwo.errors import BigTwoError
+from bigtwo.game import Game
+from bigtwo.rules.ruleset import Ruleset, load_rules
+
+ENV_VERSION = 1
+"""Bumped whenever observations, actions or rewards change meaning: cite ``bigtwo <preset>-v1``."""
+
+
+class IllegalAction(BigTwoError, ValueError):
+    """An action the agent to move may not take now."""
+
+
+class BigTwoAECEnv(AECEnv):
+    """One round of a climbing game under any ruleset, for any table size the ruleset allows."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": f"bigtwo_v{ENV_VERSION}",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Ruleset | str = "classic",
+        players: int | None = None,
+        *,
+        reward: RewardMode = "auto",
+        normalize_rewards: bool = False,
+        history: int = 8,
+        action_encoding: Literal["auto", "catalogue", "legal"] = "auto",
+        max_legal: int | None = None,
+        illegal_reward: float | None = None,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        self.rules = load_rules(rules)
+        n = self.rules.players if players is None else players
+        if not self.rules.min_players <= n <= self.rules.max_players:
+            raise BigTwoError(
+                f"players={n}: {self.rules.name!r} is for {self.rules.min_players}-{self.rules.max_players} players"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}; allowed: {self.metadata['render_modes']} or None")
+        self.n = n
+        self.illegal_reward = illegal_reward
+        self._abandoned = False
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"bigtwo_{self.rules.name}_v{ENV_VERSION}"}
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = self.possible_agents[:]
+        self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.encoder = ObservationEncoder(self.rules, n, history)
+        if action_encoding not in ("auto", "catalogue", "legal"):
+            raise ValueError(f"action_encoding={action_encoding!r}; allowed: 'auto', 'catalogue' or 'legal'")
+        if action_encoding == "auto":
+            action_encoding = auto_encoding(self.rules, n)
+        self.action_encoding = action_encoding
+        if action_encoding == "catalogue":
+            self.catalogue: ActionCatalogue | None = catalogue(self.rules, n)
+            self.num_actions = len(self.catalogue)
+        else:
+            self.catalogue = None
+            if max_legal is None:
+                max_legal = legal_play_bound(self.rules, n)
+            if max_legal < 1:
+                raise ValueError(f"max_legal={max_legal}: must be at least 1")
+            self.num_actions = max_legal
+        self.tracker = ObservationTracker(self.encoder, self.catalogue.cards if self.catalogue is not None else None)
+        self.reward_fn = Rewards(self.rules, n, reward, normalize_rewards)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": self.encoder.space(),
+                    "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.game: Game | None = None
+        self._version = 0
+
+    # --- spaces ----------------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- reset -----------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new round. ``seed`` seeds this and every later deal; ``options`` may give ``"hands"`` (with
+        an optional ``"first"`` seat), a ``"deal_seed"`` (the same deal every time: duplicate play), or a
+        ``"game"`` to continue from (copied)."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        deal_seed = int(self._np_random.integers(2**63 - 1))
+        opts = options or {}
+        if "game" in opts:
+            game = opts["game"].clone()
+            if game.rules != self.rules or game.n != self.n:
+                raise BigTwoError(f"the given game is not a {self.n}-player {self.rules.name!r} round")
+        elif "hands" in opts:
+            game = Game(self.rules, hands=opts["hands"], first=opts.get("first"))
+            if game.n != self.n:
+                raise BigTwoError(f"{game.n} hands given to a {self.n}-player environment")
+        else:
+            game = Game(self.rules, players=self.n, seed=int(opts.get("deal_seed", deal_seed)))
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._abandoned = False
+        self._sync()
+        if game.is_over:  # a round decided at the deal (no cards to play)
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[game.to_move]
+            self._after_move()
+
+    def _sync(self) -> None:
+        """Take up the game's current position (the tracked public state, the legal-play cache)."""
+        self.tracker.start(self.game)
+        self._version += 1
+        self._legal_version = -1
+
+    # --- acting ----------------------------------------------------------------------------------------
+    def legal_plays(self) -> list[Play]:
+        """The legal plays of the agent to move (``Game.legal_plays()`` order), cached per position."""
+        if self._legal_version != self._version:
+            self._legal = self.game.legal_plays()
+            if self.catalogue is not None:
+                index = self.catalogue.index
+                self._legal_idx = [index[p.mask] for p in self._legal]
+            else:
+                if len(self._legal) > self.num_actions:
+                    raise BigTwoError(
+                        f"{len(self._legal)} legal plays here, more than max_legal={self.num_actions}: "
+                        "make the environment with a larger max_legal (or leave it unset for a safe bound)"
+                    )
+                self._legal_idx = list(range(len(self._legal)))
+            self._legal_version = self._version
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """The legal action indices of the agent to move."""
+        self.legal_plays()
+        return list(self._legal_idx)
+
+    def action_cards(self) -> np.ndarray:
+        """The card vectors of the legal actions of the agent to move, one row each, in ``legal_actions()``
+        order (pass: a zero row): the input of methods that score (state, action) pairs. Laid out as the
+        observation's card fields (with two decks, copies folded)."""
+        self.legal_plays()
+        if self.catalogue is not None and not self.encoder.folded:
+            return self.catalogue.cards[self._legal_idx]
+        masks = [p.mask for p in self._legal]
+        if self.encoder.folded:
+            masks = [fold_copies(m) for m in masks]
+        return masks_to_vectors(masks, self.encoder.card_width)
+
+    def decode(self, action: int) -> Play:
+        """The play an action index stands for now (catalogue: always the same play; legal: by position)."""
+        a = int(action)
+        if self.catalogue is not None:
+            return self.catalogue.decode(a)
+        plays = self.legal_plays()
+        if not 0 <= a < len(plays):
+            raise IllegalAction(f"action {a}: there are {len(plays)} legal plays (0-{len(plays) - 1})")
+        return plays[a]
+
+    def encode(self, play: Play) -> int:
+        """The action index of a play for the agent to move now."""
+        if self.catalogue is not None:
+            return self.catalogue.encode(play)
+        return self.legal_plays().index(play)
+
+    def step(self, action: Any) -> None:
+        if self.game is None:
+            raise BigTwoError("step() before reset(): deal a round with reset() first")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} is to move: None is the action of finished agents only")
+        g = self.game
+        seat = g.to_move
+        self.legal_plays()
+        a = int(action)
+        if a not in self._legal_idx:
+            if not 0 <= a < self.num_actions:
+                raise IllegalAction(f"action {a} is outside the action space (0-{self.num_actions - 1})")
+            if self.illegal_reward is not None:
+                self._end_illegal(agent, a)
+                return
+            play = self.decode(a) if self.catalogue is not None else None
+            why = g.why_not(play) if play is not None else None
+            raise IllegalAction(
+                f"action {a} ({play if play is not None else 'beyond the legal plays'}) is not legal for {agent}"
+                + (f": {why}" if why else "")
+            )
+        play = self._legal[self._legal_idx.index(a)] if self.catalogue is None else self.catalogue.plays[a]
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        opened = g.trick is None
+        g.play(play)
+        self.tracker.record(g, seat, play.mask, a if self.catalogue is not None else None, opened)
+        self._version += 1
+        if g.is_over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[g.to_move]
+            self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_illegal(self, agent: str, action: int) -> None:
+        """PettingZoo's illegal-move rule (as its TerminateIllegalWrapper): the round ends, the offender gets
+        ``illegal_reward``, everyone else 0, and every agent is terminated and truncated."""
+        self._abandoned = True
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self.infos[agent] = {"illegal_action": action}
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def _after_move(self) -> None:
+        if self.action_encoding == "legal":
+            cards = self.action_cards()
+            self.infos = {a: {} for a in self.agents}
+            self.infos[self.agent_selection] = {"action_cards": cards}
+
+    def _finish(self) -> None:
+        g = self.game
+        res = g.result
+        values = self.reward_fn(res)
+        result = res.to_dict()
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = values[i]
+            self.terminations[a] = True
+            self.infos[a] = {"result": result}
+        self.agent_selection = self.possible_agents[g.to_move if g.to_move is not None else 0]
+
+    # --- observing -------------------------------------------------------------------------------------
+    def observation_vector(self, seat: int) -> np.ndarray:
+        """The ``"observation"`` part for a seat (see :mod:`bigtwo.envs.observations`)."""
+        return self.tracker.vector(self.game, seat)
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not self.game.is_over and not self._abandoned:
+            self.legal_plays()
+            mask[self._legal_idx] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise BigTwoError("observe() before reset(): deal a round with reset() first")
+        return {"observation": self.observation_vector(self.agent_seat[agent]), "action_mask": self.action_mask(agent)}
+
+    # --- rendering -------------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        """The public state and the hand of the seat to move (``"ansi"`` returns it, ``"human"`` prints it)."""
+        if self.render_mode is None:
+            return None
+        g = self.game
+        text = self.describe(None if g is None or g.is_over else g.to_move)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def describe(self, seat: int | None = None) -> str:
+        """The round in words: public information, and the hand of ``seat`` when one is named."""
+        g = self.game
+        if g is None:
+            return f"{self.metadata['name']}: not dealt yet (call reset)"
+        lines = [f"{self.rules.name}, {self.n} players, {len(g.history)} actions"]
+        for s in range(self.n):
+            mark = ">" if not g.is_over and s == g.to_move else " "
+            played = CardSet.from_mask(sum(p.mask for t, p in g.history if t == s))
+            lines.append(f"{mark} player_{s}: {len(g.hand(s))} cards left; played {played or '-'}")
+        if g.trick is not None:
+            lines.append(f"  to beat: {g.trick} ({g.trick.kind}) by player_{g.trick_seat}")
+        if g.is_over:
+            lines.append(f"  over: finishing order {g.result.finishing_order}, scores {g.result.scores}")
+        if seat is not None:
+            lines.append(f"  player_{seat} holds {g.hand(seat)}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def raw_env(rules: Ruleset | str = "classic", players: int | None = None, **kwargs: Any) -> BigTwoAECEnv:
+    """The bare AEC environment: an illegal action raises :class:`IllegalAction` unless ``illegal_reward``
+    is given (then it ends the round, PettingZoo's way)."""
+    return BigTwoAECEnv(rules, players, **kwargs)
+
+
+def aec_env(
+    rules: Ruleset | str = "classic", players: int | None = None, *, illegal_reward: float = -1.0, **kwargs: Any
+) -> BigTwoAECEnv:
+    """The AEC environment the PettingZoo way: an action outside the mask ends the round with
+    ``illegal_reward`` for the offender and 0 for everyone else, every agent terminated and truncated (the
+    rule of PettingZoo's ``TerminateIllegalWrapper``); an action outside the action space, or a step or
+    observation before ``reset()``, raises. The rules are applied inside the environment rather than by
+    PettingZoo's wrappers, whose attribute forwarding would cost a third of the speed. Keyword arguments
+    go to :class:`BigTwoAECEnv`."""
+    return raw_env(rules, players, illegal_reward=illegal_reward, **kwargs)

@@ -1,0 +1,81 @@
+"""House-rule variants the tests run beside the presets: every engine feature a preset does not switch on."""
+
+from bigtwo import list_presets, load_rules
+
+HOUSE_RULES = {
+    # wild jokers (002 Joker rules; 003 5.3), five of a kind above the straight flush
+    "wild-jokers": lambda: load_rules("classic").replace(
+        jokers=2,
+        joker_mode="wild",
+        combinations=(
+            "single",
+            "pair",
+            "triple",
+            "straight",
+            "flush",
+            "full_house",
+            "four_of_a_kind",
+            "straight_flush",
+            "five_of_a_kind",
+        ),
+    ),
+    # two decks with equal plays allowed to beat each other (002 Variations)
+    "two-decks": lambda: load_rules("house-code").replace(
+        decks=2,
+        equal_beats=True,
+        combinations=(*load_rules("house-code").combinations, "five_of_a_kind"),
+        max_players=8,
+    ),
+    # the encyclopedia's bombs on singles and pairs, and smack-down with smack-back
+    "bombs": lambda: load_rules("classic").replace(
+        bombs=(
+            {"kind": "four_of_a_kind", "beats": ["singles-and-pairs"]},
+            {"kind": "straight_flush", "beats": ["singles-and-pairs"]},
+        ),
+    ),
+    "smack-down": lambda: load_rules("classic").replace(
+        combinations=(*load_rules("classic").combinations, "quad", "pair_straight"),
+        bombs=({"kind": "quad", "beats": ["highest-single"]}, {"kind": "pair_straight", "beats": ["highest-single"]}),
+        bomb_vs_bomb="same-kind",
+    ),
+    # 2 players drawing on every pass (002 Variations; 003 5.1)
+    "two-player-draw": lambda: load_rules("classic").replace(
+        deal="fixed", leftover="stock", draw_on_pass=True, lead_card="lowest", players=2, max_players=2
+    ),
+    # three players with the ghost hand (002 Variations)
+    "ghost": lambda: load_rules("classic").replace(deal="ghost", players=3, max_players=3, min_players=3),
+    # the BGA automatic turn skip with its bombs, and the end restrictions
+    "bga-skip": lambda: load_rules("bga").replace(
+        auto_skip=True,
+        bombs=({"kind": "four_of_a_kind"}, {"kind": "straight_flush"}),
+        last_play_forbidden="two-single-or-pair",
+    ),
+    "sisters-butterflies": lambda: load_rules("classic").replace(
+        combinations=(
+            "single",
+            "pair",
+            "triple",
+            "two_pairs",
+            "sisters",
+            "two_pair_junk",
+            "triple_junk",
+            "straight",
+            "flush",
+            "full_house",
+            "four_of_a_kind",
+            "straight_flush",
+            "royal_flush",
+            "pair_straight",
+            "triple_straight",
+        ),
+        pair_straight_min=2,
+    ),
+}
+
+
+def every_ruleset():
+    return [*list_presets(), *HOUSE_RULES]
+
+
+def rules_named(name):
+    return HOUSE_RULES[name]() if name in HOUSE_RULES else load_rules(name)
