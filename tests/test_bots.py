@@ -588,16 +588,35 @@ LEGAL_CASES = {
 @settings(max_examples=30)
 @given(st.integers(0, 5000), st.sampled_from(sorted(LEGAL_CASES)), st.data())
 def test_a_bot_s_legal_actions_are_the_engine_s(seed, name, data):
-    """Bots keep a hand index between decisions; it must give exactly the round's legal actions (with two
-    decks, as notation names them: which copy of a card is not in the observation)."""
+    """Bots keep a hand index between decisions; it must give exactly the legal actions the engine lists from
+    the observation, and the round's own (with two decks, as notation names them: which copy of a card is
+    not in the observation)."""
+    from bigtwo.game import legal_plays_from_observation
+
     rules = ruleset(name)
     g = Game(rules, players=data.draw(st.sampled_from(LEGAL_CASES[name]), label="players"), seed=seed)
     bots = [make("random", seed=seed + s) for s in range(g.n)]
     while not g.is_over:
         obs = g.observation(g.to_move)
         mine = bots[g.to_move].legal(rules, obs)
+        assert [p.mask for p in mine] == [p.mask for p in legal_plays_from_observation(rules, obs)]
         assert Counter(faces(p.mask) for p in mine) == Counter(faces(p.mask) for p in g.legal_plays())
         g.play(bots[g.to_move].choose(rules, obs))
+
+
+def test_with_two_decks_the_card_on_the_table_is_the_copy_the_hand_does_not_hold():
+    """Two decks where equal plays beat each other: a 2S answers the other 2S, from the observation too."""
+    from bigtwo.cards import card
+    from bigtwo.game import legal_plays_from_observation
+
+    rules = rules_named("two-decks")
+    second_2s = 1 << card("2S", copy=1)
+    g = Game(rules, hands=[to_mask("2S 3D 4D"), second_2s | to_mask("5D 6D"), to_mask("7D 8D")], first=0)
+    g.play("2S")
+    obs = g.observation(1)
+    assert obs["hand"][-1] == obs["trick"]["cards"][0] == "2S"
+    for legal in (g.legal_plays(), legal_plays_from_observation(rules, obs), make("greedy").legal(rules, obs)):
+        assert [str(p) for p in legal if p.mask & (second_2s | 1 << card("2S"))] == ["2S"]
 
 
 def test_a_time_limit_stops_the_search_and_leaves_the_heuristic_s_choice():

@@ -80,7 +80,7 @@ def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Pl
     hand = to_mask(obs["hand"])
     idx = HandIndex.build(ev, hand)
     trick = obs.get("trick")
-    top = ev.classify(_own_copies(to_mask(trick["cards"]), hand)) if trick else None
+    top = ev.classify(_other_copies(to_mask(trick["cards"]), hand)) if trick else None
     required = _own_copies(to_mask(obs["required_card"]), hand) & hand if obs.get("required_card") else 0
     return legal_actions(ev, idx, top, required, rules.last_play_forbidden, bool(obs.get("must_answer")))
 
@@ -90,6 +90,15 @@ def _own_copies(mask: int, hand: int) -> int:
     for i in bits(mask):
         alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
         if not hand >> i & 1 and hand >> alt & 1 and not mask >> alt & 1:
+            mask = (mask & ~(1 << i)) | (1 << alt)
+    return mask
+
+
+def _other_copies(mask: int, hand: int) -> int:
+    """With two decks, cards on the table are not in ``hand``: a card the hand holds is the other copy there."""
+    for i in bits(mask & hand):
+        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
+        if not mask >> alt & 1:
             mask = (mask & ~(1 << i)) | (1 << alt)
     return mask
 
