@@ -269,11 +269,11 @@ class Match:
         return g.legal_plays() if g is not None else []
 
     # --- acting --------------------------------------------------------------------------------------------
-    def act(self, answer: Any, seat: int | None = None) -> Any:
+    def act(self, answer: Any, seat: int | None = None, call_last_card: bool = True) -> Any:
         """Answer the pending exchange decision, or play for the seat to move (``"pass"`` passes).
 
         Bad input raises (``IllegalExchange`` / ``IllegalPlay``) and changes nothing. ``seat``, when given,
-        must be the seat to move.
+        must be the seat to move. ``call_last_card`` is passed to :meth:`Game.play`.
         """
         if self._over:
             raise BigTwoError("the match is over")
@@ -286,7 +286,7 @@ class Match:
             return value
         g = self.game
         assert g is not None
-        p = g.play(answer)
+        p = g.play(answer, call_last_card=call_last_card)
         if g.is_over:
             self._finish_game()
         return p
