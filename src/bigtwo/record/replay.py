@@ -142,7 +142,7 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
                     if q.kind == "redeal":
                         g.request_redeal(q.seat)
                     else:
-                        holder = _swap_holder(g)
+                        holder = swap_holder(g)
                         if holder != q.seat:
                             raise _fail(f"{seat_token(q.seat)} may not swap: the lead card's holder may", q)
                         g.swap_leftover()
@@ -174,8 +174,8 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
     return g
 
 
-def _swap_holder(g: Game) -> int | None:
-    """The seat that may swap the leftover card: whoever holds the lead card (for records, not for play)."""
+def swap_holder(g: Game) -> int | None:
+    """The seat that may swap the leftover card for the lead card: whoever holds the lead card."""
     from bigtwo.deal import holder, lead_card_mask
 
     dealt = 0
