@@ -36,6 +36,8 @@ def card_face(c: Any) -> str:
 
 def faces(cards: Any) -> str:
     return " ".join(card_face(c) for c in cards)
+
+
 _SPEC = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$")
 
 

@@ -116,6 +116,8 @@ class Deal:
     scores: list[int] | None = None
     line: int | None = field(default=None, compare=False, repr=False)
     where: str | None = field(default=None, compare=False, repr=False)
+    order_line: int | None = field(default=None, compare=False, repr=False)  # where [Order] stands
+    scores_line: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def actions(self) -> list[Action]:

@@ -10,6 +10,7 @@ naming the record's line (or JSON path).
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 from bigtwo.cards import DECK_SIZE, bits, to_mask
@@ -104,18 +105,23 @@ def play_deal(
     if k < len(game.history):
         raise _fail(f"the record leaves out {seat_token(game.history[k][0])}'s automatic pass at the end", last)
     res = game.result
+    last_line = getattr(last, "line", None)
+    result_at = SimpleNamespace(line=deal.order_line or last_line, where=f"{deal.where}.order" if deal.where else None)
+    scores_at = SimpleNamespace(
+        line=deal.scores_line or last_line, where=f"{deal.where}.scores" if deal.where else None
+    )
     if deal.order is None or deal.scores is None:
         if res is not None:
             raise _fail("the deal is over but the record gives no [Order] and [Scores]", last)
         return
     if res is None:
-        raise _fail("the record gives a result but the deal is not over", last)
+        raise _fail("the record gives a result but the deal is not over", result_at)
     if list(res.finishing_order) != deal.order:
         got = " ".join(seat_token(s) for s in res.finishing_order)
-        raise _fail(f"the finishing order is {got}, not {' '.join(seat_token(s) for s in deal.order)}", last)
+        raise _fail(f"the finishing order is {got}, not {' '.join(seat_token(s) for s in deal.order)}", result_at)
     if list(res.scores) != deal.scores:
         got = " ".join(f"{x:+d}" for x in res.scores)
-        raise _fail(f"the scores are {got}, not {' '.join(f'{x:+d}' for x in deal.scores)}", last)
+        raise _fail(f"the scores are {got}, not {' '.join(f'{x:+d}' for x in deal.scores)}", scores_at)
 
 
 def _start_checks(game: Game, r: Round) -> None:
@@ -134,6 +140,14 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
     r = record.rounds[0]
     d = r.game
     n = record.players
+    for part, present in (
+        ("totals", r.totals is not None),
+        ("exchanges", bool(r.trades) or r.exchanged is not None),
+        ("roles", r.roles is not None),
+        ("shoot-outs", bool(r.shootouts)),
+    ):
+        if present:
+            raise _fail(f'a single round has no {part}: use [Type "match"]', r)
     try:
         if record.seed is not None:
             g = Game(rules, players=n, seed=record.seed, dealer=r.dealer, first=r.lead)
@@ -155,8 +169,17 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
             if any(x is None for x in drawn):
                 raise _fail("a round dealt by hand must say which card each {drew} drew", r)
             masks = hands_from_notation(d.hands + [x for x in drawn if x])
-            stock = masks[n:] or None
-            g = Game(rules, hands=masks[:n], first=r.lead, dealer=r.dealer, stock=stock)
+            stock = masks[n:]
+            # the stock's undrawn cards are not recorded: any unseen cards stand in for them
+            used = 0
+            for m in masks:
+                used |= m
+            spare = bits(rules.engine_for(n).pack & ~used)
+            missing = (r.stock or 0) - len(stock)
+            if missing > len(spare) or missing < 0:
+                raise _fail(f"a stock of {r.stock or 0} cards does not fit with the hands and the cards drawn", r)
+            stock += [1 << c for c in spare[: max(missing, 0)]]
+            g = Game(rules, hands=masks[:n], first=r.lead, dealer=r.dealer, stock=stock or None)
     except RecordError:
         raise
     except BigTwoError as e:

@@ -411,11 +411,13 @@ class _Parser:
             if self.deal.order is not None:  # type: ignore[union-attr]
                 raise self.fail("[Order] is given twice")
             self.deal.order = self.seat_list(name, v)  # type: ignore[union-attr]
+            self.deal.order_line = self.line  # type: ignore[union-attr]
         elif name == "Scores":
             self.deal_ready()
             if self.deal.scores is not None:  # type: ignore[union-attr]
                 raise self.fail("[Scores] is given twice")
             self.deal.scores = self.int_list(name, v)  # type: ignore[union-attr]
+            self.deal.scores_line = self.line  # type: ignore[union-attr]
         elif name == "Shootout":
             self.end_deal()
             k = self.integer(name, v, low=1)
