@@ -377,6 +377,8 @@ class TableSession:
 
     def hint(self) -> Hint:
         """The heuristic bot's suggestion and its reason; without it, the greedy bot's, labelled as such."""
+        if not self.human_to_move:
+            raise IllegalPlay("it is not your turn")
         obs = self.observation()
         if "heuristic" in available_bots():
             bot = make("heuristic", seed=self.seed)

@@ -151,7 +151,8 @@ class HandView(Widget, can_focus=True):
                 out.append(face, style)
                 out.append(" ")
                 here = j == self.cursor and self.has_focus and self.active
-                marks.append(("^^^" if here else "   ") + " ", cursor_style if here else "")
+                mark = "^^^" if here else ("───" if int(c) in self.selected else "   ")
+                marks.append(mark + " ", cursor_style if here else "")
             out.append("\n")
             out.append_text(marks)
             if start + per < len(self.cards):
