@@ -5,7 +5,7 @@ import asyncio
 import pytest
 from typer.testing import CliRunner
 
-from bigtwo import CardSet, load_rules
+from bigtwo import CardSet, Play, load_rules
 from bigtwo.bots import BOTS
 from bigtwo.bots.simple import GreedyBot
 from bigtwo.cli import app as cli_app
@@ -257,3 +257,68 @@ def test_play_plain_saves_the_record(tmp_path):
     assert res.exit_code == 0, res.output
     rec = load_record(path)
     assert rec.result == "*" and replay(rec).history  # the bots' plays before the human quit
+
+
+def test_the_table_shows_no_other_seats_cards():
+    """Hidden information: nothing on the screen names a card another seat still holds."""
+    from bigtwo.cli.session import card_face
+
+    session = TableSession(load_rules("classic"), seed=21, bots="random")
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            while not session.is_over:
+                screen = screen_text(table)
+                g = session.game
+                for seat in range(1, 4):
+                    for c in g.hand(seat):
+                        assert card_face(c) not in screen, (card_face(c), seat)
+                await human_turn(pilot, table)
+
+    run(scenario())
+
+
+def test_computer_players_take_their_time_and_themes_apply():
+    session = TableSession(load_rules("classic"), seed=5)
+    table = TableApp(session, delay=0.01, theme="textual-light")
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            for _ in range(50):
+                if session.human_to_move:
+                    break
+                await pilot.pause(0.02)
+            assert session.human_to_move and session.game.history  # the bots before you have played
+            assert table.theme == "textual-light" and not table.current_theme.dark
+            g = session.game
+            leading, before = g.trick is None, len(g.history)
+            await pilot.press("p")  # a pass on the lead is refused, with the reason; otherwise it is made
+            if leading:
+                assert "leads this trick and cannot pass" in screen_text(table) and len(g.history) == before
+            else:
+                assert g.history[before] == (0, Play.PASS)
+
+    run(scenario())
+
+
+def test_the_replay_viewer_steps_through_a_match():
+    session = TableSession(load_rules("winner"), seed=4, rounds=2, bots="random")
+    while not session.is_over:
+        session.act(session.hint().answer) if session.human_to_move else session.bot_step()
+    rec = session.record()
+    frames = frames_of(rec)
+    viewer = ReplayApp(rec, frames, theme="ansi-dark")
+
+    async def watch():
+        async with viewer.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            assert viewer.frame.round == 2 and viewer.frame.label.startswith("Round 2")
+            await pilot.press("p")
+            assert viewer.frame.round == 1
+            await pilot.press("end")
+            assert viewer.frame.totals == session.match.totals
+            assert "Totals:" in screen_text(viewer)
+
+    run(watch())

@@ -32,7 +32,8 @@ def _load(rules: str) -> Ruleset:
 def _root(ctx: typer.Context) -> None:
     """With no command, start a game (the same as ``bigtwo play``)."""
     if ctx.invoked_subcommand is None:
-        ctx.invoke(play)
+        command = ctx.command.get_command(ctx, "play")  # type: ignore[attr-defined]
+        ctx.invoke(command)  # a click command: its options take their defaults
 
 
 @app.command()
