@@ -203,7 +203,7 @@ def test_two_decks_replay_with_either_copy():
     g = random_round(rules, 5, players=8)
     text, again = round_trip(g)
     deals = [line.split('"')[1].split() for line in text.splitlines() if line.startswith("[Deal")]
-    assert any(len(set(hand)) < len(hand) for hand in deals)  # a hand holding both copies of a card
+    assert any(t + "'" in hand for hand in deals for t in hand)  # a hand holding both copies of a card
     assert again.dealt == g.dealt
 
 
@@ -431,3 +431,23 @@ def test_fuzzed_json_records_raise_only_record_errors(data):
         parent[key] = data.draw(_json_values())
     with contextlib.suppress(RecordError):
         replay(record_from_dict(base))
+
+
+def test_two_deck_copies_are_named_exactly_where_they_matter():
+    """The first 3D's holder leads: a record says which copy an exchange moved (3D' is the second copy)."""
+    from bigtwo.record.notation import read_cards, write_cards
+
+    ev = rules_named("two-decks").engine_for(6)
+    both = read_cards("3D 3D'")
+    assert read_cards("3D 3D") == both and write_cards(ev, both) == "3D 3D'"
+    assert read_cards("3D'") == 1 << (54 + 0) and write_cards(ev, read_cards("3D'")) == "3D'"
+    m = random_match(rules_named("two-decks"), 27, players=6, rounds=2)  # a 3D changes hands in round 2
+    _text, again = round_trip(m)
+    assert again.totals == m.totals
+    assert Match.replay(m.to_json()).totals == m.totals
+
+
+def test_match_json_replays_skip_automatic_passes():
+    m = random_match(rules_named("bga-skip"), 0, rounds=2)
+    assert any(n == "auto" for rec in m.records for n in rec.game.history_notes)
+    assert Match.replay(m.to_json()).totals == m.totals

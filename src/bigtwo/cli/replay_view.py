@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
-from bigtwo.cards import parse_cards
+from bigtwo.cards import card
 from bigtwo.cli.session import card_face
 from bigtwo.cli.widgets import CardsPanel, CardStyles
 from bigtwo.record.build import ordinal
@@ -21,7 +21,8 @@ from bigtwo.record.model import Record, seat_token
 
 
 def _cards_text(notation: str, styles: CardStyles | None) -> Text:
-    cards = list(parse_cards(notation)) if notation else []
+    # in the record's order (the rules' order); a trailing ' marks a second deck's copy
+    cards = [card(t.rstrip("'"), copy=1 if t.endswith("'") else 0) for t in notation.split()]
     if styles is None:
         return Text(" ".join(card_face(c) for c in cards))
     return styles.text(cards)

@@ -11,18 +11,19 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from bigtwo.cards import to_mask
+from bigtwo.cards import CardSet
 from bigtwo.exchange import Exchange
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.model import Action, Deal, Record, Request, Round, Trade, seat_token
+from bigtwo.record.notation import write_cards
 
 _REQUEST = re.compile(r"^seat (\d+) (asked|swapped)\b")
 
 
 def notation(ev: Any, mask: int) -> str:
-    """Cards in the rules' order, lowest first: the form every record writes."""
-    return " ".join(str(c) for c in ev.sort_cards(mask))
+    """Cards in the rules' order, lowest first, second deck copies marked: the form every record writes."""
+    return write_cards(ev, mask)
 
 
 def ordinal(n: int) -> str:
@@ -151,9 +152,12 @@ def _trades(match: Match, index: int) -> list[Trade]:
         other = d.to if d.kind in ("give", "surrender") else d.source
         answer = a["answer"]
         if d.kind in ("give", "surrender"):
-            answer = notation(ev, to_mask(answer))
+            exact = a["mask"]
+            answer = notation(ev, exact)
+            again.decide(CardSet.from_mask(exact))
+        else:
+            again.decide(answer)
         out.append(Trade(d.seat, d.kind, answer, -1 if other is None else other))
-        again.decide(a["answer"])
     return out
 
 

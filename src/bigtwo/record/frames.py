@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.cards import to_mask
+from bigtwo.cards import CardSet
 from bigtwo.exchange import Exchange
 from bigtwo.game import Game
 from bigtwo.match import Match
@@ -114,9 +114,10 @@ def _match_frames(m: Match, out: list[Frame]) -> None:
             d = again.pending
             assert d is not None
             other = d.to if d.kind in ("give", "surrender") else d.source
-            answer = notation(ev, to_mask(a["answer"])) if d.kind in ("give", "surrender") else a["answer"]
+            exact = a.get("mask")
+            answer = notation(ev, exact) if exact is not None else a["answer"]
             words = trade_text(Trade(d.seat, d.kind, answer, -1 if other is None else other))
-            again.decide(a["answer"])
+            again.decide(CardSet.from_mask(exact) if exact is not None else a["answer"])
             out.append(
                 Frame(
                     round=rnd,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bigtwo.cards import to_mask
 from bigtwo.errors import BigTwoError
 from bigtwo.record.model import (
     FORMAT,
@@ -25,6 +24,7 @@ from bigtwo.record.model import (
     Round,
     Trade,
 )
+from bigtwo.record.notation import read_cards, write_cards
 
 
 def _action(a: Action) -> dict[str, Any]:
@@ -131,12 +131,12 @@ class _Reader:
     def cards(self, v: Any, path: str, ev: Any) -> str:
         self.check(v, path, str)
         try:
-            mask = to_mask(v)
+            mask = read_cards(v)
         except BigTwoError as e:
             raise RecordError(str(e), where=path) from None
         if mask & ~ev.pack:
             raise RecordError(f"{v!r}: not every card is in this pack", where=path)
-        return " ".join(str(c) for c in ev.sort_cards(mask))
+        return write_cards(ev, mask)
 
     def hands(self, d: Any, key: str, where: str, ev: Any, optional: bool = False) -> list[str] | None:
         v = self.ints(d, key, where, str, optional)

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
-from bigtwo.cards import DECK_SIZE, bits, to_mask
+from bigtwo.cards import DECK_SIZE, CardSet, bits
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.build import _is_ranking, notation, result_text
 from bigtwo.record.model import Action, Deal, Record, RecordError, Round, seat_token
+from bigtwo.record.notation import read_cards
 
 
 def _fail(problem: str, at: Any) -> RecordError:
@@ -26,11 +27,11 @@ def _fail(problem: str, at: Any) -> RecordError:
 
 
 def hands_from_notation(hands: list[str]) -> list[int]:
-    """Masks for hands written in notation, giving a card's second deck copy to whoever names it second."""
+    """Masks for hands in record notation; an unmarked card already taken goes to its other copy."""
     used = 0
     out = []
     for h in hands:
-        m = to_mask(h)
+        m = read_cards(h)
         for i in bits(m & used):
             alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
             if not used >> alt & 1 and not m >> alt & 1:
@@ -52,7 +53,7 @@ def _check_hands(ev: Any, masks: Any, claimed: list[str], what: str, at: Any) ->
 def play_deal(
     game: Game,
     deal: Deal,
-    act: Callable[[str, bool], Any],
+    act: Callable[[Any, bool], Any],
     on_action: Callable[[Game, Action], None] | None = None,
 ) -> None:
     """Play ``deal``'s tricks on ``game`` through ``act(cards_or_pass, call_last_card)``, checking each step."""
@@ -88,7 +89,7 @@ def play_deal(
                 raise _fail(f"the trick before is not over ({top} by {seat_token(game.trick_seat or 0)})", a)
             before = game.hand(a.seat).mask
             try:
-                act("pass" if a.cards is None else a.cards, a.note == "called")
+                act("pass" if a.cards is None else CardSet.from_mask(read_cards(a.cards)), a.note == "called")
             except BigTwoError as e:
                 raise _fail(f"{who}: {a.cards or 'pass'}: {getattr(e, 'reason', e)}", a) from None
             note = game.history_notes[k]
@@ -235,7 +236,8 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             if d.kind != t.kind or other != t.other:
                 raise _fail(f"the decision here is {d.kind!r} with {seat_token(other or 0)}, not {t.kind!r}", t)
             try:
-                m.act(t.answer, seat=t.seat)
+                answer = CardSet.from_mask(read_cards(t.answer)) if t.kind in ("give", "surrender") else t.answer
+                m.act(answer, seat=t.seat)
             except BigTwoError as e:
                 raise _fail(getattr(e, "reason", str(e)), t) from None
         if rec.game is None:
@@ -253,7 +255,7 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             start.undo()
         _start_checks(start, r)
 
-        def act(cards: str, called: bool) -> None:
+        def act(cards: Any, called: bool) -> None:
             m.act(cards, call_last_card=called)
 
         play_deal(rec.game, r.game, act, on_action)

@@ -41,9 +41,9 @@ import json
 import re
 from typing import Any
 
-from bigtwo.cards import to_mask
 from bigtwo.errors import BigTwoError
 from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
+from bigtwo.record.notation import read_cards, write_cards
 
 _TAG = re.compile(r"^\[([A-Z][A-Za-z]*)(?: ([A-Za-z_][A-Za-z0-9_]*))? (.+)\]$")
 _SEAT = re.compile(r"^P(\d)$")
@@ -229,14 +229,12 @@ class _Parser:
 
     def cards(self, text: str) -> str:
         try:
-            mask = to_mask(text)
+            mask = read_cards(text)
         except BigTwoError as e:
             raise self.fail(str(e)) from None
-        except (TypeError, ValueError, OverflowError):
-            raise self.fail(f"{text!r} is not a list of cards") from None
         if mask & ~self.ev.pack:
             raise self.fail(f"{text!r}: not every card is in this pack ({self.rules.get('name')!r})")
-        return " ".join(str(c) for c in self.ev.sort_cards(mask))
+        return write_cards(self.ev, mask)
 
     def seat_list(self, name: str, v: Any) -> list[int]:
         seats = [self.seat(t) for t in self.string(name, v).split()]
