@@ -25,7 +25,7 @@ from typing import Any
 from bigtwo.bots.base import BaseBot, register
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
-from bigtwo.cards import JOKER_RANK, bits
+from bigtwo.cards import JOKER_RANK, CardSet, bits
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
@@ -149,6 +149,10 @@ def strongest_bombs(ev: Any, pool: int) -> list[Play]:
                 if slot not in best or b.bomb > best[slot].bomb:
                     best[slot] = b
     return list(best.values())
+
+
+def _plays(n: int) -> str:
+    return f"{n} play" if n == 1 else f"{n} plays"
 
 
 def _rank_tables(ev: Any) -> tuple[list[list[int]], list[int]]:
@@ -290,6 +294,33 @@ class HeuristicPolicy:
             return view.legal[0]
         return self.scores(view, parent)[0][1]
 
+    def reason(self, view: SeatView, play: Play) -> str:
+        """Why ``play`` suits this position, in a few words (for a player asking for a hint)."""
+        if len(view.legal) == 1:
+            return "the only legal action" if play.mask else "nothing in your hand may be played"
+        if play.mask == view.hand:
+            return "it goes out"
+        planner = self.planner
+        plan = planner.plan(view.hand)
+        unseen = _Unseen(self.ev, view.unseen, self._tables)
+        most = max((view.sizes[s] for s in view.opponents), default=0)
+        shortest = min(view.opponents, key=lambda s: view.sizes[s], default=None)
+        parts = []
+        if play.is_pass:
+            parts.append(f"keeps your plan whole: {_plays(len(plan.combos))} to go out")
+        else:
+            after = plan.without(play.mask, planner)
+            in_plan = any(c.mask == play.mask for c in plan.combos)
+            lead = "a lead" if view.top is None else "an answer"
+            parts.append(f"{lead} from your plan" if in_plan else f"{lead} that regroups your hand")
+            if self.is_control(play, view, unseen, most):
+                parts.append("nobody can beat it with the cards still out")
+            parts.append(f"then {_plays(len(after.combos) + after.stranded.bit_count())} to go out")
+        if shortest is not None and view.sizes[shortest] <= DEFEND_AT:
+            k = view.sizes[shortest]
+            parts.append(f"seat {shortest} has only {k} card{'s' if k > 1 else ''} left")
+        return "; ".join(parts)
+
     # --- exchanges -----------------------------------------------------------------------------------
     def giveaway_order(self, hand: int, unseen_mask: int, sizes: tuple[int, ...], seat: int) -> list[int]:
         """The hand's cards, least useful to its plan first (giving one away costs the plan least)."""
@@ -344,6 +375,19 @@ class HeuristicBot(BaseBot):
 
     def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
+
+    def explain(self, rules: Ruleset, observation: dict[str, Any]) -> tuple[Play | CardSet | str, str]:
+        """This bot's choice and why, in words (the table's hint); the same choice as :meth:`choose`."""
+        if observation.get("phase") == "exchange":
+            d = observation.get("decision") or {}
+            choice = self.choose_exchange(rules, observation)
+            why = "the cards your hand's plan needs least"
+            return choice, why if d.get("kind") == "give" and d.get("must", "any") == "any" else "as the rules ask"
+        legal = self.legal(rules, observation)
+        view = view_from_observation(rules, observation, legal)
+        policy = policy_for(engine_of(rules, observation))
+        play = policy.act(view)
+        return play, policy.reason(view, play)
 
 
 def giveaway_order(rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
