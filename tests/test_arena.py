@@ -176,6 +176,11 @@ def test_bad_lineups_are_refused_with_the_reason():
         BotSpec.parse("search:fast")
     with pytest.raises(ValueError, match=r"'search:budget=3'.*budget"):
         parse_lineup("search:budget=3,greedy")
+    with pytest.raises(ValueError, match=r"options are written name\(key=value"):
+        parse_lineup("search(3),greedy")
+    # the table's spelling too: commas inside the parentheses belong to the spec
+    specs = parse_lineup("search(iterations=3, utility='cards'),greedy")
+    assert [(b.name, b.options) for b in specs] == [("search", {"iterations": 3, "utility": "cards"}), ("greedy", {})]
     spec = BotSpec.parse("search:iterations=3:utility=cards")
     assert spec.options == {"iterations": 3, "utility": "cards"} and spec.display == "search:iterations=3:utility=cards"
 

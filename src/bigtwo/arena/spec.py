@@ -1,12 +1,43 @@
-"""Bot specifications for tournaments: ``"search:iterations=200:candidates=4"`` -> name and options."""
+"""Bot specifications for tournaments: ``"search:iterations=200:candidates=4"`` -> name and options.
+
+The table's form, ``search(iterations=200, candidates=4)``, is read too, so one spelling works everywhere.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.bots import make
+
+_CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\((.*)\)\s*$", re.S)
+
+
+def split_lineup(text: str) -> list[str]:
+    """``"search(iterations=30, candidates=3),greedy"`` -> its specs: commas inside parentheses stay."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur.append(ch)
+    out.append("".join(cur))
+    return [t.strip() for t in out if t.strip()]
+
+
+def _call_options(text: str, args: str) -> dict[str, Any]:
+    try:
+        call = ast.parse(f"f({args})", mode="eval").body
+        if not isinstance(call, ast.Call) or call.args or any(kw.arg is None for kw in call.keywords):
+            raise ValueError
+        return {str(kw.arg): ast.literal_eval(kw.value) for kw in call.keywords}
+    except (SyntaxError, ValueError):
+        raise ValueError(f"bot spec {text!r}: options are written name(key=value, ...)") from None
 
 
 def _value(text: str) -> Any:
@@ -26,7 +57,11 @@ class BotSpec:
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
-        """``name`` or ``name:key=value:key=value`` (values read as JSON when they parse, else as text)."""
+        """``name``, ``name:key=value:key=value`` (values read as JSON when they parse, else as text), or
+        ``name(key=value, ...)`` (values as Python literals)."""
+        call = _CALL.match(text)
+        if call:
+            return cls(call.group(1), _call_options(text, call.group(2)), text.strip())
         parts = [p.strip() for p in text.strip().split(":")]
         if not parts[0]:
             raise ValueError(f"bot spec {text!r} has no bot name")
@@ -58,7 +93,7 @@ class BotSpec:
 
 def parse_lineup(text: str | list[str | BotSpec]) -> list[BotSpec]:
     """A comma-separated lineup (``"heuristic,greedy,greedy,greedy"``) or a list of specs, one per seat."""
-    items = [t for t in text.split(",")] if isinstance(text, str) else list(text)
+    items = split_lineup(text) if isinstance(text, str) else list(text)
     out = [t if isinstance(t, BotSpec) else BotSpec.parse(t) for t in items if not isinstance(t, str) or t.strip()]
     if not out:
         raise ValueError("the lineup names no bots")

@@ -17,6 +17,7 @@ from rich.progress import (
 from bigtwo.arena.plot import plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
+from bigtwo.arena.spec import split_lineup
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import default_measure
 
@@ -38,7 +39,7 @@ def simulate(
     console: Console | None = None,
 ) -> ArenaResult:
     console = console or Console(highlight=False)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = split_lineup(bots)
     if len(names) == 1:
         names = names * (players or rules.players)
     elif players is not None and players != len(names):
