@@ -5,12 +5,13 @@ card in hand, the winner takes the sum: the arena's ``cards`` utility, computed 
 
 1. ``heuristic`` against three ``greedy``   (target: at least +5 points a game)
 2. ``search``    against three ``heuristic`` (target: at least +1 point a game, the interval's lower bound
-   above zero, at 1 second a move or less)
+   above zero, at 1 second a move or less: the verdict checks the mean; the summary also counts the games
+   in which one decision took longer)
 
 Every deal is played once per seat rotation; the interval is Student's t over per-deal means. The time a
 move of each bot is measured in the same run, the reference opponents' beside it.
 
-Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=40"] [--workers 2]
+Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=30:budget_ms=900"] [--workers 2]
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ def main() -> None:
         summary = {s.label: s for s in result.summary()}
         me, them = summary[lineup[0]], summary[opponent]
         ok = me.points.mean >= target and (key != "search" or (me.points.low > 0 and me.ms_per_move <= 1000))
+        # games in which the bot under test (lineup entry 0) took more than a second over one decision
+        slow = sum(1 for r in result.records if r.max_think_seconds[r.entries.index(0)] > 1.0)
         rows.append(
             {
                 "match": f"{lineup[0]} vs 3 {opponent}",
@@ -88,21 +91,24 @@ def main() -> None:
                 "opponent_ms_per_move": them.ms_per_move,
                 "target": target,
                 "met": ok,
+                "games_with_a_move_over_1s": slow,
                 "wall_seconds": wall,
             }
         )
     console.rule("summary (one point a card left, duplicate deals, 95% intervals over deals)")
     print(
-        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | opponent ms a move | target |"
+        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over 1 s "
+        "| opponent ms a move | target |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         verdict = "met" if r["met"] else "NOT met"
         print(
             f"| {r['match']} | {r['games']} ({r['deals']} deals) "
             f"| {r['points']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] "
             f"| {r['win_rate']:.1%} [{r['win_low']:.1%}, {r['win_high']:.1%}] "
-            f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}) | {r['opponent_ms_per_move']:.2f} "
+            f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}) | {r['games_with_a_move_over_1s']} "
+            f"| {r['opponent_ms_per_move']:.2f} "
             f"| >= {r['target']:+.0f}: {verdict} |"
         )
     print(json.dumps(rows))
