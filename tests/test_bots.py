@@ -440,15 +440,15 @@ def test_the_heuristic_answers_high_when_an_opponent_is_about_to_go_out():
 def test_the_heuristic_explains_its_choice_in_words():
     rules = load_rules("classic")
     g = Game(rules, hands=["3D 4D 5D 6D 7D", "8C 9C", "TH JH", "QS KS"])
-    play, why = make("heuristic").explain(rules, g.observation(0)).values()
+    play, why = make("heuristic").explain(rules, g.observation(0))
     assert play.cardset == parse_cards("3D 4D 5D 6D 7D") and why == "it goes out"
     g = Game(rules, hands=["5C 9D 9S", "6H AD 3S 4S", "JH", "7C 8C 8D"], first=0)
     g.play("5C")
     obs = g.observation(1)
-    play, why = make("heuristic").explain(rules, obs).values()
+    play, why = make("heuristic").explain(rules, obs)
     assert play == make("heuristic").choose(rules, obs) and play.cardset == parse_cards("AD")
     assert why.startswith("an answer") and why.endswith("seat 2 has only 1 card left")
-    play, why = make("heuristic").explain(rules, exchange_obs("3D 4C 5H 6S 7D 9C KD 2S 2H", 1)).values()
+    play, why = make("heuristic").explain(rules, exchange_obs("3D 4C 5H 6S 7D 9C KD 2S 2H", 1))
     assert play == parse_cards("9C") and why == "the cards your hand's plan needs least"
 
 
@@ -459,7 +459,7 @@ def test_the_table_s_hint_is_the_heuristic_s_choice_and_reason():
     while not session.human_to_move:
         session.bot_step()
     hint = session.hint()
-    play, why = make("heuristic").explain(session.rules, session.observation()).values()
+    play, why = make("heuristic").explain(session.rules, session.observation())
     assert hint.source == "heuristic" and hint.cards == play.mask and hint.text.endswith(": " + why)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from bigtwo.bots.base import BaseBot, register
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
-from bigtwo.cards import JOKER_RANK, bits
+from bigtwo.cards import JOKER_RANK, CardSet, bits
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
@@ -376,20 +376,19 @@ class HeuristicBot(BaseBot):
     def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
 
-    def explain(self, rules: Ruleset, observation: dict[str, Any]) -> dict[str, Any]:
-        """This bot's choice and why, in words (the table's hint): ``{"choice": ..., "reason": ...}``, the
-        choice being what :meth:`choose` returns (a dict, so an answer that is itself a word stays apart)."""
+    def explain(self, rules: Ruleset, observation: dict[str, Any]) -> tuple[Play | CardSet | str, str]:
+        """This bot's choice and why, in words (the table's hint): ``(choice, reason)``, the choice being what
+        :meth:`choose` returns."""
         if observation.get("phase") == "exchange":
             d = observation.get("decision") or {}
             choice = self.choose_exchange(rules, observation)
             any_cards = d.get("kind") == "give" and d.get("must", "any") == "any"
-            why = "the cards your hand's plan needs least" if any_cards else "as the rules ask"
-            return {"choice": choice, "reason": why}
+            return choice, "the cards your hand's plan needs least" if any_cards else "as the rules ask"
         legal = self.legal(rules, observation)
         view = view_from_observation(rules, observation, legal)
         policy = policy_for(engine_of(rules, observation))
         play = policy.act(view)
-        return {"choice": play, "reason": policy.reason(view, play)}
+        return play, policy.reason(view, play)
 
 
 def giveaway_order(rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
