@@ -1,0 +1,198 @@
+"""What each client is sent: a seat's view from ``Match.observation(seat)``, a spectator's from public fields.
+
+Nothing here reads the engine's hidden state directly. A seat's view is its own observation (the engine already
+decides what a seat may know) plus the results of finished rounds and its legal answers, computed from that
+observation alone. A spectator's view keeps only a whitelist of public fields of one seat's observation, with
+the hand emptied and the cards of private exchanges removed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bigtwo.exchange import legal_exchange_choices
+from bigtwo.game import Game, legal_plays_from_observation
+from bigtwo.match import Match
+from bigtwo.rules.ruleset import Ruleset
+
+# fields of an observation that every seat sees alike
+PUBLIC_FIELDS = (
+    "phase",
+    "players",
+    "rules",
+    "round",
+    "rounds",
+    "points_target",
+    "dealer",
+    "roles",
+    "totals",
+    "hand_sizes",
+    "dealt_sizes",
+    "to_move",
+    "trick",
+    "passed",
+    "finished",
+    "history",
+    "trick_start",
+    "face_up",
+    "swap_offer",
+    "stock_size",
+    "is_over",
+    "result",
+    "shootout",
+    "standings",
+    "places",
+)
+
+
+def rounds_done(match: Match) -> list[dict[str, Any]]:
+    """The score table: each finished round's finishing order, cards left and payments (all public)."""
+    out = []
+    for rec in match.completed:
+        assert rec.result is not None
+        out.append(
+            {
+                "round": rec.index,
+                "finishing_order": list(rec.result.finishing_order),
+                "cards_left": list(rec.result.cards_left),
+                "scores": list(rec.result.scores),
+                "details": list(rec.result.details),
+                "totals": list(rec.totals or []),
+            }
+        )
+    return out
+
+
+def match_view(match: Match, seat: int) -> dict[str, Any]:
+    """The seat's own observation, plus what the table needs to show and offer it."""
+    obs = match.observation(seat)
+    obs["rounds_done"] = rounds_done(match)
+    obs["waiting"] = waiting(match)
+    obs["can_pass"] = False
+    obs["answers"] = None
+    if match.to_move == seat:
+        if obs["phase"] == "play":
+            obs["can_pass"] = any(p.is_pass for p in legal_plays_from_observation(match.rules, obs))
+        elif obs.get("decision") and obs["decision"]["kind"] in ("ask", "demand", "surrender"):
+            choices = legal_exchange_choices(match.rules, obs)
+            obs["answers"] = [c if isinstance(c, str) else str(c) for c in choices if isinstance(c, str)]
+    if match.is_over:
+        obs["standings"] = match.standings()
+        obs["places"] = list(match.places)
+    return obs
+
+
+def spectator_view(match: Match) -> dict[str, Any]:
+    """Public information only: built from seat 0's observation (and seat 1's for the cards shown to all)."""
+    first = match.observation(0)
+    view: dict[str, Any] = {k: first[k] for k in PUBLIC_FIELDS if k in first}
+    view["seat"] = None
+    view["hand"] = []
+    view["decision"] = None
+    view["required_card"] = None
+    view["must_answer"] = False
+    view["can_pass"] = False
+    view["answers"] = None
+    # cards a rule shows to everyone: each seat's observation lists them for the other seats
+    known: dict[str, list[str]] = {}
+    for s in (0, 1):
+        for holder, cards in match.observation(s).get("known_cards", {}).items():
+            if int(holder) != s:
+                known[holder] = cards
+    view["known_cards"] = known
+    view["exchanges"] = [
+        e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"}
+        for e in first.get("exchanges", [])
+        if e.get("type") == "give"
+    ]
+    view["rounds_done"] = rounds_done(match)
+    view["waiting"] = waiting(match)
+    if match.is_over:
+        view["standings"] = match.standings()
+        view["places"] = list(match.places)
+    return view
+
+
+def waiting(match: Match) -> dict[str, Any] | None:
+    """Who the table waits for and for what kind of decision (public: everyone sees who is thinking)."""
+    seat = match.to_move
+    if seat is None:
+        return None
+    if match.phase == "exchange":
+        d = match.observation(seat).get("decision") or {}
+        return {"seat": seat, "kind": d.get("kind", "exchange"), "count": d.get("count")}
+    return {"seat": seat, "kind": "play"}
+
+
+def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished match step by step for the replay viewer: every hand (the game is over), the trick, scores.
+
+    Built by replaying the record through the engine (which checks every deal and payment), so every frame is
+    the engine's own position.
+    """
+    Match.replay(record)
+    m = Match(
+        Ruleset.from_dict(record["rules"], source="match record"),
+        players=record["players"],
+        seed=record["seed"],
+        rounds=record["rounds"],
+        points=record["points"],
+    )
+    ev = m.rules.engine_for(m.n)
+    frames: list[dict[str, Any]] = []
+
+    def cards(mask: int) -> list[str]:
+        return [str(c) for c in ev.sort_cards(mask)]
+
+    def frame(note: str, seat: int | None, game: Game | None = None, round_index: int | None = None) -> None:
+        g = game if game is not None else (m.game if m.phase == "play" else None)
+        if g is None:
+            hands = [cards(m.exchange.hand(s)) for s in range(m.n)]
+            trick = None
+        else:
+            hands = [cards(g.hand(s).mask) for s in range(m.n)]
+            t = g.trick
+            trick = None if t is None else {"seat": g.trick_seat, "cards": cards(t.mask), "kind": t.kind}
+        frames.append(
+            {
+                "round": m.round_index if round_index is None else round_index,
+                "phase": "play" if game is not None else m.phase,
+                "note": note,
+                "seat": seat,
+                "hands": hands,
+                "trick": trick,
+                "totals": list(m.totals),
+            }
+        )
+
+    frame("round 1: the deal", None)
+    for r in record["records"]:
+        steps = [(a["seat"], a["answer"], a["kind"]) for a in r["exchange"]["answers"]]
+        steps += [(a["seat"], "pass" if a["action"] == "pass" else a["cards"], "play") for a in r.get("actions", [])]
+        for shoot in r.get("shootouts", []):
+            steps += [(a["seat"], "pass" if a["action"] == "pass" else a["cards"], "play") for a in shoot["actions"]]
+        for seat, answer, kind in steps:
+            before = m.round_index
+            game_before = m.game
+            m.act(answer, seat=seat)
+            note = step_note(seat, answer, kind)
+            if m.round_index != before or m.is_over:
+                done = m.records[before]
+                scores = list(done.result.scores) if done.result else []
+                frame(f"{note}; round {before + 1} is over, scores {scores}", seat, game_before, before)
+                if not m.is_over:
+                    frame(f"round {m.round_index + 1}: the deal", None)
+            else:
+                frame(note, seat)
+    return frames
+
+
+def step_note(seat: int, answer: str, kind: str) -> str:
+    """One line for the replay viewer: what a seat did."""
+    if kind == "play":
+        return f"seat {seat} passes" if answer == "pass" else f"seat {seat} plays {answer}"
+    if kind in ("give", "surrender"):
+        return f"seat {seat} gives {answer}" if answer else f"seat {seat} declines to surrender"
+    if kind == "ask":
+        return f"seat {seat} asks: {answer}"
+    return f"seat {seat} answers {kind}: {answer}"
