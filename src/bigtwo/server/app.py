@@ -40,7 +40,7 @@ from bigtwo.server.messages import (
     parse_client_message,
 )
 from bigtwo.server.records import FORMATS
-from bigtwo.server.rooms import Connection, Rejected, Room, Rooms, answer_of, available_bots
+from bigtwo.server.rooms import Connection, Rejected, Room, Rooms, answer_of, available_bots, phase_of
 from bigtwo.server.views import replay_frames
 
 log = logging.getLogger("bigtwo.server")
@@ -146,7 +146,7 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
         seat = room.seat_for_token(token)
         if token and seat is None:
             raise Rejected("this token is not a seat at this table", 403)
-        return room.view(seat)
+        return await room.current_view(seat)
 
     @app.post("/api/rooms/{room_id}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
     async def join_room(room_id: RoomId, body: Join, request: Request) -> Joined:
@@ -193,8 +193,8 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
             raise Rejected("this token is not a seat at this table", 403)
         if body.seat is not None and body.seat != seat:
             raise Rejected(f"this token is seat {seat}'s: it cannot act for seat {body.seat}", 403)
-        await room.submit(seat, answer_of(body), by="player", seq=body.seq)
-        return room.view(seat)
+        await room.submit(seat, answer_of(body), by="player", seq=body.seq, phase=phase_of(body))
+        return await room.current_view(seat)
 
     # --- records ----------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[RecordSummary], tags=["records"])
@@ -272,7 +272,7 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
             return
         conn = Connection(websocket)
         pump = asyncio.get_running_loop().create_task(conn.pump())
-        room.attach(conn)
+        await room.attach(conn)
         try:
             while True:
                 msg = await websocket.receive()
@@ -288,7 +288,7 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
-            room.detach(conn)
+            await room.detach(conn)
             pump.cancel()
 
     # --- the browser client -----------------------------------------------------------------------------------

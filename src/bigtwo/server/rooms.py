@@ -326,33 +326,34 @@ class Room:
         }
 
     def _last_public(self) -> dict[str, Any] | None:
-        """The latest action as everyone may see it (an exchange answer is private: only who answered)."""
+        """Who made the latest move and how (a person, a bot, the timer); the cards are in the history."""
         if not self.actions:
             return None
         a = self.actions[-1]
-        out: dict[str, Any] = {"seq": a["seq"], "seat": a["seat"], "by": a["by"]}
-        if a["phase"] == "exchange":
-            out["action"] = "exchange"
-        elif a["answer"] == "pass":
-            out["action"] = "pass"
-        else:
-            out["action"] = "play"
-            out["cards"] = a["answer"].split()
-        return out
+        kind = "exchange" if a["phase"] == "exchange" else "pass" if a["answer"] == "pass" else "play"
+        return {"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind}
 
     # --- connections ------------------------------------------------------------------------------------------
-    def attach(self, conn: Connection) -> None:
-        self.conns.add(conn)
-        conn.send_view(self._dump(self.view(None)))
+    # Views are built only under the room's lock: between the engine accepting a move and the database
+    # committing it, the match is ahead of the disk, and nobody may see it then.
+    async def attach(self, conn: Connection) -> None:
+        async with self.lock:
+            self.conns.add(conn)
+            conn.send_view(self._dump(self.view(None)))
 
-    def detach(self, conn: Connection) -> None:
+    async def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
         conn.closed = True
         if conn.seat is not None:
-            self.broadcast()
+            async with self.lock:
+                self.broadcast()
+
+    async def current_view(self, seat: int | None) -> dict[str, Any]:
+        async with self.lock:
+            return self.view(seat)
 
     def broadcast(self) -> None:
-        """Send every client its own view (computed once per seat and once for all spectators)."""
+        """Send every client its own view (computed once per seat and once for all spectators); call under the lock."""
         if not self.conns:
             return
         cache: dict[int | None, str] = {}
@@ -370,25 +371,28 @@ class Room:
         """One validated message from a client."""
         try:
             if isinstance(msg, Hello):
-                seat = self.seat_for_token(msg.token)
-                if msg.token and seat is None:
-                    raise Rejected("this token is not a seat at this table: you are watching", 403)
-                was = conn.seat
-                conn.seat = seat
-                if was != seat:
-                    self.broadcast()
-                else:
-                    conn.send_view(self._dump(self.view(seat)))
+                async with self.lock:
+                    seat = self.seat_for_token(msg.token)
+                    if msg.token and seat is None:
+                        raise Rejected("this token is not a seat at this table: you are watching", 403)
+                    was = conn.seat
+                    conn.seat = seat
+                    if was != seat:
+                        self.broadcast()
+                    else:
+                        conn.send_view(self._dump(self.view(seat)))
             elif isinstance(msg, Ping):
                 conn.send({"type": "pong", "seq": self.seq})
             elif isinstance(msg, Continue):
-                self.ready(self._own_seat(conn))
+                async with self.lock:
+                    self.ready(self._own_seat(conn))
             else:
                 seat = self._own_seat(conn)
-                await self.submit(seat, answer_of(msg), by="player", seq=msg.seq)
+                await self.submit(seat, answer_of(msg), by="player", seq=msg.seq, phase=phase_of(msg))
         except Rejected as e:
-            conn.send({"type": "error", "message": e.message, "seq": self.seq})
-            conn.send_view(self._dump(self.view(conn.seat)))
+            async with self.lock:
+                conn.send({"type": "error", "message": e.message, "seq": self.seq})
+                conn.send_view(self._dump(self.view(conn.seat)))
 
     @staticmethod
     def _own_seat(conn: Connection) -> int:
@@ -397,11 +401,20 @@ class Room:
         return conn.seat
 
     # --- the referee ------------------------------------------------------------------------------------------
-    async def submit(self, seat: int, answer: Any, by: str = "player", seq: int | None = None) -> dict[str, Any]:
-        """Make ``seat``'s move if it is legal; commit it; then tell everyone. Raises :class:`Rejected`."""
+    async def submit(
+        self, seat: int, answer: Any, by: str = "player", seq: int | None = None, phase: str | None = None
+    ) -> dict[str, Any]:
+        """Make ``seat``'s move if it is legal; commit it; then tell everyone. Raises :class:`Rejected`.
+
+        ``phase`` ("play" or "exchange"), when given, is the kind of move the client meant: a play sent during an
+        exchange (or an exchange answer during play) is refused rather than read as the other kind.
+        """
         async with self.lock:
             self._check_turn(seat, seq)
             m = self.match
+            if phase is not None and phase != m.phase:
+                wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
+                raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
             phase, before = m.phase, m.round_index
             try:
                 value = m.act(answer, seat=seat)
@@ -508,10 +521,11 @@ class Room:
                 await asyncio.sleep(self.bot_delay)
             else:
                 await asyncio.sleep(0)
-            if self.seq != seq or self.match.to_move != seat:
-                return
-            bot = self._bot(seat)
-            obs = self.match.observation(seat)
+            async with self.lock:
+                if self.seq != seq or self.match.to_move != seat:
+                    return
+                bot = self._bot(seat)
+                obs = self.match.observation(seat)
             if getattr(bot, "name", "") in INLINE_BOTS:
                 choice = bot.choose(self.rules, obs)
             else:
@@ -533,9 +547,10 @@ class Room:
         """Time is up: the server plays for the seat (pass when allowed, else the lowest legal play)."""
         try:
             await asyncio.sleep(self.move_seconds)
-            if self.seq != seq or self.match.to_move != seat:
-                return
-            obs = self.match.observation(seat)
+            async with self.lock:
+                if self.seq != seq or self.match.to_move != seat:
+                    return
+                obs = self.match.observation(seat)
             await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="timeout", seq=seq)
         except asyncio.CancelledError:
             raise
@@ -553,8 +568,9 @@ class Room:
 
     async def _break_timer(self, brk: Break) -> None:
         await asyncio.sleep(max(0.0, brk.until - asyncio.get_event_loop().time()))
-        if self.brk is brk:
-            self._end_break()
+        async with self.lock:
+            if self.brk is brk:
+                self._end_break()
 
     def _end_break(self) -> None:
         self.brk = None
@@ -565,7 +581,7 @@ class Room:
         self.broadcast()
 
     def ready(self, seat: int) -> None:
-        """A person is ready for the next round; the break ends when every person is."""
+        """A person is ready for the next round; the break ends when every person is (call under the lock)."""
         if self.brk is None:
             raise Rejected("there is no break to end: the round is on", 409)
         self.brk.ready.add(seat)
@@ -676,6 +692,10 @@ class Room:
 
 def bot_name(seat: Seat) -> str:
     return f"Bot {seat.seat} ({seat.bot or 'greedy'})"
+
+
+def phase_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> str:
+    return "exchange" if getattr(msg, "type", None) == "exchange" else "play"
 
 
 def answer_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> Any:
