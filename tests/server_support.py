@@ -107,7 +107,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
         cmd = [sys.executable, "-m", "bigtwo", "serve", "--port", str(self.port), "--database", self.database]
-        self.proc = subprocess.Popen(cmd + ["--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen([*cmd, "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while True:
             try:

@@ -10,8 +10,8 @@ import warnings
 import httpx
 import pytest
 import websockets
-from alembic.migration import MigrationContext
 from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, func, select
 
 from bigtwo import Match

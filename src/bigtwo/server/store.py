@@ -86,15 +86,17 @@ class Journal:
         self._pending: list[tuple[Write, asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bigtwo-journal")
+        self._pool: ThreadPoolExecutor | None = None
         self.commits = 0
         self.writes = 0
 
     def start(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bigtwo-journal")
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bigtwo-journal")
 
     async def stop(self) -> None:
+        """Finish the writes under way, then stop (a later ``start`` begins again)."""
         if self._task is not None:
             while self._pending:
                 await asyncio.sleep(0.01)
@@ -102,7 +104,10 @@ class Journal:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        self._pool.shutdown(wait=True)
+        self._wake = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     async def write(self, fn: Write) -> None:
         if self._wake is None:  # not started (tools, tests): write at once
