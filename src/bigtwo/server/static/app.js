@@ -53,12 +53,12 @@ function seatName(room, seat) {
 
 function scoreTable(room, roundsDone, totals) {
   const names = room.seats.map((s) => s.name);
-  return h("table", { class: "scores" },
+  return h("div", { class: "scroll" }, h("table", { class: "scores" },
     h("thead", {}, h("tr", {}, h("th", {}, "round"), names.map((n) => h("th", {}, n)))),
     h("tbody", {},
       roundsDone.map((r) => h("tr", {}, h("td", {}, `${r.round + 1}`),
         r.scores.map((v, i) => h("td", { title: `${r.cards_left[i]} cards left` }, v > 0 ? `+${v}` : `${v}`)))),
-      h("tr", { class: "total" }, h("td", {}, "total"), (totals || []).map((v) => h("td", {}, `${v}`)))));
+      h("tr", { class: "total" }, h("td", {}, "total"), (totals || []).map((v) => h("td", {}, `${v}`))))));
 }
 
 // --- routing ----------------------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ async function lobbyPage() {
       h("label", {}, "Rounds", h("input", { type: "number", id: "rounds", min: 1, max: 100, value: 3 })),
       h("label", {}, "Seconds a move (0: no limit)", h("input", { type: "number", id: "move-seconds", min: 0, max: 3600, value: 60 })),
       h("label", {}, "Bot strength", strength),
-      h("label", {}, "Bot pause (s)", h("input", { type: "number", id: "bot-delay", min: 0, max: 10, step: 0.1, value: 0.8 }))),
+      h("label", {}, "Bot pause (s)", h("input", { type: "number", id: "bot-delay", min: 0, max: 10, step: "any", value: 0.8 }))),
     describe,
     h("h3", {}, "Seats"), h("div", { class: "muted" }, "Seat 0 is yours."), seatsBox,
     h("label", {}, "House rules (TOML: one setting a line, e.g. pass_locks_out = true)",
@@ -306,10 +306,10 @@ function tablePage(roomId) {
   function seatPanel(v, s) {
     const g = v.match, room = v.room;
     const turn = g.to_move === s.seat && !g.is_over;
-    const finished = g.finished.indexOf(s.seat);
+    const finished = (g.finished || []).indexOf(s.seat);
     const passed = (g.passed || []).includes(s.seat);
     const role = g.roles ? g.roles[s.seat] : null;
-    const count = g.hand_sizes[s.seat];
+    const count = (g.hand_sizes || [])[s.seat] ?? 0;
     const back = cardBack();
     const timer = v.timer && v.timer.seat === s.seat ? v.timer : null;
     const bar = timer ? h("div", { class: "timer", "data-seat": s.seat }, h("div", { style: `width:${100 * secondsLeft(timer) / timer.seconds}%` })) : null;
@@ -318,7 +318,7 @@ function tablePage(roomId) {
         s.name, s.seat === v.you.seat ? " (you)" : ""),
       h("div", { class: "meta" }, h("span", { class: "count", title: `${count} cards` }, back, h("span", { class: "n" }, `${count}`)),
         finished >= 0 ? ` · out #${finished + 1}` : passed ? " · passed" : "", role && role !== "neutral" ? ` · ${role}` : ""),
-      h("div", { class: "meta" }, `total ${g.totals[s.seat]}`, turn ? h("span", { class: "turn-label" }, " · to move") : null,
+      h("div", { class: "meta" }, `total ${(g.totals || [])[s.seat] ?? 0}`, turn ? h("span", { class: "turn-label" }, " · to move") : null,
         timer ? h("span", { class: "secs" }, ` · ${Math.ceil(secondsLeft(timer))}s`) : null),
       bar);
   }
@@ -479,7 +479,7 @@ async function replayPage(roomId) {
     slider.value = i;
     view.replaceChildren(
       h("div", { class: "topbar" }, h("span", { class: "title" }, data.name), h("span", { class: "info" }, `${data.rules} · round ${f.round + 1} · step ${i} of ${frames.length - 1}`)),
-      h("div", { class: "prompt", id: "replay-note" }, f.note),
+      h("div", { class: "prompt", id: "replay-note" }, f.note.replace(/seat (\d)/g, (_, d) => data.seats[Number(d)] || `seat ${d}`)),
       h("div", { class: "trick" }, h("div", { class: "cards" }, (f.trick ? f.trick.cards : []).map((c) => { const s = h("span", { class: "card" }); s.append(cardSvg(c)); return s; })),
         h("div", { class: "label" }, f.trick ? `${data.seats[f.trick.seat]}: ${f.trick.kind}` : "")),
       h("div", { class: "hands" }, f.hands.map((cards, s) => h("div", { class: "seatrow" },
@@ -494,8 +494,8 @@ async function replayPage(roomId) {
   } }, "Play");
   app.replaceChildren(
     h("section", { class: "panel" }, h("h2", {}, `Replay: ${data.name}`),
-      h("div", { class: "row" }, h("button", { onclick: () => { i = 0; draw(); } }, "⏮"), h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀"), play,
-        h("button", { id: "replay-next", onclick: () => step(1) }, "▶"), h("button", { onclick: () => { i = frames.length - 1; draw(); } }, "⏭"),
+      h("div", { class: "row" }, h("button", { onclick: () => { i = 0; draw(); } }, "First"), h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀"), play,
+        h("button", { id: "replay-next", onclick: () => step(1) }, "▶"), h("button", { onclick: () => { i = frames.length - 1; draw(); } }, "Last"),
         h("a", { href: `/api/records/${roomId}?format=json` }, "Download record (JSON)"), h("a", { href: "/" }, "Lobby")), slider),
     view);
   draw();
