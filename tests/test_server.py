@@ -551,3 +551,55 @@ def test_migrations_build_exactly_the_tables_the_server_uses(tmp_path):
     with pytest.raises(ValueError, match="not supported"):
         database_url("mysql://u@h/db")
     create_engine("sqlite://").dispose()
+
+
+def test_a_move_the_database_refuses_is_not_made(server):
+    made, tokens = four_people(server.url)
+    rid = made["room"]["id"]
+    room = server.rooms.rooms[rid]
+    journal = server.rooms.journal
+    real_commit = journal._commit
+    failing = {"on": True}
+
+    def commit(items):
+        if failing["on"]:
+            raise OSError("disk full")
+        return real_commit(items)
+
+    journal._commit = commit
+    before = snapshot(room)
+    mover = room.match.to_move
+    choice = make("greedy").choose(room.rules, room.match.observation(mover))
+    r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=message_for(choice, 0), headers=auth(tokens[mover]))
+    assert r.status_code == 503 and "could not save this move, so it was not made" in r.json()["detail"]
+    assert snapshot(room) == before  # the engine's state was rebuilt from the database
+    failing["on"] = False
+    r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=message_for(choice, 0), headers=auth(tokens[mover]))
+    assert r.status_code == 200 and stored_actions(room) == 1
+
+
+def test_a_restart_during_the_score_table_keeps_the_break(tmp_path):
+    database = str(tmp_path / "games.sqlite3")
+    spec = {"seats": [{"kind": "open"}] + [{"kind": "bot"}] * 3, "rounds": 2, "bot_delay": 0, "move_seconds": 0}
+    with LiveServer(database) as first:
+        made = create_room(first.url, host_name="Ann", break_seconds=300, **spec)
+        rid = made["room"]["id"]
+        room = first.rooms.rooms[rid]
+        httpx.post(f"{first.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        greedy = make("greedy")
+        with httpx.Client(base_url=first.url) as client:
+            while room.match.round_index == 0:
+                if room.match.to_move == 0:
+                    choice = greedy.choose(room.rules, room.match.observation(0))
+                    client.post(
+                        f"/api/rooms/{rid}/actions", json=message_for(choice, room.seq), headers=auth(made["token"])
+                    )
+                time.sleep(0.005)
+        while room.brk is None:  # the round's last move is committed, then the score table shows
+            time.sleep(0.005)
+        seq = room.seq
+    with LiveServer(database) as second:
+        view = httpx.get(f"{second.url}/api/rooms/{rid}/view", headers=auth(made["token"])).json()
+        assert view["seq"] == seq and view["break"]["round"] == 1 and view["break"]["waiting_for"] == [0]
+        time.sleep(0.2)
+        assert second.rooms.rooms[rid].seq == seq  # the bots still wait for Ann

@@ -208,6 +208,7 @@ class Room:
         self.brk: Break | None = None
         self._bots: dict[int, Any] = {}
         self.broken: str | None = None  # why a stored game could not be replayed (the room is then read-only)
+        self._break_due = False
 
     def _new_match(self) -> Match:
         return Match(self.rules, players=self.players, seed=self.seed, rounds=self.rounds, points=self.points)
@@ -236,13 +237,21 @@ class Room:
                 self.round_start = len(self.actions)
         if self.match.is_over:
             self.status = "over"
-        elif (
+        # a round had just ended: the score table shows again when the room resumes (see resume())
+        self._break_due = bool(
             self.status == "playing"
             and self.match.round_index > 0
             and self.round_start == len(self.actions)
             and self.break_seconds
-        ):
+            and any(s.kind == "person" for s in self.seats)
+        )
+
+    def resume(self) -> None:
+        """Start the room's clocks after a rebuild (on the event loop): the break it was in, or the turn."""
+        if self._break_due:
+            self._break_due = False
             self._start_break()
+        self._schedule()
 
     # --- reading ----------------------------------------------------------------------------------------------
     @property
@@ -296,7 +305,7 @@ class Room:
             game = None
         else:
             game = match_view(self.match, seat) if seat is not None else spectator_view(self.match)
-        loop_now = asyncio.get_event_loop().time() if self.deadline or self.brk else 0.0
+        loop_now = asyncio.get_running_loop().time() if self.deadline or self.brk else 0.0
         timer = None
         if self.deadline is not None and self.match.to_move is not None:
             timer = {
@@ -501,7 +510,7 @@ class Room:
         seat = self.match.to_move
         if seat is None:
             return
-        loop = asyncio.get_event_loop()
+        loop = asyncio.get_running_loop()
         if self.seats[seat].kind == "bot":
             self.turn_task = loop.create_task(self._bot_turn(seat, self.seq))
         elif self.move_seconds > 0:
@@ -560,14 +569,14 @@ class Room:
             log.exception("room %s: timeout move failed", self.id)
 
     def _start_break(self) -> None:
-        loop = asyncio.get_event_loop()
+        loop = asyncio.get_running_loop()
         self.brk = Break(self.match.round_index, loop.time() + self.break_seconds)
         if self.break_task is not None:
             self.break_task.cancel()
         self.break_task = loop.create_task(self._break_timer(self.brk))
 
     async def _break_timer(self, brk: Break) -> None:
-        await asyncio.sleep(max(0.0, brk.until - asyncio.get_event_loop().time()))
+        await asyncio.sleep(max(0.0, brk.until - asyncio.get_running_loop().time()))
         async with self.lock:
             if self.brk is brk:
                 self._end_break()
@@ -741,7 +750,7 @@ class Rooms:
 
     def resume_all(self) -> None:
         for room in self.rooms.values():
-            room._schedule()
+            room.resume()
 
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
@@ -756,7 +765,10 @@ class Rooms:
         if loaded is None:
             raise Rejected(f"no room {room_id!r}", 404)
         room = self.rooms.get(room_id)  # loaded meanwhile
-        return room if room is not None else self._restore(*loaded)
+        if room is None:
+            room = self._restore(*loaded)
+            room.resume()
+        return room
 
     async def create(self, spec: CreateRoom) -> tuple[Room, str, int | None, str | None]:
         rules, changes = build_rules(spec)

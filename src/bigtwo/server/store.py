@@ -14,6 +14,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,13 +61,15 @@ def update_seat(room_id: str, seat: int, **values: Any) -> Write:
     return run
 
 
-def insert_action(room_id: str, seq: int, seat: int, answer: str, by: str) -> Write:
-    row = {"room_id": room_id, "seq": seq, "seat": seat, "answer": answer, "by": by, "at": now()}
+@dataclass(frozen=True)
+class ActionRow:
+    """An accepted action to store; the journal inserts the rows of one commit in a single statement."""
 
-    def run(conn: Connection) -> None:
-        conn.execute(insert(actions).values(**row))
+    row: dict[str, Any]
 
-    return run
+
+def insert_action(room_id: str, seq: int, seat: int, answer: str, by: str) -> ActionRow:
+    return ActionRow({"room_id": room_id, "seq": seq, "seat": seat, "answer": answer, "by": by, "at": now()})
 
 
 def delete_room(room_id: str) -> Write:
@@ -83,7 +86,7 @@ class Journal:
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Write | ActionRow, asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -109,7 +112,7 @@ class Journal:
             self._pool.shutdown(wait=True)
             self._pool = None
 
-    async def write(self, fn: Write) -> None:
+    async def write(self, fn: Write | ActionRow) -> None:
         if self._wake is None:  # not started (tools, tests): write at once
             self._commit([fn])
             return
@@ -146,12 +149,22 @@ class Journal:
                 if not fut.done():
                     fut.set_result(None)
 
-    def _commit(self, fns: list[Write]) -> None:
+    def _commit(self, items: list[Write | ActionRow]) -> None:
+        """One transaction for a batch, in order; runs of action rows go in as one multi-row insert."""
         with self.engine.begin() as conn:
-            for fn in fns:
-                fn(conn)
+            rows: list[dict[str, Any]] = []
+            for item in items:
+                if isinstance(item, ActionRow):
+                    rows.append(item.row)
+                    continue
+                if rows:
+                    conn.execute(insert(actions), rows)
+                    rows = []
+                item(conn)
+            if rows:
+                conn.execute(insert(actions), rows)
         self.commits += 1
-        self.writes += len(fns)
+        self.writes += len(items)
 
 
 # --- reads ------------------------------------------------------------------------------------------------

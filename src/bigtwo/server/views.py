@@ -95,8 +95,8 @@ def spectator_view(match: Match) -> dict[str, Any]:
     view["answers"] = None
     # cards a rule shows to everyone: each seat's observation lists them for the other seats
     known: dict[str, list[str]] = {}
-    for s in (0, 1):
-        for holder, cards in match.observation(s).get("known_cards", {}).items():
+    for s, obs in ((0, first), (1, match.observation(1))):
+        for holder, cards in obs.get("known_cards", {}).items():
             if int(holder) != s:
                 known[holder] = cards
     view["known_cards"] = known
