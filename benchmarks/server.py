@@ -146,9 +146,11 @@ async def run(args: argparse.Namespace, url: str, database: str, server_pid: int
         latencies.clear()
         a0, t0 = stored_actions(database), time.perf_counter()
         s0, c0 = cpu_seconds(server_pid), time.process_time()
+        j0 = (await http.get("/api/stats")).json()
         await asyncio.sleep(args.seconds)
         a1, t1 = stored_actions(database), time.perf_counter()
         s1, c1 = cpu_seconds(server_pid), time.process_time()
+        j1 = (await http.get("/api/stats")).json()
         window = list(latencies)
         stop.set()
         client_moves = sum(await asyncio.gather(*clients))
@@ -161,6 +163,9 @@ async def run(args: argparse.Namespace, url: str, database: str, server_pid: int
         "client_moves": client_moves,
         "server_cpu": (s1 - s0) / (t1 - t0),
         "client_cpu": (c1 - c0) / (t1 - t0),
+        "commits_per_s": (j1["commits"] - j0["commits"]) / (t1 - t0),
+        "batch": (j1["writes"] - j0["writes"]) / max(1, j1["commits"] - j0["commits"]),
+        "commit_ms": 1000 * (j1["commit_seconds"] - j0["commit_seconds"]) / max(1, j1["commits"] - j0["commits"]),
     }
 
 
@@ -192,6 +197,10 @@ def main() -> None:
     print(f"  client moves:          {got['client_moves_per_s']:,.0f} /s")
     print(f"  client move latency:   p50 {got['p50_ms']:.1f} ms, p99 {got['p99_ms']:.1f} ms (send to the view with it)")
     print(f"  CPU busy:              server {got['server_cpu']:.0%} of a core, clients {got['client_cpu']:.0%}")
+    print(
+        f"  database:              {got['commits_per_s']:,.0f} commits/s, {got['batch']:.1f} writes each, "
+        f"{got['commit_ms']:.1f} ms a commit"
+    )
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ def test_the_schema_documents_every_route_of_the_api():
     assert {
         "/api/presets",
         "/api/bots",
+        "/api/stats",
         "/api/rooms",
         "/api/rooms/{room_id}",
         "/api/rooms/{room_id}/view",

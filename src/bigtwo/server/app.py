@@ -196,6 +196,19 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
         await room.submit(seat, answer_of(body), by="player", seq=body.seq, phase=phase_of(body))
         return await room.current_view(seat)
 
+    @app.get("/api/stats", tags=["server"])
+    async def stats() -> dict[str, Any]:
+        """What the server is doing: rooms in memory, connections, and the database journal's work so far."""
+        j = rooms.journal
+        return {
+            "rooms": len(rooms.rooms),
+            "playing": sum(1 for r in rooms.rooms.values() if r.status == "playing"),
+            "connections": sum(len(r.conns) for r in rooms.rooms.values()),
+            "commits": j.commits,
+            "writes": j.writes,
+            "commit_seconds": round(j.commit_seconds, 3),
+        }
+
     # --- records ----------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[RecordSummary], tags=["records"])
     async def records(

@@ -411,7 +411,12 @@ class Room:
 
     # --- the referee ------------------------------------------------------------------------------------------
     async def submit(
-        self, seat: int, answer: Any, by: str = "player", seq: int | None = None, phase: str | None = None
+        self,
+        seat: int,
+        answer: Any,
+        by: str = "player",
+        seq: int | None = None,
+        phase: str | None = None,
     ) -> dict[str, Any]:
         """Make ``seat``'s move if it is legal; commit it; then tell everyone. Raises :class:`Rejected`.
 
@@ -419,13 +424,13 @@ class Room:
         exchange (or an exchange answer during play) is refused rather than read as the other kind.
         """
         async with self.lock:
-            self._check_turn(seat, seq)
             m = self.match
-            if phase is not None and phase != m.phase:
-                wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
-                raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
-            phase, before = m.phase, m.round_index
             try:
+                self._check_turn(seat, seq)
+                if phase is not None and phase != m.phase:
+                    wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
+                    raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
+                phase, before = m.phase, m.round_index
                 value = m.act(answer, seat=seat)
             except IllegalPlay as e:
                 raise Rejected(e.reason, 422) from None
@@ -528,8 +533,6 @@ class Room:
         try:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            else:
-                await asyncio.sleep(0)
             async with self.lock:
                 if self.seq != seq or self.match.to_move != seat:
                     return

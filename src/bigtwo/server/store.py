@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -92,6 +93,7 @@ class Journal:
         self._pool: ThreadPoolExecutor | None = None
         self.commits = 0
         self.writes = 0
+        self.commit_seconds = 0.0
 
     def start(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bigtwo-journal")
@@ -151,6 +153,7 @@ class Journal:
 
     def _commit(self, items: list[Write | ActionRow]) -> None:
         """One transaction for a batch, in order; runs of action rows go in as one multi-row insert."""
+        started = time.perf_counter()
         with self.engine.begin() as conn:
             rows: list[dict[str, Any]] = []
             for item in items:
@@ -165,6 +168,7 @@ class Journal:
                 conn.execute(insert(actions), rows)
         self.commits += 1
         self.writes += len(items)
+        self.commit_seconds += time.perf_counter() - started
 
 
 # --- reads ------------------------------------------------------------------------------------------------
