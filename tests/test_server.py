@@ -603,3 +603,14 @@ def test_a_restart_during_the_score_table_keeps_the_break(tmp_path):
         assert view["seq"] == seq and view["break"]["round"] == 1 and view["break"]["waiting_for"] == [0]
         time.sleep(0.2)
         assert second.rooms.rooms[rid].seq == seq  # the bots still wait for Ann
+
+
+def test_bigtwo_serve_refuses_an_unsupported_database_in_words():
+    from typer.testing import CliRunner
+
+    from bigtwo.cli import app
+
+    res = CliRunner().invoke(app, ["serve", "--database", "mysql://u@h/db"])
+    assert res.exit_code == 2 and "database 'mysql' is not supported" in res.output
+    res = CliRunner().invoke(app, ["serve", "--help"])
+    assert res.exit_code == 0 and "--database" in res.output
