@@ -48,6 +48,15 @@ STATIC = FilePath(__file__).with_name("static")
 RoomId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 bearer = HTTPBearer(auto_error=False, description="a seat's token (moves) or the host's token (host actions)")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+PAGE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Problem} for code in (400, 401, 403, 404, 409, 422, 503)}
 
 
@@ -306,7 +315,8 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
 
     # --- the browser client -----------------------------------------------------------------------------------
     def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        """The single page (lobby, table and replay viewer); it may load nothing but this server's own files."""
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
