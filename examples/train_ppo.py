@@ -27,7 +27,7 @@ from torch import nn
 
 import bigtwo
 from bigtwo.bots import make
-from bigtwo.envs import catalogue, gym_env, vector_env
+from bigtwo.envs import auto_encoding, catalogue, gym_env, vector_env
 
 
 class Policy(nn.Module):
@@ -141,6 +141,11 @@ def main() -> None:
     torch.set_num_threads(1)  # small matrices between environment steps: more threads only contend
     torch.distributions.Distribution.set_default_validate_args(False)
     rules = bigtwo.load_rules(args.rules)
+    if auto_encoding(rules) != "catalogue":
+        raise SystemExit(
+            f"{rules.name!r} has no action catalogue (its environments index the legal plays instead), and this "
+            "example embeds catalogue actions: pick a ruleset with five-card hands, such as classic"
+        )
 
     envs = vector_env(args.envs, rules, opponents="random", seat="random", normalize_rewards=True)
     obs_size = envs.single_observation_space.shape[0]

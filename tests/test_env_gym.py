@@ -25,6 +25,29 @@ def test_gymnasium_check_env_is_clean(preset, capsys):
     assert env.unwrapped.rules.name == preset
 
 
+@pytest.mark.parametrize(("preset", "opponents"), [("zheng-shangyou", "greedy"), ("tien-len", "random")])
+def test_legal_encoding_against_bots(preset, opponents):
+    """Presets without a catalogue: the learner's actions index its legal plays, with their card vectors."""
+    env = gym_env(preset, opponents=opponents)
+    assert env.aec.action_encoding == "legal"
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        _steps, total, _info = play_episode(env, rng, seed)
+        assert total == env.aec.reward_fn(env.game.result)[env.seat]  # places: ranking rules keep no points
+    env.reset(seed=9)
+    legal = env.game.legal_plays()
+    cards = env.action_cards()
+    assert cards.shape == (len(legal), env.aec.encoder.card_width) and env.legal_actions() == list(range(len(legal)))
+    assert [int(r.sum()) for r in cards] == [p.size for p in legal]
+    vec = vector_env(3, preset, opponents=opponents)  # legal actions vary in number: per-environment arrays
+    vec.reset(seed=2)
+    for _ in range(20):
+        masks, cards = vec.action_masks(), vec.action_cards()
+        assert [len(c) for c in cards] == masks.sum(axis=1).tolist()
+        vec.step([int(np.random.default_rng(0).integers(len(c))) for c in cards])
+    vec.close()
+
+
 def test_custom_rules_through_the_registry():
     env = gymnasium.make("bigtwo/custom-v1", rules=bigtwo.load_rules("taiwan").replace(name="ours"), players=3)
     obs, _info = env.reset(seed=0)
@@ -37,7 +60,7 @@ def play_episode(env, rng, seed=None):
     while True:
         mask = env.action_masks()
         assert mask.dtype == bool and np.array_equal(mask, info["action_mask"].astype(bool))
-        assert {env.aec.catalogue.plays[i] for i in np.flatnonzero(mask)} == set(env.game.legal_plays())
+        assert {env.aec.decode(i) for i in np.flatnonzero(mask)} == set(env.game.legal_plays())
         assert env.game.to_move == env.seat
         obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         steps += 1

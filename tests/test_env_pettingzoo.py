@@ -9,8 +9,17 @@ from pettingzoo.utils import wrappers
 
 import bigtwo
 from bigtwo import load_rules
-from bigtwo.envs import BigTwoAECEnv, CatalogueTooLarge, IllegalAction, Rewards, aec_env, raw_env
+from bigtwo.envs import (
+    BigTwoAECEnv,
+    CatalogueTooLarge,
+    IllegalAction,
+    aec_env,
+    legal_play_bound,
+    raw_env,
+)
 from bigtwo.errors import BigTwoError
+from bigtwo.scoring import is_zero_sum
+from tests.env_house_rules import HOUSE_RULES
 
 PRESETS = bigtwo.list_presets()
 # PettingZoo whitelists its own dict-observation environments by name; any other env with the standard
@@ -32,20 +41,41 @@ def test_pettingzoo_api_and_seed_tests(preset):
     run_quietly(seed_test, lambda: aec_env(preset), num_cycles=30)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("classic", 3), ("house-code", 5), ("house-code", 8)])
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [
+        ("classic", 2),
+        ("classic", 3),
+        ("house-code", 5),
+        ("house-code", 8),
+        ("zheng-shangyou", 3),
+        ("zheng-shangyou", 6),
+        ("winner", 3),
+        ("tien-len", 2),
+    ],
+)
 def test_other_table_sizes_pass_the_api_test(preset, players):
     env = aec_env(preset, players)
     run_quietly(api_test, env, num_cycles=30)
     assert env.possible_agents == [f"player_{i}" for i in range(players)]
 
 
+@pytest.mark.parametrize("name", list(HOUSE_RULES))
+def test_house_rules_pass_the_api_and_seed_tests(name):
+    """Two decks, wild jokers, automatic skips, stock draws, publicly known cards."""
+    rules, players = HOUSE_RULES[name]
+    run_quietly(api_test, aec_env(rules, players), num_cycles=30)
+    run_quietly(seed_test, lambda: aec_env(rules, players), num_cycles=30)
+
+
 def test_legal_encoding_serves_rules_too_large_for_a_catalogue():
     long_straights = load_rules("classic").replace(name="long straights", straight_lengths=tuple(range(3, 13)))
     with pytest.raises(CatalogueTooLarge, match="action_encoding='legal'"):
-        aec_env(long_straights)
-    env = aec_env(long_straights, action_encoding="legal", max_legal=2048)
+        aec_env(long_straights, action_encoding="catalogue")
+    env = aec_env(long_straights)  # chosen by itself
+    assert env.action_encoding == "legal" and env.num_actions == legal_play_bound(long_straights, 4)
     run_quietly(api_test, env, num_cycles=30)
-    run_quietly(seed_test, lambda: aec_env(long_straights, action_encoding="legal", max_legal=2048), num_cycles=30)
+    run_quietly(seed_test, lambda: aec_env(long_straights), num_cycles=30)
     env.reset(seed=3)
     agent = env.agent_selection
     plays = env.legal_plays()
@@ -53,8 +83,12 @@ def test_legal_encoding_serves_rules_too_large_for_a_catalogue():
     assert cards.shape == (len(plays), 52)
     assert [env.decode(i) for i in range(len(plays))] == plays
     assert [int(r.sum()) for r in cards] == [p.size for p in plays]
-    assert env.observe(agent)["action_mask"].tolist() == [1] * len(plays) + [0] * (2048 - len(plays))
+    mask = env.observe(agent)["action_mask"]
+    assert mask.tolist() == [1] * len(plays) + [0] * (env.num_actions - len(plays))
     assert np.array_equal(env.unwrapped.action_cards(), cards)
+    small = raw_env(long_straights, max_legal=len(plays) - 1)  # narrower than the bound: refused where exceeded
+    with pytest.raises(BigTwoError, match=f"{len(plays)} legal plays here, more than max_legal={len(plays) - 1}"):
+        small.reset(seed=3)
 
 
 def test_action_cards_are_the_legal_actions_card_vectors():
@@ -76,43 +110,39 @@ def play_out(env, seed):
     return totals
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_rewards_are_the_rulesets_scoring_and_zero_sum(preset):
-    rules = load_rules(preset)
-    assert rules.scoring in ("encyclopedia", "ranking")  # both pay zero-sum; a new scoring needs its own check
-    env = raw_env(rules)
+@pytest.mark.parametrize("preset", [*PRESETS, "stock", "auto-skip"])
+def test_rewards_are_the_rulesets_scoring(preset):
+    rules, players = HOUSE_RULES[preset] if preset in HOUSE_RULES else (load_rules(preset), None)
+    env = raw_env(rules, players)
+    scaled = raw_env(rules, players, normalize_rewards=True)
+    ranks_only = rules.scoring == "ranking" and not rules.teams
     for seed in range(4):
         env.reset(seed=seed)
+        scaled.reset(seed=seed)
         game = env.game
         totals = play_out(env, seed)
         res = game.result
         got = [totals[a] for a in env.possible_agents]
-        if rules.scoring == "encyclopedia":
-            assert got == res.scores
-        else:  # finishing order only: paid by place, (n + 1) / 2 - place
+        if ranks_only:  # finishing order only: paid by place, (n + 1) / 2 - place
             assert got == [(env.n + 1) / 2 - place for place in res.places]
-        assert sum(got) == 0
+        else:
+            assert got == res.scores  # the engine's own scoring of the round
+        if ranks_only or is_zero_sum(rules):
+            assert sum(got) == 0
+        norm = play_out(scaled, seed)
+        assert all(-1 <= x <= 1 for x in norm.values())
+        assert [norm[a] for a in env.possible_agents] == pytest.approx([x / scaled.reward_fn.scale for x in got])
 
 
-def test_normalised_rewards_keep_ratios_within_one():
-    rules = load_rules("classic")
-    # 002 Scoring: a loser pays a point a card, x3 when they played none; so at worst 3 x 13 = 39 from each of
-    # three losers, and the winner collects 117
-    assert Rewards(rules, 4).largest_payment() == 117
-    assert Rewards(rules, 3).largest_payment() == 3 * (18 + 17)  # 3 players: 17 each, the 3D holder gets the 18th
-    plain, scaled = raw_env(rules), raw_env(rules, normalize_rewards=True)
-    for seed in range(5):
-        plain.reset(seed=seed)
-        scaled.reset(seed=seed)
-        a, b = play_out(plain, seed), play_out(scaled, seed)
-        for agent in a:
-            assert b[agent] == pytest.approx(a[agent] / 117)
-            assert -1 <= b[agent] <= 1
-    places = raw_env("house-code", normalize_rewards=True)
-    places.reset(seed=1)
-    assert sorted(play_out(places, 1).values()) == pytest.approx([-1, -1 / 3, 1 / 3, 1])
-    with pytest.raises(ValueError, match="reward='points'"):
-        raw_env("classic", reward="points")
+def test_rewards_need_not_be_zero_sum():
+    # 001 Scoring, "Cumulative scoring: All players get penalty points": the winner gains nothing
+    rules = load_rules("bga")
+    assert not is_zero_sum(rules)
+    env = raw_env(rules)
+    env.reset(seed=0)
+    totals = play_out(env, 0)
+    winner = env.game.result.winner
+    assert totals[f"player_{winner}"] == 0 and sum(totals.values()) < 0
 
 
 def test_illegal_action_ends_the_round_as_pettingzoos_wrapper_does():
@@ -167,6 +197,8 @@ def test_order_and_table_size_errors():
         BigTwoAECEnv("classic", 5)
     with pytest.raises(ValueError, match="action_encoding='moves'"):
         BigTwoAECEnv("classic", action_encoding="moves")
+    with pytest.raises(ValueError, match="max_legal=0"):
+        BigTwoAECEnv("winner", max_legal=0)
 
 
 def test_seeding_and_deal_options():

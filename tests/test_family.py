@@ -397,6 +397,17 @@ def test_002_three_player_leftovers(leftover, check):
         assert check(g)
 
 
+def test_002_the_lowest_cards_removed_before_the_deal():
+    # 002 Variations: "Some play that the lowest cards are consciously removed to avoid having the 2♠, the highest
+    # card, in the kitty." With three players the 3D goes, and the lowest card dealt (the 3C) leads.
+    rules = load_rules("classic").replace(leftover="remove-lowest")
+    for seed in range(10):
+        g = Game(rules, players=3, seed=seed)
+        assert g.hand_sizes() == [17, 17, 17]
+        assert all("3D" not in g.hand(s) for s in range(3))
+        assert str(g.required_card) == "3C" and "3C" in g.hand(g.to_move)
+
+
 def test_003_floating_fifty_second_card():
     # 003 5.2: "deals seventeen cards to each player and leaves the final card (which may be either face-up or
     # face-down) to be claimed by the player who has been dealt the three of diamonds. In the case that the final

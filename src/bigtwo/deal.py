@@ -54,9 +54,17 @@ def holder(hands: list[int], mask: int) -> int | None:
 def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = None) -> Deal:
     """Shuffle the ruleset's pack with ``rng`` and deal it to ``n`` players."""
     pack = bits(ev.pack)
-    rng.shuffle(pack)
     dealer = n - 1 if dealer is None else dealer
     style = rules.deal
+    removed = 0
+    if rules.leftover == "remove-lowest" and style == "equal":
+        # 002 Variations: "the lowest cards are consciously removed to avoid having the 2♠ ... in the kitty"
+        extra = len(pack) % n
+        lowest = sorted(pack, key=lambda c: (ev.power[c], c))[:extra]
+        for c in lowest:
+            removed |= 1 << c
+        pack = [c for c in pack if not removed >> c & 1]
+    rng.shuffle(pack)
     hands_n = n + 1 if style == "ghost" else n
     if style == "equal":
         each = len(pack) // n
@@ -76,7 +84,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
     for i, c in enumerate(pack[:upto]):
         hands[order[i % hands_n]] |= 1 << c
     rest = pack[upto:]
-    out = Deal(hands=hands[:n])
+    out = Deal(hands=hands[:n], hidden=removed)
     if style == "ghost":
         out.hidden |= hands[n]
     if not rest:
@@ -99,7 +107,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         target = holder(out.hands, 1 << lowest)
     elif rule == "dealer":
         target = dealer
-    elif rule == "discard":
+    elif rule in ("discard", "remove-lowest"):
         out.hidden |= rest_mask
     elif rule == "face-up":
         out.face_up |= rest_mask

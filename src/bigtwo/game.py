@@ -10,96 +10,27 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, CardSet, CardsLike, bits, to_mask
+from bigtwo.cards import DECK_SIZE, CardSet, CardsLike, bits, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.moves import HandIndex, all_combos
+from bigtwo.legal import (  # noqa: F401  (re-exported: bots and environments import them from here)
+    _own_copies,
+    answers,
+    fewest_to_beat,
+    highest_card,
+    last_play_reason,
+    legal_actions,
+    legal_plays_from_observation,
+)
+from bigtwo.moves import HandIndex
 from bigtwo.rules.ruleset import Ruleset, load_rules
-from bigtwo.scoring import RoundOutcome, RoundResult, score_round
+from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 
 _TWO = 12
 _THREE = 0
 AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
 MAX_REDEALS = 100
-
-
-def highest_card(ev: Any) -> int:
-    """The highest card of a standard pack under these rules (what 'the 2S' means in end restrictions)."""
-    return ev.highest_face
-
-
-def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
-    """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
-    if rule == "none":
-        return None
-    cs = bits(p.mask)
-    all_twos = all(ev.rank_of[c] == _TWO for c in cs)
-    top = ev.highest_face
-    if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
-        return "you may not go out with a single 2 or a pair of 2s"
-    if rule == "two-single" and p.kind == "single" and all_twos:
-        return "you may not go out with a single 2"
-    if rule == "highest-single" and p.kind == "single" and cs[0] % DECK_SIZE == top:
-        return f"you may not go out with {CARDS[top]} as a single"
-    if rule == "highest-card" and any(c % DECK_SIZE == top for c in cs):
-        return f"you may not go out with a play containing {CARDS[top]}"
-    return None
-
-
-def answers(ev: Any, idx: HandIndex, top: Play) -> list[Play]:
-    """Every play of the hand that beats ``top``: ordinary answers, then bombs."""
-    if not ev.has_bombs:
-        return idx.answers(top)
-    if top.bomb:
-        return [p for p in idx.bombs() if ev.beats(p, top)]
-    out = idx.answers(top)
-    out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
-    return out
-
-
-def legal_actions(
-    ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str, must_answer: bool = False
-) -> list[Play]:
-    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots.
-
-    ``must_answer`` drops the pass when the only answers are three 2s (the "three 3s" rule).
-    """
-    if top is None:
-        plays = idx.containing(required) if required else list(idx.plays)
-    else:
-        plays = answers(ev, idx, top)
-    if forbid != "none":
-        hand = idx.hand
-        plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
-    if top is None:
-        return plays if plays else [PASS]
-    if must_answer and plays and all(p.kind == "triple" and p.value == _TWO for p in plays):
-        return plays
-    plays.append(PASS)
-    return plays
-
-
-def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Play]:
-    """The legal actions of the observing seat, from its observation alone (empty when not its turn)."""
-    if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
-        return []
-    ev = rules.engine_for(obs["players"])
-    hand = to_mask(obs["hand"])
-    idx = HandIndex.build(ev, hand)
-    trick = obs.get("trick")
-    top = ev.classify(_own_copies(to_mask(trick["cards"]), hand)) if trick else None
-    required = _own_copies(to_mask(obs["required_card"]), hand) & hand if obs.get("required_card") else 0
-    return legal_actions(ev, idx, top, required, rules.last_play_forbidden, bool(obs.get("must_answer")))
-
-
-def _own_copies(mask: int, hand: int) -> int:
-    """With two decks, notation names the first copy: prefer the copy ``hand`` holds (or does not, for tricks)."""
-    for i in bits(mask):
-        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
-        if not hand >> i & 1 and hand >> alt & 1 and not mask >> alt & 1:
-            mask = (mask & ~(1 << i)) | (1 << alt)
-    return mask
 
 
 def _free_copies(mask: int, used: int) -> int:
@@ -208,6 +139,8 @@ class Game:
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
         self._notes: list[str | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
+        self._entries: list[dict[str, Any]] = []  # observation history entries, built once per action
+        self._entries_of = self._notes
         self._trick_open = 0  # history index where the current trick began
         self._undo: list[tuple[Any, ...]] = []
         self._lock = self.rules.pass_locks_out
@@ -526,6 +459,7 @@ class Game:
         self._idx = list(idx)
         del self._history[hist:]
         del self._notes[hist:]
+        del self._entries[hist:]
         self._over = False
         self._result = None
 
@@ -674,15 +608,7 @@ class Game:
         if not 0 <= seat < self.n:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
         ev = self.ev
-        hist = []
-        for (s, p), note in zip(self._history, self._notes, strict=True):
-            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
-            if not p.is_pass:
-                entry["cards"] = [str(c) for c in ev.sort_cards(p.mask)]
-                entry["kind"] = p.kind
-            if note:
-                entry["note"] = note
-            hist.append(entry)
+        hist = self._history_entries()
         top = self._top
         offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
         return {
@@ -718,6 +644,23 @@ class Game:
             "is_over": self._over,
             "result": self._result.to_dict() if self._result else None,
         }
+
+    def _history_entries(self) -> list[dict[str, Any]]:
+        """The observation's history: each action's entry is built once, and every call gets its own copy."""
+        if self._entries_of is not self._notes:  # the notes were replaced wholesale: build them all again
+            self._entries, self._entries_of = [], self._notes
+        entries = self._entries
+        sort = self.ev.sort_cards
+        for i in range(len(entries), len(self._history)):
+            s, p = self._history[i]
+            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
+            if not p.is_pass:
+                entry["cards"] = [str(c) for c in sort(p.mask)]
+                entry["kind"] = p.kind
+            if self._notes[i]:
+                entry["note"] = self._notes[i]
+            entries.append(entry)
+        return [dict(e, cards=e["cards"][:]) if "cards" in e else e.copy() for e in entries]
 
     # --- positions for search ---------------------------------------------------------------------------
     @classmethod
@@ -780,6 +723,7 @@ class Game:
         g._idx = list(self._idx)
         g._history = list(self._history)
         g._notes = list(self._notes)
+        g._entries, g._entries_of = list(self._entries), g._notes
         g._undo = list(self._undo)
         g._rng = random.Random()
         g._rng.setstate(self._rng.getstate())
@@ -788,65 +732,3 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.name!r} {self.n} players, {len(self._history)} actions, {state}>"
-
-
-def fewest_to_beat(ev: Any, pool: int, top: Play) -> int:
-    """Fewest cards of a combination drawn from ``pool`` that beats ``top`` (a large number if none can).
-
-    Kinds are tried strongest first and sizes smallest first, so the usual answer is found at once; only a
-    play near the top of its class makes the search exhaust its class.
-    """
-    sizes = sorted({top.size} | set(ev.bomb_sizes))
-    best = 1 << 30
-    for size in sizes:
-        if size >= best:
-            break
-        for kind in ev.kinds_by_size.get(size, ()):
-            for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
-                if ev.beats(p, top):
-                    best = size
-                    break
-            if best <= size:
-                break
-    return best
-
-
-def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, str, str]) -> RoundResult:
-    """A round decided at the deal: an immediate win, an immediate loss, or a draw."""
-    seat, verdict, why = instant
-    n = len(outcome.cards_left)
-    if verdict == "draw":
-        return RoundResult(
-            list(outcome.finishing_order),
-            [0] * n,
-            list(outcome.cards_left),
-            [f"the deal is a draw: seat {seat} holds {why}"],
-        )
-    if verdict == "win":
-        result = score_round(rules, outcome)
-        return RoundResult(
-            result.finishing_order,
-            result.scores,
-            result.cards_left,
-            [f"seat {seat} wins at once with {why}", *result.details],
-        )
-    # an immediate loss: the loser pays each other player what it would pay a winner who went out at once
-    # (scored as seat 1 of a two-seat round won by seat 0)
-    winner_view = score_round(
-        rules,
-        RoundOutcome(
-            (0, 1),
-            (0, outcome.cards_left[seat]),
-            (outcome.dealt[seat],) * 2,
-            (True, False),
-        ),
-    )
-    each = -winner_view.scores[1]
-    scores = [each] * n
-    scores[seat] = -each * (n - 1)
-    return RoundResult(
-        list(outcome.finishing_order),
-        scores,
-        list(outcome.cards_left),
-        [f"seat {seat} loses at once with {why} and pays {each} to each player"],
-    )

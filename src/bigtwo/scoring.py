@@ -411,3 +411,44 @@ def _score_teams(outcome: RoundOutcome) -> RoundResult:
     scores = [1 if s in TEAMS[win] else -1 for s in range(n)]
     detail = f"{names[win]} win holding {held[win]} cards against {held[1 - win]}"
     return RoundResult(order, scores, list(outcome.cards_left), [detail])
+
+
+def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, str, str]) -> RoundResult:
+    """A round decided at the deal: an immediate win, an immediate loss, or a draw."""
+    seat, verdict, why = instant
+    n = len(outcome.cards_left)
+    if verdict == "draw":
+        return RoundResult(
+            list(outcome.finishing_order),
+            [0] * n,
+            list(outcome.cards_left),
+            [f"the deal is a draw: seat {seat} holds {why}"],
+        )
+    if verdict == "win":
+        result = score_round(rules, outcome)
+        return RoundResult(
+            result.finishing_order,
+            result.scores,
+            result.cards_left,
+            [f"seat {seat} wins at once with {why}", *result.details],
+        )
+    # an immediate loss: the loser pays each other player what it would pay a winner who went out at once
+    # (scored as seat 1 of a two-seat round won by seat 0)
+    winner_view = score_round(
+        rules,
+        RoundOutcome(
+            (0, 1),
+            (0, outcome.cards_left[seat]),
+            (outcome.dealt[seat],) * 2,
+            (True, False),
+        ),
+    )
+    each = -winner_view.scores[1]
+    scores = [each] * n
+    scores[seat] = -each * (n - 1)
+    return RoundResult(
+        list(outcome.finishing_order),
+        scores,
+        list(outcome.cards_left),
+        [f"seat {seat} loses at once with {why} and pays {each} to each player"],
+    )

@@ -106,8 +106,12 @@ class Evaluator:
                 seqs = table.sequences(length)
                 self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
                 self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
+                # one window per set of ranks (a 13-card line that wraps, A-K and 2-A, holds the same ranks
+                # twice): the one the classifier reads, so each straight is generated once, as it classifies
                 self.straight_windows[length] = [
-                    (pos, ranks, tb, sum(1 << r for r in ranks)) for pos, (ranks, tb) in enumerate(seqs)
+                    (pos, ranks, tb, m)
+                    for pos, (ranks, tb) in enumerate(seqs)
+                    if self.straights[length][m := sum(1 << r for r in ranks)][0] == pos
                 ]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
@@ -122,7 +126,9 @@ class Evaluator:
                         self.runs[width][n] = {sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)}
                         self.run_seqs[width][n] = list(enumerate(runs))
                         self.run_windows[width][n] = [
-                            (pos, run, sum(1 << r for r in run)) for pos, run in enumerate(runs)
+                            (pos, run, m)
+                            for pos, run in enumerate(runs)
+                            if self.runs[width][n][m := sum(1 << r for r in run)][0] == pos
                         ]
 
         sizes: dict[int, list[str]] = {}

@@ -7,14 +7,17 @@
 from bigtwo.envs.actions import (
     ActionCatalogue,
     CatalogueTooLarge,
+    auto_encoding,
     catalogue,
     estimate_catalogue_size,
     fits_catalogue,
+    fold_copies,
     masks_to_vectors,
     pack_mask,
     vector_to_mask,
 )
 from bigtwo.envs.aec import ENV_VERSION, BigTwoAECEnv, IllegalAction, aec_env, raw_env
+from bigtwo.envs.legal_bound import legal_play_bound, max_hand_size
 from bigtwo.envs.observations import ObservationEncoder
 from bigtwo.envs.rewards import Rewards
 from bigtwo.envs.single import (
@@ -40,11 +43,15 @@ __all__ = [
     "ObservationEncoder",
     "Rewards",
     "aec_env",
+    "auto_encoding",
     "catalogue",
     "estimate_catalogue_size",
     "fits_catalogue",
+    "fold_copies",
     "gym_env",
+    "legal_play_bound",
     "masks_to_vectors",
+    "max_hand_size",
     "pack_mask",
     "raw_env",
     "register_envs",

@@ -16,8 +16,20 @@ cached, so every environment of one ruleset shares it; looking a play up is one 
 a vector is as wide as the ruleset's pack needs: 52 for one deck without jokers. ``catalogue.cards``
 holds every action's vector (row 0, pass, is all zeros) for methods that score (state, action) pairs.
 
+A catalogue belongs to a ruleset *and a table size*: straight lengths may depend on the number of players
+(``rules.engine_for(players)``), so ``catalogue(rules, players)`` enumerates with that table's evaluator.
+
 Rules whose catalogue would be enormous (straights of any length, long pair straights, two decks with
-many kinds) are refused with the estimated size: use the environment's ``action_encoding="legal"`` there.
+many kinds: billions of combinations) are refused with the estimated size. The environments then use the
+**legal** encoding instead (chosen automatically unless ``action_encoding=`` says otherwise): action ``i`` is
+the ``i``-th legal play of the position, in ``Game.legal_plays()`` order, and the space is as wide as
+:func:`legal_play_bound`, an upper bound on the legal plays of any hand the table can deal.
+
+**Two decks.** Copies of one card are interchangeable at the table but are distinct card indices in the
+engine. The catalogue and its ``cards`` keep the engine's indices (a play of the second 3D is its own action);
+vectors meant for a policy's input (observations, ``env.action_cards()``) fold the copies with
+:func:`fold_copies`: entry ``i`` of the first copy is set when a set holds at least one of that card, entry
+``i + 54`` when it holds both.
 """
 
 from __future__ import annotations
@@ -25,18 +37,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from math import comb
+from math import comb, prod
 from typing import Any
 
 import numpy as np
 
-from bigtwo.cards import CardSet, CardsLike, to_mask
+from bigtwo.cards import DECK_SIZE, JOKER_RANK, CardSet, CardsLike, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import all_combos
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 CATALOGUE_LIMIT = 2_000_000
-"""Largest catalogue built by default: a mask over more actions than this costs more than it helps."""
+"""Largest catalogue built on request: a mask over more actions than this costs more than it helps."""
+AUTO_CATALOGUE_LIMIT = 200_000
+"""Largest catalogue the environments choose by themselves (every preset that fits is below 150,000)."""
 
 
 class CatalogueTooLarge(ValueError):
@@ -46,6 +60,18 @@ class CatalogueTooLarge(ValueError):
 def pack_mask(rules: Ruleset) -> int:
     """Every card the ruleset deals from, as a mask: 52 cards, plus jokers and a second deck where it uses them."""
     return CardSet.deck(jokers=rules.jokers, decks=rules.decks).mask
+
+
+_ONE_COPY = (1 << DECK_SIZE) - 1
+
+
+def fold_copies(mask: int) -> int:
+    """The same cards with the deck copies folded: the first copy's bit where a set holds at least one of a
+    card, the second copy's where it holds both (the identity for one deck). Two sets that differ only in
+    which copy of a card they hold fold to one mask."""
+    first = mask & _ONE_COPY
+    second = mask >> DECK_SIZE
+    return first | second | (first & second) << DECK_SIZE
 
 
 def card_width(pack: int) -> int:
@@ -177,13 +203,14 @@ class ActionCatalogue:
         return f"<ActionCatalogue {self.rules.name!r}: {len(self.plays)} actions>"
 
 
-def estimate_catalogue_size(rules: Ruleset, pack: int | None = None) -> int:
-    """How many combinations the full pack holds, counted without listing them (kinds it cannot count: 0).
+def estimate_catalogue_size(rules: Ruleset, pack: int | None = None, players: int | None = None) -> int:
+    """How many combinations ``pack`` (default: the ruleset's full pack) holds, counted without listing them.
 
-    A guard against listing billions of plays: straights of every length and long pair straights grow as
-    (copies of a rank) ** length.
+    Never fewer than the move generator lists (shapes that two kinds share are counted twice; wild jokers
+    are counted as an extra copy of every rank and suit), so it is a safe guard against listing billions of
+    plays: straights of every length and long pair straights grow as (copies of a rank) ** length.
     """
-    ev = rules.engine
+    ev = rules.engine_for(rules.players if players is None else players)
     pack = pack_mask(rules) if pack is None else pack
     per_rank: dict[int, int] = {}
     per_suit: dict[int, int] = {}
@@ -195,36 +222,44 @@ def estimate_catalogue_size(rules: Ruleset, pack: int | None = None) -> int:
         m ^= low
         per_rank[ev.rank_of[c]] = per_rank.get(ev.rank_of[c], 0) + 1
         per_suit[ev.suit_of[c]] = per_suit.get(ev.suit_of[c], 0) + 1
+    jokers = (pack & ev.joker_mask).bit_count()
+    if ev.wild and jokers:  # a wild joker may be a card of any rank and suit
+        for r in range(JOKER_RANK):
+            per_rank[r] = per_rank.get(r, 0) + jokers
+        for su in range(4):
+            per_suit[su] = per_suit.get(su, 0) + jokers
     en = ev.enabled
     count = 0
-    for kind, k in (("single", 1), ("pair", 2), ("triple", 3), ("quad", 4)):
+    for kind, k in (("single", 1), ("pair", 2), ("triple", 3), ("quad", 4), ("five_of_a_kind", 5)):
         if kind in en:
-            count += sum(comb(c, k) for c in per_rank.values())
+            count += total if k == 1 else sum(comb(c, k) for c in per_rank.values())
+    if "joker_pair" in en:
+        count += comb(jokers, 2)
+    if "dragon" in en:
+        count += prod(per_rank.get(r, 0) for r in range(JOKER_RANK))
     if en & {"straight", "straight_flush", "royal_flush"}:
         for seqs in ev.straight_seqs.values():
             for _pos, ranks, _tb in seqs:
-                prod = 1
-                for r in ranks:
-                    prod *= per_rank.get(r, 0)
-                count += prod
+                count += prod(per_rank.get(r, 0) for r in ranks)
     for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
         if kind in en:
             for seqs in ev.run_seqs[width].values():
                 for _pos, run in seqs:
-                    prod = 1
-                    for r in run:
-                        prod *= comb(per_rank.get(r, 0), width)
-                    count += prod
+                    count += prod(comb(per_rank.get(r, 0), width) for r in run)
     if "flush" in en:
         count += sum(comb(c, 5) for s, c in per_suit.items() if s != 4)
     pairs = {r: comb(c, 2) for r, c in per_rank.items()}
     triples = {r: comb(c, 3) for r, c in per_rank.items()}
+
+    def outside(*ranks: int) -> int:  # cards of other ranks (with wild jokers: any card, to stay an upper bound)
+        return total if ev.wild and jokers else total - sum(per_rank[r] for r in ranks)
+
     if "full_house" in en:
         count += sum(t * (sum(pairs.values()) - pairs[r]) for r, t in triples.items())
     if "four_of_a_kind" in en:
-        count += sum(comb(c, 4) * (total - c) for c in per_rank.values())
+        count += sum(comb(c, 4) * outside(r) for r, c in per_rank.items())
     if "triple_junk" in en:
-        count += sum(t * comb(total - per_rank[r], 2) for r, t in triples.items())
+        count += sum(t * comb(outside(r), 2) for r, t in triples.items())
     if en & {"two_pairs", "two_pair_junk", "sisters"}:
         ranks = sorted(pairs)
         for i, r1 in enumerate(ranks):
@@ -233,28 +268,33 @@ def estimate_catalogue_size(rules: Ruleset, pack: int | None = None) -> int:
                 if "two_pairs" in en:
                     count += both
                 if en & {"two_pair_junk", "sisters"}:
-                    count += both * (total - per_rank[r1] - per_rank[r2])
+                    count += both * outside(r1, r2)
     return count
 
 
 _CATALOGUES: dict[tuple[Ruleset, int], ActionCatalogue] = {}
 
 
-def catalogue(rules: Ruleset | str = "classic", *, limit: int = CATALOGUE_LIMIT) -> ActionCatalogue:
-    """The action catalogue of a ruleset (built on first use, then shared); refuses more than ``limit`` actions."""
+def catalogue(
+    rules: Ruleset | str = "classic", players: int | None = None, *, limit: int = CATALOGUE_LIMIT
+) -> ActionCatalogue:
+    """The action catalogue of a ruleset at a table size (default: the ruleset's own), built on first use and
+    then shared; refuses more than ``limit`` actions with :class:`CatalogueTooLarge`."""
     rules = load_rules(rules)
-    pack = pack_mask(rules)
-    key = (rules, pack)
+    n = rules.players if players is None else players
+    key = (rules, n)
     got = _CATALOGUES.get(key)
     if got is not None:
         return got
-    estimate = estimate_catalogue_size(rules, pack)
+    pack = pack_mask(rules)
+    estimate = estimate_catalogue_size(rules, pack, n)
     if estimate > limit:
         raise CatalogueTooLarge(
-            f"{rules.name!r} allows about {estimate:,} distinct combinations, more than the catalogue limit of "
-            f"{limit:,}; use action_encoding='legal' (an index into the legal plays, with card vectors) instead"
+            f"{rules.name!r} allows about {estimate:,} distinct combinations at {n} players, more than the "
+            f"catalogue limit of {limit:,}; use action_encoding='legal' (an index into the legal plays, with "
+            "card vectors) instead"
         )
-    plays = all_combos(rules.engine, pack)
+    plays = all_combos(rules.engine_for(n), pack)
     if len(plays) + 1 > limit:
         raise CatalogueTooLarge(
             f"{rules.name!r} allows {len(plays):,} distinct combinations, more than the catalogue limit of {limit:,}; "
@@ -265,20 +305,33 @@ def catalogue(rules: Ruleset | str = "classic", *, limit: int = CATALOGUE_LIMIT)
     return got
 
 
-def fits_catalogue(rules: Ruleset | str, limit: int = CATALOGUE_LIMIT) -> bool:
-    """Whether ``rules`` gets a catalogue (estimated, without building it)."""
-    return estimate_catalogue_size(load_rules(rules)) <= limit
+def auto_encoding(rules: Ruleset | str, players: int | None = None) -> str:
+    """What the environments' ``action_encoding="auto"`` picks: ``"catalogue"`` when the ruleset's catalogue
+    at this table size has at most ``AUTO_CATALOGUE_LIMIT`` combinations (estimated) and no wild jokers
+    (whose catalogue is listed by classifying every set that holds a joker: minutes), else ``"legal"``."""
+    rules = load_rules(rules)
+    n = rules.players if players is None else players
+    wild = rules.jokers > 0 and rules.joker_mode == "wild"
+    return "catalogue" if not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT else "legal"
+
+
+def fits_catalogue(rules: Ruleset | str, limit: int = CATALOGUE_LIMIT, *, players: int | None = None) -> bool:
+    """Whether ``rules`` at ``players`` may have a catalogue at all (estimated, without building it)."""
+    return estimate_catalogue_size(load_rules(rules), players=players) <= limit
 
 
 __all__ = [
+    "AUTO_CATALOGUE_LIMIT",
     "CATALOGUE_LIMIT",
     "ActionCatalogue",
     "CatalogueTooLarge",
     "Section",
+    "auto_encoding",
     "card_width",
     "catalogue",
     "estimate_catalogue_size",
     "fits_catalogue",
+    "fold_copies",
     "masks_to_vectors",
     "pack_mask",
     "vector_to_mask",

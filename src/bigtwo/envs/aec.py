@@ -8,8 +8,17 @@ Agents are ``player_0 .. player_{n-1}`` (seat ``i`` is ``player_i``). Each obser
 ``"observation"`` (see :mod:`bigtwo.envs.observations`) and ``"action_mask"`` (1 at every legal action of the
 agent to move, all zeros for the others). Actions are catalogue indices (:mod:`bigtwo.envs.actions`), or with
 ``action_encoding="legal"`` positions in the list of legal plays (in ``Game.legal_plays()`` order), whose card
-vectors are given in ``infos[agent]["action_cards"]`` for (state, action)-scoring methods. Rewards come at the
-end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
+vectors are given in ``infos[agent]["action_cards"]`` for (state, action)-scoring methods. The default,
+``action_encoding="auto"``, is the catalogue wherever the ruleset's catalogue at this table size is of a
+reasonable size (:func:`bigtwo.envs.actions.auto_encoding`: at most 200,000 combinations, no wild jokers)
+and the legal encoding otherwise (straights and pair straights of many lengths: billions of combinations;
+two decks with poker hands: close to a million); an explicit ``action_encoding="catalogue"`` builds
+catalogues up to 2,000,000. The legal space is ``max_legal`` wide, by default
+:func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come
+at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
+
+Deal-time choices the engine offers some rules (a redeal request, the leftover swap) are not actions of the
+environment: rounds are played as dealt (pass ``options={"game": ...}`` to start from a position after them).
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ from pettingzoo import AECEnv
 
 from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
-from bigtwo.envs.actions import ActionCatalogue, catalogue, masks_to_vectors
+from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
+from bigtwo.envs.legal_bound import legal_play_bound
 from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
 from bigtwo.envs.rewards import RewardMode, Rewards
 from bigtwo.errors import BigTwoError
@@ -55,8 +65,8 @@ class BigTwoAECEnv(AECEnv):
         reward: RewardMode = "auto",
         normalize_rewards: bool = False,
         history: int = 8,
-        action_encoding: Literal["catalogue", "legal"] = "catalogue",
-        max_legal: int = 4096,
+        action_encoding: Literal["auto", "catalogue", "legal"] = "auto",
+        max_legal: int | None = None,
         illegal_reward: float | None = None,
         render_mode: str | None = None,
     ):
@@ -78,17 +88,21 @@ class BigTwoAECEnv(AECEnv):
         self.agents = self.possible_agents[:]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.encoder = ObservationEncoder(self.rules, n, history)
+        if action_encoding not in ("auto", "catalogue", "legal"):
+            raise ValueError(f"action_encoding={action_encoding!r}; allowed: 'auto', 'catalogue' or 'legal'")
+        if action_encoding == "auto":
+            action_encoding = auto_encoding(self.rules, n)
         self.action_encoding = action_encoding
         if action_encoding == "catalogue":
-            self.catalogue: ActionCatalogue | None = catalogue(self.rules)
+            self.catalogue: ActionCatalogue | None = catalogue(self.rules, n)
             self.num_actions = len(self.catalogue)
-        elif action_encoding == "legal":
+        else:
             self.catalogue = None
+            if max_legal is None:
+                max_legal = legal_play_bound(self.rules, n)
             if max_legal < 1:
                 raise ValueError(f"max_legal={max_legal}: must be at least 1")
             self.num_actions = max_legal
-        else:
-            raise ValueError(f"action_encoding={action_encoding!r}; allowed: 'catalogue' or 'legal'")
         self.tracker = ObservationTracker(self.encoder, self.catalogue.cards if self.catalogue is not None else None)
         self.reward_fn = Rewards(self.rules, n, reward, normalize_rewards)
         self.observation_spaces = {
@@ -165,7 +179,7 @@ class BigTwoAECEnv(AECEnv):
                 if len(self._legal) > self.num_actions:
                     raise BigTwoError(
                         f"{len(self._legal)} legal plays here, more than max_legal={self.num_actions}: "
-                        "make the environment with a larger max_legal"
+                        "make the environment with a larger max_legal (or leave it unset for a safe bound)"
                     )
                 self._legal_idx = list(range(len(self._legal)))
             self._legal_version = self._version
@@ -178,11 +192,15 @@ class BigTwoAECEnv(AECEnv):
 
     def action_cards(self) -> np.ndarray:
         """The card vectors of the legal actions of the agent to move, one row each, in ``legal_actions()``
-        order (pass: a zero row): the input of methods that score (state, action) pairs."""
+        order (pass: a zero row): the input of methods that score (state, action) pairs. Laid out as the
+        observation's card fields (with two decks, copies folded)."""
         self.legal_plays()
-        if self.catalogue is not None:
+        if self.catalogue is not None and not self.encoder.folded:
             return self.catalogue.cards[self._legal_idx]
-        return masks_to_vectors([p.mask for p in self._legal], self.encoder.card_width)
+        masks = [p.mask for p in self._legal]
+        if self.encoder.folded:
+            masks = [fold_copies(m) for m in masks]
+        return masks_to_vectors(masks, self.encoder.card_width)
 
     def decode(self, action: int) -> Play:
         """The play an action index stands for now (catalogue: always the same play; legal: by position)."""

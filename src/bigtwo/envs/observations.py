@@ -2,9 +2,11 @@
 
 Seats are **relative** to the observer: row or entry ``r`` of a per-seat field is the seat ``r`` places after
 the observer in turn order (``r = 0`` is the observer), so one policy serves every seat. Card fields are card
-vectors (entry ``i`` is card index ``i`` of :mod:`bigtwo.cards`), as wide as the ruleset's pack needs (52 for
-one deck, 54 with jokers, 108 with two decks). Fields, in order (``D`` card entries, ``n`` seats, ``k`` the
-history length, ``K`` the ruleset's kinds):
+vectors (entry ``i`` is card index ``i`` of :mod:`bigtwo.cards`), as wide as the ruleset's pack needs: 52 for
+one deck, 54 with jokers, 106 for two decks (108 with jokers). With two decks the copies of a card are folded
+(:func:`bigtwo.envs.actions.fold_copies`: the first copy's entry says "at least one", the second's "both"),
+since nobody at the table can tell them apart. Fields, in order (``D`` card entries, ``n`` seats, ``k`` the
+history length, ``K`` the ruleset's kinds); a field the ruleset can never fill has no entries (shape 0):
 
 ====================  ===========  ====================================================================
 field                 shape        meaning
@@ -14,9 +16,16 @@ field                 shape        meaning
 ``trick``             D            the play to beat (all zero when the seat to move leads)
 ``required``          D            the card the next play must contain (the first lead), only if the
                                    observer holds it
+``face_up``           D or 0       cards set aside face up for everyone to see (rules whose leftover is
+                                   ``face-up`` or ``swap``; otherwise no entries)
+``known``             (n-1) x D    cards each *other* seat (relative seats 1..n-1) is publicly known to
+                      or 0         hold: a leftover everyone saw it take (``leftover_shown``), still in
+                                   its hand; otherwise no entries
 ``history_cards``     k x D        cards of the last ``k`` actions, most recent first (zero: a pass or
                                    before the round began)
 ``cards_left``        n            cards left in each seat's hand
+``stock``             1 or 0       cards left in the stock to draw from (``leftover = "stock"``;
+                                   otherwise no entries)
 ``to_move``           n            one-hot: the seat to move (all zero once the round is over)
 ``leader``            n            one-hot: the seat that led the current trick (while nobody has played
                                    to it yet: the seat that is to lead it)
@@ -27,6 +36,10 @@ field                 shape        meaning
 ``history_pass``      k            1 where that action was a pass
 ====================  ===========  ====================================================================
 
+Passes the engine makes itself (``auto_skip``: a seat that cannot possibly beat the table is skipped) are
+passes like any other in ``passed``, ``history_*`` and the seat order; a card drawn on a pass
+(``draw_on_pass``) shows in the drawer's own ``hand`` and in everyone's ``cards_left`` and ``stock``.
+
 Everything here is public or the observer's own (the round's history, hand sizes, the observer's hand):
 :meth:`ObservationEncoder.from_observation` builds the same vector from ``Game.observation(seat)`` alone,
 which is how the tests prove nothing hidden leaks in.
@@ -34,15 +47,24 @@ which is how the tests prove nothing hidden leaks in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from bigtwo.cards import to_mask
-from bigtwo.envs.actions import card_width, masks_to_vectors, pack_mask
+from bigtwo.cards import DECK_SIZE, to_mask
+from bigtwo.envs.actions import card_width, fold_copies, masks_to_vectors, pack_mask
 from bigtwo.rules.ruleset import Ruleset, load_rules
+
+_ONE_COPY = (1 << DECK_SIZE) - 1
+_KNOWN_LEFTOVER = ("lead-holder", "highest-holder", "lowest-diamond-holder", "dealer", "swap")
+
+
+def add_cards(a: int, b: int) -> int:
+    """The folded mask of two folded sets put together (counts add up, two copies at most)."""
+    a0, b0 = a & _ONE_COPY, b & _ONE_COPY
+    return a0 | b0 | ((a >> DECK_SIZE) | (b >> DECK_SIZE) | (a0 & b0)) << DECK_SIZE
 
 
 @dataclass(frozen=True)
@@ -68,23 +90,30 @@ class ObservationEncoder:
     """Builds observation vectors for one ruleset, table size and history length."""
 
     def __init__(self, rules: Ruleset | str, players: int, history: int = 8):
-        self.rules = load_rules(rules)
+        self.rules = rules = load_rules(rules)
         if history < 0:
             raise ValueError(f"history={history}: the number of past actions shown must be 0 or more")
         self.n = n = players
         self.k = k = history
-        pack = pack_mask(self.rules)
+        pack = pack_mask(rules)
         self.card_width = d = card_width(pack)
-        self.kinds = tuple(self.rules.combinations)
+        self.folded = rules.decks > 1
+        self.kinds = tuple(rules.combinations)
         self.kind_index = {kd: i for i, kd in enumerate(self.kinds)}
         most = min(127, pack.bit_count())
+        self.has_face_up = rules.leftover in ("face-up", "swap")
+        self.has_known = rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER
+        self.has_stock = rules.leftover == "stock"
         specs = [
             ("hand", (d,), 1, "the observer's cards"),
             ("played", (n, d), 1, "cards each seat has played this round (relative seats)"),
             ("trick", (d,), 1, "the play to beat (zero when leading)"),
             ("required", (d,), 1, "the card the next play must contain, if the observer holds it"),
+            ("face_up", (d if self.has_face_up else 0,), 1, "cards set aside face up"),
+            ("known", (n - 1 if self.has_known else 0, d), 1, "cards each other seat is known to hold"),
             ("history_cards", (k, d), 1, "cards of the last k actions, most recent first"),
             ("cards_left", (n,), most, "cards left in each seat's hand"),
+            ("stock", (1 if self.has_stock else 0,), most, "cards left in the stock"),
             ("to_move", (n,), 1, "one-hot: the seat to move"),
             ("leader", (n,), 1, "one-hot: the seat that led (or leads) the current trick"),
             ("trick_seat", (n,), 1, "one-hot: who played the play to beat"),
@@ -105,11 +134,11 @@ class ObservationEncoder:
         self.high = np.zeros(self.size, dtype=np.int8)
         for f in self.fields:
             self.high[f.slice] = f.high
-        self._card_rows = 1 + n + 2 + k  # hand, played, trick, required, history cards: contiguous at the start
         self._rot = [[(seat + r) % n for r in range(n)] for seat in range(n)]
         # the fields after the card rows, with offsets counted from the first of them (cards_left)
         self._small_start = s0 = self.field["cards_left"].start
         self._small_size = self.size - s0
+        self._stock_off = self.field["stock"].start - s0
         self._to_move_off = self.field["to_move"].start - s0
         self._leader_off = self.field["leader"].start - s0
         self._trick_seat_off = self.field["trick_seat"].start - s0
@@ -138,23 +167,44 @@ class ObservationEncoder:
         passed: Sequence[int],
         required: int,
         history: Sequence[tuple[int, int]],
+        face_up: int = 0,
+        known: Mapping[int, int] | None = None,
+        stock: int = 0,
     ) -> np.ndarray:
         """The vector from plain state (the reference the environment's fast path is tested against): card
-        masks, absolute seats, and the round's actions as ``(seat, mask)`` (a pass has mask 0), oldest first."""
+        masks (with two decks, ``played`` must count both copies: raw masks or :func:`add_cards` sums),
+        absolute seats, the round's actions as ``(seat, mask)`` (a pass has mask 0), oldest first, and the
+        cards each other seat is known to hold, by seat."""
         k = self.k
         rot = self._rot[seat]
         masks = [hand]
         masks += [played[s] for s in rot]
         masks.append(trick)
         masks.append(required)
+        if self.has_face_up:
+            masks.append(face_up)
+        if self.has_known:
+            known = known or {}
+            masks += [known.get(s, 0) for s in rot[1:]]
         recent = history[-k:][::-1] if k else []
         masks += [m for _, m in recent]
         masks += [0] * (k - len(recent))
+        if self.folded:
+            masks = [fold_copies(m) for m in masks]
         out = np.zeros(self.size, dtype=np.int8)
         d = self.card_width
-        out[: self._card_rows * d] = masks_to_vectors(masks, d).reshape(-1)
+        out[: len(masks) * d] = masks_to_vectors(masks, d).reshape(-1)
         self._fill_small(
-            out, seat, cards_left, to_move, leader, trick_seat, passed, trick_kind, [(s, not m) for s, m in recent]
+            out,
+            seat,
+            cards_left,
+            stock,
+            to_move,
+            leader,
+            trick_seat,
+            passed,
+            trick_kind,
+            [(s, not m) for s, m in recent],
         )
         return out
 
@@ -163,6 +213,7 @@ class ObservationEncoder:
         out: np.ndarray,
         seat: int,
         cards_left: Sequence[int],
+        stock: int,
         to_move: int | None,
         leader: int | None,
         trick_seat: int | None,
@@ -190,6 +241,8 @@ class ObservationEncoder:
             if was_pass:
                 small[hp + i] = 1
         small[:n] = bytes([*cards_left[seat:], *cards_left[:seat]])
+        if self.has_stock:
+            small[self._stock_off] = stock
         memoryview(out).cast("B")[self._small_start :] = small
 
     def from_observation(self, obs: dict[str, Any]) -> np.ndarray:
@@ -199,7 +252,7 @@ class ObservationEncoder:
         history: list[tuple[int, int]] = []
         for entry in obs["history"]:
             m = to_mask(entry["cards"]) if entry["action"] == "play" else 0
-            played[entry["seat"]] |= m
+            played[entry["seat"]] = add_cards(played[entry["seat"]], fold_copies(m))
             history.append((entry["seat"], m))
         trick = obs.get("trick")
         to_move = obs.get("to_move")
@@ -219,6 +272,9 @@ class ObservationEncoder:
             passed=obs["passed"],
             required=to_mask(obs["required_card"]) if obs.get("required_card") else 0,
             history=history,
+            face_up=to_mask(obs.get("face_up") or []),
+            known={int(s): to_mask(cards) for s, cards in (obs.get("known_cards") or {}).items()},
+            stock=obs.get("stock_size") or 0,
         )
 
     def explain(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -239,50 +295,78 @@ class ObservationTracker:
     """One round's observation inputs kept as arrays and updated per action, so an observation costs a few
     slice copies instead of a rebuild. The environment's fast path; tests hold it equal to ``encode``.
 
-    ``card_rows`` are precomputed card vectors by action index (the catalogue's ``cards``); without them
-    each action's vector is computed when it is recorded.
+    ``card_rows`` are precomputed card vectors by action index (the catalogue's ``cards``, one deck only);
+    without them each action's vector is computed when it is recorded. Rules that change hands or the
+    history outside the seat's own action (two decks, automatic skips, draws) take a slower, general path.
     """
 
     def __init__(self, encoder: ObservationEncoder, card_rows: np.ndarray | None = None):
         self.enc = encoder
-        self.card_rows = card_rows
+        rules = encoder.rules
+        self.folded = encoder.folded
+        self.card_rows = None if self.folded else card_rows
+        self.auto = rules.auto_skip or rules.draw_on_pass  # the engine may add actions or cards by itself
+        self.draws = rules.draw_on_pass
         d, n, k = encoder.card_width, encoder.n, encoder.k
         self._zero = np.zeros(d, dtype=np.int8)
         self.hands = np.zeros((n, d), dtype=np.int8)
         self.played = np.zeros((n, d), dtype=np.int8)
+        self.hand_masks = [0] * n
+        self.played_masks = [0] * n
         self.hist = np.zeros((k, d), dtype=np.int8)
         self.recent: list[tuple[int, bool]] = []  # (seat, was a pass), most recent first, at most k
         self.trick_row = self._zero
         self.leader: int | None = None
+        self.count = 0  # actions of the round recorded so far
+        self._face_up = (-1, self._zero)
         f = encoder.field
         self._played0 = f["played"].start
         self._trick = f["trick"].slice
         self._required = f["required"].slice
+        self._face = f["face_up"].slice
+        self._known = f["known"]
         self._hist = f["history_cards"].slice
-        self._small = f["cards_left"].start
+
+    def _rows(self, masks: Sequence[int]) -> np.ndarray:
+        if self.folded:
+            masks = [fold_copies(m) for m in masks]
+        return masks_to_vectors(masks, self.enc.card_width)
 
     def start(self, game: Any) -> None:
-        """Take up ``game`` at its current position (replaying its public history)."""
-        enc = self.enc
-        self.hands = masks_to_vectors([game.dealt[s] for s in range(enc.n)], enc.card_width).copy()
+        """Take up ``game`` at its current position (its hands, and its public history replayed)."""
+        n = self.enc.n
+        self.hand_masks = [game.hand(s).mask for s in range(n)]
+        self.played_masks = [0] * n
+        self.hands = self._rows(self.hand_masks).copy()
         self.played[:] = 0
         self.hist[:] = 0
         self.recent = []
         self.trick_row = self._zero
         self.leader = None
-        for s, p in game.history:
-            self._record(s, p.mask, masks_to_vectors([p.mask], enc.card_width)[0], opened=False)
+        history = game.history
+        for s, p in history:
+            self._record(s, p.mask, self._rows([p.mask])[0], opened=False, hand_too=False)
+        self.count = len(history)
         # the leader of the current trick: the first play since the trick opened
         if game.trick is None:
             self.leader = None if game.is_over else game.to_move
         else:
             start = game.observation(0)["trick_start"]
-            self.leader = next(s for s, p in game.history[start:] if p.mask)
+            self.leader = next(s for s, p in history[start:] if p.mask)
 
-    def _record(self, seat: int, mask: int, row: np.ndarray, opened: bool) -> None:
+    def _record(self, seat: int, mask: int, row: np.ndarray, opened: bool, hand_too: bool = True) -> None:
         if mask:
-            self.hands[seat] -= row
-            self.played[seat] += row
+            self.played_masks[seat] |= mask
+            self.hand_masks[seat] &= ~mask
+            if self.folded:  # folded rows do not subtract: build them again from the masks
+                rows = self._rows([self.hand_masks[seat], self.played_masks[seat]])
+                if hand_too:
+                    self.hands[seat] = rows[0]
+                self.played[seat] = rows[1]
+            else:
+                if hand_too:
+                    self.hands[seat] -= row
+                self.played[seat] += row
             self.trick_row = row
             if opened:
                 self.leader = seat
@@ -295,12 +379,21 @@ class ObservationTracker:
 
     def record(self, game: Any, seat: int, mask: int, action: int | None, opened: bool) -> None:
         """After ``seat`` played ``mask`` (0: passed; ``action`` its catalogue index) on a trick that was empty
-        (``opened``) or not; ``game`` is the position after it."""
+        (``opened``) or not; ``game`` is the position after it (and after any passes the engine made itself)."""
         if self.card_rows is not None and action is not None:
             row = self.card_rows[action]
         else:
-            row = masks_to_vectors([mask], self.enc.card_width)[0]
+            row = self._rows([mask])[0]
         self._record(seat, mask, row, opened)
+        self.count += 1
+        if self.auto:
+            history = game.history
+            for s, p in history[self.count :]:  # automatic skips: passes
+                self._record(s, p.mask, self._rows([p.mask])[0], opened=False)
+            self.count = len(history)
+            if self.draws:  # a pass may have drawn a card: take every hand up again (the stock is small)
+                self.hand_masks = [game.hand(s).mask for s in range(self.enc.n)]
+                self.hands = self._rows(self.hand_masks).copy()
         if game.trick is None:
             self.leader = None if game.is_over else game.to_move
 
@@ -318,14 +411,24 @@ class ObservationTracker:
         if trick is not None:
             out[self._trick] = self.trick_row
         req = game.required_card
-        if req is not None and req.mask & game.hand(seat).mask:
-            out[self._required] = masks_to_vectors([req.mask & game.hand(seat).mask], d)[0]
+        if req is not None and req.mask & self.hand_masks[seat]:
+            out[self._required] = self._rows([req.mask & self.hand_masks[seat]])[0]
+        if enc.has_face_up:
+            face = game.face_up
+            if face != self._face_up[0]:
+                self._face_up = (face, self._rows([face])[0])
+            out[self._face] = self._face_up[1]
+        if enc.has_known:
+            known = game.observation(seat)["known_cards"]
+            rows = self._rows([to_mask(known.get(str((seat + r) % n), ())) for r in range(1, n)])
+            out[self._known.slice] = rows.reshape(-1)
         out[self._hist] = self.hist.reshape(-1)
         over = game.is_over
         enc._fill_small(
             out,
             seat,
             game.hand_sizes(),
+            game.stock_size if enc.has_stock else 0,
             None if over else game.to_move,
             self.leader,
             game.trick_seat,

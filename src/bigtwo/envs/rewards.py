@@ -1,25 +1,52 @@
-"""Rewards at the end of a round, from the ruleset's own scoring.
+"""Rewards at the end of a round, from the ruleset's own scoring (the engine's ``RoundResult``).
 
-``"score"`` pays each seat what the ruleset's scoring pays it (zero-sum wherever the scoring is: the
-encyclopedia's, where the winner collects what the losers pay). ``"place"`` pays by finishing place,
-``(n + 1) / 2 - place`` (zero-sum; the natural reward of rules that keep no points, such as the house code's
-finishing order). ``"auto"`` (the default) is ``"score"`` unless the ruleset scores by ranking only.
+``"score"`` pays each seat what the ruleset's scoring pays it: zero-sum exactly where
+:func:`bigtwo.scoring.is_zero_sum` says so (not under BGA's cumulative penalties, nor when a winner who forgot
+to call "last card" pays a penalty nobody collects). ``"place"`` pays by finishing place, ``(n + 1) / 2 - place``
+(always zero-sum; the natural reward of rules that keep no points, such as the house code's finishing order).
+``"auto"`` (the default) is ``"place"`` when the ruleset ranks without points (``scoring = "ranking"``, no
+teams) and ``"score"`` otherwise.
 
-``normalize=True`` divides by a constant per ruleset and table size so every reward lies in [-1, 1] and
-ratios (and zero sums) are kept: for ``"score"``, the most any seat can win or lose in one round (found by
-scoring the worst rounds the deal allows: every loser holding every card dealt, untouched); for ``"place"``,
-``(n - 1) / 2``.
+``normalize=True`` divides every reward by one constant per ruleset and table size, :meth:`Rewards.bound`,
+the most any seat can win or lose in one round, so rewards lie in [-1, 1] and ratios (and zero sums) are
+kept. The bound is built from ``owed(h)``, the most one loser left holding ``h`` cards can owe (``h``: the
+cards it was dealt, plus the stock under ``draw_on_pass``; it played none, so every "untouched" multiplier
+applies):
+
+==========================  ===========================================================================
+``scoring``                 ``owed(h)``
+==========================  ===========================================================================
+``encyclopedia``            ``h`` x 3 (x2 or x1 where ``triple_when_untouched`` is off) x ``2 ** t``
+                            for ``double_unused_twos`` (``t``: the 2s it can hold) x ``2 ** (h // 4)``
+                            for ``double_unused_bombs`` x 2 for ``double_finishing_play``
+``winner``                  as ``encyclopedia`` without its optional doubles (counted at the first out)
+``twos-count-double``       ``h`` + the 2s it can hold
+``face-value``              the ``h`` highest face values of the pack (a joker 15)
+``bga``                     base (``cards``: ``h``; ``ranks``: the ``h`` highest ranks, 3 = 1 ... 2 = 13,
+                            a joker 14; ``one``: 1) x the encyclopedia's multiplier if ``bga_multiplier``
+==========================  ===========================================================================
+
+and then from who pays whom, with ``owed`` over the seats' hand sizes: the winner collects from every loser,
+``sum(owed) - min(owed)`` (every system but BGA's other modes; also the bound wherever an assistance or
+last-card penalty moves a whole round's payments onto one seat); BGA ``cumulative``, each loser alone,
+``max(owed)``; BGA ``pay-higher``, a loser pays every seat ranked above it and the first collects from all,
+``max((n - 1) * max(owed), sum(owed) - min(owed))``; a loss at the deal (``malta_dragon``) pays every other
+seat, ``(n - 1) * max(owed)``. Team play pays +1 / -1, so its bound is 1; ``"place"`` divides by ``(n - 1) / 2``.
+For classic at four players: three untouched losers at 3 x 13 = 39 each, 117.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from bigtwo.cards import DECK_SIZE, bits
+from bigtwo.envs.legal_bound import max_hand_size
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset
-from bigtwo.scoring import RoundOutcome, RoundResult, score_round
+from bigtwo.scoring import RoundResult, count_multiplier, face_value, rank_sum
 
 RewardMode = Literal["auto", "score", "place"]
+_TWO = 12
 
 
 class Rewards:
@@ -30,30 +57,74 @@ class Rewards:
             raise ValueError(f"reward={mode!r} is not a reward mode; allowed: 'auto', 'score', 'place'")
         self.rules = rules
         self.n = players
-        self.mode = ("place" if rules.scoring == "ranking" else "score") if mode == "auto" else mode
+        ranks_only = rules.scoring == "ranking" and not rules.teams
+        self.mode = ("place" if ranks_only else "score") if mode == "auto" else mode
         self.normalize = normalize
         if self.mode == "place":
             self.scale = (players - 1) / 2 if normalize else 1.0
         else:
-            self.scale = (self.largest_payment() or 1.0) if normalize else 1.0
+            self.scale = (self.bound() or 1.0) if normalize else 1.0
+
+    # --- the bound ------------------------------------------------------------------------------------
+    def owed(self, held: int, dealt: int) -> int:
+        """The most one loser holding ``held`` cards (of ``dealt`` dealt) can owe under these rules."""
+        rules = self.rules
+        system = rules.scoring
+        pack = sorted(bits(rules.engine_for(self.n).pack), key=lambda c: -face_value(1 << c))
+        twos = min(held, sum(1 for c in pack if c % DECK_SIZE < 52 and (c % DECK_SIZE) >> 2 == _TWO))
+        mult = count_multiplier(rules, held, dealt, played_any=False)[0]
+        if system in ("encyclopedia", "winner"):
+            owed = held * mult
+            if system == "encyclopedia":
+                if rules.double_unused_twos:
+                    owed *= 2**twos
+                if rules.double_unused_bombs:
+                    owed *= 2 ** (held // 4)
+                if rules.double_finishing_play:
+                    owed *= 2
+            return owed
+        if system == "twos-count-double":
+            return held + twos
+        if system == "face-value":
+            return sum(face_value(1 << c) for c in pack[:held])
+        if system == "bga":
+            if rules.bga_base == "cards":
+                base = held
+            elif rules.bga_base == "one":
+                base = 1
+            else:
+                base = sum(sorted((rank_sum(1 << c) for c in pack), reverse=True)[:held])
+            return base * (mult if rules.bga_multiplier else 1)
+        return 0  # ranking: nothing is paid
+
+    def bound(self) -> float:
+        """The most any seat can win or lose in one round under these rules (0 when nothing is paid); see the
+        module docstring for how each scoring system's bound is made."""
+        rules, n = self.rules, self.n
+        if rules.teams:
+            return 1.0
+        if rules.scoring == "ranking":
+            return 0.0
+        game = Game(rules, players=n, seed=0)
+        extra = max_hand_size(rules, n) - max(m.bit_count() for m in game.dealt)  # stock draws, a swap
+        owed = [self.owed(m.bit_count() + extra, m.bit_count()) for m in game.dealt]
+        collect = sum(owed) - min(owed)  # the winner takes every loser's payment
+        mode = rules.bga_mode if rules.scoring == "bga" else "winner-takes-all"
+        if mode == "cumulative":
+            most = max(owed)
+            if rules.assistance_penalty or rules.last_card_call:
+                most = max(most, collect)
+        elif mode == "pay-higher":
+            most = max((n - 1) * max(owed), collect)
+        else:
+            most = collect
+        if rules.malta_dragon:  # a loss at the deal pays every other seat
+            most = max(most, (n - 1) * max(owed))
+        return float(most)
 
     def largest_payment(self) -> float:
-        """The most any seat can win or lose in one round under these rules (0 when nothing is paid)."""
-        n = self.n
-        sizes = [m.bit_count() for m in Game(self.rules, players=n, seed=0).dealt]
-        most = 0
-        for shift in range(n):  # every seat may be dealt any of the hand sizes
-            dealt = tuple(sizes[(s + shift) % n] for s in range(n))
-            for winner in range(n):
-                order = (winner, *(s for s in range(n) if s != winner))
-                outcome = RoundOutcome(
-                    finishing_order=order,
-                    cards_left=tuple(0 if s == winner else dealt[s] for s in range(n)),
-                    dealt=dealt,
-                    played_any=tuple(s == winner for s in range(n)),
-                )
-                most = max(most, *(abs(x) for x in score_round(self.rules, outcome).scores))
-        return float(most)
+        """The normalising bound (kept under its first name)."""
+        return self.bound()
 
     def __call__(self, result: RoundResult) -> list[float]:
         if self.mode == "place":

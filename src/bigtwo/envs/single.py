@@ -1,14 +1,17 @@
 """The Gymnasium environment: one learning seat against ``bigtwo.bots`` opponents, and its vectorised form.
 
 ``gym_env(rules="classic", opponents="random")`` (or ``gymnasium.make("bigtwo/classic-v1")``): observations
-are the AEC environment's ``"observation"`` vector for the learning seat, actions its catalogue indices,
-and the reward arrives when the round ends (same options as the AEC environment). Opponents are bot names
-or instances, one for all or one per other seat, e.g. ``opponents=["greedy", "random", "random"]``; named
-bots are re-seeded from the environment's seed at every reset, so a seeded run is reproducible.
+are the AEC environment's ``"observation"`` vector for the learning seat, actions its action indices
+(catalogue or legal encoding, as the AEC environment chooses), and the reward arrives when the round ends
+(same options as the AEC environment). Opponents are bot names or instances, one for all or one per other
+seat, e.g. ``opponents=["greedy", "random", "random"]``; named bots are re-seeded from the environment's
+seed at every reset, so a seeded run is reproducible.
 
 The legal actions are ``env.action_masks()`` (the method maskable policy libraries call) and
-``info["action_mask"]``. An action outside the mask ends the round with ``illegal_reward`` (the PettingZoo
-convention), so random exploration cannot crash a run.
+``info["action_mask"]``; ``env.action_cards()`` gives their card vectors (for (state, action) policies, and
+with the legal encoding, where action ``i`` is the ``i``-th legal play); the vector form has both methods.
+An action outside the mask ends the round with ``illegal_reward`` (the PettingZoo convention), so random
+exploration cannot crash a run.
 """
 
 from __future__ import annotations
@@ -133,9 +136,20 @@ class BigTwoGymEnv(gymnasium.Env):
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
         if aec.game.is_over:
             info["result"] = aec.game.result.to_dict()
-        elif aec.action_encoding == "legal":
-            info["action_cards"] = aec.infos[aec.agent_selection]["action_cards"]
         return info
+
+    def legal_actions(self) -> list[int]:
+        """The learning seat's legal action indices (empty once the round is over)."""
+        if self._done or self.aec.game.is_over:
+            return []
+        return self.aec.legal_actions()
+
+    def action_cards(self) -> np.ndarray:
+        """The card vectors of the legal actions, one row each in ``legal_actions()`` order (pass: zeros), for
+        policies that score (state, action) pairs; with the legal encoding, row ``i`` is action ``i``."""
+        if self._done or self.aec.game.is_over:
+            return np.zeros((0, self.aec.encoder.card_width), dtype=np.int8)
+        return self.aec.action_cards()
 
     @property
     def game(self) -> Any:
@@ -165,6 +179,10 @@ class _MaskedVectorEnv:
     def action_masks(self) -> np.ndarray:
         """Every sub-environment's legal actions, stacked: ``(num_envs, num_actions)`` booleans."""
         return np.stack(self.call("action_masks"))  # type: ignore[attr-defined]
+
+    def action_cards(self) -> list[np.ndarray]:
+        """Every sub-environment's legal actions' card vectors (one array each: their numbers differ)."""
+        return list(self.call("action_cards"))  # type: ignore[attr-defined]
 
 
 class MaskedSyncVectorEnv(_MaskedVectorEnv, SyncVectorEnv):

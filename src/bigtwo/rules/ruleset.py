@@ -109,13 +109,22 @@ class Ruleset(BaseModel):
     )
     hand_size: int = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=54)
     leftover: Literal[
-        "lead-holder", "highest-holder", "lowest-diamond-holder", "dealer", "discard", "face-up", "stock", "swap"
+        "lead-holder",
+        "highest-holder",
+        "lowest-diamond-holder",
+        "dealer",
+        "discard",
+        "remove-lowest",
+        "face-up",
+        "stock",
+        "swap",
     ] = _f(
         "lead-holder",
         "deal",
         "Undealt cards: to the lead card's holder (or, if it is undealt, the next lowest card's), to the "
-        "highest card's holder, to the lowest diamond's holder, to the dealer; set aside unseen; set aside face "
-        "up; a stock drawn from on passes; or shown, with the lead card's holder offered a swap",
+        "highest card's holder, to the lowest diamond's holder, to the dealer; set aside unseen; the lowest cards "
+        "taken out before the deal (so the 2S is never left over); set aside face up; a stock drawn from on "
+        "passes; or shown, with the lead card's holder offered a swap",
     )
     leftover_shown: bool = _f(False, "deal", "Leftover cards are shown to everyone before they are claimed")
     draw_on_pass: bool = _f(False, "deal", "A player who passes draws a card from the stock (two players)")
