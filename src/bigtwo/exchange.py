@@ -400,7 +400,10 @@ class Exchange:
             raise IllegalExchange("no exchange decision is pending")
         value = self._validate(d, answer)
         shown = str(CardSet(value)) if isinstance(value, int) else value
-        self.answers.append({"seat": d.seat, "kind": d.kind, "answer": shown})
+        entry = {"seat": d.seat, "kind": d.kind, "answer": shown}
+        if isinstance(value, int):
+            entry["mask"] = value  # the exact cards: with two decks, notation does not say which copy
+        self.answers.append(entry)
         self._advance(value)
         return value
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.cards import bits, to_mask
+from bigtwo.cards import CardSet, bits
 from bigtwo.errors import BigTwoError
 from bigtwo.exchange import Exchange
 from bigtwo.game import Game
@@ -109,10 +109,25 @@ class RoundRecord:
 
 
 def _actions(game: Game) -> list[dict[str, Any]]:
-    return [
-        {"seat": s, "action": "pass"} if p.is_pass else {"seat": s, "action": "play", "cards": str(p)}
-        for s, p in game.history
-    ]
+    out = []
+    for (s, p), note in zip(game.history, game.history_notes, strict=True):
+        a: dict[str, Any] = (
+            {"seat": s, "action": "pass"} if p.is_pass else {"seat": s, "action": "play", "cards": str(p)}
+        )
+        if note:
+            a["note"] = note  # 'auto' passes are the engine's own: a replay skips them
+        out.append(a)
+    return out
+
+
+def _replay_actions(m: Match, actions: list[dict[str, Any]]) -> None:
+    for a in actions:
+        if a.get("note") != "auto":
+            m.act(
+                "pass" if a["action"] == "pass" else a["cards"],
+                seat=a["seat"],
+                call_last_card=a.get("note") == "called",
+            )
 
 
 class Match:
@@ -269,11 +284,11 @@ class Match:
         return g.legal_plays() if g is not None else []
 
     # --- acting --------------------------------------------------------------------------------------------
-    def act(self, answer: Any, seat: int | None = None) -> Any:
+    def act(self, answer: Any, seat: int | None = None, call_last_card: bool = True) -> Any:
         """Answer the pending exchange decision, or play for the seat to move (``"pass"`` passes).
 
         Bad input raises (``IllegalExchange`` / ``IllegalPlay``) and changes nothing. ``seat``, when given,
-        must be the seat to move.
+        must be the seat to move. ``call_last_card`` is passed to :meth:`Game.play`.
         """
         if self._over:
             raise BigTwoError("the match is over")
@@ -286,7 +301,7 @@ class Match:
             return value
         g = self.game
         assert g is not None
-        p = g.play(answer)
+        p = g.play(answer, call_last_card=call_last_card)
         if g.is_over:
             self._finish_game()
         return p
@@ -424,15 +439,17 @@ class Match:
         for r in data["records"]:
             i = r["round"]
             rec = m.records[i] if i < len(m.records) else None
-            if rec is None or [to_mask(h) for h in r["dealt"]] != list(rec.dealt):
+            # compared as notation: with two decks, notation does not say which copy of a card a hand holds
+            same = rec is not None and [sorted(h) for h in r["dealt"]] == [
+                sorted(str(c) for c in CardSet.from_mask(h)) for h in rec.dealt
+            ]
+            if rec is None or not same:
                 raise BigTwoError(f"round {i + 1}: the deal does not match the record")
             for a in r["exchange"]["answers"]:
-                m.act(a["answer"], seat=a["seat"])
-            for a in r.get("actions", []):
-                m.act("pass" if a["action"] == "pass" else a["cards"], seat=a["seat"])
+                m.act(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
+            _replay_actions(m, r.get("actions", []))
             for shoot in r.get("shootouts", []):
-                for a in shoot["actions"]:
-                    m.act("pass" if a["action"] == "pass" else a["cards"], seat=a["seat"])
+                _replay_actions(m, shoot["actions"])
             if r.get("result") is not None:
                 got = m.records[i].result
                 if got is None or got.scores != r["result"]["scores"]:

@@ -34,7 +34,8 @@ def _load(rules: str) -> Ruleset:
 def _root(ctx: typer.Context) -> None:
     """With no command, start a game (the same as ``bigtwo play``)."""
     if ctx.invoked_subcommand is None:
-        ctx.invoke(play)
+        command = ctx.command.get_command(ctx, "play")  # type: ignore[attr-defined]
+        ctx.invoke(command)  # a click command: its options take their defaults
 
 
 @app.command()
@@ -42,18 +43,42 @@ def play(
     rules: str = typer.Option("classic", "--rules", "-r", help="Preset name or path to a rules .toml file"),
     players: int = typer.Option(None, "--players", "-p", help="Number of players (default: the rules' own)"),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 is the first)"),
-    bots: str = typer.Option("greedy", "--bots", help="Computer players: one name for all, or comma-separated"),
-    seed: int = typer.Option(None, "--seed", help="Deal seed (default: random)"),
+    bots: str = typer.Option(
+        "greedy",
+        "--bots",
+        help="Computer players: one for all, or one per seat, comma-separated; options in parentheses, e.g. "
+        "'greedy,random,search(iterations=400)'. 'bigtwo bots' lists them",
+    ),
+    seed: int = typer.Option(None, "--seed", help="Deal seed (default: random, and shown)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
-    ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols"),
+    ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols (--plain)"),
     rounds: int = typer.Option(None, "--rounds", help="Play a match of this many rounds (exchanges, scores)"),
     points: int = typer.Option(None, "--points", help="Play a match until a total reaches this many points"),
+    plain: bool = typer.Option(False, "--plain", help="The line-by-line table (also used when not in a terminal)"),
+    save: str = typer.Option(None, "--save", help="Save the record to this file (.json for JSON) when done"),
+    theme: str = typer.Option(None, "--theme", help="Colour theme, e.g. textual-light, ansi-dark, ansi-light"),
 ) -> None:
-    """Play a round (or a match, with --rounds / --points) in the terminal; type cards like '3D 3S', or 'pass'."""
+    """Play a round (or a match, with --rounds / --points) in the terminal."""
+    import sys
+
+    r = _load(rules)
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from bigtwo.cli.session import TableSession
+        from bigtwo.cli.tui import run_table
+
+        def new_session(fresh_seed: int | None = None) -> TableSession:
+            return TableSession(r, players=players, seat=seat, bots=bots, seed=fresh_seed, rounds=rounds, points=points)
+
+        try:
+            session = new_session(seed)
+        except (BigTwoError, ValueError) as e:
+            console.print(f"[red]{e}[/red]")
+            raise typer.Exit(2) from None
+        run_table(session, delay=delay, save=save, theme=theme, make_session=new_session)
+        return
     from bigtwo.cli.match_table import MatchTable
     from bigtwo.cli.plain import PlainTable
 
-    r = _load(rules)
     try:
         common = dict(players=players, seat=seat, bots=bots, seed=seed, delay=delay, ascii_cards=ascii_cards)
         if rounds is not None or points is not None:
@@ -64,6 +89,55 @@ def play(
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
     table.run()
+    if save:
+        from bigtwo.record import record_of, save_record
+
+        played = table.match if isinstance(table, MatchTable) else table.game
+        names = ["you" if s == table.seat else table.bots[s].name for s in range(played.n)]
+        console.print(f"Saved the record to {save_record(record_of(played, names=names), save)}.")
+
+
+@app.command()
+def replay(
+    file: str = typer.Argument(..., help="A record (text or .json) saved by 'bigtwo play --save' or the table"),
+    plain: bool = typer.Option(False, "--plain", help="Print the replay instead of opening the viewer"),
+    at: int = typer.Option(None, "--at", help="With --plain: only the position after this many steps"),
+    check: bool = typer.Option(False, "--check", help="Only check the record against the engine"),
+) -> None:
+    """Step through a saved game forwards and backwards, every hand visible."""
+    import sys
+
+    from bigtwo.record import load_record
+    from bigtwo.record.frames import frames_of
+
+    try:
+        record = load_record(file)
+        frames = frames_of(record)
+    except BigTwoError as e:
+        console.print(f"[red]{file}: {e}[/red]")
+        raise typer.Exit(2) from None
+    if check:
+        console.print(f"{file}: a valid record, {len(frames) - 1} steps. Result: {record.result}")
+        return
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from bigtwo.cli.replay_view import print_replay
+
+        print_replay(record, frames, console, at=at)
+        return
+    from bigtwo.cli.replay_view import ReplayApp
+
+    ReplayApp(record, frames).run()
+
+
+@app.command("bots")
+def bots_list() -> None:
+    """The computer players --bots accepts."""
+    from bigtwo.bots import BOTS
+    from bigtwo.cli.session import available_bots
+
+    for name in available_bots():
+        doc = (BOTS[name].__doc__ or "").strip().splitlines()
+        console.print(f"[bold]{name}[/bold]  {doc[0] if doc else ''}")
 
 
 @rules_app.command("list")

@@ -106,12 +106,11 @@ class Evaluator:
                 seqs = table.sequences(length)
                 self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
                 self.straight_seqs[length] = [(pos, ranks, tb) for pos, (ranks, tb) in enumerate(seqs)]
-                # one window per set of ranks (a 13-card line that wraps, A-K and 2-A, holds the same ranks
-                # twice): the one the classifier reads, so each straight is generated once, as it classifies
+                # one reading per set of ranks, the one classify() takes (13 ranks read A-2-..-K or 2-..-A)
                 self.straight_windows[length] = [
-                    (pos, ranks, tb, m)
+                    (pos, ranks, tb, rb)
                     for pos, (ranks, tb) in enumerate(seqs)
-                    if self.straights[length][m := sum(1 << r for r in ranks)][0] == pos
+                    if self.straights[length][rb := sum(1 << r for r in ranks)][0] == pos
                 ]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}

@@ -1,0 +1,185 @@
+"""``bigtwo replay FILE``: step through a record, every hand visible; a viewer (Textual) and a plain printout."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, Static
+
+from bigtwo.cards import card
+from bigtwo.cli.session import card_face
+from bigtwo.cli.widgets import CardsPanel, CardStyles
+from bigtwo.record.build import ordinal
+from bigtwo.record.frames import Frame
+from bigtwo.record.model import Record, seat_token
+
+
+def _cards_text(notation: str, styles: CardStyles | None) -> Text:
+    # in the record's order (the rules' order); a trailing ' marks a second deck's copy
+    cards = [card(t.rstrip("'"), copy=1 if t.endswith("'") else 0) for t in notation.split()]
+    if styles is None:
+        return Text(" ".join(card_face(c) for c in cards))
+    return styles.text(cards)
+
+
+def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:
+    """Every seat: name, cards held (all visible), and its state at this position."""
+    t = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+    t.add_column("", width=1, no_wrap=True)
+    t.add_column("seat", no_wrap=True, width=14, overflow="ellipsis")
+    t.add_column("n", justify="right", width=2)
+    t.add_column("cards", ratio=1)
+    for s, hand in enumerate(f.hands):
+        state = []
+        if s in f.finished:
+            state.append(f"out {ordinal(f.finished.index(s) + 1)}")
+        elif s in f.passed:
+            state.append("passed")
+        if f.roles and f.roles[s] != "neutral":
+            state.append(f.roles[s])
+        cards = _cards_text(hand, styles)
+        if state:
+            cards.append(f"  ({', '.join(state)})", style="dim")
+        name = f"{seat_token(s)} {record.names[s]}"
+        count = len(hand.split()) if hand else 0
+        t.add_row("▶" if f.to_move == s else "", name, str(count), cards, style="bold" if f.actor == s else "")
+    return t
+
+
+def table_lines(record: Record, f: Frame, styles: CardStyles | None) -> Group:
+    lines = [Text(f.label, style="bold")]
+    if f.trick:
+        t = Text("To beat: ")
+        t.append_text(_cards_text(f.trick, styles))
+        t.append(f" by {seat_token(f.trick_seat or 0)}", style="dim")
+        lines.append(t)
+    if f.face_up:
+        t = Text("Face up: ")
+        t.append_text(_cards_text(f.face_up, styles))
+        lines.append(t)
+    if f.stock:
+        lines.append(Text(f"Stock: {f.stock} cards"))
+    if f.scores is not None:
+        lines.append(Text("Scores: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.scores))))
+    if f.totals is not None:
+        lines.append(Text("Totals: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.totals))))
+    return Group(*lines)
+
+
+def print_replay(record: Record, frames: list[Frame], console: Console, at: int | None = None) -> None:
+    """The replay as text: headers, then every step (or, with ``at``, the whole position after that step)."""
+    rules = record.rules.get("name", "custom")
+    console.print(f"[bold]{record.kind.title()} of {rules}[/bold], {record.players} players. Result: {record.result}")
+    if at is not None:
+        if not 0 <= at < len(frames):
+            console.print(f"[red]--at {at}: the record has steps 0-{len(frames) - 1}[/red]")
+            return
+        f = frames[at]
+        console.print(f"Step {at} of {len(frames) - 1}, round {f.round}")
+        console.print(table_lines(record, f, None))
+        console.print(seat_rows(record, f, None))
+        return
+    for i, f in enumerate(frames):
+        first_of_deal = i == 0 or f.trick_number == 0
+        console.print(f"[dim]{i:>3}[/dim] {f.label}")
+        if first_of_deal:
+            console.print(seat_rows(record, f, None))
+        if f.scores is not None:
+            console.print("    Scores: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.scores)))
+        if f.totals is not None:
+            console.print("    Totals: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.totals)))
+
+
+class ReplayApp(App[None]):
+    """Forwards and backwards through a record, every hand visible."""
+
+    TITLE = "bigtwo replay"
+    CSS = """
+    #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #top { height: auto; }
+    #table { width: 1fr; height: auto; min-height: 4; border: round $secondary; padding: 0 1; }
+    #seats { height: auto; border: round $accent; padding: 0 1; }
+    #steps { height: 1fr; border: round $panel; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space,l", "step(1)", "Next"),
+        Binding("left,backspace,h", "step(-1)", "Back"),
+        Binding("down,j", "trick(1)", "Next trick"),
+        Binding("up,k", "trick(-1)", "Trick back"),
+        Binding("pagedown,n", "round(1)", "Next round"),
+        Binding("pageup,p", "round(-1)", "Round back"),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, record: Record, frames: list[Frame], theme: str | None = None):
+        super().__init__()
+        self.record = record
+        self.frames = frames
+        self.index = 0
+        if theme:
+            self.theme = theme
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="top"):
+            yield CardsPanel(id="table")
+        yield CardsPanel(id="seats")
+        yield Static(id="steps")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[self.index]
+
+    def show(self) -> None:
+        r, f = self.record, self.frame
+        rules = r.rules.get("name", "custom")
+        self.query_one("#title", Static).update(
+            Text(f"{rules} · {r.kind} · round {f.round} · step {self.index}/{len(self.frames) - 1} · {r.result}")
+        )
+        table = self.query_one("#table", CardsPanel)
+        table.update(table_lines(r, f, table.styles_for_cards))
+        seats = self.query_one("#seats", CardsPanel)
+        seats.update(seat_rows(r, f, seats.styles_for_cards))
+        recent = [g.label for g in self.frames[max(0, self.index - 40) : self.index + 1] if g.round == f.round]
+        height = max(1, self.query_one("#steps", Static).size.height - 2) if self.is_mounted else 8
+        self.query_one("#steps", Static).update(Text("\n".join(recent[-height:]), style="dim"))
+
+    def action_step(self, k: int) -> None:
+        self.index = max(0, min(len(self.frames) - 1, self.index + k))
+        self.show()
+
+    def _seek(self, k: int, key: object) -> None:
+        i = self.index
+        here = key(self.frames[i])  # type: ignore[operator]
+        while 0 <= i + k < len(self.frames):
+            i += k
+            if key(self.frames[i]) != here:  # type: ignore[operator]
+                break
+        if k < 0:  # to the first step of that trick or round
+            there = key(self.frames[i])  # type: ignore[operator]
+            while i > 0 and key(self.frames[i - 1]) == there:  # type: ignore[operator]
+                i -= 1
+        self.index = i
+        self.show()
+
+    def action_trick(self, k: int) -> None:
+        self._seek(k, lambda f: (f.round, f.trick_number))
+
+    def action_round(self, k: int) -> None:
+        self._seek(k, lambda f: f.round)
+
+    def action_jump(self, where: int) -> None:
+        self.index = where % len(self.frames)
+        self.show()

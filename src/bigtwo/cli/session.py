@@ -1,0 +1,539 @@
+"""A card table without a screen: one human seat, computer players, a round or a match, and its log.
+
+The full-screen table (:mod:`bigtwo.cli.tui`) draws what this holds and sends it the human's keys; everything
+a key does (play, pass, answer an exchange, hint, explain, undo, save) is a method here, so it can be tested
+without a terminal. Bots see only their seat's observation.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bigtwo.bots import BOTS, make
+from bigtwo.cards import CARDS, CardSet, CardsLike, to_mask
+from bigtwo.combos.play import PASS, Play
+from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.exchange import legal_exchange_choices
+from bigtwo.game import Game
+from bigtwo.match import Match
+from bigtwo.record import Record, record_of, save_record
+from bigtwo.rules.ruleset import Ruleset
+
+HUMAN = "you"
+
+
+def card_face(c: Any) -> str:
+    """``10♦``, ``3♣``, ``BJ``: a card as the table shows it."""
+    sym = c.symbol()
+    return sym if c.is_joker else sym.replace("T", "10", 1)
+
+
+def faces(cards: Any) -> str:
+    return " ".join(card_face(c) for c in cards)
+
+
+_SPEC = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$")
+
+
+def available_bots() -> list[str]:
+    """Every registered bot (new bots appear here as soon as their module registers them)."""
+    make("random")  # importing the registry's modules registers the built-in bots
+    return sorted(BOTS)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot kind and its options, written ``name`` or ``name(option=value, ...)`` (strength, search budget)."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.options)})"
+
+    def build(self, seed: int | None) -> Any:
+        try:
+            return make(self.name, seed=seed, **dict(self.options))
+        except TypeError as e:
+            raise BigTwoError(f"bot {self}: {e}") from None
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``greedy,search(iterations=200, depth=2)`` at the commas outside parentheses."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur.append(ch)
+    out.append("".join(cur))
+    return [s.strip() for s in out if s.strip()]
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    m = _SPEC.match(text)
+    if not m:
+        raise BigTwoError(f"{text!r} is not a bot: write a name, e.g. greedy, or name(option=value)")
+    name, args = m.group(1), m.group(2)
+    known = available_bots()
+    if name not in known:
+        raise BigTwoError(f"no bot named {name!r}; bots: {', '.join(known)}")
+    options: list[tuple[str, Any]] = []
+    if args and args.strip():
+        try:
+            call = ast.parse(f"f({args})", mode="eval").body
+            assert isinstance(call, ast.Call) and not call.args
+            for kw in call.keywords:
+                assert kw.arg is not None
+                options.append((kw.arg, ast.literal_eval(kw.value)))
+        except (SyntaxError, ValueError, AssertionError):
+            problem = "options are written name(option=value, ...), e.g. search(iterations=400)"
+            raise BigTwoError(f"{text!r}: {problem}") from None
+    return BotSpec(name, tuple(options))
+
+
+def bot_specs(text: str, others: int) -> list[BotSpec]:
+    """The bots for ``others`` seats: one spec for all, or one per seat."""
+    specs = [parse_bot_spec(s) for s in split_specs(text)] or [BotSpec("greedy")]
+    if len(specs) == 1:
+        specs = specs * others
+    if len(specs) != others:
+        raise BigTwoError(f"--bots lists {len(specs)} players; this table needs {others} (or one name)")
+    return specs
+
+
+@dataclass
+class Hint:
+    """A suggestion for the human: the answer, its cards (to preselect), and why."""
+
+    answer: Any
+    cards: int
+    text: str
+    source: str
+
+
+def _explanation(bot: Any, rules: Ruleset, obs: dict[str, Any]) -> tuple[Any, str | None]:
+    """A bot's choice and its reason, from whichever explanation method the bot offers."""
+    for attr in ("explain", "explain_choice", "choose_with_reason", "reason"):
+        fn = getattr(bot, attr, None)
+        if not callable(fn):
+            continue
+        out = fn(rules, obs)
+        if isinstance(out, tuple) and len(out) == 2:
+            first, second = out
+            return (first, str(second)) if not isinstance(first, str) else (second, first)
+        if isinstance(out, dict):
+            choice = out.get("play", out.get("choice", out.get("action")))
+            why = out.get("reason", out.get("explanation", out.get("why")))
+            if choice is not None:
+                return choice, None if why is None else str(why)
+        choice = bot.choose(rules, obs)
+        if isinstance(out, str):
+            return choice, out
+        text = getattr(out, "reason", None) or getattr(out, "explanation", None) or getattr(out, "text", None)
+        choice = getattr(out, "play", None) or getattr(out, "choice", None) or choice
+        return choice, None if text is None else str(text)
+    choice = bot.choose(rules, obs)
+    for attr in ("last_reason", "last_explanation", "explanation"):
+        text = getattr(bot, attr, None)
+        if isinstance(text, str) and text:
+            return choice, text
+    return choice, None
+
+
+class TableSession:
+    """One human seat against computer players, over a round (a Game) or a match (a Match)."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int | None = None,
+        seat: int = 0,
+        bots: str = "greedy",
+        seed: int | None = None,
+        rounds: int | None = None,
+        points: int | None = None,
+        date: str | None = None,
+    ):
+        self.rules = rules
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
+        self.match: Match | None = None
+        self.single: Game | None = None
+        if rounds is not None or points is not None:
+            self.match = Match(rules, players=players, seed=self.seed, rounds=rounds, points=points)
+            n = self.match.n
+        else:
+            self.single = Game(rules, players=players, seed=self.seed)
+            n = self.single.n
+        self.n = n
+        if not 0 <= seat < n:
+            raise BigTwoError(f"--seat {seat} is not a seat at a {n}-player table (0-{n - 1})")
+        self.seat = seat
+        others = [s for s in range(n) if s != seat]
+        self.specs = dict(zip(others, bot_specs(bots, n - 1), strict=True))
+        self.bots = {s: spec.build(self.seed * 31 + i) for i, (s, spec) in enumerate(self.specs.items())}
+        self.date = date or datetime.date.today().isoformat()
+        self.log: list[str] = []
+        self.saved_to: Path | None = None
+        self._logged: dict[int, int] = {}  # id(game) -> actions logged
+        self._result_logged: dict[int, int] = {}  # id(game) -> history length when its result was logged
+        self._round, self._events = -1, 0  # the round logged, and its exchange events logged
+        self.sync_log()
+
+    # --- reading ------------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The game being played (None during a match's exchanges)."""
+        if self.match is not None:
+            return self.match.game if self.match.phase != "exchange" else None
+        return self.single
+
+    @property
+    def phase(self) -> str:
+        if self.match is not None:
+            return self.match.phase
+        assert self.single is not None
+        return "over" if self.single.is_over else "play"
+
+    @property
+    def is_over(self) -> bool:
+        """The whole thing is over: the round, or the match."""
+        return self.phase == "over"
+
+    @property
+    def round_over(self) -> bool:
+        g = self.game
+        return self.is_over or (g is not None and g.is_over)
+
+    @property
+    def to_move(self) -> int | None:
+        if self.match is not None:
+            return self.match.to_move
+        assert self.single is not None
+        return None if self.single.is_over else self.single.to_move
+
+    @property
+    def human_to_move(self) -> bool:
+        return self.to_move == self.seat
+
+    @property
+    def bot_to_move(self) -> bool:
+        s = self.to_move
+        return s is not None and s != self.seat
+
+    def observation(self, seat: int | None = None) -> dict[str, Any]:
+        s = self.seat if seat is None else seat
+        if self.match is not None:
+            return self.match.observation(s)
+        assert self.single is not None
+        return self.single.observation(s)
+
+    def name(self, s: int) -> str:
+        return "You" if s == self.seat else f"Seat {s}"
+
+    def label(self, s: int) -> str:
+        """A seat with its player: 'You', 'Seat 2 (greedy)'."""
+        return "You" if s == self.seat else f"Seat {s} ({self.specs[s]})"
+
+    def record_names(self) -> list[str]:
+        return [HUMAN if s == self.seat else str(self.specs[s]) for s in range(self.n)]
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        """The human's pending exchange decision, if any."""
+        if self.match is None or self.match.phase != "exchange" or not self.human_to_move:
+            return None
+        return self.match.observation(self.seat)["decision"]
+
+    def hand(self) -> list[Any]:
+        """The human's cards now, lowest first under the rules."""
+        ev = self.rules.engine_for(self.n)
+        return ev.sort_cards(to_mask(self.observation()["hand"]))
+
+    def legal_choices(self) -> list[Any]:
+        if self.decision is not None:
+            return legal_exchange_choices(self.rules, self.observation())
+        g = self.game
+        return g.legal_plays() if g is not None and self.human_to_move else []
+
+    # --- acting -------------------------------------------------------------------------------------
+    def act(self, answer: CardsLike | Play | str, call_last_card: bool = True) -> Any:
+        """The human's play, pass or exchange answer; raises (IllegalPlay, CardParseError) leaving no change."""
+        if not self.human_to_move:
+            raise IllegalPlay("it is not your turn")
+        if self.match is not None:
+            out = self.match.act(answer, seat=self.seat, call_last_card=call_last_card)
+        else:
+            assert self.single is not None
+            out = self.single.play(answer, call_last_card=call_last_card)
+        self.sync_log()
+        return out
+
+    def bot_step(self) -> bool:
+        """Let the computer player to move act once; False when it is not a computer's turn."""
+        s = self.to_move
+        if s is None or s == self.seat:
+            return False
+        answer = self.bots[s].choose(self.rules, self.observation(s))
+        if self.match is not None:
+            self.match.act(answer, seat=s)
+        else:
+            assert self.single is not None
+            self.single.play(answer)
+        self.sync_log()
+        return True
+
+    def only_answer(self) -> Any | None:
+        """The human's exchange decision when it has a single legal answer (made for them, and shown)."""
+        if self.decision is None:
+            return None
+        legal = self.legal_choices()
+        return legal[0] if len(legal) == 1 else None
+
+    # --- deal-time requests (a single round dealt by the game) ----------------------------------------
+    def redeal_reasons(self) -> list[str]:
+        """Why the human may ask for a new deal now (002 Reshuffling); empty when they may not."""
+        return self.single.redeal_reasons(self.seat) if self.single is not None else []
+
+    def request_redeal(self) -> None:
+        if self.single is None or not self.redeal_reasons():
+            raise IllegalPlay("you may not ask for a new deal now")
+        self.single.request_redeal(self.seat)
+        self._logged.pop(id(self.single), None)
+        self.log.append("[b]You ask for a new deal[/b]: the cards are shuffled and dealt again.")
+        self.sync_log()
+
+    @property
+    def can_swap(self) -> bool:
+        """The human holds the lead card and may swap it for the leftover card shown (002 Variations)."""
+        g = self.single
+        if g is None or not g.can_swap_leftover:
+            return False
+        from bigtwo.record.replay import swap_holder
+
+        return swap_holder(g) == self.seat
+
+    def swap(self) -> None:
+        if not self.can_swap:
+            raise IllegalPlay("there is no leftover card for you to swap")
+        assert self.single is not None
+        offer = self.single.swap_offer
+        self.single.swap_leftover()
+        self.log.append(f"You take the leftover card {cards_markup(str(offer).split())} for the lead card.")
+        self.sync_log()
+
+    def undo(self) -> bool:
+        """Take back the human's last turn (and the computer players' answers since); False if there is none."""
+        g = self.game
+        if g is None or (self.match is not None and g.is_over):
+            return False
+        hist = g.history
+        mine = [i for i, (s, _p) in enumerate(hist) if s == self.seat]
+        if not mine:
+            return False
+        while len(g.history) > mine[-1]:
+            g.undo()
+        self.log.append("[dim]You take back your turn.[/dim]")
+        self._logged[id(g)] = len(g.history)
+        return True
+
+    # --- help ---------------------------------------------------------------------------------------
+    def explain(self, cards: CardsLike) -> tuple[bool, str]:
+        """Whether the selected cards may be played (or given) now, and why in words."""
+        mask = to_mask(cards)
+        d = self.decision
+        if d is not None:
+            assert self.match is not None
+            reason = self.match.exchange.why_not(CardSet.from_mask(mask))
+            if reason is None:
+                return True, f"{CardSet.from_mask(mask) or 'Declining'} answers the decision."
+            return False, reason
+        g = self.game
+        if g is None or not self.human_to_move:
+            return False, "It is not your turn."
+        if not mask:
+            return False, "Select cards first (space), or press p to pass."
+        reason = g.why_not(CardSet.from_mask(mask))
+        if reason is not None:
+            return False, reason
+        p = g.ev.classify(mask) if not mask & ~g.hand(self.seat).mask else g.ev.classify(_own(g, mask, self.seat))
+        what = faces(g.ev.sort_cards(mask))
+        if p is not None and p.kind != "single":
+            what = f"{what} ({g.ev.describe(p, detail=True)})"
+        if g.trick is not None:
+            top = faces(g.ev.sort_cards(g.trick.mask))
+            return True, f"{what} beats {top}: legal."
+        return True, f"{what}: a legal lead."
+
+    def hint(self) -> Hint:
+        """The heuristic bot's suggestion and its reason; without it, the greedy bot's, labelled as such."""
+        if not self.human_to_move:
+            raise IllegalPlay("it is not your turn")
+        obs = self.observation()
+        if "heuristic" in available_bots():
+            bot = make("heuristic", seed=self.seed)
+            choice, why = _explanation(bot, self.rules, obs)
+            source = "heuristic"
+        else:
+            bot, why, source = make("greedy"), None, "greedy"
+            choice = bot.choose(self.rules, obs)
+        cards = _mask_of(choice)
+        shown = _describe(self, choice)
+        if source == "greedy":
+            text = f"Greedy suggestion (no heuristic bot installed): {shown}: the lowest legal choice."
+        else:
+            text = f"Hint: {shown}" + (f": {why}" if why else "")
+        return Hint(choice, cards, text, source)
+
+    # --- records ------------------------------------------------------------------------------------
+    def record(self) -> Record:
+        played: Game | Match = self.match if self.match is not None else self.single  # type: ignore[assignment]
+        return record_of(played, names=self.record_names(), date=self.date)
+
+    def save(self, path: str | Path) -> Path:
+        p = save_record(self.record(), path)
+        self.saved_to = p
+        return p
+
+    def default_path(self) -> str:
+        kind = "match" if self.match is not None else "game"
+        return f"bigtwo-{self.rules.name}-{kind}-{self.seed}.txt"
+
+    # --- the log ------------------------------------------------------------------------------------
+    def sync_log(self) -> None:
+        """Append what happened since the last call: deals, exchanges, plays, passes, results."""
+        if self.match is None:
+            assert self.single is not None
+            self._sync_game(self.single)
+            return
+        m = self.match
+        for idx in range(max(self._round, 0), len(m.records)):
+            rec = m.records[idx]
+            if idx != self._round:
+                self._round, self._events = idx, 0
+                total = f" of {m.max_rounds}" if m.max_rounds else ""
+                self.log.append(f"[b]Round {idx + 1}{total}[/b]: {self.name(rec.dealer)} deals.")
+                if rec.roles:
+                    roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
+                    self.log.append(f"Roles: {roles}.")
+            events = rec.exchange.events_for(self.seat)
+            for e in events[self._events :]:
+                line = self._event_line(e)
+                if line:
+                    self.log.append(line)
+            self._events = len(events)
+            if rec.game is None:
+                continue
+            for g in [rec.game, *rec.shootouts]:
+                if id(g) not in self._logged:
+                    if g is not rec.game:
+                        self.log.append("[b]A five-card shoot-out settles the tied teams.[/b]")
+                    elif rec.first is not None:
+                        self.log.append(f"{self.name(rec.first)} won the last round and leads.")
+                self._sync_game(g)
+
+    def _event_line(self, e: dict[str, Any]) -> str | None:
+        frm, to = e.get("from"), e.get("to")
+        me = frm == self.seat
+        if e["type"] == "give":
+            if self.seat in (frm, to) and e["reason"].startswith("stolen"):
+                return None  # the question's answer shows it
+            n = e["count"]
+            cards = f": {cards_markup(e['cards'])}" if "cards" in e else ""
+            target = "you" if to == self.seat else self.name(to)
+            return (
+                f"{self.name(frm)} {'give' if me else 'gives'} {n} card{'s' if n > 1 else ''} to {target}{cards} "
+                f"[dim]({e['reason']})[/dim]"
+            )
+        if e["type"] == "question":
+            taken = f" {cards_markup(e['cards'])}" if e["cards"] else ""
+            return f"{self.name(frm)} {'ask' if me else 'asks'} '{e['question']}': {e['answer']}{taken}"
+        if e["type"] == "surrender":
+            return f"{self.name(frm)} {'surrender' if me else 'surrenders'} the highest cards."
+        if e["type"] == "decline":
+            return f"{self.name(frm)} {'decline' if me else 'declines'} to surrender."
+        if e["type"] == "demand":
+            return f"{self.name(frm)} {'demand' if me else 'demands'} the {e['choice']} cards back."
+        return None
+
+    def _sync_game(self, g: Game) -> None:
+        hist, notes = g.history, g.history_notes
+        start = min(self._logged.get(id(g), 0), len(hist))
+        last_play = {s: i for i, (s, p) in enumerate(hist) if not p.is_pass}
+        out = set(g.finishing_order)
+        for i, ((s, p), note) in enumerate(zip(hist[start:], notes[start:], strict=True), start):
+            who = self.name(s)
+            if p.is_pass:
+                verb = "pass" if s == self.seat else "passes"
+                extra = " (automatic skip)" if note == "auto" else ""
+                if note == "drew":
+                    extra = " and draw a card" if s == self.seat else " and draws a card"
+                self.log.append(f"[dim]{who} {verb}{extra}[/dim]")
+            else:
+                verb = "play" if s == self.seat else "plays"
+                line = f"{who} {verb} {cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
+                line += f" [dim]{g.ev.describe(p)}[/dim]" if p.kind != "single" else ""
+                if note == "called":
+                    line += " [b]last card![/b]"
+                if s in out and last_play[s] == i:
+                    line += " [b]and go out![/b]" if s == self.seat else " [b]and goes out![/b]"
+                self.log.append(line)
+        self._logged[id(g)] = len(hist)
+        if g.is_over and g.result is not None and self._result_logged.get(id(g)) != len(hist):
+            self._result_logged[id(g)] = len(hist)
+            res = g.result
+            order = ", ".join(f"{place}. {self.name(s)}" for place, s in enumerate(res.finishing_order, 1))
+            self.log.append(f"[b]Round over[/b]: {order}")
+            if self.rules.scoring != "ranking" or self.rules.teams:
+                self.log.append("Scores: " + "  ".join(f"{self.name(s)} {res.scores[s]:+d}" for s in range(self.n)))
+            for line in res.details:
+                self.log.append(f"[dim]{line}[/dim]")
+
+
+def _own(g: Game, mask: int, seat: int) -> int:
+    """With two decks, the copies of ``mask``'s cards that ``seat`` holds."""
+    return Game._match_copies(mask, g.hand(seat).mask)
+
+
+def _mask_of(choice: Any) -> int:
+    if isinstance(choice, Play):
+        return choice.mask
+    if isinstance(choice, CardSet):
+        return choice.mask
+    return 0
+
+
+def _describe(session: TableSession, choice: Any) -> str:
+    g = session.game
+    ev = g.ev if g is not None else session.rules.engine_for(session.n)
+    if isinstance(choice, Play):
+        if choice.is_pass:
+            return "pass"
+        shown = faces(ev.sort_cards(choice.mask))
+        return f"{shown} ({ev.describe(choice)})" if choice.kind != "single" else shown
+    if isinstance(choice, CardSet):
+        return faces(ev.sort_cards(choice.mask)) if choice else "decline"
+    return str(choice)
+
+
+def cards_markup(tokens: list[str]) -> str:
+    """Rich markup for cards in the log: suit symbols, red suits in red."""
+    out = []
+    for t in tokens:
+        c = CARDS[to_mask(t).bit_length() - 1]
+        colour = "magenta" if c.is_joker else ("red" if c.suit in (0, 2) else "bold")
+        out.append(f"[{colour}]{card_face(c)}[/{colour}]")
+    return " ".join(out)
+
+
+__all__ = ["PASS", "BotSpec", "Hint", "TableSession", "available_bots", "bot_specs", "parse_bot_spec"]

@@ -1,0 +1,682 @@
+"""The full-screen card table (Textual): ``bigtwo play`` in a terminal.
+
+The seats with their card counts and states, the trick to beat and who played it, a log of the round, your
+hand as cards to select with the keyboard (or type as notation), the scores between rounds, exchange
+decisions, a hint, an explanation of why a selection is not legal, undo against the computer players, and a
+record of the game to save. The game itself lives in :class:`~bigtwo.cli.session.TableSession`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, RichLog, Static
+
+from bigtwo.cards import CardParseError, CardSet, to_mask
+from bigtwo.cli.session import TableSession
+from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
+from bigtwo.errors import BigTwoError
+from bigtwo.record.build import ordinal
+
+KEYS_HELP = """\
+[b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
+[b]Play[/b]        enter play the selected cards   p pass   / or t type cards (e.g. 9h 9s), enter
+[b]Help[/b]        h hint   e explain why the selection is (not) legal   l list the legal plays
+[b]Table[/b]       u undo your last turn   s save the record   a announce 'last card' (when the rules ask)
+            r ask for a new deal / w swap the leftover card (when the rules allow)
+            n next round or new game   ? this help   q quit
+[dim]Exchanges: select the cards to give and press enter; questions and choices are typed (/).[/dim]"""
+
+
+class InfoScreen(ModalScreen[str | None]):
+    """A panel over the table (scores, a result, help); its keys answer with a word the app acts on."""
+
+    DEFAULT_CSS = """
+    InfoScreen { align: center middle; }
+    InfoScreen > Vertical { width: 78; max-width: 100%; height: auto; max-height: 100%;
+                            border: thick $accent; background: $surface; padding: 0 1; }
+    InfoScreen #body { width: 100%; height: auto; }
+    InfoScreen #keys { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter", "answer('close')", "Close"),
+        Binding("n", "answer('next')", "Next"),
+        Binding("s", "answer('save')", "Save"),
+        Binding("u", "answer('undo')", "Undo", show=False),
+        Binding("q", "answer('quit')", "Quit"),
+    ]
+
+    def __init__(self, body: Any, keys: str, name: str = "info"):
+        super().__init__(name=name)
+        self.body = body
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.body, id="body")
+            yield Static(self.keys, id="keys")
+
+    def action_answer(self, word: str) -> None:
+        if word in ("save", "undo"):
+            self.app.call_later(getattr(self.app, f"action_{word}"))
+            if word == "save":
+                return
+        self.dismiss(word)
+
+
+class SaveScreen(ModalScreen[str | None]):
+    """Ask where to save the record (.json for the JSON form, anything else for the text form)."""
+
+    DEFAULT_CSS = """
+    SaveScreen { align: center middle; }
+    SaveScreen > Vertical { width: 70; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, default: str):
+        super().__init__()
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Save the record to (.json for JSON):")
+            yield Input(value=self.default, id="path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TableApp(App[None]):
+    """The table: one human seat (``session.seat``) and computer players."""
+
+    TITLE = "bigtwo"
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #top { height: auto; max-height: 11; }
+    #seats { width: 46; height: auto; border: round $secondary; padding: 0 1; }
+    #table { width: 1fr; height: auto; min-height: 4; border: round $secondary; padding: 0 1; }
+    #log { height: 1fr; min-height: 3; border: round $panel; padding: 0 1; scrollbar-size-vertical: 1; }
+    #hand { border: round $accent; }
+    #hand:focus { border: round $accent-lighten-2; }
+    #message { height: auto; min-height: 1; max-height: 3; padding: 0 1; }
+    #message.bad { color: $text-error; }
+    #message.good { color: $text-success; }
+    #entry { height: 1; border: none; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", "Play"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("h", "hint", "Hint"),
+        Binding("e", "explain", "Explain"),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "save", "Save"),
+        Binding("slash,t", "type", "Type"),
+        Binding("question_mark", "help", "Keys"),
+        Binding("q", "quit", "Quit"),
+        Binding("c", "clear", "Clear", show=False),
+        Binding("l", "legal", "Legal", show=False),
+        Binding("a", "announce", "Last card", show=False),
+        Binding("n", "next", "Next", show=False),
+        Binding("r", "redeal", "Redeal", show=False),
+        Binding("w", "swap", "Swap", show=False),
+    ]
+
+    def __init__(
+        self,
+        session: TableSession,
+        delay: float = 0.4,
+        save_path: str | Path | None = None,
+        theme: str | None = None,
+        make_session: Any = None,
+    ):
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.save_path = Path(save_path) if save_path else None
+        self.make_session = make_session  # builds a fresh session for "new game" (same settings)
+        self.announce = False
+        self._logged = 0
+        self._results_shown = 0
+        self._end_shown = False
+        self._waiting = False  # a computer player's move is scheduled
+        self._paused = False  # a panel is over the table
+        if theme:
+            self.theme = theme
+
+    # --- layout ------------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="top"):
+            yield Static(id="seats")
+            yield CardsPanel(id="table")
+        yield RichLog(id="log", markup=True, wrap=True, min_width=20)
+        yield HandView(id="hand")
+        yield Static(id="message")
+        yield Input(id="entry", placeholder="/ to type cards (9h 9s), pass, or an answer; Esc back to the hand")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(HandView).focus()
+        self.refresh_view()
+        self.advance()
+
+    @property
+    def hand(self) -> HandView:
+        return self.query_one(HandView)
+
+    # --- the game loop -----------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Move the game on until the human has something to do (or a panel is shown)."""
+        s = self.session
+        while not self._paused:
+            if self._show_results():
+                break
+            only = s.only_answer()
+            if only is not None:
+                s.act(only)
+                self.say(f"Your only choice was made for you: {only or 'decline'}.")
+                continue
+            if not s.bot_to_move:
+                break
+            if self.delay > 0:
+                if not self._waiting:
+                    self._waiting = True
+                    self.set_timer(self.delay, self._bot_turn)
+                break
+            s.bot_step()
+        self.refresh_view()
+
+    def _bot_turn(self) -> None:
+        self._waiting = False
+        if self._paused or not self.session.bot_to_move:
+            return
+        self.session.bot_step()
+        self.advance()
+
+    def _show_results(self) -> bool:
+        """Show the score table after each round of a match, or the result of a single round; True if shown."""
+        s = self.session
+        m = s.match
+        if m is not None:
+            done = len(m.completed)
+            if done > self._results_shown:
+                self._results_shown = done
+                self._autosave()
+                over = m.is_over
+                keys = "[b]s[/b] save  [b]n[/b] new match  [b]q[/b] quit" if over else "[b]enter[/b] next round"
+                keys += "  [b]esc[/b] look at the table" if over else "  [b]s[/b] save so far"
+                self.show_panel(scores_table(s, final=over), keys)
+                return True
+            return False
+        if s.is_over and not self._end_shown:
+            self._end_shown = True
+            self._autosave()
+            keys = "[b]s[/b] save  [b]n[/b] new game  [b]u[/b] undo  [b]esc[/b] look at the table  [b]q[/b] quit"
+            self.show_panel(round_result(s), keys)
+            return True
+        return False
+
+    def show_panel(self, body: Any, keys: str) -> None:
+        self._paused = True
+        self.refresh_view()
+
+        def done(word: str | None) -> None:
+            self._paused = False
+            if word == "quit":
+                self.action_quit()
+                return
+            if word == "next" and self.session.is_over:
+                self.action_next()
+                return
+            self.advance()
+
+        self.push_screen(InfoScreen(body, keys), done)
+
+    def _autosave(self) -> None:
+        if self.save_path is not None and self.session.is_over:
+            self.session.save(self.save_path)
+            self.say(f"Saved the record to {self.save_path}.", "good")
+
+    # --- drawing -----------------------------------------------------------------------------------
+    def say(self, text: str, tone: str = "") -> None:
+        msg = self.query_one("#message", Static)
+        msg.set_classes(tone)
+        msg.update(Text.from_markup(text) if "[" in text and "]" in text else Text(text))
+
+    def refresh_view(self) -> None:
+        s = self.session
+        self.query_one("#title", Static).update(title_line(s, self.save_path))
+        self.query_one("#seats", Static).update(seats_table(s))
+        table = self.query_one("#table", CardsPanel)
+        table.update(table_panel(s, table.styles_for_cards, self.announce))
+        log = self.query_one(RichLog)
+        for line in s.log[self._logged :]:
+            log.write(Text.from_markup(line))
+        self._logged = len(s.log)
+        hand = self.hand
+        hand.active = s.human_to_move
+        hand.set_cards(s.hand())
+        hand.border_title = hand_title(s)
+
+    # --- actions -----------------------------------------------------------------------------------
+    def _blocked(self) -> bool:
+        """The human may not act now (a panel, or another seat to move); says why."""
+        s = self.session
+        if self._paused:
+            return True
+        if s.is_over:
+            self.say("The game is over: n for a new one, s to save it.")
+            return True
+        if not s.human_to_move:
+            who = s.to_move
+            self.say(f"Wait: it is {s.name(who)}'s turn." if who is not None else "Wait.")
+            return True
+        return False
+
+    def submit(self, answer: Any, typed: str | None = None) -> bool:
+        """Send the human's answer; an illegal one is explained and changes nothing."""
+        s = self.session
+        try:
+            s.act(answer, call_last_card=self.announce)
+        except CardParseError as e:
+            self.say(str(e), "bad")
+            return False
+        except BigTwoError as e:
+            self.say(f"Not allowed: {getattr(e, 'reason', e)}  [dim](e explains, h hints)[/dim]", "bad")
+            return False
+        self.announce = False
+        self.hand.clear()
+        self.say("")
+        self.advance()
+        self.focus_for_turn()
+        return True
+
+    def focus_for_turn(self) -> None:
+        """The entry line for typed answers (questions, demands), the hand for everything else."""
+        d = self.session.decision
+        if d is not None and d["kind"] in ("ask", "demand"):
+            self.query_one("#entry", Input).focus()
+        else:
+            self.hand.focus()
+
+    def action_play(self) -> None:
+        if self._blocked():
+            return
+        d = self.session.decision
+        mask = self.hand.selected_mask
+        if d is not None and d["kind"] in ("ask", "demand"):
+            self.say("Type your answer: press / then e.g. 'highest S' or 'lowest'.")
+            self.action_type()
+            return
+        if d is None and not mask:
+            self.say("Select cards first (space), or press p to pass.")
+            return
+        self.submit(CardSet.from_mask(mask))
+
+    def action_pass_turn(self) -> None:
+        if self._blocked():
+            return
+        d = self.session.decision
+        if d is not None:
+            if d["kind"] == "surrender":
+                self.submit(CardSet(0))
+                return
+            self.say("This is an exchange: it cannot be passed.")
+            return
+        self.submit("pass")
+
+    def action_clear(self) -> None:
+        self.hand.clear()
+
+    def action_hint(self) -> None:
+        if self._blocked():
+            return
+        h = self.session.hint()
+        if h.cards:
+            self.hand.select_mask(h.cards)
+        self.say(h.text + ("  [dim](enter plays it)[/dim]" if h.cards else ""))
+
+    def action_explain(self) -> None:
+        if self._blocked():
+            return
+        ok, text = self.session.explain(self.hand.selected_mask)
+        self.say(text, "good" if ok else "bad")
+
+    def action_legal(self) -> None:
+        if self._blocked():
+            return
+        legal = self.session.legal_choices()
+        shown = [str(x) if str(x) else "decline" for x in legal[:40]]
+        more = f" ... and {len(legal) - 40} more" if len(legal) > 40 else ""
+        self.say("Legal: " + ", ".join(shown) + more)
+
+    def action_undo(self) -> None:
+        if self._paused and not self.session.is_over:
+            return
+        if self.session.undo():
+            self._end_shown = False
+            self.hand.clear()
+            self.say("Your last turn is taken back.")
+            self.advance()
+        else:
+            self.say("Nothing of yours to undo in this round.")
+
+    def action_announce(self) -> None:
+        if not self.session.rules.last_card_call:
+            self.say("These rules have no 'last card' call.")
+            return
+        self.announce = not self.announce
+        self.say("You will announce 'last card' with your next play." if self.announce else "No announcement.")
+        self.refresh_view()
+
+    def action_redeal(self) -> None:
+        if self._blocked():
+            return
+        try:
+            self.session.request_redeal()
+        except BigTwoError as e:
+            self.say(str(e), "bad")
+            return
+        self.hand.clear()
+        self.advance()
+
+    def action_swap(self) -> None:
+        if self._blocked():
+            return
+        try:
+            self.session.swap()
+        except BigTwoError as e:
+            self.say(str(e), "bad")
+            return
+        self.advance()
+
+    def action_type(self) -> None:
+        self.query_one("#entry", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "entry":
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        word = text.lower()
+        commands = {"hint": self.action_hint, "explain": self.action_explain, "undo": self.action_undo}
+        commands.update({"save": self.action_save, "legal": self.action_legal, "help": self.action_help})
+        if not text:
+            self.hand.focus()
+            return
+        if word in commands:
+            commands[word]()
+            return
+        if word in ("quit", "exit"):
+            self.action_quit()
+            return
+        if self._blocked():
+            return
+        d = self.session.decision
+        if word == "pass" and d is None:
+            self.submit("pass")
+        elif d is not None and d["kind"] != "give":
+            self.submit(text)
+        else:
+            try:
+                mask = to_mask(text)
+            except CardParseError as e:
+                self.say(str(e), "bad")
+                return
+            self.hand.select_mask(mask | self._own_copies(mask))
+            self.submit(CardSet.from_mask(mask))
+
+    def _own_copies(self, mask: int) -> int:
+        """With two decks, '3D' may name the second copy: select the copy the hand holds."""
+        from bigtwo.game import Game
+
+        held = sum(1 << int(c) for c in self.hand.cards)
+        return Game._match_copies(mask, held)
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "escape" and self.focused is not None and self.focused.id == "entry":
+            self.hand.focus()
+            event.stop()
+
+    def action_save(self) -> None:
+        if self.save_path is not None:
+            self._save(str(self.save_path))
+            return
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self._save(path)
+
+        self.push_screen(SaveScreen(self.session.default_path()), chosen)
+
+    def _save(self, path: str) -> None:
+        try:
+            p = self.session.save(path)
+        except (OSError, BigTwoError) as e:
+            self.say(f"Could not save: {e}", "bad")
+            return
+        state = "" if self.session.is_over else " (unfinished)"
+        self.say(f"Saved the record{state} to {p}.", "good")
+        self.refresh_view()
+
+    def action_help(self) -> None:
+        self.show_panel(Text.from_markup(KEYS_HELP), "[b]esc[/b] back to the table")
+
+    def action_next(self) -> None:
+        s = self.session
+        if not s.is_over:
+            self.say("The game is not over yet.")
+            return
+        if self.make_session is None:
+            self.say("Start bigtwo again for a new game.")
+            return
+        self.session = self.make_session()
+        self._logged = self._results_shown = 0
+        self._end_shown = False
+        self.query_one(RichLog).clear()
+        self.say("A new deal.")
+        self.refresh_view()
+        self.advance()
+
+    async def action_quit(self) -> None:
+        if self.save_path is not None and self.session.saved_to is None:
+            self.session.save(self.save_path)  # keep what was played, finished or not
+        self.exit()
+
+
+# --- what the panels show (plain functions of the session, so tests can read them too) -------------------
+def title_line(s: TableSession, save_path: Path | None) -> Text:
+    parts = [f"bigtwo · {s.rules.name}", f"{s.n} players", f"seed {s.seed}"]
+    m = s.match
+    if m is not None:
+        of = f" of {m.max_rounds}" if m.max_rounds else ""
+        parts.insert(1, f"round {m.round_index + 1}{of}" + (f", to {m.points} points" if m.points else ""))
+    if s.saved_to:
+        parts.append(f"saved: {s.saved_to.name}")
+    return Text("  ·  ".join(parts), overflow="ellipsis", no_wrap=True)
+
+
+def hand_title(s: TableSession) -> str:
+    d = s.decision
+    if d is not None:
+        return f"Your hand: choose for the exchange ({d['kind']})"
+    if s.human_to_move:
+        return "Your hand: your turn (space select, enter play, p pass)"
+    return "Your hand"
+
+
+def seats_table(s: TableSession) -> Table:
+    obs = s.observation()
+    t = Table(box=None, padding=(0, 1), show_header=False, expand=True)
+    t.add_column("", width=1)
+    t.add_column("seat", min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
+    t.add_column("cards", justify="right", width=3)
+    t.add_column("state", no_wrap=True, max_width=15, overflow="ellipsis")
+    m = s.match
+    if m is not None:
+        t.add_column("total", justify="right", width=4)
+    g = s.game
+    sizes = obs.get("hand_sizes") or [0] * s.n
+    finished = obs.get("finished") or []
+    passed = obs.get("passed") or []
+    roles = obs.get("roles")
+    for seat in range(s.n):
+        state = ""
+        if seat in finished:
+            state = f"out {ordinal(finished.index(seat) + 1)}"
+        elif seat in passed:
+            state = "passed"
+        elif g is not None and not g.is_over and g.trick is not None and g.trick_seat == seat:
+            state = "on top"
+        if roles and roles[seat] not in ("neutral",):
+            state = (state + " " if state else "") + roles[seat]
+        name = "You" if seat == s.seat else f"Seat {seat} {s.specs[seat]}"
+        if m is not None and m.current.dealer == seat:
+            name += " [D]"
+        row = ["▶" if s.to_move == seat else "", name, str(sizes[seat]), state]
+        if m is not None:
+            row.append(f"{m.totals[seat]:+d}" if not _ranking(s) else str(m.places[seat]))
+        style = "bold" if seat == s.seat else ""
+        t.add_row(*row, style=style)
+    return t
+
+
+def _ranking(s: TableSession) -> bool:
+    return s.rules.scoring == "ranking" and not s.rules.teams
+
+
+def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> Group:
+    lines: list[Text] = []
+    d = s.decision
+    g = s.game
+    if s.match is not None and s.match.phase == "exchange":
+        who = s.to_move
+        lines.append(Text("Exchanges before the play.", style="bold"))
+        if d is not None:
+            lines.append(Text.from_markup(decision_text(s, d)))
+        elif who is not None:
+            lines.append(Text(f"{s.name(who)} is deciding..."))
+        return Group(*lines)
+    if g is None:
+        return Group(Text(""))
+    if g.is_over:
+        lines.append(Text("The round is over.", style="bold"))
+    elif g.trick is not None:
+        t = Text("To beat: ", style="bold")
+        t.append_text(styles.text(g.ev.sort_cards(g.trick.mask)))
+        lines.append(t)
+        what = "a single" if g.trick.kind == "single" else g.ev.describe(g.trick, detail=True)
+        lines.append(Text(f"{what}, by {s.name(g.trick_seat or 0)}", style="dim"))
+    else:
+        leader = "You lead" if g.to_move == s.seat else f"{s.name(g.to_move)} leads"
+        lines.append(Text(f"{leader}: any combination.", style="bold"))
+    req = g.required_card
+    if req and not g.is_over and g.to_move == s.seat and req.mask & g.hand(s.seat).mask:
+        t = Text("Your play must contain ")
+        t.append_text(styles.text(req))
+        lines.append(t)
+    if g.face_up:
+        t = Text("Face up: ")
+        t.append_text(styles.text(g.ev.sort_cards(g.face_up)))
+        lines.append(t)
+    if g.stock_size:
+        lines.append(Text(f"Stock: {g.stock_size} cards (a pass draws one)"))
+    if s.human_to_move:
+        reasons = s.redeal_reasons()
+        if reasons:
+            lines.append(Text(f"r: ask for a new deal ({reasons[0]})", style="italic"))
+        if s.can_swap:
+            lines.append(Text("w: swap your lead card for the leftover card", style="italic"))
+    if s.rules.last_card_call and announce:
+        lines.append(Text("You will announce 'last card'.", style="bold"))
+    return Group(*lines)
+
+
+def decision_text(s: TableSession, d: dict[str, Any]) -> str:
+    k = d["count"]
+    cards = f"{k} card{'s' if k > 1 else ''}"
+    kind = d["kind"]
+    if kind == "give":
+        which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
+        suit = f" {d['suit']}" if d.get("suit") else ""
+        return f"Give {which}{suit} {cards} to {s.name(d['to'])}: select, enter. [dim]({d['reason']})[/dim]"
+    if kind == "surrender":
+        return (
+            f"Surrender your {k} highest cards to {s.name(d['to'])}? Select them and enter, or p to decline "
+            f"(they then steal by questions). [dim]({d['reason']})[/dim]"
+        )
+    if kind == "ask":
+        asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
+        bound = f" You must take {d['committed']} {d['suit']} first." if d.get("suit") else ""
+        return (
+            f"Steal {cards} from {s.name(d['from'])} by questions: type one (/), e.g. highest, highest S, "
+            f"have 9S; l lists them.{bound}" + (f" [dim]Asked: {asked}[/dim]" if asked else "")
+        )
+    if kind == "demand":
+        return f"Demand the lowest {cards} of {s.name(d['from'])}? Type (/) lowest, or any to let them choose."
+    return str(d)
+
+
+def round_result(s: TableSession) -> Table:
+    g = s.game
+    assert g is not None and g.result is not None
+    res = g.result
+    t = Table(title="Round over", show_lines=False, expand=False)
+    t.add_column("place")
+    t.add_column("seat")
+    t.add_column("cards left", justify="right")
+    if not _ranking(s):
+        t.add_column("score", justify="right")
+    for place, seat in enumerate(res.finishing_order, 1):
+        row = [ordinal(place), s.label(seat), str(res.cards_left[seat])]
+        if not _ranking(s):
+            row.append(f"{res.scores[seat]:+d}")
+        t.add_row(*row, style="bold" if seat == s.seat else "")
+    if res.details:
+        t.caption = "; ".join(res.details)
+    return t
+
+
+def scores_table(s: TableSession, final: bool = False) -> Table:
+    m = s.match
+    assert m is not None
+    ranking = _ranking(s)
+    done = len(m.completed)
+    of = f" of {m.max_rounds}" if m.max_rounds else ""
+    title = f"Match over after {done} rounds" if final else f"Scores after round {done}{of}"
+    t = Table(title=title)
+    t.add_column("round", justify="right")
+    for seat in range(s.n):
+        t.add_column(s.name(seat), justify="right")
+    for rec in m.completed[-12:]:
+        assert rec.result is not None
+        places = rec.result.places
+        cells = [
+            ordinal(places[x]) if ranking else f"{rec.result.scores[x]:+d} {ordinal(places[x])}" for x in range(s.n)
+        ]
+        t.add_row(str(rec.index + 1), *cells)
+    t.add_section()
+    if ranking:
+        t.add_row("places", *[str(p) for p in m.places], style="bold")
+    else:
+        t.add_row("total", *[f"{x:+d}" for x in m.totals], style="bold")
+    if final:
+        t.caption = "Standings: " + ", ".join(f"{ordinal(i)} {s.name(x)}" for i, x in enumerate(m.standings(), 1))
+    return t
+
+
+def run_table(session: TableSession, delay: float, save: str | None, theme: str | None, make_session: Any) -> None:
+    TableApp(session, delay=delay, save_path=save, theme=theme, make_session=make_session).run()
