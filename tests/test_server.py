@@ -14,9 +14,12 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, func, select
 
-from bigtwo import Match
-from bigtwo.bots import make
+from bigtwo import Match, Play
+from bigtwo.bots import BOTS, make
+from bigtwo.bots.base import BaseBot
+from bigtwo.record import read_record, replay
 from bigtwo.server.db import actions, database_url, make_engine, metadata, migrate
+from bigtwo.server.store import ActionRow
 from tests.server_support import (
     LiveServer,
     Transcript,
@@ -351,17 +354,34 @@ def test_bots_fill_a_table_and_the_finished_game_is_a_record(server):
     room = server.rooms.rooms[rid]
     by = {a["by"] for a in room.actions}
     assert by == {"player", "bot"}
+    # the record, in both forms of the record format, replays through the engine to the same totals
+    r = httpx.get(f"{server.url}/api/records/{rid}")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    assert f'filename="bigtwo-{rid}.txt"' in r.headers["content-disposition"]
+    text = r.text
+    assert text.startswith('[Format "bigtwo-record/1"]\n[Type "match"]') and '[Player P0 "Ann"]' in text
+    assert f'[Table "{rid}"]' in text and '[Player P2 "Bot 2 (random)"]' in text
+    again = replay(read_record(text))  # every deal, play and payment checked again
+    assert again.totals == final["match"]["totals"] and again.is_over
     r = httpx.get(f"{server.url}/api/records/{rid}?format=json")
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     assert f'filename="bigtwo-{rid}.json"' in r.headers["content-disposition"]
-    again = Match.replay(r.text)  # the engine checks every deal and payment
-    assert again.totals == final["match"]["totals"] and again.is_over
+    as_json = read_record(r.text)
+    assert as_json == read_record(text) and json.loads(r.text)["format"] == "bigtwo-record/1"
     listed = httpx.get(f"{server.url}/api/records").json()
     assert [x["id"] for x in listed] == [rid] and listed[0]["seats"][0] == "Ann"
     assert listed[0]["standings"]["totals"] == again.totals
-    frames = httpx.get(f"{server.url}/api/records/{rid}/replay").json()["frames"]
-    assert len(frames) == len(room.actions) + 2  # the first deal, each action, the second deal
+    assert set(listed[0]["downloads"]) == {"text", "json"}
+    assert httpx.get(listed[0]["downloads"]["text"]).text == text
+    replayed = httpx.get(f"{server.url}/api/records/{rid}/replay").json()
+    frames = replayed["frames"]
+    # the record's own positions: a deal, the start of play, then every action but the automatic passes
+    own = [a for a in room.actions if a["phase"] == "play"]
+    assert len(frames) == len(own) + 2 * 2 + sum(len(r.exchange.answers) for r in room.match.records)
+    dealer = room.seats[room.match.records[0].dealer].name
+    assert frames[0]["label"] == f"Round 1: {dealer} deals" and frames[1]["label"] == "Round 1: play starts"
     assert sum(len(h) for h in frames[0]["hands"]) == 52 and frames[-1]["totals"] == again.totals
+    assert any(f["label"].startswith("1. Ann ") for f in frames) and "P0" not in json.dumps(frames)
     assert httpx.get(f"{server.url}/api/records/{rid}?format=pdf").status_code == 422
     audit_hidden_cards(room, transcript)
 
@@ -576,6 +596,69 @@ def test_a_move_the_database_refuses_is_not_made(server):
     failing["on"] = False
     r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=message_for(choice, 0), headers=auth(tokens[mover]))
     assert r.status_code == 200 and stored_actions(room) == 1
+
+
+def wait_for(condition, seconds: float = 15) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_a_bot_move_the_database_refuses_is_tried_again(server):
+    made = create_room(server.url, seats=[{"kind": "bot"}] * 4, rounds=1, bot_delay=0, move_seconds=0)
+    rid = made["room"]["id"]
+    room = server.rooms.rooms[rid]
+    journal = server.rooms.journal
+    real_commit = journal._commit
+    refused = {"on": True, "times": 0}
+
+    def commit(items):
+        if refused["on"] and any(isinstance(i, ActionRow) for i in items):
+            refused["times"] += 1
+            raise OSError("disk full")
+        return real_commit(items)
+
+    journal._commit = commit
+    assert httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"])).is_success
+    # the first bot's move and its retry a second later (each tried in its batch, then on its own)
+    assert wait_for(lambda: refused["times"] >= 4)
+    view = httpx.get(f"{server.url}/api/rooms/{rid}/view").json()  # built under the room's lock
+    assert view["seq"] == 0 and view["match"]["history"] == [] and stored_actions(room) == 0
+    refused["on"] = False
+    assert wait_for(lambda: room.status == "over")  # the table did not stall: the bots play on to the end
+    assert stored_actions(room) == room.seq
+
+
+def test_a_bot_that_fails_does_not_stall_the_table(server, monkeypatch):
+    class Crashing(BaseBot):
+        """Raises instead of choosing."""
+
+        name = "crashing"
+
+        def choose(self, rules, observation):
+            raise RuntimeError("out of ideas")
+
+    class Cheating(BaseBot):
+        """Always passes, even when it must lead."""
+
+        name = "cheating"
+
+        def choose(self, rules, observation):
+            return Play.PASS
+
+    monkeypatch.setitem(BOTS, "crashing", Crashing)
+    monkeypatch.setitem(BOTS, "cheating", Cheating)
+    assert {"crashing", "cheating"} <= {b["name"] for b in httpx.get(f"{server.url}/api/bots").json()}
+    seats = [{"kind": "bot", "bot": "crashing"}, {"kind": "bot", "bot": "cheating"}] * 2
+    made = create_room(server.url, seats=seats, rounds=1, bot_delay=0, move_seconds=0)
+    rid = made["room"]["id"]
+    room = server.rooms.rooms[rid]
+    httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+    assert wait_for(lambda: room.status == "over")  # every failure answered by the safe default
+    assert {a["seat"] for a in room.actions} == {0, 1, 2, 3} and stored_actions(room) == room.seq
 
 
 def test_a_restart_during_the_score_table_keeps_the_break(tmp_path):

@@ -6,7 +6,6 @@ legal play, as the greedy bot would) and made by clicking the cards and the butt
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from pathlib import Path
@@ -17,6 +16,7 @@ from bigtwo import Game
 from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.game import legal_plays_from_observation
+from bigtwo.record import read_record, replay
 from tests.server_support import ARTIFACTS, LiveServer, rules_of
 
 playwright = pytest.importorskip("playwright.sync_api")
@@ -63,8 +63,10 @@ def shot(page, name: str) -> None:
 
 
 def watch_errors(page) -> list[str]:
+    """Script errors and console errors (a blocked resource, a content-security-policy violation) on a page."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     return errors
 
 
@@ -185,14 +187,15 @@ def test_one_person_and_three_bots_play_a_whole_match(browser, server):
 
     # the record downloads, and the replay viewer steps through the game
     href = page.get_attribute("#download", "href")
-    record = json.loads(page.request.get(server.url + href).text())
-    assert record["format"] == "bigtwo-match/1" and record["totals"] == final["totals"]
+    text = page.request.get(server.url + href).text()
+    assert text.startswith('[Format "bigtwo-record/1"]') and '[Player P0 "Ann"]' in text
+    assert replay(read_record(text)).totals == final["totals"]
     page.click("#replay-link")
     page.wait_for_selector("#replay")
-    assert "round 1: the deal" in page.inner_text("#replay-note")
+    assert re.fullmatch(r"Round 1: (Ann|Bot \d \(greedy\)) deals", page.inner_text("#replay-note"))
     for _ in range(5):
         page.click("#replay-next")
-    assert re.search(r"(Ann|Bot \d \(greedy\)) (plays|passes)", page.inner_text("#replay-note"))
+    assert re.search(r"\d\. (Ann|Bot \d \(greedy\)) (plays|passes)", page.inner_text("#replay-note"))
     assert page.locator("#replay .hands .card").count() > 40
     shot(page, "1-replay")
     assert errors == []
@@ -244,6 +247,13 @@ def test_two_people_play_in_two_browsers_while_someone_watches(browser, server):
             shot(eve, "2-spectator-mid-game")
             spectator = eve.evaluate(STATE)
             assert spectator["match"]["hand"] == [] and spectator["you"]["seat"] is None
+            # Bob's browser reloads (a dropped connection, a closed tab): he is back at his seat, hand and all
+            held = bob.evaluate(STATE)
+            bob.reload()
+            bob.wait_for_function("s => window.bigtwo.view && window.bigtwo.view.seq >= s", arg=held["seq"])
+            back = bob.evaluate(STATE)
+            assert back["you"]["seat"] == 1 and back["match"]["hand"] == held["match"]["hand"]
+            assert bob.locator("#hand .card svg").count() == len(held["match"]["hand"])
         assert moves < 80, "the game did not end"
     for page, name in ((ann, "ann"), (bob, "bob"), (eve, "spectator")):
         page.wait_for_selector("#summary")

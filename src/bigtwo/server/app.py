@@ -39,9 +39,8 @@ from bigtwo.server.messages import (
     Start,
     parse_client_message,
 )
-from bigtwo.server.records import FORMATS
+from bigtwo.server.records import FORMATS, replay_steps
 from bigtwo.server.rooms import Connection, Rejected, Room, Rooms, answer_of, available_bots, phase_of
-from bigtwo.server.views import replay_frames
 
 log = logging.getLogger("bigtwo.server")
 STATIC = FilePath(__file__).with_name("static")
@@ -256,18 +255,20 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
 
     @app.get(
         "/api/records/{room_id}",
-        responses={**ERRORS, 200: {"content": {f.media_type: {} for f in FORMATS.values()}}},
+        responses={**ERRORS, 200: {"content": {f.media_type.split(";")[0]: {} for f in FORMATS.values()}}},
         tags=["records"],
     )
     async def record(
         room_id: RoomId,
-        format: Annotated[str, Query(pattern="^(" + "|".join(FORMATS) + ")$")] = "json",
+        format: Annotated[str, Query(pattern="^(" + "|".join(FORMATS) + ")$")] = "text",
     ) -> Response:
-        """A finished game's record as a file (JSON: every deal, exchange, play and payment; replayable)."""
+        """A finished game's record as a file, in the record format (``bigtwo-record/1``): ``text`` (PGN-like) or
+        ``json``. Every deal, exchange, play and payment; ``bigtwo replay`` and ``bigtwo.record`` read it back."""
         room = await finished(room_id)
         fmt = FORMATS[format]
+        text = fmt.render(await room.record())
         return Response(
-            fmt.render(room.match),
+            text,
             media_type=fmt.media_type,
             headers={"Content-Disposition": f'attachment; filename="bigtwo-{room.id}.{fmt.extension}"'},
         )
@@ -276,10 +277,9 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
     async def replay(room_id: RoomId) -> dict[str, Any]:
         """A finished game step by step (every hand, the trick, the totals), for the replay viewer."""
         room = await finished(room_id)
-        record = room.match.to_dict()
-        frames = await asyncio.to_thread(replay_frames, record)
-        seats = [s.name for s in room.seats]
-        return {"id": room.id, "name": room.name, "rules": room.rules.name, "seats": seats, "frames": frames}
+        names = [s.name for s in room.seats]
+        steps = await asyncio.to_thread(replay_steps, await room.record(), names)
+        return {"id": room.id, "name": room.name, "rules": room.rules.name, "seats": names, "frames": steps}
 
     # --- the table's WebSocket --------------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{room_id}")

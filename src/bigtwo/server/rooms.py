@@ -27,6 +27,7 @@ from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.match import Match, derived_seed
+from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.server import store
 from bigtwo.server.messages import (
@@ -38,6 +39,7 @@ from bigtwo.server.messages import (
     Ping,
     PlayCards,
 )
+from bigtwo.server.records import room_record
 from bigtwo.server.views import match_view, spectator_view
 
 log = logging.getLogger("bigtwo.server")
@@ -193,6 +195,8 @@ class Room:
         self.break_seconds: int = row["break_seconds"]
         self.bot: str = row["bot"]  # the strength of bots added later
         self.created_at = row["created_at"]
+        self.finished_at = row.get("finished_at")
+        self._record: Record | None = None  # a finished game's record, built once
         self.seats = [
             Seat(r["seat"], r["kind"], r["name"], r["bot"], r["token"])
             for r in sorted(seat_rows, key=lambda r: r["seat"])
@@ -491,13 +495,21 @@ class Room:
         if loaded is not None:
             self.replay(loaded[2])
 
+    async def record(self) -> Record:
+        """The finished match's record (names, date, table), built once off the event loop."""
+        if self._record is None:
+            names = [s.name for s in self.seats]
+            self._record = await asyncio.to_thread(room_record, self.match, names, self.name, self.id, self.finished_at)
+        return self._record
+
     async def _finish(self) -> None:
         self.status = "over"
+        self.finished_at = store.now()
         m = self.match
         standings = {"standings": m.standings(), "totals": list(m.totals), "places": list(m.places)}
         try:
             await self.manager.journal.write(
-                store.update_room(self.id, status="over", finished_at=store.now(), standings=standings)
+                store.update_room(self.id, status="over", finished_at=self.finished_at, standings=standings)
             )
         except Exception:  # the actions are stored: a restart sees the match is over and says so
             log.exception("room %s: could not mark the game over", self.id)
@@ -522,12 +534,13 @@ class Room:
             self.deadline = loop.time() + self.move_seconds
             self.turn_task = loop.create_task(self._timeout(seat, self.seq))
 
-    def _bot(self, seat: int) -> Any:
+    def _bot(self, seat: int) -> tuple[str, Any]:
+        """The seat's bot (kept between turns, as a bot may plan ahead), by its registered name."""
         name = self.seats[seat].bot or "greedy"
-        bot = self._bots.get(seat)
-        if bot is None or bot.name != name:
-            bot = self._bots[seat] = make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq))
-        return bot
+        held = self._bots.get(seat)
+        if held is None or held[0] != name:
+            held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
+        return held
 
     async def _bot_turn(self, seat: int, seq: int) -> None:
         try:
@@ -536,24 +549,39 @@ class Room:
             async with self.lock:
                 if self.seq != seq or self.match.to_move != seat:
                     return
-                bot = self._bot(seat)
+                name, bot = self._bot(seat)
                 obs = self.match.observation(seat)
-            if getattr(bot, "name", "") in INLINE_BOTS:
-                choice = bot.choose(self.rules, obs)
-            else:
-                choice = await asyncio.to_thread(bot.choose, self.rules, obs)
+            try:
+                if name in INLINE_BOTS:
+                    choice = bot.choose(self.rules, obs)
+                else:  # a bot that thinks (search) must not hold up the other tables
+                    choice = await asyncio.to_thread(bot.choose, self.rules, obs)
+            except Exception:  # a bot that fails must not stall the table: the safe default moves instead
+                log.exception("room %s: bot %s failed to choose; the greedy bot moves for seat %d", self.id, name, seat)
+                self._bots.pop(seat, None)
+                choice = make_bot("greedy").choose(self.rules, obs)
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
             except Rejected as e:
-                if self.seq == seq and e.status == 422:  # the bot's own mistake: play the safe default instead
-                    log.error("room %s: bot %s chose %s: %s", self.id, bot.name, choice, e.message)
-                    await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="bot", seq=seq)
+                if not (self.seq == seq and e.status == 422):
+                    raise
+                # the bot's own mistake: the safe default plays instead
+                log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
+                await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="bot", seq=seq)
         except asyncio.CancelledError:
             raise
-        except Rejected:
-            pass  # the table moved on (paused, or the seat changed hands): nothing to do
+        except Rejected as e:  # the table moved on (paused, or the seat changed hands): nothing to do
+            if e.status == 503:
+                await self._retry_turn(seq)
         except Exception:
             log.exception("room %s: bot turn failed", self.id)
+
+    async def _retry_turn(self, seq: int) -> None:
+        """The database refused the server's own move (a bot's, or the timer's): try again in a second."""
+        await asyncio.sleep(1.0)
+        async with self.lock:
+            if self.seq == seq:
+                self._schedule()
 
     async def _timeout(self, seat: int, seq: int) -> None:
         """Time is up: the server plays for the seat (pass when allowed, else the lowest legal play)."""
@@ -566,8 +594,9 @@ class Room:
             await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="timeout", seq=seq)
         except asyncio.CancelledError:
             raise
-        except Rejected:
-            pass
+        except Rejected as e:
+            if e.status == 503:
+                await self._retry_turn(seq)
         except Exception:
             log.exception("room %s: timeout move failed", self.id)
 
@@ -721,7 +750,10 @@ def answer_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> Any:
     if msg.cards is not None and msg.answer is not None:
         raise Rejected("an exchange answer is cards or a question/option, not both", 422)
     if msg.cards is not None:
-        return CardSet(" ".join(msg.cards)) if msg.cards else CardSet(0)
+        try:
+            return CardSet(" ".join(msg.cards)) if msg.cards else CardSet(0)
+        except BigTwoError as e:
+            raise Rejected(str(e), 422) from None
     if msg.answer is None:
         raise Rejected("an exchange answer needs cards (empty to decline) or an answer", 422)
     return msg.answer

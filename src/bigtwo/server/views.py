@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from bigtwo.exchange import legal_exchange_choices
-from bigtwo.game import Game, legal_plays_from_observation
+from bigtwo.game import legal_plays_from_observation
 from bigtwo.match import Match
-from bigtwo.rules.ruleset import Ruleset
 
 # fields of an observation that every seat sees alike
 PUBLIC_FIELDS = (
@@ -122,77 +121,3 @@ def waiting(match: Match) -> dict[str, Any] | None:
         d = match.observation(seat).get("decision") or {}
         return {"seat": seat, "kind": d.get("kind", "exchange"), "count": d.get("count")}
     return {"seat": seat, "kind": "play"}
-
-
-def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A finished match step by step for the replay viewer: every hand (the game is over), the trick, scores.
-
-    Built by replaying the record through the engine (which checks every deal and payment), so every frame is
-    the engine's own position.
-    """
-    Match.replay(record)
-    m = Match(
-        Ruleset.from_dict(record["rules"], source="match record"),
-        players=record["players"],
-        seed=record["seed"],
-        rounds=record["rounds"],
-        points=record["points"],
-    )
-    ev = m.rules.engine_for(m.n)
-    frames: list[dict[str, Any]] = []
-
-    def cards(mask: int) -> list[str]:
-        return [str(c) for c in ev.sort_cards(mask)]
-
-    def frame(note: str, seat: int | None, game: Game | None = None, round_index: int | None = None) -> None:
-        g = game if game is not None else (m.game if m.phase == "play" else None)
-        if g is None:
-            hands = [cards(m.exchange.hand(s)) for s in range(m.n)]
-            trick = None
-        else:
-            hands = [cards(g.hand(s).mask) for s in range(m.n)]
-            t = g.trick
-            trick = None if t is None else {"seat": g.trick_seat, "cards": cards(t.mask), "kind": t.kind}
-        frames.append(
-            {
-                "round": m.round_index if round_index is None else round_index,
-                "phase": "play" if game is not None else m.phase,
-                "note": note,
-                "seat": seat,
-                "hands": hands,
-                "trick": trick,
-                "totals": list(m.totals),
-            }
-        )
-
-    frame("round 1: the deal", None)
-    for r in record["records"]:
-        steps = [(a["seat"], a["answer"], a["kind"]) for a in r["exchange"]["answers"]]
-        steps += [(a["seat"], "pass" if a["action"] == "pass" else a["cards"], "play") for a in r.get("actions", [])]
-        for shoot in r.get("shootouts", []):
-            steps += [(a["seat"], "pass" if a["action"] == "pass" else a["cards"], "play") for a in shoot["actions"]]
-        for seat, answer, kind in steps:
-            before = m.round_index
-            game_before = m.game
-            m.act(answer, seat=seat)
-            note = step_note(seat, answer, kind)
-            if m.round_index != before or m.is_over:
-                done = m.records[before]
-                scores = list(done.result.scores) if done.result else []
-                frame(f"{note}; round {before + 1} is over, scores {scores}", seat, game_before, before)
-                if not m.is_over:
-                    frame(f"round {m.round_index + 1}: the deal", None)
-            else:
-                frame(note, seat)
-    return frames
-
-
-def step_note(seat: int, answer: str, kind: str) -> str:
-    """One line for the replay viewer: what a seat did."""
-    if kind == "play":
-        return f"seat {seat} passes" if answer == "pass" else f"seat {seat} plays {answer}"
-    if kind in ("give", "surrender"):
-        return f"seat {seat} gives {answer}" if answer else f"seat {seat} declines to surrender"
-    if kind == "ask":
-        return f"seat {seat} asks: {answer}"
-    return f"seat {seat} answers {kind}: {answer}"

@@ -158,7 +158,8 @@ async function lobbyPage() {
       const done = await api("GET", "/api/records?limit=10");
       records.replaceChildren(...(done.length ? done.map((r) => h("li", {}, h("span", { class: "name" }, r.name),
         h("span", { class: "muted" }, `${r.preset} · ${r.seats.join(", ")}`),
-        h("a", { href: `/replay/${r.id}` }, "replay"), h("a", { href: r.downloads.json }, "record (JSON)")))
+        h("a", { href: `/replay/${r.id}` }, "replay"), h("a", { href: r.downloads.text }, "record"),
+        h("a", { href: r.downloads.json }, "(JSON)")))
         : [h("li", { class: "muted" }, "None yet.")]));
       statusLine.textContent = "";
     } catch (e) { statusLine.textContent = `lobby: ${e.message}`; }
@@ -444,7 +445,8 @@ function tablePage(roomId) {
       h("h3", {}, "Rounds"), scoreTable(room, g.rounds_done, g.totals),
       h("div", { class: "row", style: "margin-top:.8rem" },
         h("a", { href: `/replay/${room.id}`, id: "replay-link" }, "Replay"),
-        h("a", { href: `/api/records/${room.id}?format=json`, id: "download" }, "Download record (JSON)"),
+        h("a", { href: `/api/records/${room.id}?format=text`, id: "download" }, "Download the record"),
+        h("a", { href: `/api/records/${room.id}?format=json`, id: "download-json" }, "(JSON)"),
         h("a", { href: "/" }, "Lobby"))));
   }
 
@@ -478,12 +480,18 @@ async function replayPage(roomId) {
     const f = frames[i];
     slider.value = i;
     view.replaceChildren(
-      h("div", { class: "topbar" }, h("span", { class: "title" }, data.name), h("span", { class: "info" }, `${data.rules} · round ${f.round + 1} · step ${i} of ${frames.length - 1}`)),
-      h("div", { class: "prompt", id: "replay-note" }, f.note.replace(/seat (\d)/g, (_, d) => data.seats[Number(d)] || `seat ${d}`)),
+      h("div", { class: "topbar" }, h("span", { class: "title" }, data.name), h("span", { class: "info" }, `${data.rules} · round ${f.round} · step ${i} of ${frames.length - 1}`)),
+      h("div", { class: "prompt", id: "replay-note" }, f.label),
       h("div", { class: "trick" }, h("div", { class: "cards" }, (f.trick ? f.trick.cards : []).map((c) => { const s = h("span", { class: "card" }); s.append(cardSvg(c)); return s; })),
-        h("div", { class: "label" }, f.trick ? `${data.seats[f.trick.seat]}: ${f.trick.kind}` : "")),
-      h("div", { class: "hands" }, f.hands.map((cards, s) => h("div", { class: "seatrow" },
-        h("div", { class: "who" }, `${data.seats[s]} · ${cards.length} cards · total ${f.totals[s]}${f.seat === s ? " ◀" : ""}`), miniCards(cards)))));
+        h("div", { class: "label" }, f.trick ? `played by ${data.seats[f.trick.seat]}` : "")),
+      h("div", { class: "hands" }, f.hands.map((cards, s) => {
+        const out = f.finished.indexOf(s);
+        const state = out >= 0 ? ` · out #${out + 1}` : f.passed.includes(s) ? " · passed" : "";
+        const role = f.roles && f.roles[s] && f.roles[s] !== "neutral" ? ` · ${f.roles[s]}` : "";
+        const score = f.scores ? ` · this round ${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` : "";
+        return h("div", { class: `seatrow${f.actor === s ? " acted" : ""}${f.to_move === s ? " next" : ""}` },
+          h("div", { class: "who" }, `${data.seats[s]} · ${cards.length} cards${state}${role} · total ${f.totals[s]}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
+      })));
   }
   const step = (d) => { i = Math.max(0, Math.min(frames.length - 1, i + d)); draw(); };
   slider.addEventListener("input", () => { i = Number(slider.value); draw(); });
@@ -496,7 +504,8 @@ async function replayPage(roomId) {
     h("section", { class: "panel" }, h("h2", {}, `Replay: ${data.name}`),
       h("div", { class: "row" }, h("button", { onclick: () => { i = 0; draw(); } }, "First"), h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀"), play,
         h("button", { id: "replay-next", onclick: () => step(1) }, "▶"), h("button", { onclick: () => { i = frames.length - 1; draw(); } }, "Last"),
-        h("a", { href: `/api/records/${roomId}?format=json` }, "Download record (JSON)"), h("a", { href: "/" }, "Lobby")), slider),
+        h("a", { href: `/api/records/${roomId}?format=text`, id: "replay-download" }, "Download the record"),
+        h("a", { href: `/api/records/${roomId}?format=json` }, "(JSON)"), h("a", { href: "/" }, "Lobby")), slider),
     view);
   draw();
 }

@@ -40,7 +40,11 @@ function text(x, y, value, size, color, anchor = "middle", weight = "700") {
   return t;
 }
 
+// A record marks the second deck's copy of a card with a prime (3D'); it looks the same.
+const face = (name) => name.replace(/'$/, "");
+
 export function cardLabel(name) {
+  name = face(name);
   if (name === "BJ") return "black joker";
   if (name === "RJ") return "red joker";
   const rank = name.slice(0, -1), suit = name.slice(-1);
@@ -48,6 +52,7 @@ export function cardLabel(name) {
 }
 
 export function shortName(name) {
+  name = face(name);
   if (name === "BJ" || name === "RJ") return name === "BJ" ? "🃏b" : "🃏r";
   const rank = name.slice(0, -1), suit = name.slice(-1);
   return `${RANKS[rank] || rank}${{ D: "♦", C: "♣", H: "♥", S: "♠" }[suit] || suit}`;
@@ -55,6 +60,7 @@ export function shortName(name) {
 
 // The face of a card (60 x 84 units, scaled by CSS).
 export function cardSvg(name) {
+  name = face(name);
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-face", role: "img", "aria-label": cardLabel(name) });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 6, fill: "#fffdf8", stroke: "#444", "stroke-width": 1.5 }));
   if (name === "BJ" || name === "RJ") {
