@@ -6,19 +6,26 @@ import asyncio
 import json
 import time
 import warnings
+from typing import Any
 
 import httpx
 import pytest
 import websockets
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import create_engine, func, select
 
 from bigtwo import Match, Play
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.base import BaseBot
+from bigtwo.errors import BigTwoError
 from bigtwo.record import read_record, replay
+from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server.db import actions, database_url, make_engine, metadata, migrate
+from bigtwo.server.messages import parse_client_message
+from bigtwo.server.rooms import Rejected, answer_of, phase_of
 from bigtwo.server.store import ActionRow
 from tests.server_support import (
     LiveServer,
@@ -36,6 +43,7 @@ from tests.server_support import (
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 NAMES = ["Ann", "Bob", "Cy", "Di"]
+CARDS = [f"{r}{s}" for r in "3456789TJQKA2" for s in "DCHS"]
 
 
 @pytest.fixture
@@ -223,6 +231,7 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
         ('{"type": "play"}', "bad message"),
         ('{"type": "play", "cards": []}', "bad message"),
         ('{"type": "play", "cards": ["ZZZ"]}', "'ZZZ' is not a card"),
+        ('{"type": "exchange", "cards": ["0"]}', "'0' is not a card"),
         ('{"type": "play", "cards": ["3D"], "seat": 0}', "bad message"),
         ('{"type": "play", "cards": [1, 2]}', "bad message"),
         ('{"type": "play", "cards": "3D"}', "bad message"),
@@ -285,6 +294,71 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
     )
     assert r.status_code == 422 and r.json()["detail"] == game.why_not(" ".join(wrong_combo))
     assert snapshot(room) == before
+
+
+def prepared_matches() -> list[tuple[Ruleset, int, list[tuple[int, Any]]]]:
+    """A match waiting for a play, and ones waiting for each kind of exchange decision (give, ask): rules, seed
+    and the moves that lead there."""
+    out = [(rules_of("classic"), 1, [])]
+    for preset, changes in (("classic", {"exchange": "big-two-president"}), ("house-code", {})):
+        m = Match(rules_of(preset, changes), players=4, seed=2, rounds=3)
+        greedy = make("greedy")
+        moves = []
+        while m.phase != "exchange":
+            seat = m.to_move
+            moves.append((seat, greedy.choose(m.rules, m.observation(seat))))
+            m.act(moves[-1][1], seat=seat)
+        out.append((m.rules, 2, moves))
+    return out
+
+
+def prepared(which: int) -> Match:
+    rules, seed, moves = PREPARED[which]
+    m = Match(rules, players=4, seed=seed, rounds=3)
+    for seat, choice in moves:
+        m.act(choice, seat=seat)
+    return m
+
+
+PREPARED = prepared_matches()
+CLIENT_MESSAGES = st.fixed_dictionaries(
+    {"type": st.sampled_from(["play", "pass", "exchange", "hello", "continue", "ping", "dance"])},
+    optional={
+        "cards": st.lists(
+            st.one_of(st.sampled_from(CARDS), st.from_regex(r"[0-9A-Za-z♠♥♦♣]{1,4}", fullmatch=True), st.text()),
+            max_size=6,
+        ),
+        "answer": st.text(max_size=20),
+        "seq": st.integers(-2, 3),
+        "token": st.text(max_size=10),
+    },
+).map(json.dumps)
+
+
+@given(raw=st.one_of(CLIENT_MESSAGES, st.text(max_size=200), st.binary(max_size=200)), which=st.integers(0, 2))
+@settings(max_examples=300, deadline=None)
+def test_any_client_message_is_obeyed_or_refused_in_words(raw, which):
+    """Whatever a client sends is a move the engine takes, or a refusal in words; never a crash, never a half-move."""
+    try:
+        msg = parse_client_message(raw)
+    except ValueError as e:
+        assert str(e).startswith(("bad message", "message too long"))
+        return
+    if msg.type not in ("play", "pass", "exchange"):
+        return
+    m = prepared(which)
+    before = json.dumps(m.to_dict(), sort_keys=True)
+    try:
+        answer = answer_of(msg)  # the room's reading of a message: an answer, or a refusal (never another error)
+    except Rejected as e:
+        assert e.status == 422 and e.message
+        return
+    if phase_of(msg) != m.phase:
+        return  # refused by the room before the engine is asked (see the malformed-messages test)
+    try:
+        m.act(answer, seat=m.to_move)
+    except BigTwoError as e:  # the room answers these in words (422), and the match is as it was
+        assert str(e) and json.dumps(m.to_dict(), sort_keys=True) == before
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ def test_the_schema_documents_every_route_of_the_api():
 
 
 @schema.parametrize()
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_request_makes_a_server_error(case):
     case.validate_response(case.call(), checks=[not_a_server_error])
     if case.path_parameters and "room_id" in case.path_parameters:
