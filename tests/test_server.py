@@ -116,6 +116,9 @@ def test_a_table_takes_any_preset_with_house_rules(server):
     changes = made["room"]["changes"]
     assert changes["pass_locks_out"] is True and changes["flush_order"] == "suit-then-ranks"
     assert made["room"]["rounds"] == 2 and made["invite"].endswith(f"/room/{room.id}")
+    to_points = create_room(server.url, preset="pusoy-dos", points=30)["room"]  # a match to a points total
+    assert to_points["points"] == 30 and to_points["rounds"] is None
+    assert server.rooms.rooms[to_points["id"]].match.points == 30
 
 
 def load_suits(preset: str) -> str:

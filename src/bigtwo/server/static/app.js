@@ -106,6 +106,7 @@ async function lobbyPage() {
       h("label", {}, "Rules", preset),
       h("label", {}, "Players", players),
       h("label", {}, "Rounds", h("input", { type: "number", id: "rounds", min: 1, max: 100, value: 3 })),
+      h("label", {}, "…or play to points (a total reaching it ends the match)", h("input", { type: "number", id: "points", min: 1, max: 100000, placeholder: "optional" })),
       h("label", {}, "Seconds a move (0: no limit)", h("input", { type: "number", id: "move-seconds", min: 0, max: 3600, value: 60 })),
       h("label", {}, "Bot strength", strength),
       h("label", {}, "Bot pause (s)", h("input", { type: "number", id: "bot-delay", min: 0, max: 10, step: "any", value: 0.8 }))),
@@ -125,10 +126,12 @@ async function lobbyPage() {
     const toml = form.querySelector("#house-rules").value.trim();
     const body = {
       name: form.querySelector("#table-name").value.trim(), preset: preset.value, players: Number(players.value),
-      rounds: Number(form.querySelector("#rounds").value) || null, bot: strength.value, seats, host_name: name,
+      points: Number(form.querySelector("#points").value) || null,
+      bot: strength.value, seats, host_name: name,
       move_seconds: Number(form.querySelector("#move-seconds").value) || 0,
       bot_delay: Number(form.querySelector("#bot-delay").value) || 0, public: form.querySelector("#public").checked,
     };
+    if (!body.points) body.rounds = Number(form.querySelector("#rounds").value) || null;
     if (toml) body.rules_toml = toml;
     try {
       const made = await api("POST", "/api/rooms", body);
@@ -238,7 +241,7 @@ function tablePage(roomId) {
     const host = mine.host;
     const bits = [h("span", { class: "title" }, room.name),
       h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length ? " + house rules" : ""} · ${room.players} players`)];
-    if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}`));
+    if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
     bits.push(h("span", { class: "info", id: "room-status" }, room.status + (v.you.seat === null ? " · watching" : "")));
     if (host && (room.status === "playing" || room.status === "paused")) {
       const pausing = room.status === "playing";
