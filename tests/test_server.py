@@ -422,13 +422,15 @@ def test_bots_fill_a_table_and_the_finished_game_is_a_record(server):
         break_seconds=0,
     )
     rid = made["room"]["id"]
+    room = server.rooms.rooms[rid]
     assert httpx.get(f"{server.url}/api/records/{rid}").status_code == 409  # not finished
     httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
     transcript = Transcript()
     final = asyncio.run(play_seat(server.ws_url, rid, made["token"], rules_of("classic"), transcript, seed=3))
     assert final["match"]["is_over"] and final["room"]["status"] == "over"
     assert len(final["match"]["standings"]) == 4 and len(final["match"]["rounds_done"]) == 2
-    room = server.rooms.rooms[rid]
+    # nobody is at the finished table: the server keeps it only among the recent finished rooms
+    assert wait_for(lambda: rid not in server.rooms.rooms) and server.rooms.finished[rid] is room
     by = {a["by"] for a in room.actions}
     assert by == {"player", "bot"}
     # the record, in both forms of the record format, replays through the engine to the same totals
@@ -460,6 +462,12 @@ def test_bots_fill_a_table_and_the_finished_game_is_a_record(server):
     assert sum(len(h) for h in frames[0]["hands"]) == 52 and frames[-1]["totals"] == again.totals
     assert any(f["label"].startswith("1. Ann ") for f in frames) and "P0" not in json.dumps(frames)
     assert httpx.get(f"{server.url}/api/records/{rid}?format=pdf").status_code == 422
+    # and once out of memory altogether it is read again from the database, the same game
+    server.rooms.finished.clear()
+    assert httpx.get(f"{server.url}/api/records/{rid}").text == text
+    view = httpx.get(f"{server.url}/api/rooms/{rid}/view", headers=auth(made["token"])).json()
+    assert view["match"]["is_over"] and view["match"]["totals"] == final["match"]["totals"]
+    assert rid not in server.rooms.rooms and server.rooms.finished[rid] is not room
     audit_hidden_cards(room, transcript)
 
 

@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import tomllib
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ log = logging.getLogger("bigtwo.server")
 
 INLINE_BOTS = frozenset({"random", "greedy"})  # answer in well under a millisecond: no worker thread needed
 LIVE = ("waiting", "playing", "paused")
+FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
 
 
 class Rejected(Exception):
@@ -360,6 +361,7 @@ class Room:
         if conn.seat is not None:
             async with self.lock:
                 self.broadcast()
+        self.manager.release(self)
 
     async def current_view(self, seat: int | None) -> dict[str, Any]:
         async with self.lock:
@@ -513,6 +515,7 @@ class Room:
             )
         except Exception:  # the actions are stored: a restart sees the match is over and says so
             log.exception("room %s: could not mark the game over", self.id)
+        self.manager.release(self)
 
     # --- turns, bots, timers, breaks -------------------------------------------------------------------------
     def _schedule(self) -> None:
@@ -765,7 +768,8 @@ class Rooms:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.journal = store.Journal(engine)
-        self.rooms: dict[str, Room] = {}
+        self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
+        self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
 
     def load_live(self) -> int:
         """Rebuild every unfinished room (at start, before serving): a restart resumes each game."""
@@ -783,6 +787,20 @@ class Rooms:
         self.rooms[room.id] = room
         return room
 
+    def release(self, room: Room) -> None:
+        """Let go of a finished room nobody is watching: it moves to a small cache of recent finished rooms, and
+        past that lives only in the database, where :meth:`get` reads it again when asked (its record, its last
+        view). A server that runs for months keeps its live games in memory, not every game it ever had."""
+        if room.status == "over" and not room.conns and self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+            self._keep_finished(room)
+
+    def _keep_finished(self, room: Room) -> None:
+        self.finished[room.id] = room
+        self.finished.move_to_end(room.id)
+        while len(self.finished) > FINISHED_KEPT:
+            self.finished.popitem(last=False)
+
     def resume_all(self) -> None:
         for room in self.rooms.values():
             room.resume()
@@ -790,6 +808,10 @@ class Rooms:
     async def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is not None:
+            return room
+        room = self.finished.get(room_id)
+        if room is not None:
+            self.finished.move_to_end(room_id)
             return room
 
         def read() -> Any:
@@ -799,10 +821,14 @@ class Rooms:
         loaded = await asyncio.to_thread(read)
         if loaded is None:
             raise Rejected(f"no room {room_id!r}", 404)
-        room = self.rooms.get(room_id)  # loaded meanwhile
+        room = self.rooms.get(room_id) or self.finished.get(room_id)  # loaded meanwhile
         if room is None:
             room = self._restore(*loaded)
-            room.resume()
+            if room.status == "over":
+                del self.rooms[room.id]
+                self._keep_finished(room)
+            else:
+                room.resume()
         return room
 
     async def create(self, spec: CreateRoom) -> tuple[Room, str, int | None, str | None]:
