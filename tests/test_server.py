@@ -717,6 +717,31 @@ def test_a_bot_move_the_database_refuses_is_tried_again(server):
     assert stored_actions(room) == room.seq
 
 
+def test_every_registered_bot_is_offered_and_the_strongest_quick_one_is_the_default(server, monkeypatch):
+    bots = httpx.get(f"{server.url}/api/bots").json()
+    assert [b["name"] for b in bots] == list(BOTS) and {"random", "greedy"} <= set(BOTS)
+    assert [b["name"] for b in bots if b["default"]] == ["heuristic" if "heuristic" in BOTS else "greedy"]
+
+    class Planner(BaseBot):
+        """Plans its hand (a stand-in for a stronger bot registered later)."""
+
+        name = "heuristic"
+
+        def choose(self, rules, observation):
+            return make("greedy").choose(rules, observation)
+
+    monkeypatch.setitem(BOTS, "heuristic", Planner)
+    bots = httpx.get(f"{server.url}/api/bots").json()
+    assert [b["name"] for b in bots if b["default"]] == ["heuristic"]
+    assert "Plans its hand" in next(b["description"] for b in bots if b["name"] == "heuristic")
+    made = create_room(server.url, host_name="Ann", bot_delay=0, move_seconds=0)
+    rid = made["room"]["id"]
+    r = httpx.post(
+        f"{server.url}/api/rooms/{rid}/start", json={"fill_with_bots": True}, headers=auth(made["host_token"])
+    )
+    assert [s["bot"] for s in r.json()["seats"]] == [None, "heuristic", "heuristic", "heuristic"]
+
+
 def test_a_bot_that_fails_does_not_stall_the_table(server, monkeypatch):
     class Crashing(BaseBot):
         """Raises instead of choosing."""

@@ -40,7 +40,16 @@ from bigtwo.server.messages import (
     parse_client_message,
 )
 from bigtwo.server.records import FORMATS, replay_steps
-from bigtwo.server.rooms import Connection, Rejected, Room, Rooms, answer_of, available_bots, phase_of
+from bigtwo.server.rooms import (
+    Connection,
+    Rejected,
+    Room,
+    Rooms,
+    answer_of,
+    available_bots,
+    default_bot,
+    phase_of,
+)
 
 log = logging.getLogger("bigtwo.server")
 STATIC = FilePath(__file__).with_name("static")
@@ -124,7 +133,8 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
     @app.get("/api/bots", response_model=list[BotInfo], tags=["rules"])
     async def bots() -> list[BotInfo]:
         """The computer players a seat can be given (their names are their strengths)."""
-        return [BotInfo(name=k, description=v) for k, v in available_bots().items()]
+        default = default_bot()
+        return [BotInfo(name=k, description=v, default=k == default) for k, v in available_bots().items()]
 
     # --- rooms ------------------------------------------------------------------------------------------------
     @app.get("/api/rooms", response_model=list[RoomOut], tags=["rooms"])

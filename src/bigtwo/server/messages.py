@@ -111,7 +111,9 @@ class CreateRoom(Strict):
     players: int | None = Field(None, ge=2, le=8, description="default: the rules' own")
     rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds")
     points: int | None = Field(None, ge=1, le=100000, description="or: play until a total reaches this")
-    bot: str = Field("greedy", max_length=40, description="the strength of bots added later (GET /api/bots)")
+    bot: str | None = Field(
+        None, max_length=40, description="the strength of bots (GET /api/bots); default: the one marked default"
+    )
     seats: list[SeatSpec] | None = Field(None, max_length=8, description="one per seat; default: all open")
     host_name: str | None = Field(None, max_length=24, description="the host takes seat 0 under this name")
     move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
@@ -235,3 +237,4 @@ class Preset(BaseModel):
 class BotInfo(BaseModel):
     name: str
     description: str
+    default: bool = Field(False, description="the strength a table gets unless it asks for another")

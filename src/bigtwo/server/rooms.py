@@ -45,6 +45,7 @@ from bigtwo.server.views import match_view, spectator_view
 log = logging.getLogger("bigtwo.server")
 
 INLINE_BOTS = frozenset({"random", "greedy"})  # answer in well under a millisecond: no worker thread needed
+PREFERRED_BOTS = ("heuristic", "greedy")  # the default strength: the strongest quick bot that is installed
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
 
@@ -66,6 +67,12 @@ def available_bots() -> dict[str, str]:
         doc = (factory.__doc__ or "").strip().splitlines()
         out[name] = doc[0] if doc else name
     return out
+
+
+def default_bot() -> str:
+    """The strength a table gets unless it asks: the first of PREFERRED_BOTS that is installed."""
+    names = available_bots()
+    return next((n for n in PREFERRED_BOTS if n in names), next(iter(names)))
 
 
 def check_bot(name: str | None, default: str) -> str:
@@ -839,7 +846,7 @@ class Rooms:
             Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
-        default = check_bot(spec.bot, "greedy")
+        default = check_bot(spec.bot, default_bot())
         specs = spec.seats or []
         if specs and len(specs) != players:
             raise Rejected(f"seats lists {len(specs)} seats but the table has {players}")

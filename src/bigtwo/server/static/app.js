@@ -78,7 +78,7 @@ async function lobbyPage() {
   const players = h("input", { type: "number", id: "players", min: 2, max: 8, value: 4 });
   const seatsBox = h("div", { class: "grid2", id: "seat-choices" });
   const strength = h("select", { id: "strength" }, bots.map((b) => h("option", { value: b.name, title: b.description }, b.name)));
-  if (bots.some((b) => b.name === "greedy")) strength.value = "greedy";
+  strength.value = (bots.find((b) => b.default) || bots[0]).name;
 
   function drawSeats() {
     const n = Math.max(2, Math.min(8, Number(players.value) || 4));
