@@ -253,14 +253,17 @@ def to_mask(cards: CardsLike) -> int:
             mask |= bit
             continue
         face = _parse_face(item) if isinstance(item, str) else int(item)
-        for copy in range(MAX_COPIES):
-            bit = 1 << (face + copy * DECK_SIZE)
-            if not mask & bit:
-                mask |= bit
-                break
-        else:
-            raise CardParseError(str(item), f"{item} appears more than {MAX_COPIES} times (two decks at most)")
+        mask |= free_copy(mask, face, str(item))
     return mask
+
+
+def free_copy(mask: int, face: int, token: str) -> int:
+    """The bit of the first deck copy of ``face`` not yet in ``mask`` (a repeated token is the next copy)."""
+    for copy in range(MAX_COPIES):
+        bit = 1 << (face + copy * DECK_SIZE)
+        if not mask & bit:
+            return bit
+    raise CardParseError(token, f"{token} appears more than {MAX_COPIES} times (two decks at most)")
 
 
 def parse_cards(text: CardsLike) -> CardSet:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, MAX_COPIES, CardParseError, card
+from bigtwo.cards import CARDS, DECK_SIZE, CardParseError, card, free_copy
 
 _SPLIT = re.compile(r"[\s,;]+")
 
@@ -35,14 +35,7 @@ def read_cards(text: str) -> int:
         else:
             plain.append(token)
     for token in plain:
-        face = int(card(token))
-        for copy in range(MAX_COPIES):
-            bit = 1 << (face + copy * DECK_SIZE)
-            if not mask & bit:
-                mask |= bit
-                break
-        else:
-            raise CardParseError(token, f"{token} appears more than {MAX_COPIES} times (two decks at most)")
+        mask |= free_copy(mask, int(card(token)), token)
     return mask
 
 
