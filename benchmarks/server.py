@@ -7,7 +7,7 @@ server accepted (every one committed to the database before anyone hears of it) 
 from sending it to receiving the view that contains it. The baseline is the engine alone: the same bots playing
 ``Match`` in this process, no network, no database.
 
-Run: python benchmarks/server.py [--bot-games 200] [--clients 100] [--seconds 10] [--bot-delay 0]
+Run: python benchmarks/server.py [--bot-games 200] [--clients 100] [--seconds 10] [--bot-delay 0] [--bot greedy]
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 RULES = load_rules("classic")
 
 
-def engine_actions_per_second(seconds: float) -> float:
-    """Baseline: four greedy bots playing matches through ``Match`` in this process."""
-    bots = [make("greedy", seed=i) for i in range(4)]
+def engine_actions_per_second(seconds: float, bot: str) -> float:
+    """Baseline: four bots of the tables' kind playing matches through ``Match`` in this process."""
+    bots = [make(bot, seed=i) for i in range(4)]
     actions, seed = 0, 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -136,7 +136,8 @@ async def run(args: argparse.Namespace, url: str, database: str, server_pid: int
         for rid, host, _ in people_rooms:
             await http.post(f"/api/rooms/{rid}/start", json={}, headers={"Authorization": f"Bearer {host}"})
         for _ in range(args.bot_games):
-            made = (await http.post("/api/rooms", json={**common, "seats": [{"kind": "bot"}] * 4})).json()
+            seats = [{"kind": "bot", "bot": args.bot}] * 4
+            made = (await http.post("/api/rooms", json={**common, "seats": seats})).json()
             await http.post(
                 f"/api/rooms/{made['room']['id']}/start",
                 json={},
@@ -175,10 +176,11 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=10.0, help="measuring window")
     ap.add_argument("--warmup", type=float, default=2.0)
+    ap.add_argument("--bot", default="greedy", help="the bots' kind at the bot tables (and in the baseline)")
     ap.add_argument("--bot-delay", type=float, default=0.0, help="seconds a bot waits before moving (0: flat out)")
     args = ap.parse_args()
 
-    baseline = engine_actions_per_second(min(args.seconds, 5))
+    baseline = engine_actions_per_second(min(args.seconds, 5), args.bot)
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
         database = str(Path(tmp) / "bench.sqlite3")
         proc, url = start_server(database)
@@ -188,9 +190,10 @@ def main() -> None:
             proc.kill()
             proc.wait()
     rate = got["actions_per_s"]
-    print(f"engine alone (Match + greedy bots, this process): {baseline:,.0f} actions/s")
+    print(f"engine alone (Match + {args.bot} bots, this process): {baseline:,.0f} actions/s")
     print(
-        f"server ({args.bot_games} bot games, bots waiting {args.bot_delay:g} s, + {args.clients} WebSocket clients "
+        f"server ({args.bot_games} games of {args.bot} bots, bots waiting {args.bot_delay:g} s, "
+        f"+ {args.clients} WebSocket clients "
         f"at {args.clients // 4} tables; SQLite, every action committed before it is sent):"
     )
     print(f"  accepted actions:      {rate:,.0f} /s ({rate / baseline:.2f} of the engine alone)")
