@@ -123,32 +123,12 @@ class Hint:
 
 
 def _explanation(bot: Any, rules: Ruleset, obs: dict[str, Any]) -> tuple[Any, str | None]:
-    """A bot's choice and its reason, from whichever explanation method the bot offers."""
-    for attr in ("explain", "explain_choice", "choose_with_reason", "reason"):
-        fn = getattr(bot, attr, None)
-        if not callable(fn):
-            continue
-        out = fn(rules, obs)
-        if isinstance(out, tuple) and len(out) == 2:
-            first, second = out
-            return (first, str(second)) if not isinstance(first, str) else (second, first)
-        if isinstance(out, dict):
-            choice = out.get("play", out.get("choice", out.get("action")))
-            why = out.get("reason", out.get("explanation", out.get("why")))
-            if choice is not None:
-                return choice, None if why is None else str(why)
-        choice = bot.choose(rules, obs)
-        if isinstance(out, str):
-            return choice, out
-        text = getattr(out, "reason", None) or getattr(out, "explanation", None) or getattr(out, "text", None)
-        choice = getattr(out, "play", None) or getattr(out, "choice", None) or choice
-        return choice, None if text is None else str(text)
-    choice = bot.choose(rules, obs)
-    for attr in ("last_reason", "last_explanation", "explanation"):
-        text = getattr(bot, attr, None)
-        if isinstance(text, str) and text:
-            return choice, text
-    return choice, None
+    """A bot's choice and its reason: ``explain(rules, obs) -> (choice, reason)`` where the bot has it."""
+    explain = getattr(bot, "explain", None)
+    if callable(explain):
+        choice, why = explain(rules, obs)
+        return choice, str(why) if why else None
+    return bot.choose(rules, obs), None
 
 
 class TableSession:

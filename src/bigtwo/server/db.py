@@ -1,0 +1,120 @@
+"""The database: three tables (rooms, seats, actions), the engine for a URL, and migrations run at start.
+
+A game is stored as its seed, its rules and the ordered list of accepted actions; the live state is rebuilt by
+replaying them through the engine, so the tables never hold a position that could disagree with the rules.
+SQLite (a file, the default) and PostgreSQL share this schema; Alembic migrations under ``migrations/`` create
+and evolve it, and ``migrate(url)`` brings any database to the latest one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine, make_url
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("preset", String(40), nullable=False),
+    Column("changes", JSON, nullable=False),  # the house-rule changes as asked for (for display)
+    Column("rules", JSON, nullable=False),  # the full ruleset, so a later preset edit cannot change a stored game
+    Column("players", Integer, nullable=False),
+    Column("rounds", Integer),
+    Column("points", Integer),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False, index=True),  # waiting, playing, paused, over
+    Column("public", Integer, nullable=False),
+    Column("host_token", String(64), nullable=False),  # sha256 of the host's secret
+    Column("move_seconds", Integer, nullable=False),
+    Column("bot_delay", Float, nullable=False),
+    Column("break_seconds", Integer, nullable=False),
+    Column("bot", String(40), nullable=False),  # the strength of bots added later
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True)),
+    Column("standings", JSON),  # final places and totals, for the records list
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(16), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),  # open, person, bot
+    Column("name", String(40), nullable=False),
+    Column("bot", String(40)),
+    Column("token", String(64), index=True),  # sha256 of the seat's secret
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("room_id", String(16), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("answer", Text, nullable=False),  # a play ("3D 3S"), "pass", or an exchange answer
+    Column("by", String(8), nullable=False),  # player, bot, timeout
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
+def database_url(target: str) -> str:
+    """A SQLAlchemy URL from what a user types: a file path (SQLite) or a ``postgresql://`` / ``sqlite://`` URL."""
+    if "://" not in target:
+        return f"sqlite:///{Path(target).expanduser().resolve()}"
+    url = make_url(target)
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    elif url.drivername not in ("sqlite", "postgresql+psycopg", "sqlite+pysqlite"):
+        raise ValueError(f"database {url.drivername!r} is not supported: use a file path, sqlite:/// or postgresql://")
+    return url.render_as_string(hide_password=False)
+
+
+def make_engine(target: str) -> Engine:
+    """An engine for a database; SQLite gets WAL journaling so readers never wait for the writer."""
+    url = database_url(target)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(conn, _record):  # type: ignore[no-untyped-def]
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives a power cut, not only a crash
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the latest schema (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

@@ -1,0 +1,240 @@
+"""Every message the server accepts, as pydantic models: anything else is refused with words, not obeyed.
+
+WebSocket messages from a browser are a tagged union on ``type``; REST bodies are the models below. Strings
+are bounded, lists are bounded, unknown fields are errors, so a bad message can never reach the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+CardName = Annotated[str, Field(min_length=1, max_length=4, pattern=r"^[0-9A-Za-z♠♥♦♣]+$")]
+Name = Annotated[str, Field(min_length=1, max_length=24)]
+Token = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def _clean_name(v: str) -> str:
+    v = " ".join(v.split())
+    if not v or any(not c.isprintable() for c in v):
+        raise ValueError("a name needs printable characters")
+    return v
+
+
+# --- WebSocket: browser -> server -------------------------------------------------------------------------
+
+
+class Hello(Strict):
+    """Who is at this end: a seat's secret token, or none to watch as a spectator."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+
+
+class PlayCards(Strict):
+    type: Literal["play"]
+    cards: list[CardName] = Field(min_length=1, max_length=54)
+    seq: int | None = Field(None, ge=0, description="the view's seq this play answers; a stale one is refused")
+
+
+class Pass(Strict):
+    type: Literal["pass"]
+    seq: int | None = Field(None, ge=0)
+
+
+class ExchangeAnswer(Strict):
+    """An answer to an exchange decision: cards to give (empty: decline to surrender), or a question/option."""
+
+    type: Literal["exchange"]
+    cards: list[CardName] | None = Field(None, max_length=54)
+    answer: str | None = Field(None, min_length=1, max_length=40)
+    seq: int | None = Field(None, ge=0)
+
+
+class Continue(Strict):
+    """Ready for the next round (ends the break between rounds once every person is ready)."""
+
+    type: Literal["continue"]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(raw: str | bytes) -> Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping:
+    """The message, or a ValueError that says in words what was wrong with it."""
+    if len(raw) > 8192:
+        raise ValueError("message too long (8 KiB at most)")
+    try:
+        return client_message.validate_json(raw)
+    except ValidationError as e:
+        raise ValueError(describe(e)) from None
+
+
+def describe(e: ValidationError) -> str:
+    """A pydantic error in a sentence: where, and what was wrong."""
+    parts = []
+    for err in e.errors()[:3]:
+        loc = ".".join(str(p) for p in err.get("loc", ()))
+        msg = err.get("msg", "invalid")
+        parts.append(f"{loc}: {msg}" if loc else msg)
+    return "bad message: " + "; ".join(parts)
+
+
+# --- REST bodies -----------------------------------------------------------------------------------------
+
+
+class SeatSpec(Strict):
+    kind: Literal["open", "bot"] = "open"
+    bot: str | None = Field(None, max_length=40, description="bot name (strength); default: the room's bot")
+
+
+class CreateRoom(Strict):
+    """A new table: a preset plus house-rule changes, a match length, and how the seats start."""
+
+    name: str = Field("", max_length=60)
+    preset: str = Field("classic", max_length=40, description="a preset name (GET /api/presets)")
+    rules: dict[str, Any] = Field(
+        default_factory=dict,
+        description="house-rule changes, flat ({'pass_locks_out': true}) or by section ({'play': {...}})",
+    )
+    rules_toml: str | None = Field(None, max_length=20000, description="house rules as a TOML file's text")
+    players: int | None = Field(None, ge=2, le=8, description="default: the rules' own")
+    rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds")
+    points: int | None = Field(None, ge=1, le=100000, description="or: play until a total reaches this")
+    bot: str | None = Field(
+        None, max_length=40, description="the strength of bots (GET /api/bots); default: the one marked default"
+    )
+    seats: list[SeatSpec] | None = Field(None, max_length=8, description="one per seat; default: all open")
+    host_name: str | None = Field(None, max_length=24, description="the host takes seat 0 under this name")
+    move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
+    bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
+    break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
+    public: bool = Field(True, description="listed in the lobby (a private room is reached by its link)")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return " ".join(v.split())
+
+    @field_validator("host_name")
+    @classmethod
+    def _host(cls, v: str | None) -> str | None:
+        return None if v is None else _clean_name(v)
+
+
+class Join(Strict):
+    name: Name
+    seat: int | None = Field(None, ge=0, le=7, description="a particular open seat; default: the first open")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return _clean_name(v)
+
+
+class SeatChange(Strict):
+    """The host gives a seat to a bot (an empty seat, or a person who has disconnected), or opens it again."""
+
+    kind: Literal["bot", "open"]
+    bot: str | None = Field(None, max_length=40)
+
+
+class Start(Strict):
+    fill_with_bots: bool = Field(False, description="give every empty seat to a bot of the room's strength")
+
+
+class Action(Strict):
+    """A move over HTTP, the same as over the WebSocket: play, pass, or answer an exchange decision."""
+
+    type: Literal["play", "pass", "exchange"]
+    cards: list[CardName] | None = Field(None, max_length=54)
+    answer: str | None = Field(None, min_length=1, max_length=40)
+    seat: int | None = Field(None, ge=0, le=7, description="optional: the seat you act for (must be your own)")
+    seq: int | None = Field(None, ge=0)
+
+
+# --- REST answers ----------------------------------------------------------------------------------------
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: str
+    name: str
+    bot: str | None = None
+    connected: bool = False
+
+
+class RoomOut(BaseModel):
+    id: str
+    name: str
+    status: str
+    preset: str
+    rules_name: str
+    changes: dict[str, Any]
+    players: int
+    rounds: int | None
+    points: int | None
+    move_seconds: int
+    bot_delay: float
+    break_seconds: int
+    bot: str
+    public: bool
+    seats: list[SeatOut]
+    actions: int
+    round: int | None = None
+    invite: str
+
+
+class Created(BaseModel):
+    room: RoomOut
+    host_token: str = Field(description="the host's secret: start, pause, seat changes")
+    seat: int | None = None
+    token: str | None = Field(None, description="the host's seat secret, when host_name was given")
+    invite: str
+
+
+class Joined(BaseModel):
+    room: RoomOut
+    seat: int
+    token: str = Field(description="this seat's secret: keep it to act and to reconnect")
+
+
+class Problem(BaseModel):
+    detail: str
+
+
+class RecordSummary(BaseModel):
+    id: str
+    name: str
+    preset: str
+    players: int
+    finished_at: str | None
+    seats: list[str]
+    standings: dict[str, Any] | None
+    downloads: dict[str, str]
+
+
+class Preset(BaseModel):
+    name: str
+    description: str
+    min_players: int
+    max_players: int
+    players: int
+    exchange: str
+    scoring: str
+
+
+class BotInfo(BaseModel):
+    name: str
+    description: str
+    default: bool = Field(False, description="the strength a table gets unless it asks for another")

@@ -1,0 +1,69 @@
+"""Finished games as records (:mod:`bigtwo.record`): a file to download, and the replay viewer's steps.
+
+A room's record is built from its finished :class:`~bigtwo.match.Match` with the seats' names, the date it
+ended and the table's name and id as tags, in either form of the record format (``bigtwo-record/1``): the text
+form modelled on PGN, or its JSON form. Both read back with :func:`bigtwo.record.read_record` and replay through
+the engine with every stated fact checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bigtwo.match import Match
+from bigtwo.record import Record, format_text, record_of, to_json
+from bigtwo.record.frames import frames_of
+
+_SEAT_TOKEN = re.compile(r"\bP(\d)\b")
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    media_type: str
+    extension: str
+    render: Callable[[Record], str]
+
+
+FORMATS: dict[str, RecordFormat] = {
+    "text": RecordFormat("text/plain; charset=utf-8", "txt", format_text),
+    "json": RecordFormat("application/json", "json", lambda r: to_json(r, indent=1)),
+}
+
+
+def room_record(match: Match, names: list[str], table: str, room_id: str, finished: datetime | None) -> Record:
+    """The record of a room's match: the seats' names, the day it ended, the table's name and id as tags."""
+    date = finished.date().isoformat() if finished is not None else None
+    return record_of(match, names=names, date=date, Event=table, Table=room_id)
+
+
+def replay_steps(record: Record, names: list[str]) -> list[dict[str, Any]]:
+    """Every position of a finished match for the replay viewer, every hand face up (the game is over).
+
+    The positions are the record module's own (:func:`~bigtwo.record.frames.frames_of`, which replays the record
+    through the engine first); here seat tokens become names and the running totals are carried along.
+    """
+    totals = [0] * len(names)
+    steps = []
+    for f in frames_of(record):
+        if f.totals is not None:
+            totals = list(f.totals)
+        steps.append(
+            {
+                "round": f.round,
+                "label": _SEAT_TOKEN.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], f.label),
+                "hands": [h.split() for h in f.hands],
+                "to_move": f.to_move,
+                "trick": None if f.trick is None else {"seat": f.trick_seat, "cards": f.trick.split()},
+                "passed": list(f.passed),
+                "finished": list(f.finished),
+                "roles": f.roles,
+                "scores": f.scores,
+                "totals": list(totals),
+                "actor": f.actor,
+            }
+        )
+    return steps

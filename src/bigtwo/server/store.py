@@ -1,0 +1,214 @@
+"""Reading and writing rooms, seats and actions; writes go through one journal that commits them in groups.
+
+Every write a room makes (an accepted action, a seat change, a status change) is awaited until its transaction
+has committed, and only then does the room tell anyone about it. Writes from all rooms that arrive while a
+commit is in flight are committed together in the next transaction (group commit), so hundreds of tables
+cost a handful of commits a second rather than one per card played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+
+from bigtwo.server.db import actions, rooms, seats
+
+log = logging.getLogger("bigtwo.server")
+Write = Callable[[Connection], Any]
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def token_hash(token: str) -> str:
+    """Secrets are stored hashed: a copy of the database does not let anyone act for a seat."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# --- writes, as functions of a connection ---------------------------------------------------------------
+
+
+def insert_room(room: dict[str, Any], seat_rows: list[dict[str, Any]]) -> Write:
+    def run(conn: Connection) -> None:
+        conn.execute(insert(rooms).values(**room))
+        conn.execute(insert(seats), seat_rows)
+
+    return run
+
+
+def update_room(room_id: str, **values: Any) -> Write:
+    def run(conn: Connection) -> None:
+        conn.execute(update(rooms).where(rooms.c.id == room_id).values(**values))
+
+    return run
+
+
+def update_seat(room_id: str, seat: int, **values: Any) -> Write:
+    def run(conn: Connection) -> None:
+        conn.execute(update(seats).where(seats.c.room_id == room_id, seats.c.seat == seat).values(**values))
+
+    return run
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """An accepted action to store; the journal inserts the rows of one commit in a single statement."""
+
+    row: dict[str, Any]
+
+
+def insert_action(room_id: str, seq: int, seat: int, answer: str, by: str) -> ActionRow:
+    return ActionRow({"room_id": room_id, "seq": seq, "seat": seat, "answer": answer, "by": by, "at": now()})
+
+
+def delete_room(room_id: str) -> Write:
+    def run(conn: Connection) -> None:
+        conn.execute(delete(actions).where(actions.c.room_id == room_id))
+        conn.execute(delete(seats).where(seats.c.room_id == room_id))
+        conn.execute(delete(rooms).where(rooms.c.id == room_id))
+
+    return run
+
+
+class Journal:
+    """The single writer: ``await journal.write(fn)`` returns once ``fn``'s transaction has committed."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self._pending: list[tuple[Write | ActionRow, asyncio.Future[None]]] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self.commits = 0
+        self.writes = 0
+        self.commit_seconds = 0.0
+
+    def start(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bigtwo-journal")
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="bigtwo-journal")
+
+    async def stop(self) -> None:
+        """Finish the writes under way, then stop (a later ``start`` begins again)."""
+        if self._task is not None:
+            while self._pending:
+                await asyncio.sleep(0.01)
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        self._wake = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    async def write(self, fn: Write | ActionRow) -> None:
+        if self._wake is None:  # not started (tools, tests): write at once
+            self._commit([fn])
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((fn, fut))
+        self._wake.set()
+        await fut
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                await loop.run_in_executor(self._pool, self._commit, [fn for fn, _ in batch])
+            except Exception:
+                # one bad write must not sink the others: retry each in its own transaction
+                for fn, fut in batch:
+                    try:
+                        await loop.run_in_executor(self._pool, self._commit, [fn])
+                    except Exception as e:
+                        log.exception("a database write failed")
+                        if not fut.done():
+                            fut.set_exception(e)
+                    else:
+                        if not fut.done():
+                            fut.set_result(None)
+                continue
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+
+    def _commit(self, items: list[Write | ActionRow]) -> None:
+        """One transaction for a batch, in order; runs of action rows go in as one multi-row insert."""
+        started = time.perf_counter()
+        with self.engine.begin() as conn:
+            rows: list[dict[str, Any]] = []
+            for item in items:
+                if isinstance(item, ActionRow):
+                    rows.append(item.row)
+                    continue
+                if rows:
+                    conn.execute(insert(actions), rows)
+                    rows = []
+                item(conn)
+            if rows:
+                conn.execute(insert(actions), rows)
+        self.commits += 1
+        self.writes += len(items)
+        self.commit_seconds += time.perf_counter() - started
+
+
+# --- reads ------------------------------------------------------------------------------------------------
+
+
+def load_room(
+    conn: Connection, room_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """A room's row, its seats and its actions in order (None when there is no such room)."""
+    row = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
+    if row is None:
+        return None
+    seat_rows = conn.execute(select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)).mappings()
+    action_rows = conn.execute(select(actions).where(actions.c.room_id == room_id).order_by(actions.c.seq)).mappings()
+    return dict(row), [dict(r) for r in seat_rows], [dict(r) for r in action_rows]
+
+
+def room_ids(conn: Connection, statuses: tuple[str, ...]) -> list[str]:
+    return list(conn.execute(select(rooms.c.id).where(rooms.c.status.in_(statuses))).scalars())
+
+
+def finished_rooms(conn: Connection, limit: int, offset: int) -> list[dict[str, Any]]:
+    q = (
+        select(rooms)
+        .where(rooms.c.status == "over", rooms.c.public == 1)
+        .order_by(rooms.c.finished_at.desc(), rooms.c.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    return [dict(r) for r in conn.execute(q).mappings()]
+
+
+def seat_names(conn: Connection, room_ids_: list[str]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {rid: [] for rid in room_ids_}
+    if room_ids_:
+        q = select(seats).where(seats.c.room_id.in_(room_ids_)).order_by(seats.c.room_id, seats.c.seat)
+        for r in conn.execute(q).mappings():
+            out[r["room_id"]].append(dict(r))
+    return out
+
+
+def action_count(conn: Connection, room_id: str) -> int:
+    return int(conn.execute(select(func.count()).where(actions.c.room_id == room_id)).scalar_one())

@@ -1,0 +1,295 @@
+"""Shared pieces of the server tests: a live server in a thread, scripted players, the hidden-card audit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+import websockets
+from sqlalchemy import create_engine, text
+
+from bigtwo import CardSet, Match, Play
+from bigtwo.bots import make
+from bigtwo.cards import bits
+from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.server import create_app
+from bigtwo.server.db import database_url
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+CARD_TOKEN = re.compile(r"\b(?:[3-9TJQKA2][DCHS]|BJ|RJ)\b")
+POSTGRES_URL = os.environ.get("BIGTWO_TEST_POSTGRES_URL")
+
+
+def postgres_url_or_skip() -> str:
+    """The test PostgreSQL URL; CI must provide one (a skip there would hide a missing backend)."""
+    if POSTGRES_URL:
+        return POSTGRES_URL
+    if os.environ.get("CI"):
+        pytest.fail("BIGTWO_TEST_POSTGRES_URL is not set: .ci/run starts PostgreSQL and exports it")
+    pytest.skip("no PostgreSQL here: set BIGTWO_TEST_POSTGRES_URL (as .ci/run does) to test it")
+
+
+def reset_postgres(url: str) -> None:
+    """An empty database for a test: drop whatever an earlier run left."""
+    engine = create_engine(database_url(url))
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS actions, seats, rooms, alembic_version CASCADE"))
+    engine.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """The application on a real uvicorn server in a background thread (a port on loopback)."""
+
+    def __init__(self, database: str):
+        self.app = create_app(database)
+        self.port = free_port()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def rooms(self) -> Any:
+        return self.app.state.rooms
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+class ServerProcess:
+    """``bigtwo serve`` as a real subprocess, to be killed."""
+
+    def __init__(self, database: str, port: int):
+        self.database, self.port = database, port
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        cmd = [sys.executable, "-m", "bigtwo", "serve", "--port", str(self.port), "--database", self.database]
+        self.proc = subprocess.Popen([*cmd, "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/presets", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("bigtwo serve did not start")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()  # SIGKILL: no shutdown handler runs
+        self.proc.wait(timeout=10)
+
+
+def create_room(base: str, **spec: Any) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/rooms", json=spec, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def rules_of(preset: str, changes: dict[str, Any] | None = None) -> Ruleset:
+    rules = load_rules(preset)
+    return rules.replace(**changes) if changes else rules
+
+
+def message_for(choice: Any, seq: int) -> dict[str, Any]:
+    """A bot's choice as the WebSocket message a browser would send."""
+    if isinstance(choice, Play):
+        if choice.is_pass:
+            return {"type": "pass", "seq": seq}
+        return {"type": "play", "cards": [str(c) for c in choice.cards], "seq": seq}
+    if isinstance(choice, CardSet):
+        return {"type": "exchange", "cards": [str(c) for c in choice], "seq": seq}
+    return {"type": "exchange", "answer": str(choice), "seq": seq}
+
+
+@dataclass
+class Transcript:
+    """Every message a client received: (seat or None for a spectator, raw text)."""
+
+    messages: list[tuple[int | None, str]] = field(default_factory=list)
+
+
+async def play_seat(
+    ws_url: str,
+    room_id: str,
+    token: str | None,
+    rules: Ruleset,
+    transcript: Transcript,
+    seed: int = 0,
+    bot: str = "random",
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """A scripted browser: says hello, and whenever its seat is to move answers with a bot's choice from the
+    view alone. Returns the last view once the match is over (or after ``stop_after`` own moves)."""
+    chooser = make(bot, seed=seed)
+    moves = 0
+    acted_at = -1
+    me: int | None = None
+    async with websockets.connect(f"{ws_url}/ws/rooms/{room_id}", max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        last: dict[str, Any] | None = None
+        while True:
+            raw = await asyncio.wait_for(ws.recv(), timeout=30)
+            msg = json.loads(raw)
+            if msg["type"] == "view":
+                me = msg["you"]["seat"]
+            transcript.messages.append((me, raw))
+            if msg["type"] == "error":
+                continue
+            last = msg
+            g = msg["match"]
+            if g is not None and g["is_over"]:
+                return msg
+            if token is None or me is None or g is None or msg["room"]["status"] != "playing":
+                continue
+            if msg["break"] is not None:
+                if me not in msg["break"]["ready"] and acted_at != -2 - msg["seq"]:
+                    acted_at = -2 - msg["seq"]
+                    await ws.send(json.dumps({"type": "continue"}))
+                continue
+            if g["to_move"] == me and acted_at != msg["seq"]:
+                if stop_after is not None and moves >= stop_after:
+                    return msg
+                acted_at = msg["seq"]
+                await ws.send(json.dumps(message_for(chooser.choose(rules, g), msg["seq"])))
+                moves += 1
+    assert last is not None
+    return last
+
+
+def rebuild(room: Any) -> Match:
+    """A fresh match from a room's seed and rules (to replay its actions one by one)."""
+    return Match(room.rules, players=room.players, seed=room.seed, rounds=room.rounds, points=room.points)
+
+
+def _cards(mask: int) -> set[str]:
+    return {str(CardSet.from_mask(1 << i)) for i in bits(mask)}
+
+
+def secrets_by_seq(room: Any) -> list[dict[int | None, set[str]]]:
+    """For every position of a room's game (after 0, 1, 2 ... actions): the cards each seat must not see
+    (other seats' unplayed cards, less what a rule shows or an exchange it took part in told it), and for a
+    spectator (key None) every unplayed card a rule does not show."""
+    m = rebuild(room)
+    out = []
+
+    def snapshot() -> dict[int | None, set[str]]:
+        n = m.n
+        if m.is_over:
+            return {s: set() for s in [*range(n), None]}
+        rec = m.current
+        ex = rec.exchange
+        if m.phase == "exchange":
+            hands = list(ex.hands)
+            public = 0
+        else:
+            g = m.game
+            hands = [g.hand(s).mask for s in range(n)]
+            public = 0
+            for s in range(n):
+                public |= g._known[s]
+        shown, told = 0, [0] * n
+        for e in ex.events:
+            if e.get("type") != "give" or not e.get("cards"):
+                continue
+            mask = CardSet(" ".join(e["cards"])).mask
+            if e.get("shown"):
+                shown |= mask
+            for party in (e.get("from"), e.get("to")):
+                if party is not None:
+                    told[party] |= mask
+        result: dict[int | None, set[str]] = {}
+        for seat in range(n):
+            others = 0
+            for s in range(n):
+                if s != seat:
+                    others |= hands[s]
+            result[seat] = _cards(others & ~public & ~shown & ~told[seat])
+        everyone = 0
+        for s in range(n):
+            everyone |= hands[s]
+        result[None] = _cards(everyone & ~public & ~shown)
+        return result
+
+    out.append(snapshot())
+    for a in room.actions:
+        m.act(a["answer"], seat=a["seat"])
+        out.append(snapshot())
+    return out
+
+
+def audit_hidden_cards(room: Any, transcript: Transcript) -> int:
+    """Check every message: no card a seat (or spectator) may not see appears anywhere in its text."""
+    secrets = secrets_by_seq(room)
+    checked = 0
+    for seat, raw in transcript.messages:
+        msg = json.loads(raw)
+        seq = msg.get("seq")
+        if seq is None:
+            continue
+        leaked = set(CARD_TOKEN.findall(raw)) & secrets[seq][seat]
+        assert not leaked, (
+            f"message at move {seq} to {'spectator' if seat is None else f'seat {seat}'} shows {leaked}: {raw[:1500]}"
+        )
+        checked += 1
+    return checked
+
+
+async def churn(ws_url: str, room_id: str, transcript: Transcript, done: asyncio.Event) -> int:
+    """A spectator who keeps arriving and leaving while a game goes on: each arrival gets a fresh view, built
+    while moves are being committed (the view must never run ahead of the database)."""
+    visits = 0
+    while not done.is_set():
+        async with websockets.connect(f"{ws_url}/ws/rooms/{room_id}", max_size=2**20) as ws:
+            transcript.messages.append((None, await asyncio.wait_for(ws.recv(), timeout=30)))
+            visits += 1
+    return visits
