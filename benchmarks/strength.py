@@ -48,7 +48,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--games", type=int, default=2000, help="games a match (whole deals of 4 rotations)")
-    ap.add_argument("--search", default="search:iterations=40", help="the search bot's spec")
+    ap.add_argument("--search", default="search:iterations=30:budget_ms=900", help="the search bot's spec")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
     ap.add_argument("--only", choices=["heuristic", "search"], default=None)
