@@ -282,7 +282,7 @@ class Spy(BaseBot):
 
 def test_the_arena_hands_a_bot_only_its_own_seat_s_observation():
     from bigtwo.arena import play_game
-    from bigtwo.arena.spec import BotSpec
+    from bigtwo.bots.spec import BotSpec
 
     register("spy")(Spy)
     try:

@@ -7,8 +7,8 @@ and returns an :class:`ArenaResult` (records, per-bot summary with 95% intervals
 from bigtwo.arena.play import GameRecord, play_game
 from bigtwo.arena.results import ArenaResult, BotSummary
 from bigtwo.arena.run import play_chunk, run_arena
-from bigtwo.arena.spec import BotSpec, parse_lineup
 from bigtwo.arena.stats import Interval, clustered_interval, mean_interval
+from bigtwo.bots.spec import BotSpec, parse_lineup
 
 __all__ = [
     "ArenaResult",

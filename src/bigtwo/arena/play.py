@@ -6,7 +6,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bigtwo.arena.spec import BotSpec
+from bigtwo.bots.spec import BotSpec
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset

@@ -15,7 +15,7 @@ from typing import Any
 
 from bigtwo.arena.play import play_game
 from bigtwo.arena.results import ArenaResult
-from bigtwo.arena.spec import BotSpec, parse_lineup
+from bigtwo.bots.spec import BotSpec, parse_lineup
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.utilities import UTILITIES

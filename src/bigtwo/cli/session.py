@@ -7,15 +7,15 @@ without a terminal. Bots see only their seat's observation.
 
 from __future__ import annotations
 
-import ast
 import datetime
 import random
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bigtwo.bots import BOTS, make
+from bigtwo.bots.spec import BotSpec as LineupSpec
+from bigtwo.bots.spec import split_lineup
 from bigtwo.cards import CARDS, CardSet, CardsLike, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
@@ -36,9 +36,6 @@ def card_face(c: Any) -> str:
 
 def faces(cards: Any) -> str:
     return " ".join(card_face(c) for c in cards)
-
-
-_SPEC = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$")
 
 
 def available_bots() -> list[str]:
@@ -66,45 +63,21 @@ class BotSpec:
             raise BigTwoError(f"bot {self}: {e}") from None
 
 
-def split_specs(text: str) -> list[str]:
-    """Split ``greedy,search(iterations=200, depth=2)`` at the commas outside parentheses."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-            continue
-        depth += (ch == "(") - (ch == ")")
-        cur.append(ch)
-    out.append("".join(cur))
-    return [s.strip() for s in out if s.strip()]
-
-
 def parse_bot_spec(text: str) -> BotSpec:
-    m = _SPEC.match(text)
-    if not m:
-        raise BigTwoError(f"{text!r} is not a bot: write a name, e.g. greedy, or name(option=value)")
-    name, args = m.group(1), m.group(2)
+    """``name`` or ``name(option=value, ...)``, read as the arena reads a lineup, checked against the registry."""
+    try:
+        spec = LineupSpec.parse(text)
+    except ValueError as e:
+        raise BigTwoError(f"{e}, e.g. search(iterations=400)") from None
     known = available_bots()
-    if name not in known:
-        raise BigTwoError(f"no bot named {name!r}; bots: {', '.join(known)}")
-    options: list[tuple[str, Any]] = []
-    if args and args.strip():
-        try:
-            call = ast.parse(f"f({args})", mode="eval").body
-            assert isinstance(call, ast.Call) and not call.args
-            for kw in call.keywords:
-                assert kw.arg is not None
-                options.append((kw.arg, ast.literal_eval(kw.value)))
-        except (SyntaxError, ValueError, AssertionError):
-            problem = "options are written name(option=value, ...), e.g. search(iterations=400)"
-            raise BigTwoError(f"{text!r}: {problem}") from None
-    return BotSpec(name, tuple(options))
+    if spec.name not in known:
+        raise BigTwoError(f"no bot named {spec.name!r}; bots: {', '.join(known)}")
+    return BotSpec(spec.name, tuple(spec.options.items()))
 
 
 def bot_specs(text: str, others: int) -> list[BotSpec]:
     """The bots for ``others`` seats: one spec for all, or one per seat."""
-    specs = [parse_bot_spec(s) for s in split_specs(text)] or [BotSpec("greedy")]
+    specs = [parse_bot_spec(s) for s in split_lineup(text)] or [BotSpec("greedy")]
     if len(specs) == 1:
         specs = specs * others
     if len(specs) != others:

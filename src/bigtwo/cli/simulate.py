@@ -17,7 +17,7 @@ from rich.progress import (
 from bigtwo.arena.plot import plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
-from bigtwo.arena.spec import split_lineup
+from bigtwo.bots.spec import split_lineup
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import default_measure
 

@@ -1,6 +1,6 @@
-"""Bot specifications for tournaments: ``"search:iterations=200:candidates=4"`` -> name and options.
+"""Bot specifications, one spelling for the arena, `bigtwo simulate` and the table.
 
-The table's form, ``search(iterations=200, candidates=4)``, is read too, so one spelling works everywhere.
+``search(iterations=200, candidates=4)`` or ``search:iterations=200:candidates=4`` -> a name and options.
 """
 
 from __future__ import annotations
