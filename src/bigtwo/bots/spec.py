@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.bots import make
+from bigtwo.errors import BigTwoError
 
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\((.*)\)\s*$", re.S)
 
@@ -77,11 +78,17 @@ class BotSpec:
     def display(self) -> str:
         return self.label or self.name
 
+    def __str__(self) -> str:
+        """The canonical spelling, ``name`` or ``name(key=value, ...)``, whatever form was parsed."""
+        if not self.options:
+            return self.name
+        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+
     def build(self, seed: int | None):
         try:
             return make(self.name, seed=seed, **self.options)
         except TypeError as e:  # an option the bot does not take
-            raise ValueError(f"bot spec {self.display!r}: {e}") from None
+            raise BigTwoError(f"bot spec {self.display!r}: {e}") from None
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "options": dict(self.options), "label": self.display}

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.spec import BotSpec as LineupSpec
-from bigtwo.bots.spec import split_lineup
+from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.cards import CARDS, CardSet, CardsLike, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
@@ -44,35 +43,16 @@ def available_bots() -> list[str]:
     return sorted(BOTS)
 
 
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot kind and its options, written ``name`` or ``name(option=value, ...)`` (strength, search budget)."""
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.options)})"
-
-    def build(self, seed: int | None) -> Any:
-        try:
-            return make(self.name, seed=seed, **dict(self.options))
-        except TypeError as e:
-            raise BigTwoError(f"bot {self}: {e}") from None
-
-
 def parse_bot_spec(text: str) -> BotSpec:
     """``name`` or ``name(option=value, ...)``, read as the arena reads a lineup, checked against the registry."""
     try:
-        spec = LineupSpec.parse(text)
+        spec = BotSpec.parse(text)
     except ValueError as e:
         raise BigTwoError(f"{e}, e.g. search(iterations=400)") from None
     known = available_bots()
     if spec.name not in known:
         raise BigTwoError(f"no bot named {spec.name!r}; bots: {', '.join(known)}")
-    return BotSpec(spec.name, tuple(spec.options.items()))
+    return spec
 
 
 def bot_specs(text: str, others: int) -> list[BotSpec]:
