@@ -86,7 +86,7 @@ def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Pl
 
 
 def _own_copies(mask: int, hand: int) -> int:
-    """With two decks, notation names the first copy: prefer the copy ``hand`` holds (or does not, for tricks)."""
+    """With two decks, notation names the first copy: prefer the copy ``hand`` holds (tricks: :func:`_other_copies`)."""
     for i in bits(mask):
         alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
         if not hand >> i & 1 and hand >> alt & 1 and not mask >> alt & 1:
