@@ -10,15 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo import CardSet, Game, list_presets, load_rules, parse_cards
-from bigtwo.bots import make
-from bigtwo.bots.base import BOTS, BaseBot, bot_names, register
+from bigtwo.actions import Answer
+from bigtwo.bots import BOTS, BaseBot, bot_names, make, register
 from bigtwo.bots.heuristic import policy_for
 from bigtwo.bots.plan import planner_for
-from bigtwo.bots.sampling import DealSampler, known_tokens
-from bigtwo.bots.view import HistoryCache, played_from_history, view_from_observation
+from bigtwo.bots.sampling import DealSampler, known_cards
+from bigtwo.bots.view import HistoryCache, view_from_observation
 from bigtwo.cards import CARDS, DECK_SIZE, bits, to_mask
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match
+from bigtwo.observation import Observation
+from bigtwo.positions import position_from_observation
 from tests.env_house_rules import HOUSE_RULES as ENV_HOUSE_RULES
 from tests.rulesets import HOUSE_RULES as VARIANTS
 from tests.rulesets import rules_named
@@ -216,7 +218,7 @@ def scrambled(g, seat, rng):
             k = g.hand(s).mask.bit_count() - keep[s].bit_count()
             hands.append(keep[s] | sum(1 << c for c in pool[i : i + k]))
             i += k
-    other = Game.from_observation(g.rules, obs, hands)
+    other = position_from_observation(g.rules, obs, hands)
     assert [faces(other.hand(s).mask) for s in range(g.n)] != [faces(g.hand(s).mask) for s in range(g.n)]
     return other
 
@@ -259,7 +261,7 @@ def test_choices_do_not_depend_on_other_seats_hidden_cards(name, players, seed, 
     # cards in the same hands in both positions
     obs2 = dict(twin.observation(seat), known_cards=obs["known_cards"])
     assert obs == obs2  # the observation itself carries nothing of the hidden hands
-    seen = {str(CARDS[c]) for c in bits(g.hand(seat).mask | played_from_history(obs["history"]) | g.face_up)}
+    seen = {str(CARDS[c]) for c in bits(g.hand(seat).mask | g.observe(seat).played | g.face_up)}
     keep = known_in_hands(g, obs)
     hidden = {str(c) for s in range(g.n) if s != seat for c in CardSet.from_mask(g.hand(s).mask & ~keep[s])}
     assert not (hidden - seen) & string_tokens(obs)  # (with two decks a hidden card may share a visible name)
@@ -276,7 +278,7 @@ class Spy(BaseBot):
     seen: ClassVar[list] = []
 
     def choose_play(self, rules, observation):
-        Spy.seen.append(json.loads(json.dumps(observation)))
+        Spy.seen.append(json.loads(json.dumps(observation.to_json())))
         return self.legal(rules, observation)[0]
 
 
@@ -296,7 +298,7 @@ def test_the_arena_hands_a_bot_only_its_own_seat_s_observation():
         for obs in Spy.seen:
             assert obs["seat"] == spy_seat
             tokens = string_tokens(obs)
-            played = CardSet.from_mask(played_from_history(obs["history"]))
+            played = CardSet.from_mask(Observation.from_json(obs, rules).played)
             for s in range(4):
                 if s != spy_seat:
                     unplayed = CardSet.from_mask(dealt[s]) - played
@@ -329,9 +331,9 @@ def test_exchange_lowest_and_highest_follow_the_ruleset_s_card_order(name):
     bot = make(name, seed=1, **(TINY_SEARCH if name == "search" else {}))
     low = bot.choose(rules, exchange_obs(hand, 2, "lowest", "taiwan"))
     high = bot.choose(rules, exchange_obs(hand, 2, "highest", "taiwan"))
-    assert low == parse_cards("3C 3D") and high == parse_cards("2C 2S")
+    assert low.cardset == parse_cards("3C 3D") and high.cardset == parse_cards("2C 2S")
     anyk = bot.choose(rules, exchange_obs(hand, 3, "any", "taiwan"))
-    assert isinstance(anyk, CardSet) and len(anyk) == 3 and anyk.issubset(parse_cards(hand))
+    assert isinstance(anyk, Answer) and len(anyk.cardset) == 3 and anyk.cardset.issubset(parse_cards(hand))
 
 
 def test_the_heuristic_gives_away_what_its_plan_needs_least():
@@ -339,9 +341,9 @@ def test_the_heuristic_gives_away_what_its_plan_needs_least():
     # a straight 3-7, a pair of 2s, and two loose cards: the loose low card goes first, never a 2 or the straight
     hand = "3D 4C 5H 6S 7D 9C KD 2S 2H"
     one = make("heuristic").choose(rules, exchange_obs(hand, 1))
-    assert one == parse_cards("9C")
+    assert one.cardset == parse_cards("9C")
     two = make("heuristic").choose(rules, exchange_obs(hand, 2))
-    assert two == parse_cards("9C KD")
+    assert two.cardset == parse_cards("9C KD")
 
 
 def test_exchange_requests_that_cannot_be_met_are_refused_clearly():
@@ -355,7 +357,7 @@ def test_exchange_requests_that_cannot_be_met_are_refused_clearly():
     obs["decision"]["kind"] = "take"
     with pytest.raises(ValueError, match="kind 'take'"):
         bot.choose(rules, obs)
-    assert bot.choose(rules, exchange_obs("3D 4D 5D", 0)) == CardSet()
+    assert bot.choose(rules, exchange_obs("3D 4D 5D", 0)).cardset == CardSet()
 
 
 # --- the heuristic's plan and play ----------------------------------------------------------------------
@@ -449,7 +451,7 @@ def test_the_heuristic_explains_its_choice_in_words():
     assert play == make("heuristic").choose(rules, obs) and play.cardset == parse_cards("AD")
     assert why.startswith("an answer") and why.endswith("seat 2 has only 1 card left")
     play, why = make("heuristic").explain(rules, exchange_obs("3D 4C 5H 6S 7D 9C KD 2S 2H", 1))
-    assert play == parse_cards("9C") and why == "the cards your hand's plan needs least"
+    assert play.cardset == parse_cards("9C") and why == "the cards your hand's plan needs least"
 
 
 def test_the_table_s_hint_is_the_heuristic_s_choice_and_reason():
@@ -483,13 +485,13 @@ def test_views_from_observations_reuse_the_history_only_when_it_extends():
     rules = load_rules("classic")
     g = midgame(rules, 5, 12)
     cache = HistoryCache()
-    obs = g.observation(g.to_move)
-    assert cache.played(obs["history"]) == played_from_history(obs["history"])
+    obs = g.observe(g.to_move)
+    assert cache.played(obs.history) == obs.played
     g.play(g.legal_plays()[0])
-    obs = g.observation(g.to_move)
-    assert cache.played(obs["history"]) == played_from_history(obs["history"])
-    other = midgame(rules, 6, 4).observation(0)  # a different round: read from the start
-    assert cache.played(other["history"]) == played_from_history(other["history"])
+    obs = g.observe(g.to_move)
+    assert cache.played(obs.history) == obs.played
+    other = midgame(rules, 6, 4).observe(0)  # a different round: read from the start
+    assert cache.played(other.history) == other.played
     view = view_from_observation(rules, obs)
     assert view.unseen & view.hand == 0 and view.unseen & view.played == 0
 
@@ -520,7 +522,7 @@ def test_sampled_deals_match_everything_public(seed, actions, name, data):
     assert not placed - Counter(faces(g.ev.pack))
     for s, tokens in obs["known_cards"].items():  # cards the seat knows to be in a hand are there
         assert not Counter(faces(to_mask(tokens))) - Counter(faces(hands[int(s)]))
-    rebuilt = Game.from_observation(rules, obs, hands)
+    rebuilt = position_from_observation(rules, obs, hands)
     assert dict(rebuilt.observation(seat), known_cards=obs["known_cards"]) == obs
 
 
@@ -534,10 +536,10 @@ def test_sampled_deals_keep_the_cards_an_exchange_showed():
             m.act(bots[m.to_move].choose(m.rules, m.observation(m.to_move)))
         for seat in range(4):
             obs = m.observation(seat)
-            known = known_tokens(obs)
+            known = known_cards(m.observe(seat))
             truth = [Counter(faces(m.game.hand(s).mask)) for s in range(4)]
-            for s, tokens in known.items():
-                assert s != seat and not Counter(faces(to_mask(tokens))) - truth[s]
+            for s, names in known.items():
+                assert s != seat and not Counter(faces(to_mask(list(names.elements())))) - truth[s]
             gave = [e for e in obs["exchanges"] if e["type"] == "give" and e["from"] == seat and e["to"] != seat]
             if gave:
                 assert known, (name, seat)
@@ -597,7 +599,7 @@ def test_the_search_keeps_the_heuristic_s_choice_when_it_is_the_only_candidate()
 def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
     """Search rollouts read views built from the Game; the bot reads observations: the same round results."""
     from bigtwo.bots.search import rollout
-    from bigtwo.bots.view import beside, view_from_game
+    from bigtwo.bots.view import view_from_game
 
     rules = load_rules(preset)
     for seed in range(3):
@@ -609,7 +611,7 @@ def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
             obs = g.observation(s)
             if not g.history or seed == 0:
                 a = view_from_observation(rules, obs)
-                b = view_from_game(g, beside(g.hand(s).mask, played_from_history(obs["history"])))
+                b = view_from_game(g, g.observe(s).played)
                 assert a == b
             g.play(bots[s].choose(rules, obs))
         rollout(twin, policy_for(twin.ev))
@@ -633,7 +635,7 @@ def test_a_bot_s_legal_actions_are_the_engine_s(seed, name, data):
     """Bots keep a hand index between decisions; it must give exactly the legal actions the engine lists from
     the observation, and the round's own (with two decks, as notation names them: which copy of a card is
     not in the observation)."""
-    from bigtwo.game import legal_plays_from_observation
+    from bigtwo.legal import legal_plays_from_observation
 
     rules = ruleset(name)
     g = Game(rules, players=data.draw(st.sampled_from(LEGAL_CASES[name]), label="players"), seed=seed)
@@ -649,14 +651,15 @@ def test_a_bot_s_legal_actions_are_the_engine_s(seed, name, data):
 def test_with_two_decks_the_card_on_the_table_is_the_copy_the_hand_does_not_hold():
     """Two decks where equal plays beat each other: a 2S answers the other 2S, from the observation too."""
     from bigtwo.cards import card
-    from bigtwo.game import legal_plays_from_observation
+    from bigtwo.legal import legal_plays_from_observation
 
     rules = rules_named("two-decks")
     second_2s = 1 << card("2S", copy=1)
     g = Game(rules, hands=[to_mask("2S 3D 4D"), second_2s | to_mask("5D 6D"), to_mask("7D 8D")], first=0)
     g.play("2S")
     obs = g.observation(1)
-    assert obs["hand"][-1] == obs["trick"]["cards"][0] == "2S"
+    # the hand holds the second deck's 2S, the table the first: the observation says which is which
+    assert obs["hand"][-1] == "2S'" and obs["trick"]["cards"][0] == "2S"
     for legal in (g.legal_plays(), legal_plays_from_observation(rules, obs), make("greedy").legal(rules, obs)):
         assert [str(p) for p in legal if p.mask & (second_2s | 1 << card("2S"))] == ["2S"]
 

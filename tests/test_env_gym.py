@@ -93,7 +93,7 @@ def test_opponents_are_bots_by_name_or_instance_and_reseeded():
 
         def choose(self, rules, observation):
             self.seen.append(observation)
-            return bigtwo.game.legal_plays_from_observation(rules, observation)[0]
+            return bigtwo.legal.legal_plays_from_observation(rules, observation)[0]
 
     mine = Lowest()
     env = gym_env("classic", opponents=[mine, "random", make("greedy")])

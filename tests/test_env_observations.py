@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bigtwo
-from bigtwo import Game, load_rules
+from bigtwo import load_rules
 from bigtwo.cards import CardSet, bits, card, to_mask
 from bigtwo.envs import ObservationEncoder, raw_env
 from bigtwo.envs import observations as observations_module
+from bigtwo.positions import position_from_observation
 from tests.env_house_rules import HOUSE_RULES
 
 PRESETS = bigtwo.list_presets()
@@ -125,7 +126,7 @@ def resample_hidden(game, seat, rng):
         k = obs["hand_sizes"][s] - known[s].bit_count()
         hands[s] = known[s] | sum(1 << c for c in unseen[i : i + k])
         i += k
-    return Game.from_observation(game.rules, obs, hands), hands
+    return position_from_observation(game.rules, obs, hands), hands
 
 
 # publicly known cards have their own test below: Game.from_observation does not carry over which cards

@@ -12,6 +12,7 @@ from bigtwo.exchange import (
     Exchange,
     IllegalExchange,
     default_exchange_choice,
+    exchange_answers,
     legal_exchange_choices,
     roles_for,
 )
@@ -349,9 +350,10 @@ def test_simple_bots_answer_exchange_decisions():
     ex = Exchange(rules, Game(rules, players=4, seed=9).dealt)
     obs = obs_for(ex, ex.pending.seat, rules)
     greedy = make("greedy").choose(rules, obs)
-    assert greedy == CardSet(sorted(bits(ex.hand(ex.pending.seat)), key=lambda c: rules.engine.power[c])[:3])
+    assert greedy.cardset == CardSet(sorted(bits(ex.hand(ex.pending.seat)), key=lambda c: rules.engine.power[c])[:3])
     random_choice = make("random", seed=1).choose(rules, obs)
-    assert random_choice in legal_exchange_choices(rules, obs)
+    assert random_choice.cardset in legal_exchange_choices(rules, obs)
+    assert random_choice in exchange_answers(rules, obs)
 
 
 def test_random_choices_are_uniform_over_the_legal_ones():

@@ -11,7 +11,7 @@ import pytest
 
 from bigtwo import load_rules
 from bigtwo.cards import CardSet, bits
-from bigtwo.game import answers, legal_actions
+from bigtwo.legal import answers, hand_actions
 from bigtwo.moves import HandIndex, all_combos, legal_answers_bruteforce
 from tests.rulesets import every_ruleset, rules_named
 
@@ -60,7 +60,7 @@ def test_legal_actions_add_pass_only_when_following(preset):
     for _ in range(100):
         hand, top = random_position(rules, rng)
         idx = HandIndex.build(rules.engine, hand)
-        acts = legal_actions(rules.engine, idx, top, 0, "none")
+        acts = hand_actions(rules.engine, idx, top, 0, "none")
         assert (acts[-1].is_pass) == (top is not None) or (top is None and acts == [])
         assert sum(p.is_pass for p in acts) == (1 if top is not None else 0)
 

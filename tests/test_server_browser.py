@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bigtwo import Game
 from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
-from bigtwo.game import legal_plays_from_observation
+from bigtwo.legal import legal_plays_from_observation
+from bigtwo.positions import position_from_observation
 from bigtwo.record import read_record, replay
 from tests.server_support import ARTIFACTS, LiveServer, rules_of
 
@@ -84,7 +84,7 @@ def reason_for(rules, obs, cards: list[str]) -> str | None:
         else:
             hands.append(CardSet.from_mask(sum(1 << i for i in unseen[:size])))
             unseen = unseen[size:]
-    return Game.from_observation(rules, obs, hands).why_not(" ".join(cards))
+    return position_from_observation(rules, obs, hands).why_not(" ".join(cards))
 
 
 def click_cards(page, hand: list[str], cards: list[str]) -> None:
@@ -113,11 +113,11 @@ def take_turn(page, rules) -> str:
     if g["phase"] == "exchange":
         decision = g["decision"]
         if decision["kind"] == "give":
-            click_cards(page, g["hand"], [str(c) for c in choice])
+            click_cards(page, g["hand"], [str(c) for c in choice.cards])
             shot(page, "exchange-between-rounds")
             page.click("#give")
         elif decision["kind"] == "surrender":
-            page.click("#decline" if not choice else "#surrender")
+            page.click("#decline" if choice.word == "decline" else "#surrender")
         else:
             page.select_option("#answer-pick", str(choice))
             page.click("#answer")

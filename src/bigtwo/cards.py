@@ -29,6 +29,8 @@ DECK_SIZE = 54  # indices per deck copy: 52 ranked cards and two jokers
 BLACK_JOKER = 52
 RED_JOKER = 53
 JOKER_RANK = 13  # the rank slot both jokers report; the ruleset decides how they compare
+# rank indices the rules name (3..2 are 0..12)
+THREE, JACK, QUEEN, KING, ACE, TWO = 0, 8, 9, 10, 11, 12
 JOKER_CHARS = {BLACK_JOKER: "BJ", RED_JOKER: "RJ"}
 MAX_COPIES = 2
 
@@ -244,6 +246,10 @@ def to_mask(cards: CardsLike) -> int:
         return cards  # already a mask
     if isinstance(cards, str):
         cards = [t for t in _SPLIT.split(cards.strip()) if t]
+    else:
+        cards = list(cards)
+    if any(isinstance(t, str) and t.endswith("'") for t in cards):
+        return mask_of_tokens(cards)  # the second deck's copies named exactly: ``3D'``
     mask = 0
     for item in cards:
         if isinstance(item, Card):
@@ -264,6 +270,47 @@ def free_copy(mask: int, face: int, token: str) -> int:
         if not mask & bit:
             return bit
     raise CardParseError(token, f"{token} appears more than {MAX_COPIES} times (two decks at most)")
+
+
+def token(index: int) -> str:
+    """One card's notation with its deck copy marked: ``3D``, and ``3D'`` for the second deck's copy."""
+    return str(CARDS[index]) + ("'" if index >= DECK_SIZE else "")
+
+
+def tokens(indices: Iterable[int]) -> list[str]:
+    """The notation of each card index, copies marked (see :func:`token`)."""
+    return [token(i) for i in indices]
+
+
+def mask_of_tokens(items: Iterable[str]) -> int:
+    """The mask of card tokens as :func:`token` writes them: ``3D'`` is the second copy, and an unmarked card
+    takes the first copy not already named (so plain notation reads as everywhere else); a card named twice
+    raises CardParseError."""
+    mask = 0
+    plain = []
+    for t in items:
+        if t.endswith("'"):
+            bit = 1 << card(t[:-1].strip(), copy=1)
+            if mask & bit:
+                raise CardParseError(t, f"{t} appears twice")
+            mask |= bit
+        else:
+            plain.append(t)
+    for t in plain:
+        mask |= free_copy(mask, _parse_face(t), t)
+    return mask
+
+
+def held_copies(mask: int, hand: int) -> int:
+    """``mask`` with each card the hand does not hold moved to its other deck copy where the hand holds that one.
+
+    Notation names the first copy of a card; a person who types ``3D`` while holding the second deck's 3D means
+    the card in their hand. Cards the hand holds in neither copy are left as they are (the caller says so)."""
+    for i in bits(mask & ~hand):
+        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
+        if hand >> alt & 1 and not mask >> alt & 1:
+            mask = (mask & ~(1 << i)) | (1 << alt)
+    return mask
 
 
 def parse_cards(text: CardsLike) -> CardSet:

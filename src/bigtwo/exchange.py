@@ -58,14 +58,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits, card, to_mask
+from bigtwo.actions import Answer, Decision, IllegalAnswer
+from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits, card, held_copies, to_mask
 from bigtwo.combos.play import Play
-from bigtwo.errors import CardParseError, IllegalPlay
-from bigtwo.game import Game
+from bigtwo.errors import CardParseError
+from bigtwo.observation import Observation
 
 ROLE_NAMES = {
     "mandatory-trading": ("president", "vice-president", "neutral", "vice-bum", "bum"),
@@ -92,7 +93,7 @@ _SUIT_WORDS = {
 _SUIT_NAMES = {"D": "diamond", "C": "club", "H": "heart", "S": "spade"}
 
 
-class IllegalExchange(IllegalPlay):
+class IllegalExchange(IllegalAnswer):
     """An exchange answer the rules forbid; ``.reason`` names the cards and the rule, the state is unchanged."""
 
 
@@ -114,43 +115,6 @@ def roles_for(rules: Any, order: Sequence[int] | None, n: int) -> list[str] | No
     if n >= 4:
         roles[order[1]], roles[order[-2]] = vice, vice_bum
     return roles
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One seat's pending choice during an exchange (see the module docstring for each kind)."""
-
-    seat: int
-    kind: str
-    count: int
-    reason: str
-    to: int | None = None
-    source: int | None = None  # "from": the other party of a surrender, ask or demand
-    must: str = "any"
-    suit: str | None = None
-    shown: bool = False
-    committed: int = 0
-    answers: tuple[dict[str, Any], ...] = ()
-    options: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "count": self.count, "reason": self.reason}
-        if self.to is not None:
-            d["to"] = self.to
-        if self.source is not None:
-            d["from"] = self.source
-        if self.kind == "give":
-            d["must"] = self.must
-            if self.shown:
-                d["shown"] = True
-        if self.suit is not None or self.kind == "ask":
-            d["suit"] = self.suit
-        if self.kind == "ask":
-            d["committed"] = self.committed
-            d["answers"] = [dict(a) for a in self.answers]
-        if self.options:
-            d["options"] = list(self.options)
-        return d
 
 
 # --- choosing legally -----------------------------------------------------------------------------------
@@ -258,16 +222,46 @@ def legal_questions(ev: Any, own_hand: int, decision: dict[str, Any]) -> list[st
     return out
 
 
-def legal_exchange_choices(rules: Any, obs: dict[str, Any]) -> list[CardSet | str]:
+def _pending(obs: Observation | Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
+    """The exchange decision an observation asks of its seat (as a dict) and the seat's hand, or None."""
+    if isinstance(obs, Observation):
+        if obs.phase != "exchange" or obs.decision is None:
+            return None
+        return obs.decision.to_dict(), obs.hand
+    d = obs.get("decision")
+    if obs.get("phase") != "exchange" or not d:
+        return None
+    return d, to_mask(obs["hand"])
+
+
+def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[Answer]:
+    """Every legal answer to the exchange decision in ``obs``, as actions (empty when the seat has none)."""
+    pending = _pending(obs)
+    if pending is None:
+        return []
+    kind = pending[0]["kind"]
+    out: list[Answer] = []
+    for c in legal_exchange_choices(rules, obs):
+        if isinstance(c, CardSet):
+            if kind == "surrender":
+                out.append(Answer("surrender", "surrender", c.mask) if c.mask else Answer("surrender", "decline"))
+            else:
+                out.append(Answer(kind, "", c.mask))
+        else:
+            out.append(Answer(kind, c))
+    return out
+
+
+def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> list[CardSet | str]:
     """Every legal answer to the decision in ``obs`` (empty when the seat has none).
 
     CardSets for ``give`` and ``surrender`` (the empty CardSet declines), strings for ``ask`` and ``demand``.
     """
-    d = obs.get("decision")
-    if obs.get("phase") != "exchange" or not d:
+    pending = _pending(obs)
+    if pending is None:
         return []
+    d, hand = pending
     ev = rules.engine
-    hand = to_mask(obs["hand"])
     kind = d["kind"]
     if kind == "give":
         return list(give_choices(ev, hand, d["count"], d.get("must", "any"), d.get("suit")))
@@ -280,15 +274,16 @@ def legal_exchange_choices(rules: Any, obs: dict[str, Any]) -> list[CardSet | st
     raise ValueError(f"unknown decision kind {kind!r}")
 
 
-def random_exchange_choice(rules: Any, obs: dict[str, Any], rng: random.Random) -> CardSet | str:
+def random_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any], rng: random.Random) -> CardSet | str:
     """A uniformly random legal answer, without listing every set of cards (a 6-card pass from 26 is 230,230)."""
-    d = obs.get("decision")
-    if obs.get("phase") != "exchange" or not d:
-        raise ValueError(f"seat {obs.get('seat')} has no exchange decision to make")
+    pending = _pending(obs)
+    if pending is None:
+        raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
+    d, hand = pending
     if d["kind"] != "give":
         return rng.choice(legal_exchange_choices(rules, obs))
     ev = rules.engine
-    pool = bits(_suit_mask(to_mask(obs["hand"]), d.get("suit")))
+    pool = bits(_suit_mask(hand, d.get("suit")))
     k, must = d["count"], d.get("must", "any")
     if must == "any":
         return CardSet(sum(1 << c for c in rng.sample(pool, k)))
@@ -300,13 +295,13 @@ def random_exchange_choice(rules: Any, obs: dict[str, Any], rng: random.Random) 
     return CardSet(sum(1 << c for c in beyond + rng.sample(ties, k - len(beyond))))
 
 
-def default_exchange_choice(rules: Any, obs: dict[str, Any]) -> CardSet | str:
+def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) -> CardSet | str:
     """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest."""
-    d = obs.get("decision")
-    if obs.get("phase") != "exchange" or not d:
-        raise ValueError(f"seat {obs.get('seat')} has no exchange decision to make")
+    pending = _pending(obs)
+    if pending is None:
+        raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
+    d, hand = pending
     ev = rules.engine
-    hand = to_mask(obs["hand"])
     kind = d["kind"]
     if kind == "give":
         must = d.get("must", "any")
@@ -321,6 +316,10 @@ def default_exchange_choice(rules: Any, obs: dict[str, Any]) -> CardSet | str:
         want = "highest" if d.get("suit") is None else f"highest {d['suit']}"
         return want if want in legal else legal[0]
     return d["options"][0]
+
+
+def _seat(obs: Observation | Mapping[str, Any]) -> Any:
+    return obs.seat if isinstance(obs, Observation) else obs.get("seat")
 
 
 # --- the exchange state machine ---------------------------------------------------------------------------
@@ -426,6 +425,13 @@ class Exchange:
 
     def _validate(self, d: Decision, answer: Any) -> Any:
         who = f"seat {d.seat}"
+        if isinstance(answer, Answer):
+            if answer.kind != d.kind:
+                raise IllegalExchange(f"{answer} answers a {answer.kind!r} decision, not this {d.kind!r} one")
+            if d.kind == "give" or (d.kind == "surrender" and answer.mask):
+                answer = CardSet.from_mask(answer.mask)
+            else:
+                answer = answer.word
         if d.kind in ("give", "surrender"):
             if isinstance(answer, str) and d.kind == "surrender" and answer.strip().lower() in ("decline", "no", ""):
                 return 0
@@ -439,7 +445,7 @@ class Exchange:
             if d.kind == "surrender" and mask == 0:
                 return 0
             if mask & ~hand:
-                mask = Game._match_copies(mask, hand)
+                mask = held_copies(mask, hand)
             cards = CardSet(mask)
             if mask & ~hand:
                 raise IllegalExchange(f"{who} does not hold {CardSet(mask & ~hand)}")

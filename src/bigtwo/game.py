@@ -8,38 +8,43 @@ snapshot pop and every accepted action can be replayed from the deal.
 from __future__ import annotations
 
 import random
+import warnings
+from dataclasses import dataclass
 from typing import Any
 
-from bigtwo.cards import DECK_SIZE, CardSet, CardsLike, bits, to_mask
+from bigtwo.cards import THREE, CardSet, CardsLike, bits, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.legal import (  # noqa: F401  (re-exported: bots and environments import them from here)
-    _own_copies,
-    answers,
-    fewest_to_beat,
-    highest_card,
-    last_play_reason,
-    legal_actions,
-    legal_plays_from_observation,
-)
+from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason
 from bigtwo.moves import HandIndex
+from bigtwo.observation import HistoryEntry, Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 
-_TWO = 12
-_THREE = 0
 AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
 MAX_REDEALS = 100
 
 
-def _free_copies(mask: int, used: int) -> int:
-    """With two decks, move each card of ``mask`` that is already ``used`` to its other copy."""
-    for i in bits(mask & used):
-        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
-        if not used >> alt & 1 and not mask >> alt & 1:
-            mask = (mask & ~(1 << i)) | (1 << alt)
-    return mask
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The round's state before one action: what :meth:`Game.undo` restores (everything else is derived
+    from it, or is the history, cut back to ``history_length``)."""
+
+    hands: tuple[int, ...]
+    indexes: tuple[HandIndex, ...]
+    to_move: int
+    top: Play | None
+    top_seat: int
+    passed: int
+    blocked: int
+    required: int
+    active: int
+    finished: tuple[int, ...]
+    history_length: int
+    trick_open: int
+    stock_pos: int
+    uncalled: int
 
 
 class Game:
@@ -89,7 +94,8 @@ class Game:
         if not 0 <= self.dealer < n:
             raise BigTwoError(f"dealer={dealer} is not a seat (0-{n - 1})")
         self._rng = random.Random(seed)
-        self.redeals: list[str] = []  # why each earlier deal of this round was thrown in
+        self.redeals: list[str] = []  # why each earlier deal of this round was thrown in, in words
+        self.requests: list[tuple[int, str]] = []  # deal-time decisions taken: (seat, 'redeal' or 'swap')
         if hands is not None:
             d = Deal(hands=masks)
             if stock is not None:
@@ -139,12 +145,12 @@ class Game:
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
         self._notes: list[str | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
-        self._entries: list[dict[str, Any]] = []  # observation history entries, built once per action
+        self._entries: list[HistoryEntry] = []  # observation history entries, built once per action
         self._entries_of = self._notes
         self._trick_open = 0  # history index where the current trick began
-        self._undo: list[tuple[Any, ...]] = []
+        self._undo: list[Snapshot] = []
         self._lock = self.rules.pass_locks_out
-        self._one_pass = self.rules.trick_end == "one-pass"
+        self._one_pass = self.rules.one_pass_ends_trick
         self._forbid = self.rules.last_play_forbidden
         self._skip_cache: tuple[int, int, int] | None = None
         first = self._first
@@ -231,6 +237,7 @@ class Game:
             why = "play has begun" if self._history else "its hand does not qualify under these rules"
             raise IllegalPlay(f"seat {seat} may not ask for a new deal: {why}")
         self.redeals.append(f"seat {seat} asked: {reasons[0]}")
+        self.requests.append((seat, "redeal"))
         self._setup(self._deal_with_redeals())
 
     @property
@@ -241,6 +248,15 @@ class Game:
     @property
     def swap_offer(self) -> CardSet | None:
         return CardSet.from_mask(self._swap_offer) if self.can_swap_leftover else None
+
+    @property
+    def swap_seat(self) -> int:
+        """The seat the leftover swap is offered to: the lead card's holder."""
+        dealt = 0
+        for h in self._hands:
+            dealt |= h
+        seat = holder(self._hands, lead_card_mask(self.rules, self.ev, dealt))
+        return seat if seat is not None else 0
 
     def swap_leftover(self) -> None:
         """The lead card's holder takes the leftover card and sets the lead card aside (002 Variations)."""
@@ -258,6 +274,7 @@ class Game:
         if self.rules.leftover_shown:
             known[seat] = known.get(seat, 0) | self._swap_offer
         self.redeals.append(f"seat {seat} swapped {CardSet.from_mask(lead)} for the leftover card")
+        self.requests.append((seat, "swap"))
         self._setup(
             Deal(hands=hands, face_up=self.face_up | lead, hidden=self._hidden, stock=list(self._stock), known=known)
         )
@@ -329,16 +346,26 @@ class Game:
         """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed."""
         if self._over:
             return []
-        return legal_actions(
-            self.ev, self._idx[self.to_move], self._top, self._required, self._forbid, self._must_answer()
+        seat = self.to_move
+        required = self._required
+        return hand_actions(
+            self.ev,
+            self._idx[seat],
+            self._top,
+            required & self._hands[seat],
+            self._forbid,
+            self._must_answer(),
+            lead_elsewhere=bool(required) and not required & self._hands[seat],
         )
+
+    legal_actions = legal_plays  # the state protocol's name (a round's actions are plays and passes)
 
     def _must_answer(self) -> bool:
         """The "three 3s" rule: the player right after a lead of three 3s, holding three 2s, may not pass."""
         if not self.rules.three_threes_force_twos or self._top is None:
             return False
         top = self._top
-        if top.kind != "triple" or top.value != _THREE or self._trick_open != len(self._history) - 1:
+        if top.kind != "triple" or top.value != THREE or self._trick_open != len(self._history) - 1:
             return False
         return self._next_active(self._top_seat) == self.to_move
 
@@ -369,7 +396,7 @@ class Game:
         mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
         hand = self._hands[s]
         if mask & ~hand:
-            mask = self._match_copies(mask, hand)
+            mask = held_copies(mask, hand)
             if mask & ~hand:
                 missing = CardSet.from_mask(mask & ~hand)
                 raise IllegalPlay(f"seat {s} does not hold {missing}")
@@ -386,15 +413,6 @@ class Game:
             if reason:
                 raise IllegalPlay(reason)
         return p
-
-    @staticmethod
-    def _match_copies(mask: int, hand: int) -> int:
-        """With two decks, '3D' may name either copy: swap in the copy the hand holds."""
-        for i in bits(mask & ~hand):
-            alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
-            if hand >> alt & 1 and not mask >> alt & 1:
-                mask = (mask & ~(1 << i)) | (1 << alt)
-        return mask
 
     # --- acting ---------------------------------------------------------------------------------------
     def play(self, cards: CardsLike | Play, call_last_card: bool = True) -> Play:
@@ -417,49 +435,55 @@ class Game:
         """Pass; illegal when leading a trick (unless nothing may legally be led)."""
         self.play(PASS)
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            tuple(self._hands),
-            tuple(self._idx),
-            self.to_move,
-            self._top,
-            self._top_seat,
-            self._passed,
-            self._blocked,
-            self._required,
-            self._active,
-            self._finished,
-            len(self._history),
-            self._trick_open,
-            self._stock_pos,
-            self._uncalled,
+    def apply(self, action: Play | CardsLike, call_last_card: bool = True) -> Play:
+        """The state protocol's name for :meth:`play`."""
+        return self.play(action, call_last_card)
+
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(
+            hands=tuple(self._hands),
+            indexes=tuple(self._idx),
+            to_move=self.to_move,
+            top=self._top,
+            top_seat=self._top_seat,
+            passed=self._passed,
+            blocked=self._blocked,
+            required=self._required,
+            active=self._active,
+            finished=self._finished,
+            history_length=len(self._history),
+            trick_open=self._trick_open,
+            stock_pos=self._stock_pos,
+            uncalled=self._uncalled,
         )
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether an action has been taken since the deal (so :meth:`undo` has something to take back)."""
+        return bool(self._undo)
 
     def undo(self) -> None:
         """Take back the last action (play or pass, with any automatic skips it caused); back to the deal."""
         if not self._undo:
             raise IllegalPlay("nothing to undo: the round is at the deal")
-        (
-            hands,
-            idx,
-            self.to_move,
-            self._top,
-            self._top_seat,
-            self._passed,
-            self._blocked,
-            self._required,
-            self._active,
-            self._finished,
-            hist,
-            self._trick_open,
-            self._stock_pos,
-            self._uncalled,
-        ) = self._undo.pop()
-        self._hands = list(hands)
-        self._idx = list(idx)
-        del self._history[hist:]
-        del self._notes[hist:]
-        del self._entries[hist:]
+        snap = self._undo.pop()
+        self._hands = list(snap.hands)
+        self._idx = list(snap.indexes)
+        self.to_move = snap.to_move
+        self._top = snap.top
+        self._top_seat = snap.top_seat
+        self._passed = snap.passed
+        self._blocked = snap.blocked
+        self._required = snap.required
+        self._active = snap.active
+        self._finished = snap.finished
+        self._trick_open = snap.trick_open
+        self._stock_pos = snap.stock_pos
+        self._uncalled = snap.uncalled
+        n = snap.history_length
+        del self._history[n:]
+        del self._notes[n:]
+        del self._entries[n:]
         self._over = False
         self._result = None
 
@@ -485,7 +509,7 @@ class Game:
         if hand == 0:
             self._finished += (s,)
             self._active &= ~(1 << s)
-            if self.rules.round_end == "first-out" or self._active & (self._active - 1) == 0:
+            if not self.rules.plays_to_last or self._active & (self._active - 1) == 0:
                 self._finish()
                 return
             if self.rules.trick_ends_on_out:
@@ -603,117 +627,73 @@ class Game:
         self._result = result
 
     # --- what a seat may see ----------------------------------------------------------------------------
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may know: its own hand and public information only; ``None``: a spectator's view."""
+        if seat is not None and not 0 <= seat < self.n:
+            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
+        top = self._top
+        hands = self._hands
+        offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
+        own = hands[seat] if seat is not None else 0
+        required = self._required
+        mine = seat is not None and seat == self.to_move and not self._over
+        return Observation(
+            seat=seat,
+            players=self.n,
+            rules=self.rules.name,
+            phase="over" if self._over else "play",
+            hand=own,
+            hand_sizes=tuple(h.bit_count() for h in hands),
+            dealt_sizes=tuple(self.dealt_sizes),
+            to_move=None if self._over else self.to_move,
+            trick=top,
+            trick_seat=self._top_seat if top is not None else None,
+            passed=tuple(s for s in range(self.n) if self._passed >> s & 1),
+            # who holds the lead card is public once they lead, but the card is shown only to its holder
+            required=required & own,
+            lead_elsewhere=mine and bool(required) and not required & own,
+            must_answer=mine and self._must_answer(),
+            finished=self._finished,
+            history=self._history_entries(),
+            trick_start=self._trick_open,
+            face_up=self.face_up,
+            known=tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(self._known)),
+            swap_offer=offer,
+            stock_size=self.stock_size,
+            is_over=self._over,
+            result=self._result,
+            ev=self.ev,
+        )
+
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know: its own hand and public information only (JSON-serialisable)."""
+        """The JSON form of :meth:`observe` (cards as notation): what ``seat`` may know."""
         if not 0 <= seat < self.n:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
-        ev = self.ev
-        hist = self._history_entries()
-        top = self._top
-        offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
-        return {
-            "seat": seat,
-            "players": self.n,
-            "rules": self.rules.name,
-            "hand": [str(c) for c in ev.sort_cards(self._hands[seat])],
-            "hand_sizes": self.hand_sizes(),
-            "dealt_sizes": list(self.dealt_sizes),
-            "to_move": None if self._over else self.to_move,
-            "trick": None
-            if top is None
-            else {
-                "seat": self._top_seat,
-                "cards": [str(c) for c in ev.sort_cards(top.mask)],
-                "kind": top.kind,
-            },
-            "passed": self.passed_seats(),
-            # who holds the lead card is public once they lead, but the card is shown only to its holder
-            "required_card": (str(CardSet.from_mask(self._required)) if self._required & self._hands[seat] else None),
-            "must_answer": self._must_answer() and self.to_move == seat,
-            "finished": list(self._finished),
-            "history": hist,
-            "trick_start": self._trick_open,
-            "face_up": [str(c) for c in ev.sort_cards(self.face_up)],
-            "known_cards": {
-                str(s): [str(c) for c in ev.sort_cards(k & self._hands[s])]
-                for s, k in enumerate(self._known)
-                if s != seat and k & self._hands[s]
-            },
-            "swap_offer": [str(c) for c in ev.sort_cards(offer)] if offer else None,
-            "stock_size": self.stock_size,
-            "is_over": self._over,
-            "result": self._result.to_dict() if self._result else None,
-        }
+        return self.observe(seat).to_json()
 
-    def _history_entries(self) -> list[dict[str, Any]]:
-        """The observation's history: each action's entry is built once, and every call gets its own copy."""
+    def _history_entries(self) -> tuple[HistoryEntry, ...]:
+        """The observation's history: each action's entry is built once, as the action is first observed."""
         if self._entries_of is not self._notes:  # the notes were replaced wholesale: build them all again
             self._entries, self._entries_of = [], self._notes
         entries = self._entries
-        sort = self.ev.sort_cards
-        for i in range(len(entries), len(self._history)):
-            s, p = self._history[i]
-            entry: dict[str, Any] = {"seat": s, "action": "pass" if p.is_pass else "play"}
-            if not p.is_pass:
-                entry["cards"] = [str(c) for c in sort(p.mask)]
-                entry["kind"] = p.kind
-            if self._notes[i]:
-                entry["note"] = self._notes[i]
-            entries.append(entry)
-        return [dict(e, cards=e["cards"][:]) if "cards" in e else e.copy() for e in entries]
+        history, notes = self._history, self._notes
+        for i in range(len(entries), len(history)):
+            s, p = history[i]
+            entries.append(HistoryEntry(s, PASS if p.is_pass else p, notes[i]))
+        return tuple(entries)
 
     # --- positions for search ---------------------------------------------------------------------------
     @classmethod
-    def from_observation(cls, rules: Ruleset | str, obs: dict[str, Any], hands: list[CardsLike]) -> Game:
-        """The position ``obs`` describes, with ``hands`` as every seat's current hand (a determinisation).
-
-        The deal is rebuilt as each seat's current hand plus what it has played, and the public history is
-        replayed on it, so the result is exactly the observed position (for search bots sampling the unseen
-        cards). ``hands[obs["seat"]]`` must be the observer's own hand; sizes must match ``hand_sizes``.
-        Under ``draw_on_pass`` the cards drawn are part of the sampled hands, so no stock is rebuilt.
-        """
-        rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
-        masks = [to_mask(h) for h in hands]
-        sizes = obs["hand_sizes"]
-        if [m.bit_count() for m in masks] != list(sizes):
-            raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {sizes}")
-        dealt = list(masks)
-        used = 0
-        for m in masks:
-            used |= m
-        assigned: list[int] = []  # the exact cards of each play (with two decks, which copy)
-        for entry in obs["history"]:
-            if entry["action"] == "play":
-                m = _free_copies(to_mask(entry["cards"]), used)
-                used |= m
-                dealt[entry["seat"]] |= m
-                assigned.append(m)
-        history = obs["history"]
-        first = history[0]["seat"] if history else obs["to_move"]
-        replay_rules = (
-            rules.replace(auto_skip=False, draw_on_pass=False) if (rules.auto_skip or rules.draw_on_pass) else rules
+    def from_observation(cls, rules: Ruleset | str, obs: Observation | dict[str, Any], hands: list[CardsLike]) -> Game:
+        """Deprecated: use :func:`bigtwo.positions.position_from_observation` (positions for search live there)."""
+        warnings.warn(
+            "Game.from_observation is deprecated; use bigtwo.positions.position_from_observation",
+            DeprecationWarning,
+            stacklevel=2,
         )
-        g = cls(replay_rules, hands=dealt, first=first)
-        if not history and obs.get("required_card"):
-            g._required = to_mask(obs["required_card"]) & dealt[first]
-        g.face_up = to_mask(obs.get("face_up") or [])
-        plays = iter(assigned)
-        for entry in history:
-            g.play(PASS if entry["action"] == "pass" else CardSet.from_mask(next(plays)))
-        g.rules = rules
-        g.dealt_sizes = list(obs["dealt_sizes"])  # drawn cards are in the hands, not in what was dealt
-        g._notes = [entry.get("note") for entry in history]
-        if rules.draw_on_pass and obs.get("stock_size"):
-            # the stock is some of the cards nobody can see: those not in a hand, played, or face up
-            seen = g.face_up
-            for m in g._hands:
-                seen |= m
-            for _s, p in g._history:
-                seen |= p.mask
-            unseen = bits(g.ev.pack & ~seen)
-            g._stock = tuple(unseen[: obs["stock_size"]])
-            g._stock_pos = 0
-        return g
+        from bigtwo.positions import position_from_observation  # the one upward import, kept for old callers
+
+        return position_from_observation(rules, obs, hands)
 
     def clone(self) -> Game:
         """An independent copy of the round (cheap: the state is ints and immutable objects)."""

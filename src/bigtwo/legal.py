@@ -1,32 +1,35 @@
 """Legal actions: what a hand may do facing a trick, under the ruleset's restrictions.
 
-Shared by the round (``Game.legal_plays``) and by anything that knows only a seat's observation (bots,
-environments), so both answer from one piece of code.
+One rule for everyone: the round (``Game.legal_plays``) and everything that knows only a seat's observation
+(bots, environments, the tables, the server) call :func:`hand_actions`, so they cannot disagree.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, bits, to_mask
+from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import HandIndex, all_combos
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 
-_TWO = 12
+if TYPE_CHECKING:
+    from bigtwo.combos.evaluator import Evaluator
 
 
-def highest_card(ev: Any) -> int:
+def highest_card(ev: Evaluator) -> int:
     """The highest card of a standard pack under these rules (what 'the 2S' means in end restrictions)."""
     return ev.highest_face
 
 
-def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
+def last_play_reason(ev: Evaluator, rule: str, p: Play) -> str | None:
     """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
     if rule == "none":
         return None
     cs = bits(p.mask)
-    all_twos = all(ev.rank_of[c] == _TWO for c in cs)
+    all_twos = all(ev.rank_of[c] == TWO for c in cs)
     top = ev.highest_face
     if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
         return "you may not go out with a single 2 or a pair of 2s"
@@ -39,7 +42,7 @@ def last_play_reason(ev: Any, rule: str, p: Play) -> str | None:
     return None
 
 
-def answers(ev: Any, idx: HandIndex, top: Play) -> list[Play]:
+def answers(ev: Evaluator, idx: HandIndex, top: Play) -> list[Play]:
     """Every play of the hand that beats ``top``: ordinary answers, then bombs."""
     if not ev.has_bombs:
         return idx.answers(top)
@@ -50,14 +53,25 @@ def answers(ev: Any, idx: HandIndex, top: Play) -> list[Play]:
     return out
 
 
-def legal_actions(
-    ev: Any, idx: HandIndex, top: Play | None, required: int, forbid: str, must_answer: bool = False
+def hand_actions(
+    ev: Evaluator,
+    idx: HandIndex,
+    top: Play | None,
+    required: int,
+    forbid: str,
+    must_answer: bool = False,
+    lead_elsewhere: bool = False,
 ) -> list[Play]:
-    """The legal actions of a hand (as its index) facing ``top`` (None: leading); shared by Game and bots.
+    """The legal actions of a hand (as its index) facing ``top`` (None: leading): plays lowest first, then
+    ``Play.PASS`` where it is allowed.
 
-    ``must_answer`` drops the pass when the only answers are three 2s (the "three 3s" rule).
+    ``required``: a card of the hand the play must contain (the first lead); ``lead_elsewhere``: the first
+    play must contain a card this hand does not hold, so it can only pass. ``must_answer`` drops the pass when
+    the only answers are three 2s (the "three 3s" rule).
     """
     if top is None:
+        if lead_elsewhere:
+            return [PASS]
         plays = idx.containing(required) if required else list(idx.plays)
     else:
         plays = answers(ev, idx, top)
@@ -66,44 +80,42 @@ def legal_actions(
         plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
     if top is None:
         return plays if plays else [PASS]
-    if must_answer and plays and all(p.kind == "triple" and p.value == _TWO for p in plays):
+    if must_answer and plays and all(p.kind == "triple" and p.value == TWO for p in plays):
         return plays
     plays.append(PASS)
     return plays
 
 
-def legal_plays_from_observation(rules: Ruleset, obs: dict[str, Any]) -> list[Play]:
-    """The legal actions of the observing seat, from its observation alone (empty when not its turn)."""
-    if obs.get("is_over") or obs.get("to_move") != obs["seat"]:
+def legal_plays_from_observation(
+    rules: Ruleset, obs: Observation | Mapping[str, Any], index: HandIndex | None = None
+) -> list[Play]:
+    """The legal plays of the observing seat, from its observation alone (empty when it is not to play).
+
+    Equal to the state's own ``legal_plays()`` in every position. ``index``, a hand index kept from an earlier
+    decision under the same rules, is reused (filtered when cards have left the hand) instead of rebuilt.
+    """
+    if not isinstance(obs, Observation):
+        obs = Observation.from_json(obs, rules)
+    if obs.is_over or obs.phase != "play" or obs.to_move != obs.seat:
         return []
-    ev = rules.engine_for(obs["players"])
-    hand = to_mask(obs["hand"])
-    idx = HandIndex.build(ev, hand)
-    trick = obs.get("trick")
-    top = ev.classify(_other_copies(to_mask(trick["cards"]), hand)) if trick else None
-    required = _own_copies(to_mask(obs["required_card"]), hand) & hand if obs.get("required_card") else 0
-    return legal_actions(ev, idx, top, required, rules.last_play_forbidden, bool(obs.get("must_answer")))
+    ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
+    idx = hand_index(ev, obs.hand, index)
+    return hand_actions(
+        ev, idx, obs.trick, obs.required, rules.last_play_forbidden, obs.must_answer, obs.lead_elsewhere
+    )
 
 
-def _own_copies(mask: int, hand: int) -> int:
-    """With two decks, notation names the first copy: prefer the copy ``hand`` holds (tricks: :func:`_other_copies`)."""
-    for i in bits(mask):
-        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
-        if not hand >> i & 1 and hand >> alt & 1 and not mask >> alt & 1:
-            mask = (mask & ~(1 << i)) | (1 << alt)
-    return mask
+def hand_index(ev: Evaluator, hand: int, previous: HandIndex | None = None) -> HandIndex:
+    """The index of ``hand``: ``previous`` filtered when the hand has only lost cards since, else built anew
+    (between draws from a stock hands only shrink, so a bot's last index usually serves)."""
+    if previous is None or previous.ev is not ev or hand & ~previous.hand:
+        return HandIndex.build(ev, hand)
+    if previous.hand != hand:
+        return previous.without(previous.hand & ~hand)
+    return previous
 
 
-def _other_copies(mask: int, hand: int) -> int:
-    """With two decks, cards on the table are not in ``hand``: a card the hand holds is the other copy there."""
-    for i in bits(mask & hand):
-        alt = (i + DECK_SIZE) % (2 * DECK_SIZE)
-        if not mask >> alt & 1:
-            mask = (mask & ~(1 << i)) | (1 << alt)
-    return mask
-
-
-def fewest_to_beat(ev: Any, pool: int, top: Play) -> int:
+def fewest_to_beat(ev: Evaluator, pool: int, top: Play) -> int:
     """Fewest cards of a combination drawn from ``pool`` that beats ``top`` (a large number if none can).
 
     Kinds are tried strongest first and sizes smallest first, so the usual answer is found at once; only a

@@ -35,18 +35,35 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bigtwo.cards import CardSet, bits
-from bigtwo.errors import BigTwoError
-from bigtwo.exchange import Exchange
+from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
+from bigtwo.cards import CardSet, CardsLike, bits, tokens
+from bigtwo.combos.play import Play
+from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.exchange import Exchange, exchange_answers
 from bigtwo.game import Game
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
 
 RECORD_FORMAT = "bigtwo-match/1"
 SHOOTOUT_CARDS = 5
+MAX_REDEAL_REQUESTS = 20  # a bound on asked-for new deals in one round, so every match ends
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match: seats from best to worst, each seat's total points and sum of places."""
+
+    standings: tuple[int, ...]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+
+    @property
+    def winner(self) -> int:
+        return self.standings[0]
 
 
 def derived_seed(seed: int, *parts: object) -> int:
@@ -61,9 +78,10 @@ class RoundRecord:
     index: int
     seed: int
     dealer: int
-    dealt: tuple[int, ...]  # bitmasks by seat, before exchanges
+    dealt: tuple[int, ...]  # bitmasks by seat, before exchanges (after any new deal or swap asked for)
     roles: list[str] | None
-    exchange: Exchange
+    exchange: Exchange | None  # None while deal-time decisions are pending
+    deal_answers: list[dict[str, Any]] = field(default_factory=list)  # {"seat", "kind", "answer"} at the deal
     hands: tuple[int, ...] = ()  # bitmasks by seat, after exchanges
     first: int | None = None  # the seat told to lead freely (None: the lead card's holder)
     game: Game | None = None
@@ -76,18 +94,23 @@ class RoundRecord:
         return self.result is not None
 
     def to_dict(self) -> dict[str, Any]:
-        ev = self.exchange.ev
+        ev = self.exchange.ev if self.exchange is not None else None
 
         def cards(mask: int) -> list[str]:
-            return [str(c) for c in ev.sort_cards(mask)]
+            return [str(c) for c in (ev.sort_cards(mask) if ev is not None else CardSet.from_mask(mask))]
 
+        ex = self.exchange
         out: dict[str, Any] = {
             "round": self.index,
             "seed": self.seed,
             "dealer": self.dealer,
             "roles": self.roles,
+            "deal_answers": [dict(a) for a in self.deal_answers],
             "dealt": [cards(m) for m in self.dealt],
-            "exchange": {"events": [dict(e) for e in self.exchange.events], "answers": list(self.exchange.answers)},
+            "exchange": {
+                "events": [dict(e) for e in ex.events] if ex is not None else [],
+                "answers": list(ex.answers) if ex is not None else [],
+            },
             "hands": [cards(m) for m in self.hands],
             "first": self.first,
         }
@@ -112,7 +135,9 @@ def _actions(game: Game) -> list[dict[str, Any]]:
     out = []
     for (s, p), note in zip(game.history, game.history_notes, strict=True):
         a: dict[str, Any] = (
-            {"seat": s, "action": "pass"} if p.is_pass else {"seat": s, "action": "play", "cards": str(p)}
+            {"seat": s, "action": "pass"}
+            if p.is_pass
+            else {"seat": s, "action": "play", "cards": " ".join(tokens(bits(p.mask)))}
         )
         if note:
             a["note"] = note  # 'auto' passes are the engine's own: a replay skips them
@@ -160,13 +185,14 @@ class Match:
         if points is not None:
             if points < 1:
                 raise BigTwoError(f"points={points}: a points target must be positive")
-            if r.scoring == "ranking" and not r.teams:
+            if r.ranks_only:
                 raise BigTwoError(f"a points target needs a scoring system with points; {r.name!r} ranks only")
         self.max_rounds = rounds
         self.points = points
         self.totals = [0] * n
         self.places = [0] * n  # sum of places over completed rounds
         self.records: list[RoundRecord] = []
+        self.log: list[tuple[int, Action, bool]] = []  # (seat, action, called 'last card') as applied
         self._over = False
         self._start_round()
 
@@ -189,130 +215,288 @@ class Match:
         return self._over
 
     @property
-    def phase(self) -> str:
-        if self._over:
-            return "over"
-        return "exchange" if not self.current.exchange.is_done else "play"
+    def result(self) -> MatchResult | None:
+        """Standings, totals and places once the match is over; None before."""
+        if not self._over:
+            return None
+        return MatchResult(tuple(self.standings()), tuple(self.totals), tuple(self.places))
 
     @property
-    def exchange(self) -> Exchange:
+    def phase(self) -> str:
+        """``"deal"`` (a new deal or a swap may be asked for), ``"exchange"``, ``"play"`` or ``"over"``."""
+        if self._over:
+            return "over"
+        ex = self.current.exchange
+        if ex is None:
+            return "deal"
+        return "exchange" if not ex.is_done else "play"
+
+    @property
+    def exchange(self) -> Exchange | None:
         return self.current.exchange
 
     @property
     def game(self) -> Game | None:
-        """The game being played now (a shoot-out after a team tie), or None during exchanges."""
+        """The game being played now (a shoot-out after a team tie), or None before play begins."""
         rec = self.current
         if rec.shootouts:
             return rec.shootouts[-1]
         return rec.game
 
     @property
+    def pending(self) -> Decision | None:
+        """The decision the seat to move must answer (at the deal or in an exchange), or None during play."""
+        if self._over:
+            return None
+        if self.current.exchange is None:
+            return self._deal_decision
+        return self.current.exchange.pending
+
+    @property
     def to_move(self) -> int | None:
         if self._over:
             return None
-        if self.phase == "exchange":
-            pending = self.exchange.pending
-            return pending.seat if pending else None
+        d = self.pending
+        if d is not None:
+            return d.seat
+        if self.phase != "play":
+            return None
         g = self.game
         return None if g is None or g.is_over else g.to_move
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        """The pending exchange decision (with its seat), or None."""
-        pending = self.exchange.pending if not self._over else None
-        return None if pending is None else {"seat": pending.seat, **pending.to_dict()}
+        """The pending decision (with its seat) as a dict, or None."""
+        d = self.pending
+        return None if d is None else {"seat": d.seat, **d.to_dict()}
 
     def standings(self) -> list[int]:
-        """Seats from best to worst (totals, then places; places only under ranking-only scoring)."""
-        if self.rules.scoring == "ranking" and not self.rules.teams:
+        """Seats from best to worst (totals, then places; places only when the rules rank without points)."""
+        if self.rules.ranks_only:
             return sorted(range(self.n), key=lambda s: (self.places[s], s))
         return sorted(range(self.n), key=lambda s: (-self.totals[s], self.places[s], s))
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see now: its own cards, public facts, and exchanges it took part in."""
-        if not 0 <= seat < self.n:
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may know now (``None``: a spectator): its own cards, public facts, its decisions, and
+        the exchanges it took part in."""
+        if seat is not None and not 0 <= seat < self.n:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
         rec = self.current
+        phase = self.phase
+        pending = self.pending
+        ex = rec.exchange
+        over = self._over
         common: dict[str, Any] = {
+            "phase": phase,
             "round": rec.index,
             "rounds": self.max_rounds,
             "points_target": self.points,
             "dealer": rec.dealer,
-            "roles": rec.roles,
-            "totals": list(self.totals),
-            "exchanges": rec.exchange.events_for(seat),
+            "roles": tuple(rec.roles) if rec.roles is not None else None,
+            "totals": tuple(self.totals),
+            "exchanges": tuple(ex.events_for(seat)) if ex is not None and seat is not None else (),
+            "decision": pending if pending is not None and pending.seat == seat else None,
+            "standings": tuple(self.standings()) if over else None,
+            "places": tuple(self.places) if over else None,
         }
-        phase = self.phase
-        if phase == "play":
-            g = self.game
-            assert g is not None
-            obs = g.observation(seat)
-            obs.update(common)
-            obs["phase"] = "play"
-            obs["shootout"] = len(rec.shootouts)
-            return obs
-        ex = rec.exchange
-        ev = self.rules.engine
-        obs = {
-            "phase": phase,
-            "seat": seat,
-            "players": self.n,
-            "rules": self.rules.name,
+        if seat is None and ex is not None:
+            common["exchanges"] = tuple(
+                e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"}
+                for e in ex.events
+                if e.get("type") == "give"
+            )
+        if phase in ("play", "over") and self.game is not None:
+            obs = self.game.observe(seat)
+            return replace(obs, shootout=len(rec.shootouts), **common)
+        if phase == "deal":
+            g = self._dealing
+            obs = g.observe(seat)
+            return replace(obs, to_move=self.to_move, history=(), trick=None, trick_seat=None, **common)
+        assert ex is not None
+        sizes = tuple(ex.hand(s).bit_count() for s in range(self.n))
+        return Observation(
+            seat=seat,
+            players=self.n,
+            rules=self.rules.name,
+            hand=ex.hand(seat) if seat is not None else 0,
+            hand_sizes=sizes,
+            dealt_sizes=sizes,
+            to_move=self.to_move,
+            is_over=over,
+            ev=self._dealing.ev,
             **common,
-            "hand": [str(c) for c in ev.sort_cards(ex.hand(seat) if phase == "exchange" else 0)],
-            "hand_sizes": [ex.hand(s).bit_count() for s in range(self.n)] if phase == "exchange" else [0] * self.n,
-            "to_move": self.to_move,
-            "decision": ex.decision_for(seat) if phase == "exchange" else None,
-            "is_over": self._over,
-        }
-        if self._over:
-            obs["standings"] = self.standings()
-            obs["places"] = list(self.places)
-        return obs
+        )
 
-    def legal_actions(self) -> list[Any]:
-        """The legal answers of the seat to move: plays, or exchange choices (see ``legal_exchange_choices``)."""
-        from bigtwo.exchange import legal_exchange_choices
+    def observation(self, seat: int) -> dict[str, Any]:
+        """The JSON form of :meth:`observe` (cards as notation, copies marked)."""
+        if not 0 <= seat < self.n:
+            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
+        return self.observe(seat).to_json()
 
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move: plays and the pass, or the answers to its decision."""
         if self._over:
             return []
-        if self.phase == "exchange":
-            seat = self.to_move
-            assert seat is not None
-            return legal_exchange_choices(self.rules, self.observation(seat))
+        d = self.pending
+        if d is not None:
+            if d.at_deal:
+                return [Answer(d.kind, word) for word in d.options]
+            return list(exchange_answers(self.rules, self.observe(d.seat)))
         g = self.game
         return g.legal_plays() if g is not None else []
 
     # --- acting --------------------------------------------------------------------------------------------
-    def act(self, answer: Any, seat: int | None = None, call_last_card: bool = True) -> Any:
-        """Answer the pending exchange decision, or play for the seat to move (``"pass"`` passes).
+    def apply(self, action: Action | CardsLike, call_last_card: bool = True) -> Action:
+        """Take ``action`` for the seat to move (an Action, or notation such as ``"3D 3S"``, ``"pass"``,
+        ``"keep"``, ``"highest S"``); returns the action as the state read it.
 
-        Bad input raises (``IllegalExchange`` / ``IllegalPlay``) and changes nothing. ``seat``, when given,
-        must be the seat to move. ``call_last_card`` is passed to :meth:`Game.play`.
+        A bad action raises (:class:`~bigtwo.errors.IllegalPlay` or one of its kinds) with the reason in
+        words, and changes nothing. ``call_last_card``: a play leaving one card announces it (unless False).
+        """
+        if self._over:
+            raise IllegalPlay("the match is over")
+        seat = self.to_move
+        d = self.pending
+        if d is not None:
+            answer = d.read(action)
+            if d.at_deal:
+                taken = self._answer_deal(d, answer)
+            else:
+                ex = self.current.exchange
+                assert ex is not None
+                if answer.kind == "surrender" and answer.word == "surrender" and not answer.mask:
+                    value = ex.decide("surrender")
+                    taken = Answer("surrender", "surrender", value)
+                else:
+                    ex.decide(answer)
+                    taken = answer
+                if ex.is_done:
+                    self._start_play()
+            self.log.append((seat, taken, True))
+            return taken
+        g = self.game
+        assert g is not None and seat is not None
+        p = g.play(action, call_last_card=call_last_card)  # type: ignore[arg-type]
+        self.log.append((seat, p, call_last_card))
+        if g.is_over:
+            self._finish_game()
+        return p
+
+    def why_not(self, action: Action | CardsLike) -> str | None:
+        """Why ``action`` may not be taken now, in words; None if it may. Nothing changes."""
+        if self._over:
+            return "the match is over"
+        d = self.pending
+        if d is not None:
+            try:
+                answer = d.read(action)
+            except IllegalAnswer as e:
+                return e.reason
+            if d.at_deal:
+                return None if answer.word in d.options else _options_reason(d, answer)
+            ex = self.current.exchange
+            assert ex is not None
+            return ex.why_not(answer)
+        g = self.game
+        assert g is not None
+        return g.why_not(action)  # type: ignore[arg-type]
+
+    def act(self, answer: Any, seat: int | None = None, call_last_card: bool = True) -> Any:
+        """Answer the pending decision, or play for the seat to move (``"pass"`` passes); the older face of
+        :meth:`apply`, returning what it always returned: the Play made, or an exchange answer's value (the
+        cards given as a mask, or the word).
+
+        Bad input raises and changes nothing. ``seat``, when given, must be the seat to move.
         """
         if self._over:
             raise BigTwoError("the match is over")
         if seat is not None and seat != self.to_move:
             raise BigTwoError(f"seat {seat} is not to move; seat {self.to_move} is")
-        if self.phase == "exchange":
-            value = self.exchange.decide(answer)
-            if self.exchange.is_done:
-                self._start_play()
-            return value
+        taken = self.apply(answer, call_last_card=call_last_card)
+        if isinstance(taken, Answer):
+            return taken.mask if taken.kind == "give" or taken.word == "surrender" else taken.word
+        return taken
+
+    def undo(self) -> None:
+        """Take back the last action taken through :meth:`apply` (across exchanges and rounds too)."""
+        if not self.log:
+            raise IllegalPlay("nothing to undo: the match is at its first deal")
+        _seat, last, _called = self.log[-1]
         g = self.game
-        assert g is not None
-        p = g.play(answer, call_last_card=call_last_card)
-        if g.is_over:
-            self._finish_game()
-        return p
+        if isinstance(last, Play) and self.phase == "play" and g is not None and g.can_undo:
+            # the last action was a play of the round in progress: the round's own undo is exact and cheap
+            g.undo()
+            self.log.pop()
+            return
+        fresh = self._fresh()
+        for _s, action, called in self.log[:-1]:
+            fresh.apply(action, call_last_card=called)
+        self.__dict__.update(fresh.__dict__)
+
+    def clone(self) -> Match:
+        """An independent copy of the match in the same position (rebuilt from the seed and the actions)."""
+        fresh = self._fresh()
+        for _s, action, called in self.log:
+            fresh.apply(action, call_last_card=called)
+        return fresh
+
+    def _fresh(self) -> Match:
+        return Match(self.rules, players=self.n, seed=self.seed, rounds=self.max_rounds, points=self.points)
 
     def play_out(self, players: Sequence[Any] | Mapping[int, Any]) -> Match:
         """Let ``players[seat].choose(rules, observation)`` make every remaining decision and play."""
         while not self._over:
             s = self.to_move
             assert s is not None
-            self.act(players[s].choose(self.rules, self.observation(s)))
+            self.apply(players[s].choose(self.rules, self.observe(s)))
         return self
+
+    # --- the deal ------------------------------------------------------------------------------------------
+    def _next_deal_decision(self) -> Decision | None:
+        """The next deal-time choice: a seat whose hand qualifies may ask for a new deal (in turn from the
+        dealer's left), then the lead card's holder may swap it for a leftover card on offer."""
+        g = self._dealing
+        if g.is_over:
+            return None
+        rec = self.current
+        asked = sum(1 for a in rec.deal_answers if a["answer"] == "redeal")
+        if asked < MAX_REDEAL_REQUESTS:
+            for k in range(1, self.n + 1):
+                seat = (rec.dealer + k) % self.n
+                if seat in self._kept:
+                    continue
+                reasons = g.redeal_reasons(seat)
+                if reasons:
+                    why = f"you may ask for a new deal: {reasons[0]}"
+                    return Decision(seat, "redeal", 0, why, options=("redeal", "keep"))
+        if g.can_swap_leftover and not self._swap_answered:
+            seat = g.swap_seat
+            offer = g.swap_offer
+            shown = f" ({offer})" if self.rules.leftover_shown and offer else ""
+            why = f"you may take the leftover card{shown} and set {g.required_card or 'the lead card'} aside"
+            return Decision(seat, "swap", 1, why, options=("swap", "keep"))
+        return None
+
+    def _answer_deal(self, d: Decision, answer: Answer) -> Answer:
+        if answer.word not in d.options:
+            raise IllegalAnswer(_options_reason(d, answer))
+        g = self._dealing
+        rec = self.current
+        if d.kind == "redeal":
+            if answer.word == "redeal":
+                g.request_redeal(d.seat)
+                self._kept = set()
+            else:
+                self._kept.add(d.seat)
+        else:
+            self._swap_answered = True
+            if answer.word == "swap":
+                g.swap_leftover()
+        rec.deal_answers.append({"seat": d.seat, "kind": d.kind, "answer": answer.word})
+        self._deal_decision = self._next_deal_decision()
+        if self._deal_decision is None:
+            self._start_exchange()
+        return answer
 
     # --- the round cycle -----------------------------------------------------------------------------------
     def round_seed(self, index: int) -> int:
@@ -324,26 +508,38 @@ class Match:
         n = self.n
         if prev is None:
             dealer = n - 1
-        elif self.rules.dealer == "loser":
+        elif self.rules.loser_deals:
             assert prev.result is not None
             dealer = prev.result.finishing_order[-1]
         else:
             dealer = (prev.dealer + 1) % n
         seed = self.round_seed(i)
         dealing = Game(self.rules, players=n, seed=seed, dealer=dealer)
-        dealt = list(dealing.dealt)
-        order = prev.result.finishing_order if prev is not None and prev.result is not None else None
-        ex = Exchange(self.rules, dealt, order, dealer)
-        self.records.append(RoundRecord(i, seed, dealer, tuple(dealt), ex.roles, ex))
+        self.records.append(RoundRecord(i, seed, dealer, tuple(dealing.dealt), None, None))
         self._dealing = dealing
+        self._kept: set[int] = set()  # seats that kept this deal rather than ask for a new one
+        self._swap_answered = False
+        self._deal_decision = self._next_deal_decision()
+        if self._deal_decision is None:
+            self._start_exchange()
+
+    def _start_exchange(self) -> None:
+        """The deal stands: the exchanges of the rules begin (play begins at once when there are none)."""
+        rec = self.current
+        prev = self.records[rec.index - 1] if rec.index > 0 else None
+        order = prev.result.finishing_order if prev is not None and prev.result is not None else None
+        rec.dealt = tuple(self._dealing.dealt)
+        ex = Exchange(self.rules, list(rec.dealt), order, rec.dealer)
+        rec.exchange, rec.roles = ex, ex.roles
         if ex.is_done:
             self._start_play()
 
     def _start_play(self) -> None:
         rec = self.current
+        assert rec.exchange is not None
         rec.hands = tuple(rec.exchange.hands)
         first = None
-        if rec.index > 0 and self.rules.later_lead == "previous-winner":
+        if rec.index > 0 and self.rules.previous_winner_leads:
             prev = self.records[rec.index - 1].result
             assert prev is not None
             first = prev.winner
@@ -438,6 +634,13 @@ class Match:
         m = cls(rules, players=data["players"], seed=data["seed"], rounds=data["rounds"], points=data["points"])
         for r in data["records"]:
             i = r["round"]
+            if i < len(m.records) and m.phase == "deal":
+                answers = r.get("deal_answers")
+                if answers is None:  # a record from before deal-time decisions: every deal was kept
+                    while m.phase == "deal" and m.current.index == i:
+                        m.apply("keep")
+                for a in answers or ():
+                    m.act(a["answer"], seat=a["seat"])
             rec = m.records[i] if i < len(m.records) else None
             # compared as notation: with two decks, notation does not say which copy of a card a hand holds
             same = rec is not None and [sorted(h) for h in r["dealt"]] == [
@@ -459,3 +662,7 @@ class Match:
     def __repr__(self) -> str:
         state = "over" if self._over else f"round {self.round_index + 1}, {self.phase}"
         return f"<Match {self.rules.name!r} {self.n} players, {state}, totals {self.totals}>"
+
+
+def _options_reason(d: Decision, answer: Answer) -> str:
+    return f"{answer.word or answer}: answer {' or '.join(repr(o) for o in d.options)}"

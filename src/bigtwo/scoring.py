@@ -47,9 +47,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.cards import DECK_SIZE, bits
+from bigtwo.cards import DECK_SIZE, TWO, bits
 
-_TWO = 12  # rank index of the 2
 _FACE_VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1, 2)
 _JOKER_FACE_VALUE = 15
 TEAMS = ((0, 2), (1, 3))  # partners sit opposite
@@ -193,7 +192,7 @@ def _max_disjoint(groups: list[int], used: int) -> int:
 
 
 def twos_in(mask: int) -> int:
-    return sum(1 for c in bits(mask) if c % DECK_SIZE < 52 and (c % DECK_SIZE) >> 2 == _TWO)
+    return sum(1 for c in bits(mask) if c % DECK_SIZE < 52 and (c % DECK_SIZE) >> 2 == TWO)
 
 
 def face_value(mask: int) -> int:

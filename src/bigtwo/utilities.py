@@ -39,4 +39,4 @@ def round_utility(result: RoundResult, measure: str = "score") -> list[float]:
 
 def default_measure(rules) -> str:
     """What a player under these rules plays for: the rules' payments, or the finishing order when unscored."""
-    return "place" if rules.scoring == "ranking" else "score"
+    return str(rules.play_measure)

@@ -1,11 +1,14 @@
-"""Computer players. Every bot sees only a seat's observation (plus the ruleset) and returns a legal Play,
-or the cards it gives when the observation asks for an exchange.
+"""Computer players. Every bot sees only a seat's :class:`~bigtwo.observation.Observation` (plus the ruleset)
+and returns a legal action: a play or a pass, or its answer to a decision the rules put to it.
 
 ``bigtwo.bots.make("heuristic", seed=1)`` builds one by name: ``random`` and ``greedy`` (reference
 opponents), ``heuristic`` (hand plans, control, defence; under a few ms a move) and ``search`` (determinised
-Monte Carlo search with heuristic rollouts; ``budget_ms=`` or ``iterations=``).
+Monte Carlo search with heuristic rollouts; ``budget_ms=`` or ``iterations=``). Importing this package loads
+every built-in bot module, and each registers itself: the registry is complete on import.
 """
 
-from bigtwo.bots.base import BOTS, BaseBot, Bot, bot_names, make, register
+from bigtwo.bots import heuristic, search, simple
+from bigtwo.bots.base import BaseBot, Bot
+from bigtwo.bots.registry import BOTS, bot_names, make, register
 
-__all__ = ["BOTS", "BaseBot", "Bot", "bot_names", "make", "register"]
+__all__ = ["BOTS", "BaseBot", "Bot", "bot_names", "heuristic", "make", "register", "search", "simple"]

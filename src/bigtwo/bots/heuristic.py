@@ -22,13 +22,15 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from bigtwo.bots.base import BaseBot, register
+from bigtwo.bots.base import BaseBot
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
+from bigtwo.bots.registry import register
 from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
 from bigtwo.cards import JOKER_RANK, CardSet, bits
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
+from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 
 WIN = 100.0  # going out
@@ -364,7 +366,7 @@ class HeuristicBot(BaseBot):
         self._history = HistoryCache()
         self._last_hand = 0  # the hand at the last decision: its plan's work is reused (same result, faster)
 
-    def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         legal = self.legal(rules, observation)
         if len(legal) == 1:
             return legal[0]
@@ -373,33 +375,34 @@ class HeuristicBot(BaseBot):
         self._last_hand = view.hand
         return play
 
-    def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
+    def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
 
-    def explain(self, rules: Ruleset, observation: dict[str, Any]) -> tuple[Play | CardSet | str, str]:
+    def explain(self, rules: Ruleset, observation: Observation | dict[str, Any]) -> tuple[Play | CardSet | str, str]:
         """This bot's choice and why, in words (the table's hint): ``(choice, reason)``, the choice being what
         :meth:`choose` returns."""
-        if observation.get("phase") == "exchange":
-            d = observation.get("decision") or {}
-            choice = self.choose_exchange(rules, observation)
-            any_cards = d.get("kind") == "give" and d.get("must", "any") == "any"
-            return choice, "the cards your hand's plan needs least" if any_cards else "as the rules ask"
-        legal = self.legal(rules, observation)
-        view = view_from_observation(rules, observation, legal)
-        policy = policy_for(engine_of(rules, observation))
+        obs = as_observation(rules, observation)
+        d = obs.decision
+        if d is not None:
+            choice = self.choose(rules, obs)
+            any_cards = d.kind == "give" and d.must == "any"
+            why = "the cards your hand's plan needs least" if any_cards else "as the rules ask"
+            if d.at_deal:
+                why = "a plain bot keeps the deal it has"
+            return choice, why
+        legal = self.legal(rules, obs)
+        view = view_from_observation(rules, obs, legal)
+        policy = policy_for(engine_of(rules, obs))
         play = policy.act(view)
         return play, policy.reason(view, play)
 
 
-def giveaway_order(rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
+def giveaway_order(rules: Ruleset, observation: Observation, hand: int) -> list[int]:
     """The hand's cards, the ones its plan needs least first (for exchanges where any cards may be given)."""
-    from bigtwo.bots.view import beside, played_from_history
-
     ev = engine_of(rules, observation)
-    played = beside(hand, played_from_history(observation.get("history") or []))
-    unseen = ev.pack & ~hand & ~played
-    sizes = tuple(observation.get("hand_sizes") or [hand.bit_count()])
-    return policy_for(ev).giveaway_order(hand, unseen, sizes, observation.get("seat", 0))
+    unseen = ev.pack & ~hand & ~observation.played
+    sizes = observation.hand_sizes or (hand.bit_count(),)
+    return policy_for(ev).giveaway_order(hand, unseen, sizes, observation.seat or 0)
 
 
 __all__ = ["HeuristicBot", "HeuristicPolicy", "giveaway_order", "policy_for"]

@@ -21,25 +21,28 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-from bigtwo.bots.view import add_cards, beside, engine_of, played_from_history, tokens_mask
-from bigtwo.cards import DECK_SIZE, bits, to_mask
+from bigtwo.bots.view import engine_of
+from bigtwo.cards import CARDS, DECK_SIZE, bits, free_copy, to_mask
+from bigtwo.combos.play import PASS
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
-from bigtwo.legal import legal_actions
+from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
+from bigtwo.observation import HistoryEntry, Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 
 MAX_REJECTIONS = 200
 
 
-def known_tokens(obs: dict[str, Any]) -> dict[int, list[str]]:
-    """The cards (as notation) the observer knows another seat holds now: ``known_cards`` and what the
-    exchanges it saw tell, less what each seat has played since."""
-    me = obs["seat"]
+def known_cards(obs: Observation) -> dict[int, Counter[str]]:
+    """The cards the observer knows another seat holds now, by notation: those a rule shows (``known``) and
+    those the exchanges it saw tell, less what each seat has played since."""
+    me = obs.seat
     held: dict[int, Counter[str]] = {}
-    for e in obs.get("exchanges") or []:
+    for e in obs.exchanges:
         if e.get("type") != "give":
             continue
         giver, taker = e["from"], e["to"]
@@ -51,38 +54,51 @@ def known_tokens(obs: dict[str, Any]) -> dict[int, list[str]]:
                 held[giver][t] -= 1
             if taker != me:
                 held.setdefault(taker, Counter())[t] += 1
-    for entry in obs.get("history") or []:
-        have = held.get(entry["seat"])
-        if have and entry["action"] == "play":
-            for t in entry["cards"]:
+    for entry in obs.history:
+        have = held.get(entry.seat)
+        if have and not entry.is_pass:
+            for c in bits(entry.play.mask):
+                t = str(CARDS[c])
                 if have[t] > 0:
                     have[t] -= 1
-    out: dict[int, list[str]] = {}
-    shown = {int(s): Counter(tokens) for s, tokens in (obs.get("known_cards") or {}).items()}
+    out: dict[int, Counter[str]] = {}
+    shown = {s: Counter(str(CARDS[c]) for c in bits(k)) for s, k in enumerate(obs.known) if k}
     for s in set(held) | set(shown):
         if s == me:
             continue
         a, b = held.get(s, Counter()), shown.get(s, Counter())
-        tokens = [t for t in sorted(set(a) | set(b)) for _ in range(max(a[t], b[t]))]
-        if tokens:
-            out[s] = tokens
+        both = Counter({t: max(a[t], b[t]) for t in set(a) | set(b)})
+        if +both:
+            out[s] = +both
     return out
+
+
+def _place(used: int, names: Mapping[str, int]) -> int:
+    """Cards named by notation, each taking a deck copy not in ``used``."""
+    m = 0
+    for t, k in sorted(names.items()):
+        for _ in range(k):
+            m |= free_copy(used | m, to_mask(t).bit_length() - 1, t)
+    return m
 
 
 class DealSampler:
     """Samples full deals (every seat's current hand) consistent with one seat's observation."""
 
-    def __init__(self, rules: Ruleset, obs: dict[str, Any]):
+    def __init__(self, rules: Ruleset, observation: Observation | Mapping[str, Any]):
+        obs = as_observation(rules, observation)
         self.rules = rules
+        self.obs = obs
         self.ev = ev = engine_of(rules, obs)
-        self.seat = obs["seat"]
-        self.sizes = list(obs["hand_sizes"])
-        self.hand = tokens_mask(obs["hand"])
-        played = beside(self.hand, played_from_history(obs["history"]))
-        used = self.hand | played | beside(self.hand | played, tokens_mask(obs.get("face_up") or []))
+        assert obs.seat is not None, "a spectator does not decide"
+        self.seat = obs.seat
+        self.sizes = list(obs.hand_sizes)
+        self.hand = obs.hand
+        used = self.hand | obs.played | obs.face_up
         self.known = [0] * len(self.sizes)
-        for s, tokens in sorted(known_tokens(obs).items()):
-            m = add_cards(used, tokens)
+        for s, names in sorted(known_cards(obs).items()):
+            exact = obs.known[s] if s < len(obs.known) else 0
+            m = exact | _place(used | exact, names - Counter(str(CARDS[c]) for c in bits(exact)))
             self.known[s] = m
             used |= m
         pool = ev.pack & ~used
@@ -100,19 +116,19 @@ class DealSampler:
         self.pool = bits(pool)
         self.lead_passes = self._lead_passes(obs)
 
-    def _never_dealt(self, obs: dict[str, Any]) -> int:
+    def _never_dealt(self, obs: Observation) -> int:
         """Cards below the first play's lowest card, when that play had to hold the lowest card dealt."""
-        rules, history = self.rules, obs["history"]
+        rules, history = self.rules, obs.history
         if (
             not rules.lead_card_must_be_played
-            or rules.later_lead != "lead-card"
+            or rules.previous_winner_leads
             or rules.leftover == "swap"
             or rules.draw_on_pass
             or not history
-            or history[0]["action"] != "play"
+            or history[0].is_pass
         ):
             return 0
-        first = to_mask(history[0]["cards"])
+        first = history[0].play.mask
         if rules.lead_card != "lowest":
             lead = to_mask(rules.lead_card)
             if first & (lead | lead << DECK_SIZE):
@@ -122,16 +138,16 @@ class DealSampler:
         key = (power[low], low % DECK_SIZE)
         return sum(1 << c for c in bits(self.ev.pack) if (power[c], c % DECK_SIZE) < key)
 
-    def _lead_passes(self, obs: dict[str, Any]) -> list[tuple[int, int]]:
+    def _lead_passes(self, obs: Observation) -> list[tuple[int, int]]:
         """Passes made while leading, as (seat, cards that seat played afterwards).
 
         Which passes were leads follows from replaying the public history, which needs hands that agree
         with those very passes: replay on sampled hands, and when a replay shows a lead pass that the sample
         contradicts, sample again under what it has shown so far.
         """
-        history = obs["history"]
+        history = obs.history
         rules = self.rules
-        if rules.last_play_forbidden == "none" or not any(e["action"] == "pass" for e in history):
+        if rules.last_play_forbidden == "none" or not any(e.is_pass for e in history):
             return []
         if rules.auto_skip or rules.draw_on_pass:
             return []  # skipped turns and draws are not leads passed; the replay below does not model them
@@ -139,15 +155,15 @@ class DealSampler:
         events: list[tuple[int, int]] = []
         for _attempt in range(len(history) + 2):
             hands = self._draw_consistent(rng, events)
-            game = Game(rules, hands=self._dealt(obs, hands), first=history[0]["seat"])
+            game = Game(rules, hands=self._dealt(obs, hands), first=history[0].seat)
             found: list[tuple[int, int]] = []
             complete = True
             for i, entry in enumerate(history):
-                s = entry["seat"]
-                if entry["action"] == "pass" and game.trick is None:
+                s = entry.seat
+                if entry.is_pass and game.trick is None:
                     found.append((s, i))
                 try:
-                    game.play("pass" if entry["action"] == "pass" else entry["cards"])
+                    game.play(PASS if entry.is_pass else entry.play)
                 except IllegalPlay:
                     complete = False
                     break
@@ -157,23 +173,17 @@ class DealSampler:
         return [(s, later) for s, later in events if s in self.others]
 
     @staticmethod
-    def _played_after(history: list[dict[str, Any]], seat: int, index: int) -> int:
+    def _played_after(history: tuple[HistoryEntry, ...], seat: int, index: int) -> int:
         mask = 0
         for entry in history[index + 1 :]:
-            if entry["seat"] == seat and entry["action"] == "play":
-                mask |= add_cards(mask, entry["cards"])
+            if entry.seat == seat:
+                mask |= entry.play.mask
         return mask
 
-    def _dealt(self, obs: dict[str, Any], hands: list[int]) -> list[int]:
+    def _dealt(self, obs: Observation, hands: list[int]) -> list[int]:
         dealt = list(hands)
-        used = 0
-        for h in hands:
-            used |= h
-        for entry in obs["history"]:
-            if entry["action"] == "play":
-                m = add_cards(used, entry["cards"])
-                used |= m
-                dealt[entry["seat"]] |= m
+        for entry in obs.history:
+            dealt[entry.seat] |= entry.play.mask
         return dealt
 
     def _draw(self, rng: random.Random) -> list[int]:
@@ -196,7 +206,7 @@ class DealSampler:
         had no legal lead."""
         ev, forbid = self.ev, self.rules.last_play_forbidden
         for s, later in events:
-            if legal_actions(ev, HandIndex.build(ev, hands[s] | later), None, 0, forbid)[0].mask:
+            if hand_actions(ev, HandIndex.build(ev, hands[s] | later), None, 0, forbid)[0].mask:
                 return False
         return True
 

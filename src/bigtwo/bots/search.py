@@ -6,9 +6,9 @@ At each decision with a real choice:
    and a pass when one is legal;
 2. one *iteration* deals the unseen cards to the other seats consistently with everything public
    (:class:`~bigtwo.bots.sampling.DealSampler`), rebuilds the position on that deal
-   (``Game.from_observation``), and for every candidate plays it and then the rest of the round with the
-   heuristic in every seat, scoring the end for this seat (its utility: the ruleset's points, or another
-   measure);
+   (:func:`~bigtwo.positions.position_from_observation`), and for every candidate plays it and then the rest
+   of the round with the heuristic in every seat, scoring the end for this seat (its utility: the ruleset's
+   points, or another measure);
 3. after the budget (``iterations`` deals, or ``budget_ms`` of thinking, or whichever comes first when both are
    given), it plays the candidate with the best mean, the heuristic's order breaking ties.
 
@@ -35,15 +35,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bigtwo.bots.base import BaseBot, register
+from bigtwo.bots.base import BaseBot
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
+from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler
 from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
 from bigtwo.errors import IllegalPlay
 from bigtwo.game import Game
+from bigtwo.observation import Observation
+from bigtwo.positions import position_from_observation
 from bigtwo.rules.ruleset import Ruleset
-from bigtwo.utilities import UTILITIES, default_measure, round_utility
+from bigtwo.utilities import UTILITIES, round_utility
 
 MAX_FAILED_SAMPLES = 100
 
@@ -57,7 +60,7 @@ def played_in(game: Game) -> int:
 
 
 def shuffle_stock(game: Game, rng: Any) -> None:
-    """Put a determinisation's stock in a random order. ``Game.from_observation`` deals the sampled hands
+    """Put a determinisation's stock in a random order. ``position_from_observation`` deals the sampled hands
     and lays the rest of the unseen cards out as the stock in card order; drawn in that order, every draw in
     a play-out would be the lowest card left."""
     stock = list(game._stock[game._stock_pos :])
@@ -121,7 +124,7 @@ class SearchBot(BaseBot):
         self.last_iterations = 0  # deals fully searched for the last decision (for benchmarks)
         self.last_cut = False  # the last decision's search was stopped by ``budget_ms``
 
-    def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         legal = self.legal(rules, observation)
         self.last_iterations = 0
@@ -140,10 +143,11 @@ class SearchBot(BaseBot):
         return self._search(rules, observation, policy, cands, deadline)
 
     def _search(
-        self, rules: Ruleset, obs: dict[str, Any], policy: HeuristicPolicy, cands: list[Play], deadline: float | None
+        self, rules: Ruleset, obs: Observation, policy: HeuristicPolicy, cands: list[Play], deadline: float | None
     ) -> Play:
-        seat = obs["seat"]
-        measure = default_measure(rules) if self.utility == "auto" else self.utility
+        seat = obs.seat
+        assert seat is not None
+        measure = rules.play_measure if self.utility == "auto" else self.utility
         sampler = DealSampler(rules, obs)
         totals = [0.0] * len(cands)
         done = 0
@@ -151,7 +155,7 @@ class SearchBot(BaseBot):
         while True:
             hands = sampler.sample(self.rng)
             try:
-                base = Game.from_observation(rules, obs, hands)
+                base = position_from_observation(rules, obs, hands)
             except IllegalPlay:
                 # a sample the public history contradicts (a constraint the sampler could not meet): skip it
                 failures += 1
@@ -184,5 +188,5 @@ class SearchBot(BaseBot):
         best = max(range(len(cands)), key=lambda i: (totals[i], -i))
         return cands[best]
 
-    def exchange_order(self, rules: Ruleset, observation: dict[str, Any], hand: int) -> list[int]:
+    def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)

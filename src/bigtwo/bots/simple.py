@@ -1,17 +1,18 @@
 """Reference opponents: uniform random, and greedy (lowest legal play, pass only when forced).
 
-Both answer exchange decisions too (``observation["phase"] == "exchange"``): random uniformly among the legal
-answers, greedy with the lowest cards it may give (and, stealing, the highest card it may take).
+Both answer decisions too: random uniformly among the legal answers (a new deal or a swap included), greedy
+with the lowest cards it may give (and, stealing, the highest card it may take), keeping every deal.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from bigtwo.bots.base import BaseBot, register
+from bigtwo.actions import Answer
+from bigtwo.bots.base import BaseBot
+from bigtwo.bots.registry import register
 from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
 from bigtwo.exchange import default_exchange_choice, random_exchange_choice
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 
 
@@ -21,11 +22,16 @@ class RandomBot(BaseBot):
 
     name = "random"
 
-    def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         return self.rng.choice(self.legal(rules, observation))
 
-    def choose_exchange(self, rules: Ruleset, observation: dict[str, Any]) -> CardSet | str:
+    def choose_exchange(self, rules: Ruleset, observation: Observation) -> CardSet | str:
         return random_exchange_choice(rules, observation, self.rng)
+
+    def choose_deal(self, rules: Ruleset, observation: Observation) -> Answer:
+        d = observation.decision
+        assert d is not None
+        return Answer(d.kind, self.rng.choice(d.options))
 
 
 @register("greedy")
@@ -34,8 +40,8 @@ class GreedyBot(BaseBot):
 
     name = "greedy"
 
-    def choose_play(self, rules: Ruleset, observation: dict[str, Any]) -> Play:
+    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         return self.legal(rules, observation)[0]
 
-    def choose_exchange(self, rules: Ruleset, observation: dict[str, Any]) -> CardSet | str:
+    def choose_exchange(self, rules: Ruleset, observation: Observation) -> CardSet | str:
         return default_exchange_choice(rules, observation)

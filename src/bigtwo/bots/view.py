@@ -1,28 +1,29 @@
-"""What a seat knows when it decides, as bit masks: built from an observation, or (inside a search's
+"""What a seat knows when it decides, as bit masks: built from its observation, or (inside a search's
 simulated deals) straight from a Game for the seat to move, with exactly the same content.
 
 Both paths give the same :class:`SeatView` for the same position, so a policy that reads only a view
 behaves identically at the table and inside a search's rollouts.
-
-With two decks, notation does not say which copy of a card is meant; the hand is read as the engine reads it
-(first copy first) and every other card takes a copy not already accounted for, so counts are always right.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, bits, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.game import Game
 from bigtwo.legal import legal_plays_from_observation
+from bigtwo.observation import HistoryEntry, Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 
+if TYPE_CHECKING:
+    from bigtwo.combos.evaluator import Evaluator
 
-def engine_of(rules: Ruleset, obs: dict[str, Any]) -> Any:
+
+def engine_of(rules: Ruleset, obs: Observation) -> Evaluator:
     """The evaluator the engine uses for this observation's table (it may depend on the player count)."""
-    return rules.engine_for(obs.get("players") or rules.players)
+    return obs.ev if obs.ev is not None else rules.engine_for(obs.players or rules.players)
 
 
 @dataclass(slots=True)
@@ -46,74 +47,26 @@ class SeatView:
         return [(self.seat + i) % self.n for i in range(1, self.n) if self.sizes[(self.seat + i) % self.n]]
 
 
-_BIT_OF = {str(CARDS[i]): 1 << i for i in range(DECK_SIZE)}
-
-
-def add_cards(used: int, tokens: list[str]) -> int:
-    """The mask of ``tokens`` taking, for each card, a copy not in ``used`` (the first copy when free)."""
-    m = 0
-    for t in tokens:
-        b = _BIT_OF.get(t)
-        if b is None:
-            b = to_mask(t)
-        if (used | m) & b:
-            b <<= DECK_SIZE  # the second deck's copy
-        m |= b
-    return m
-
-
-def tokens_mask(tokens: list[str]) -> int:
-    """The mask of card tokens as the engine reads a hand (a repeated token is the second copy)."""
-    return add_cards(0, tokens)
-
-
-def played_from_history(history: list[dict[str, Any]], start: int = 0, mask: int = 0) -> int:
-    """Every card played in ``history`` (from entry ``start`` on, added to ``mask``)."""
-    for entry in history[start:]:
-        if entry["action"] == "play":
-            mask |= add_cards(mask, entry["cards"])
-    return mask
-
-
-def beside(hand: int, other: int) -> int:
-    """``other`` with any copy it shares with ``hand`` moved to the card's other copy (two decks)."""
-    clash = hand & other
-    for c in bits(clash):
-        other = other & ~(1 << c) | 1 << ((c + DECK_SIZE) % (2 * DECK_SIZE))
-    return other
-
-
-def held_copies(cards: int, hand: int) -> int:
-    """The copies of ``cards`` that ``hand`` holds (either copy of each card, two decks)."""
-    out = 0
-    for c in bits(cards):
-        if hand >> c & 1:
-            out |= 1 << c
-        else:
-            alt = (c + DECK_SIZE) % (2 * DECK_SIZE)
-            if hand >> alt & 1:
-                out |= 1 << alt
-    return out
-
-
 class HistoryCache:
     """Remembers the cards played up to a point of a round's history, so the next decision reads only the
-    new entries. A history that does not extend the remembered one is read from the start."""
+    new entries. A history that does not extend the remembered one (its entries are the engine's own
+    objects, compared by identity) is read from the start."""
 
     __slots__ = ("_first", "_last", "_length", "_played")
 
     def __init__(self) -> None:
         self._length = 0
-        self._first: Any = None
-        self._last: Any = None
+        self._first: HistoryEntry | None = None
+        self._last: HistoryEntry | None = None
         self._played = 0
 
-    def played(self, history: list[dict[str, Any]]) -> int:
+    def played(self, history: tuple[HistoryEntry, ...]) -> int:
         n = self._length
-        if n and len(history) >= n and history[0] == self._first and history[n - 1] == self._last:
-            mask = played_from_history(history, n, self._played)
-        else:
-            mask = played_from_history(history)
+        start, mask = 0, 0
+        if n and len(history) >= n and history[0] is self._first and history[n - 1] is self._last:
+            start, mask = n, self._played
+        for e in history[start:]:
+            mask |= e.play.mask
         self._length = len(history)
         self._first = history[0] if history else None
         self._last = history[-1] if history else None
@@ -122,26 +75,27 @@ class HistoryCache:
 
 
 def view_from_observation(
-    rules: Ruleset, obs: dict[str, Any], legal: list[Play] | None = None, cache: HistoryCache | None = None
+    rules: Ruleset,
+    observation: Observation | Mapping[str, Any],
+    legal: list[Play] | None = None,
+    cache: HistoryCache | None = None,
 ) -> SeatView:
+    obs = as_observation(rules, observation)
     ev = engine_of(rules, obs)
-    hand = tokens_mask(obs["hand"])
-    trick = obs.get("trick")
-    top = ev.classify(beside(hand, tokens_mask(trick["cards"]))) if trick else None
-    history = obs["history"]
-    played = beside(hand, cache.played(history) if cache is not None else played_from_history(history))
-    face_up = beside(hand | played, tokens_mask(obs.get("face_up") or []))
+    played = cache.played(obs.history) if cache is not None else obs.played
+    seat = obs.seat
+    assert seat is not None, "a spectator does not decide"
     return SeatView(
-        seat=obs["seat"],
-        n=obs["players"],
-        hand=hand,
-        top=top,
-        top_seat=trick["seat"] if trick else -1,
-        sizes=tuple(obs["hand_sizes"]),
-        unseen=ev.pack & ~hand & ~played & ~face_up,
+        seat=seat,
+        n=obs.players,
+        hand=obs.hand,
+        top=obs.trick,
+        top_seat=obs.trick_seat if obs.trick is not None and obs.trick_seat is not None else -1,
+        sizes=obs.hand_sizes,
+        unseen=ev.pack & ~obs.hand & ~played & ~obs.face_up,
         played=played,
         legal=legal if legal is not None else legal_plays_from_observation(rules, obs),
-        finished=tuple(obs["finished"]),
+        finished=obs.finished,
     )
 
 

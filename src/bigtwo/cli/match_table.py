@@ -280,7 +280,7 @@ class MatchTable(PlainTable):
 
     def show_scores(self) -> None:
         m = self.match
-        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        ranking = m.rules.ranks_only
         t = Table(title=f"Scores after round {len(m.completed)}" + (f" of {m.max_rounds}" if m.max_rounds else ""))
         t.add_column("round", justify="right")
         for s in range(m.n):
@@ -303,7 +303,7 @@ class MatchTable(PlainTable):
     def show_final(self) -> None:
         m = self.match
         self.console.print("[bold]Match over.[/bold]")
-        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        ranking = m.rules.ranks_only
         for place, s in enumerate(m.standings(), 1):
             score = f"{m.places[s]} places" if ranking else f"{m.totals[s]:+d}"
             self.console.print(f"{place}. {'You' if s == self.seat else f'Seat {s} ({self.bots[s].name})'}: {score}")

@@ -427,7 +427,7 @@ class TableSession:
             res = g.result
             order = ", ".join(f"{place}. {self.name(s)}" for place, s in enumerate(res.finishing_order, 1))
             self.log.append(f"[b]Round over[/b]: {order}")
-            if self.rules.scoring != "ranking" or self.rules.teams:
+            if not self.rules.ranks_only:
                 self.log.append("Scores: " + "  ".join(f"{self.name(s)} {res.scores[s]:+d}" for s in range(self.n)))
             for line in res.details:
                 self.log.append(f"[dim]{line}[/dim]")

@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
-from bigtwo.cards import CardParseError, CardSet, to_mask
+from bigtwo.cards import CardParseError, CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.errors import BigTwoError
@@ -436,15 +436,9 @@ class TableApp(App[None]):
             except CardParseError as e:
                 self.say(str(e), "bad")
                 return
-            self.hand.select_mask(mask | self._own_copies(mask))
+            held = sum(1 << int(c) for c in self.hand.cards)
+            self.hand.select_mask(mask | held_copies(mask, held))  # '3D' may name the copy the hand holds
             self.submit(CardSet.from_mask(mask))
-
-    def _own_copies(self, mask: int) -> int:
-        """With two decks, '3D' may name the second copy: select the copy the hand holds."""
-        from bigtwo.game import Game
-
-        held = sum(1 << int(c) for c in self.hand.cards)
-        return Game._match_copies(mask, held)
 
     def on_key(self, event: Any) -> None:
         if event.key == "escape" and self.focused is not None and self.focused.id == "entry":
@@ -555,7 +549,7 @@ def seats_table(s: TableSession) -> Table:
 
 
 def _ranking(s: TableSession) -> bool:
-    return s.rules.scoring == "ranking" and not s.rules.teams
+    return s.rules.ranks_only
 
 
 def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> Group:

@@ -22,12 +22,14 @@ from bigtwo.cards import (
     RED_JOKER,
     SUIT_NAMES,
     SUIT_NAMES_SINGULAR,
+    TWO,
     CardSet,
     bits,
     to_mask,
 )
 from bigtwo.combos.play import Play
 from bigtwo.rules.kinds import KINDS
+from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 NCARDS = DECK_SIZE * 2
@@ -38,7 +40,6 @@ SIZE_SPAN = 128  # every combination has fewer cards than this
 ROYAL_RANKS = sum(1 << r for r in range(7, 12))  # T J Q K A
 KEY_BITS = 24
 MatchResult = tuple[int, int] | None  # (key, value)
-TWO = 12
 RUN_WIDTH = {"pair_straight": 2, "triple_straight": 3}
 
 
@@ -78,7 +79,7 @@ class Evaluator:
                 self.suit_of[v] = slot if slot < 4 else 4
                 self.power[v] = r * SUIT_SLOTS + (self.suit_power[slot] if slot < 4 else slot)
         self.high_joker_face = high_joker
-        self.wild = rules.jokers > 0 and rules.joker_mode == "wild"
+        self.wild = rules.wild_jokers
         self.highest_face = max(range(52), key=lambda c: (self.power[c], c))
         self.kinds = tuple(rules.combinations)
         self.enabled = frozenset(self.kinds)
@@ -633,3 +634,6 @@ class Evaluator:
         if p.cat < q.cat and p.kind != q.kind:
             return f"{dp} does not beat {dq}: {KINDS[p.kind].plural} rank below {KINDS[q.kind].plural}"
         return f"{dp} does not beat {dq}"
+
+
+compile_with(Evaluator)

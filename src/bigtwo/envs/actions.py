@@ -311,7 +311,7 @@ def auto_encoding(rules: Ruleset | str, players: int | None = None) -> str:
     (whose catalogue is listed by classifying every set that holds a joker: minutes), else ``"legal"``."""
     rules = load_rules(rules)
     n = rules.players if players is None else players
-    wild = rules.jokers > 0 and rules.joker_mode == "wild"
+    wild = rules.wild_jokers
     return "catalogue" if not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT else "legal"
 
 

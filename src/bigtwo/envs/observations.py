@@ -101,9 +101,9 @@ class ObservationEncoder:
         self.kinds = tuple(rules.combinations)
         self.kind_index = {kd: i for i, kd in enumerate(self.kinds)}
         most = min(127, pack.bit_count())
-        self.has_face_up = rules.leftover in ("face-up", "swap")
+        self.has_face_up = rules.leftover_on_table
         self.has_known = rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER
-        self.has_stock = rules.leftover == "stock"
+        self.has_stock = rules.leftover_to_stock
         specs = [
             ("hand", (d,), 1, "the observer's cards"),
             ("played", (n, d), 1, "cards each seat has played this round (relative seats)"),

@@ -39,14 +39,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bigtwo.cards import DECK_SIZE, bits
+from bigtwo.cards import DECK_SIZE, TWO, bits
 from bigtwo.envs.legal_bound import max_hand_size
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.scoring import RoundResult, count_multiplier, face_value, rank_sum
 
 RewardMode = Literal["auto", "score", "place"]
-_TWO = 12
 
 
 class Rewards:
@@ -57,7 +56,7 @@ class Rewards:
             raise ValueError(f"reward={mode!r} is not a reward mode; allowed: 'auto', 'score', 'place'")
         self.rules = rules
         self.n = players
-        ranks_only = rules.scoring == "ranking" and not rules.teams
+        ranks_only = rules.ranks_only
         self.mode = ("place" if ranks_only else "score") if mode == "auto" else mode
         self.normalize = normalize
         if self.mode == "place":
@@ -71,7 +70,7 @@ class Rewards:
         rules = self.rules
         system = rules.scoring
         pack = sorted(bits(rules.engine_for(self.n).pack), key=lambda c: -face_value(1 << c))
-        twos = min(held, sum(1 for c in pack if c % DECK_SIZE < 52 and (c % DECK_SIZE) >> 2 == _TWO))
+        twos = min(held, sum(1 for c in pack if c % DECK_SIZE < 52 and (c % DECK_SIZE) >> 2 == TWO))
         mult = count_multiplier(rules, held, dealt, played_any=False)[0]
         if system in ("encyclopedia", "winner"):
             owed = held * mult

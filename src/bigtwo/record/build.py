@@ -81,7 +81,7 @@ def played_deal(game: Game, dealt: Sequence[int] | None = None) -> tuple[Deal, G
 
 
 def _is_ranking(rules: Any) -> bool:
-    return rules.scoring == "ranking" and not rules.teams
+    return rules.ranks_only
 
 
 def _free_lead(game: Game, start: Game) -> int | None:

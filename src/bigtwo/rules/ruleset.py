@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import tomli_w
 from pydantic import (
@@ -28,7 +29,21 @@ from bigtwo.errors import RulesError
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
+if TYPE_CHECKING:
+    from bigtwo.combos.evaluator import Evaluator
+
 PRESET_DIR = Path(__file__).with_name("presets")
+# The combos layer, above this one, registers how rules compile into an evaluator (see ``compile_with``):
+# the rules ask no upward import of their own.
+_COMPILER: Callable[[Ruleset, int], Evaluator] | None = None
+
+
+def compile_with(compiler: Callable[[Ruleset, int], Evaluator]) -> None:
+    """Register the function that compiles a ruleset for a player count (the combos layer's Evaluator)."""
+    global _COMPILER
+    _COMPILER = compiler
+
+
 SECTIONS = ("cards", "deal", "combinations", "play", "scoring", "exchange", "match")
 LAST_PLAY_FORBIDDEN = (
     "none",
@@ -486,22 +501,71 @@ class Ruleset(BaseModel):
     def __hash__(self) -> int:
         return hash(self.model_dump_json())
 
-    # --- convenience: the engine's questions, asked of these rules ---------------------------------
+    # --- questions about these rules, so a setting's meaning is written once ---------------------------
     @property
-    def engine(self) -> Any:
+    def ranks_only(self) -> bool:
+        """Rounds give no points: a match ranks players by their places (team play scores the teams)."""
+        return self.scoring == "ranking" and not self.teams
+
+    @property
+    def plays_to_last(self) -> bool:
+        """The round goes on after the first player goes out, until one player is left."""
+        return self.round_end != "first-out"
+
+    @property
+    def one_pass_ends_trick(self) -> bool:
+        return self.trick_end == "one-pass"
+
+    @property
+    def previous_winner_leads(self) -> bool:
+        """Later rounds are led freely by the previous round's winner (not by the lead card's holder)."""
+        return self.later_lead == "previous-winner"
+
+    @property
+    def loser_deals(self) -> bool:
+        return self.dealer == "loser"
+
+    @property
+    def wild_jokers(self) -> bool:
+        return self.jokers > 0 and self.joker_mode == "wild"
+
+    @property
+    def leftover_on_table(self) -> bool:
+        """A leftover card lies face up on the table (set aside face up, or on offer for the lead card)."""
+        return self.leftover in ("face-up", "swap")
+
+    @property
+    def leftover_to_stock(self) -> bool:
+        """Undealt cards form a stock to draw from."""
+        return self.leftover == "stock"
+
+    @property
+    def offers_deal_decisions(self) -> bool:
+        """A seat may be asked at the deal: for a new deal (a poor hand), or to swap for the leftover card."""
+        return bool(self.redeal_requests) or self.leftover == "swap"
+
+    @property
+    def play_measure(self) -> str:
+        """What a player plays for under these rules: the rules' payments (``score``), or the finishing
+        order (``place``) when rounds give no points."""
+        return "place" if self.ranks_only else "score"
+
+    # --- the compiled engine --------------------------------------------------------------------------
+    @property
+    def engine(self) -> Evaluator:
         """The compiled evaluator for these rules at the default player count (cached on the instance)."""
         return self.engine_for(self.players)
 
-    def engine_for(self, players: int) -> Any:
+    def engine_for(self, players: int) -> Evaluator:
         """The compiled evaluator for ``players`` players (straight lengths may depend on the count)."""
         five_plus = players >= 5 and self.straight_lengths_five_plus is not None
         if self._engine is None:
             self._engine = {}  # private attributes may be set on a frozen model
         ev = self._engine.get(five_plus)
         if ev is None:
-            from bigtwo.combos.evaluator import Evaluator  # facade: the combos layer compiles the data
-
-            ev = Evaluator(self, players)
+            if _COMPILER is None:
+                raise RulesError("no rules compiler is registered: import bigtwo (its combos layer compiles rules)")
+            ev = _COMPILER(self, players)
             self._engine[five_plus] = ev
         return ev
 

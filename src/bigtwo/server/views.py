@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bigtwo.exchange import legal_exchange_choices
-from bigtwo.game import legal_plays_from_observation
+from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
 
 # fields of an observation that every seat sees alike

@@ -1,0 +1,187 @@
+"""Actions: everything a seat can do, as one family of immutable values.
+
+A seat either plays (a :class:`~bigtwo.combos.play.Play`, ``Play.PASS`` included) or answers a
+:class:`Decision` the rules put to it: an exchange between rounds, or a choice at the deal (ask for a new deal,
+swap the lead card for the leftover). An answer is an :class:`Answer`. ``Action = Play | Answer``: the match's
+``legal_actions()`` lists them, ``apply(action)`` takes one, records write them, environments number them.
+
+Text reads into an action through the decision it answers (:meth:`Decision.read`), the way python-chess
+reads a move through the board: ``"2S AS"`` answers a ``give``, ``"highest S"`` an ``ask``, ``"keep"`` a
+``redeal`` offer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+from bigtwo.cards import CARDS, Card, CardSet, bits, to_mask
+from bigtwo.combos.play import Play
+from bigtwo.errors import CardParseError, IllegalPlay
+
+DecisionKind = Literal["give", "surrender", "ask", "demand", "redeal", "swap"]
+DECISION_KINDS: tuple[str, ...] = ("give", "surrender", "ask", "demand", "redeal", "swap")
+# decisions made at the deal, before any exchange or play
+DEAL_DECISIONS: tuple[str, ...] = ("redeal", "swap")
+
+
+class IllegalAnswer(IllegalPlay):
+    """An answer the rules forbid; ``.reason`` names the answer and the rule, the state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's answer to a :class:`Decision`: cards given (``cards``, a mask) or a word (``word``).
+
+    ``kind`` is the decision's kind. ``give`` answers carry cards; ``surrender`` answers are ``surrender``
+    (with the cards surrendered) or ``decline``; ``ask`` a question (``"highest S"``); ``demand`` ``"lowest"``
+    or ``"any"``; ``redeal`` ``"redeal"`` or ``"keep"``; ``swap`` ``"swap"`` or ``"keep"``.
+    """
+
+    kind: str
+    word: str = ""
+    mask: int = 0  # the cards given or surrendered
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(CARDS[i] for i in bits(self.mask))
+
+    @property
+    def cardset(self) -> CardSet:
+        return CardSet.from_mask(self.mask)
+
+    @property
+    def is_pass(self) -> bool:
+        """An answer is never a pass (so code asking any action ``is_pass`` needs no type test)."""
+        return False
+
+    def __str__(self) -> str:
+        if self.kind == "give":
+            return str(CardSet.from_mask(self.mask))
+        return self.word
+
+    def __repr__(self) -> str:
+        extra = f", cards={str(CardSet.from_mask(self.mask))!r}" if self.mask else ""
+        word = f", {self.word!r}" if self.word else ""
+        return f"Answer({self.kind!r}{word}{extra})"
+
+
+Action = Union[Play, Answer]  # noqa: UP007  (a runtime alias: isinstance checks and annotations alike)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One seat's pending choice: what it is asked, how many cards, to or from whom, and why (in words).
+
+    ``kind``: ``give`` (``count`` cards ``to`` a seat; ``must`` be ``any``, the ``highest`` or the ``lowest``,
+    of ``suit`` when one is named), ``surrender`` (the highest ``count`` cards ``to`` a seat, or decline),
+    ``ask`` (a question to the seat ``source``; ``suit``/``committed`` bind the asker, ``answers`` so far),
+    ``demand`` (one of ``options``), ``redeal`` (ask for a new deal: ``options`` redeal/keep) and ``swap`` (take
+    the leftover card for the lead card: swap/keep).
+    """
+
+    seat: int
+    kind: str
+    count: int
+    reason: str
+    to: int | None = None
+    source: int | None = None  # "from": the other party of a surrender, ask or demand
+    must: str = "any"
+    suit: str | None = None
+    shown: bool = False
+    committed: int = 0
+    answers: tuple[dict[str, Any], ...] = ()
+    options: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "count": self.count, "reason": self.reason}
+        if self.to is not None:
+            d["to"] = self.to
+        if self.source is not None:
+            d["from"] = self.source
+        if self.kind == "give":
+            d["must"] = self.must
+            if self.shown:
+                d["shown"] = True
+        if self.suit is not None or self.kind == "ask":
+            d["suit"] = self.suit
+        if self.kind == "ask":
+            d["committed"] = self.committed
+            d["answers"] = [dict(a) for a in self.answers]
+        if self.options:
+            d["options"] = list(self.options)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], seat: int) -> Decision:
+        """The decision of an observation's JSON form (``to_dict`` plus the deciding seat)."""
+        return cls(
+            seat=seat,
+            kind=d["kind"],
+            count=int(d.get("count", 0)),
+            reason=d.get("reason", ""),
+            to=d.get("to"),
+            source=d.get("from"),
+            must=d.get("must", "any"),
+            suit=d.get("suit"),
+            shown=bool(d.get("shown", False)),
+            committed=int(d.get("committed", 0)),
+            answers=tuple(dict(a) for a in d.get("answers", ())),
+            options=tuple(d.get("options", ())),
+        )
+
+    @property
+    def at_deal(self) -> bool:
+        """Whether the decision is made at the deal (a new deal, the leftover swap) rather than an exchange."""
+        return self.kind in DEAL_DECISIONS
+
+    def read(self, value: Any) -> Answer:
+        """``value`` as an answer to this decision: an Answer, cards (a CardSet, notation, a Play) or a word.
+
+        Only the form is read here; whether the answer is legal is the state's to say (``why_not``).
+        A value that is not even an answer of this kind raises :class:`IllegalAnswer` naming it.
+        """
+        if isinstance(value, Answer):
+            if value.kind != self.kind:
+                raise IllegalAnswer(f"{value} answers a {value.kind!r} decision, not this {self.kind!r} one")
+            return value
+        kind = self.kind
+        if kind in ("give", "surrender"):
+            if isinstance(value, str):
+                word = value.strip().lower()
+                if kind == "surrender" and word in ("decline", "no", ""):
+                    return Answer("surrender", "decline")
+                if kind == "surrender" and word in ("surrender", "yes"):
+                    return Answer("surrender", "surrender")  # the cards are the state's to fill in
+            mask = _cards_of(value)
+            if kind == "surrender":
+                return Answer("surrender", "surrender", mask) if mask else Answer("surrender", "decline")
+            return Answer("give", "", mask)
+        if value is None or (isinstance(value, Play | CardSet) and kind != "ask"):
+            raise IllegalAnswer(f"{value!r} is not an answer to this decision: answer {_words(self)}")
+        if kind == "ask":
+            text = value if isinstance(value, str) else str(CardSet(to_mask(value)))
+            return Answer("ask", text.strip())
+        word = str(value).strip().lower()
+        if kind in ("redeal", "swap") and word in ("no", "decline", "pass"):
+            word = "keep"
+        if kind == "redeal" and word in ("yes", "new deal", "reshuffle"):
+            word = "redeal"
+        if kind == "swap" and word == "yes":
+            word = "swap"
+        return Answer(kind, word)
+
+
+def _cards_of(value: Any) -> int:
+    if isinstance(value, Play | CardSet):
+        return value.mask
+    if value is None:
+        raise IllegalAnswer("None is not a set of cards")
+    try:
+        return to_mask(value)
+    except (CardParseError, TypeError, ValueError) as e:
+        raise IllegalAnswer(f"{value!r} is not a set of cards: {e}") from None
+
+
+def _words(d: Decision) -> str:
+    return " or ".join(repr(o) for o in d.options) if d.options else "with cards or a question"
