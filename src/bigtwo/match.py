@@ -321,6 +321,7 @@ class Match:
             hand=ex.hand(seat) if seat is not None else 0,
             hand_sizes=sizes,
             dealt_sizes=sizes,
+            known=(0,) * self.n,
             to_move=self.to_move,
             is_over=over,
             ev=self._dealing.ev,
@@ -493,6 +494,7 @@ class Match:
             if answer.word == "swap":
                 g.swap_leftover()
         rec.deal_answers.append({"seat": d.seat, "kind": d.kind, "answer": answer.word})
+        rec.dealt = tuple(g.dealt)
         self._deal_decision = self._next_deal_decision()
         if self._deal_decision is None:
             self._start_exchange()
