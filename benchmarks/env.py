@@ -7,8 +7,8 @@
   mask viewed as booleans);
 - + pz wrappers: the same bare environment inside PettingZoo's usual wrapper chain (TerminateIllegal,
   AssertOutOfBounds, OrderEnforcing), for comparison with environments that rely on them;
-- gym vs random: the single-agent environment, learner steps a second (three ``random`` bots move in between
-  through their observation dicts);
+- gym vs random, gym vs heuristic: the single-agent environment, learner steps a second (three ``random`` or
+  ``heuristic`` bots move in between, each reading its seat's typed observation);
 - vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments.
 
 Every figure is the best of ``--repeats`` runs of the same deals, the runs of all kinds interleaved, so load
@@ -103,9 +103,12 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
-    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "vector x8"]
-    print("| preset | actions | " + " | ".join(cols) + " | aec_env / engine | paired |")
-    print("|---" * (len(cols) + 4) + "|")
+    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "gym vs heuristic", "vector x8"]
+    ratios = ["aec_env", "gym vs random", "gym vs heuristic"]
+    print(
+        "| preset | actions | " + " | ".join(cols) + " | " + " | ".join(f"{r} / engine (paired)" for r in ratios) + " |"
+    )
+    print("|---" * (len(cols) + len(ratios) + 2) + "|")
     for name in args.presets:
         rules = load_rules(name)
         players = args.players or rules.players
@@ -115,6 +118,7 @@ def main() -> None:
         size = f"{env.num_actions:,} {env.action_encoding} (made in {build:.2f} s)"
         env_w = wrapped(raw_env(rules, players))
         genv = gym_env(rules, players, opponents="random")
+        henv = gym_env(rules, players, opponents="heuristic")
         venv = vector_env(8, rules, players, opponents="random")
         games = args.games
         runs = {
@@ -122,21 +126,24 @@ def main() -> None:
             "aec_env": partial(aec_steps, env, games),
             "+ pz wrappers": partial(aec_steps, env_w, games),
             "gym vs random": partial(gym_steps, genv, games // 4),
+            "gym vs heuristic": partial(gym_steps, henv, games // 4),
             "vector x8": partial(vector_steps, venv, 8, games // 4),
         }
         best = dict.fromkeys(runs, 0.0)
-        paired = []  # aec_env / engine of back-to-back runs: steadier than the bests when the load moves
+        # each figure over the engine's in the same repeat: steadier than the bests when the load moves
+        paired: dict[str, list[float]] = {r: [] for r in ratios}
         for _ in range(args.repeats):
             rate = {}
             for key, run in runs.items():
                 steps, dt = run()
                 rate[key] = steps / dt
                 best[key] = max(best[key], rate[key])
-            paired.append(rate["aec_env"] / rate["engine"])
+            for r in ratios:
+                paired[r].append(rate[r] / rate["engine"])
         venv.close()
         figures = " | ".join(f"{best[c]:,.0f}" for c in cols)
-        ratio = best["aec_env"] / best["engine"]
-        print(f"| {name} | {size} | {figures} | {ratio:.2f} | {statistics.median(paired):.2f} |")
+        shares = " | ".join(f"{statistics.median(paired[r]):.3f}" for r in ratios)
+        print(f"| {name} | {size} | {figures} | {shares} |")
 
 
 if __name__ == "__main__":

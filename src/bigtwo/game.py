@@ -300,6 +300,11 @@ class Game:
         return self._top_seat if self._top is not None else None
 
     @property
+    def trick_start(self) -> int:
+        """The history index where the current trick began."""
+        return self._trick_open
+
+    @property
     def required_card(self) -> CardSet | None:
         """The card the next play must contain (the first lead), if any."""
         return CardSet.from_mask(self._required) if self._required else None
@@ -633,22 +638,24 @@ class Game:
             raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
         top = self._top
         hands = self._hands
-        offer = self._swap_offer if self.can_swap_leftover and self.rules.leftover_shown else 0
+        offer = self._swap_offer if self._swap_offer and self.can_swap_leftover and self.rules.leftover_shown else 0
         own = hands[seat] if seat is not None else 0
         required = self._required
         mine = seat is not None and seat == self.to_move and not self._over
+        passed = self._passed
+        known = self._known
         return Observation(
             seat=seat,
             players=self.n,
             rules=self.rules.name,
             phase="over" if self._over else "play",
             hand=own,
-            hand_sizes=tuple(h.bit_count() for h in hands),
+            hand_sizes=tuple(map(int.bit_count, hands)),
             dealt_sizes=tuple(self.dealt_sizes),
             to_move=None if self._over else self.to_move,
             trick=top,
             trick_seat=self._top_seat if top is not None else None,
-            passed=tuple(s for s in range(self.n) if self._passed >> s & 1),
+            passed=tuple(s for s in range(self.n) if passed >> s & 1) if passed else (),
             # who holds the lead card is public once they lead, but the card is shown only to its holder
             required=required & own,
             lead_elsewhere=mine and bool(required) and not required & own,
@@ -657,9 +664,9 @@ class Game:
             history=self._history_entries(),
             trick_start=self._trick_open,
             face_up=self.face_up,
-            known=tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(self._known)),
+            known=tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
             swap_offer=offer,
-            stock_size=self.stock_size,
+            stock_size=len(self._stock) - self._stock_pos,
             is_over=self._over,
             result=self._result,
             ev=self.ev,

@@ -75,7 +75,7 @@ def play_game(
     actions = 0
     while not game.is_over:
         s = game.to_move
-        obs = game.observation(s)
+        obs = game.observe(s)
         t0 = time.perf_counter()
         action = bots[s].choose(rules, obs)
         dt = time.perf_counter() - t0

@@ -152,7 +152,7 @@ class MatchTable(PlainTable):
         else:
             if self.delay:
                 time.sleep(self.delay)
-            m.act(self.bots[seat].choose(self.rules, m.observation(seat)))
+            m.act(self.bots[seat].choose(self.rules, m.observe(seat)))
             ok = True
         self.show_new_events()
         return ok
@@ -165,7 +165,7 @@ class MatchTable(PlainTable):
             return self.human_turn()
         if self.delay:
             time.sleep(self.delay)
-        p = m.act(self.bots[s].choose(self.rules, m.observation(s)))
+        p = m.act(self.bots[s].choose(self.rules, m.observe(s)))
         what = "passes" if p.is_pass else f"plays {self.cards([str(c) for c in g.ev.sort_cards(p.mask)])}"
         self.console.print(f"{self.name(s)} {what}" + ("  [bold]goes out![/bold]" if not g.hand(s) else ""))
         return True

@@ -105,7 +105,7 @@ class PlainTable:
             else:
                 if self.delay:
                     time.sleep(self.delay)
-                p = self.bots[s].choose(self.rules, g.observation(s))
+                p = self.bots[s].choose(self.rules, g.observe(s))
                 g.play(p)
                 what = "passes" if p.is_pass else f"plays {self.cards([str(c) for c in g.ev.sort_cards(p.mask)])}"
                 self.console.print(f"{self.name(s)} {what}" + ("  [bold]goes out![/bold]" if not g.hand(s) else ""))

@@ -244,11 +244,25 @@ class BigTwoAECEnv(AECEnv):
                 + (f": {why}" if why else "")
             )
         play = self._legal[self._legal_idx.index(a)] if self.catalogue is None else self.catalogue.plays[a]
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        self._commit(agent, seat, play, a if self.catalogue is not None else None)
+
+    def step_play(self, play: Play) -> None:
+        """Step with the play itself rather than its index, for players that choose plays (the single-agent
+        environment's opponent bots): the engine checks it as it is played, so no legal list is built.
+        An illegal play raises :class:`~bigtwo.errors.IllegalPlay` and changes nothing."""
+        g = self.game
+        if g is None or g.is_over:
+            raise BigTwoError("step_play() needs a round in progress")
+        index = self.catalogue.index.get(play.mask) if self.catalogue is not None else None
+        self._commit(self.agent_selection, g.to_move, play, index)
+
+    def _commit(self, agent: str, seat: int, play: Play, index: int | None) -> None:
+        g = self.game
         opened = g.trick is None
         g.play(play)
-        self.tracker.record(g, seat, play.mask, a if self.catalogue is not None else None, opened)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.tracker.record(g, seat, play.mask, index, opened)
         self._version += 1
         if g.is_over:
             self._finish()

@@ -41,7 +41,7 @@ passes like any other in ``passed``, ``history_*`` and the seat order; a card dr
 (``draw_on_pass``) shows in the drawer's own ``hand`` and in everyone's ``cards_left`` and ``stock``.
 
 Everything here is public or the observer's own (the round's history, hand sizes, the observer's hand):
-:meth:`ObservationEncoder.from_observation` builds the same vector from ``Game.observation(seat)`` alone,
+:meth:`ObservationEncoder.from_observation` builds the same vector from the seat's observation alone,
 which is how the tests prove nothing hidden leaks in.
 """
 
@@ -53,8 +53,9 @@ from typing import Any
 
 import numpy as np
 
-from bigtwo.cards import DECK_SIZE, to_mask
+from bigtwo.cards import DECK_SIZE
 from bigtwo.envs.actions import card_width, fold_copies, masks_to_vectors, pack_mask
+from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 _ONE_COPY = (1 << DECK_SIZE) - 1
@@ -245,36 +246,38 @@ class ObservationEncoder:
             small[self._stock_off] = stock
         memoryview(out).cast("B")[self._small_start :] = small
 
-    def from_observation(self, obs: dict[str, Any]) -> np.ndarray:
-        """The vector from a ``Game.observation(seat)`` dict alone (slower; bots, tests, records)."""
+    def from_observation(self, observation: Observation | Mapping[str, Any]) -> np.ndarray:
+        """The vector from a seat's observation alone (its JSON form reads too): for bots, tests, records."""
+        obs = as_observation(self.rules, observation)
         n = self.n
         played = [0] * n
         history: list[tuple[int, int]] = []
-        for entry in obs["history"]:
-            m = to_mask(entry["cards"]) if entry["action"] == "play" else 0
-            played[entry["seat"]] = add_cards(played[entry["seat"]], fold_copies(m))
-            history.append((entry["seat"], m))
-        trick = obs.get("trick")
-        to_move = obs.get("to_move")
+        for entry in obs.history:
+            m = entry.play.mask
+            played[entry.seat] = add_cards(played[entry.seat], fold_copies(m))
+            history.append((entry.seat, m))
+        trick = obs.trick
+        to_move = obs.to_move
         leader = to_move
         if trick is not None:
-            leader = next(s for s, m in history[obs["trick_start"] :] if m)
+            leader = next(s for s, m in history[obs.trick_start :] if m)
+        assert obs.seat is not None, "a spectator's observation has no seat to encode for"
         return self.encode(
-            seat=obs["seat"],
-            hand=to_mask(obs["hand"]),
+            seat=obs.seat,
+            hand=obs.hand,
             played=played,
-            cards_left=obs["hand_sizes"],
+            cards_left=list(obs.hand_sizes),
             to_move=to_move,
             leader=leader,
-            trick=to_mask(trick["cards"]) if trick else 0,
-            trick_kind=trick["kind"] if trick else None,
-            trick_seat=trick["seat"] if trick else None,
-            passed=obs["passed"],
-            required=to_mask(obs["required_card"]) if obs.get("required_card") else 0,
+            trick=trick.mask if trick is not None else 0,
+            trick_kind=trick.kind if trick is not None else None,
+            trick_seat=obs.trick_seat if trick is not None else None,
+            passed=list(obs.passed),
+            required=obs.required,
             history=history,
-            face_up=to_mask(obs.get("face_up") or []),
-            known={int(s): to_mask(cards) for s, cards in (obs.get("known_cards") or {}).items()},
-            stock=obs.get("stock_size") or 0,
+            face_up=obs.face_up,
+            known={s: k for s, k in enumerate(obs.known) if k},
+            stock=obs.stock_size,
         )
 
     def explain(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -351,7 +354,7 @@ class ObservationTracker:
         if game.trick is None:
             self.leader = None if game.is_over else game.to_move
         else:
-            start = game.observation(0)["trick_start"]
+            start = game.trick_start
             self.leader = next(s for s, p in history[start:] if p.mask)
 
     def _record(self, seat: int, mask: int, row: np.ndarray, opened: bool, hand_too: bool = True) -> None:
@@ -419,8 +422,8 @@ class ObservationTracker:
                 self._face_up = (face, self._rows([face])[0])
             out[self._face] = self._face_up[1]
         if enc.has_known:
-            known = game.observation(seat)["known_cards"]
-            rows = self._rows([to_mask(known.get(str((seat + r) % n), ())) for r in range(1, n)])
+            known = game.observe(seat).known
+            rows = self._rows([known[(seat + r) % n] for r in range(1, n)])
             out[self._known.slice] = rows.reshape(-1)
         out[self._hist] = self.hist.reshape(-1)
         over = game.is_over

@@ -117,8 +117,7 @@ class BigTwoGymEnv(gymnasium.Env):
         g = aec.game
         while not g.is_over and g.to_move != self.seat:
             s = g.to_move
-            play = self._bots[s].choose(self.rules, g.observation(s))
-            aec.step(aec.encode(play))
+            aec.step_play(self._bots[s].choose(self.rules, g.observe(s)))
 
     # --- what the learner sees -------------------------------------------------------------------------
     def _observation(self) -> np.ndarray:
