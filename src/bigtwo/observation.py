@@ -13,6 +13,7 @@ markers, so a new field is hidden until someone marks it public.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
@@ -137,6 +138,26 @@ class Observation:
         )
         return replace(self, **hidden)
 
+    # --- the older dict face ---------------------------------------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        """Deprecated: read the fields (``obs.hand``), or the JSON form (``obs.to_json()["hand"]``)."""
+        _warn_dict_access()
+        return self.to_json()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Deprecated, as :meth:`__getitem__`."""
+        _warn_dict_access()
+        return self.to_json().get(key, default)
+
+    def keys(self) -> Any:
+        """Deprecated, as :meth:`__getitem__`."""
+        _warn_dict_access()
+        return self.to_json().keys()
+
+    def __iter__(self) -> Any:
+        _warn_dict_access()
+        return iter(self.to_json())
+
     # --- the JSON form -------------------------------------------------------------------------------------
     def _cards(self, mask: int) -> list[str]:
         if self.ev is not None:
@@ -255,6 +276,22 @@ class Observation:
             )
         except (KeyError, TypeError, ValueError) as e:
             raise BigTwoError(f"not an observation: {type(e).__name__} {e}") from None
+
+
+_warned = False
+
+
+def _warn_dict_access() -> None:
+    """Bots written for the dict observations of earlier versions keep working, told once how to move on."""
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            "reading an Observation as a dict is deprecated: use its fields (obs.hand, a card mask) or "
+            "obs.to_json()",
+            DeprecationWarning,
+            stacklevel=3,
+        )
 
 
 def as_observation(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> Observation:
