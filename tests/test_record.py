@@ -160,6 +160,27 @@ def test_team_shoot_outs_are_recorded():
     assert "[Shootout 1]" in text and again.totals == m.totals
 
 
+def test_deal_time_decisions_in_a_match_are_recorded_and_replayed():
+    """A match offers the deal-time decisions as actions; the record keeps the requests taken, and its replay
+    makes them again (every other offer kept)."""
+    redeal = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    swap = load_rules("classic").replace(leftover="swap", leftover_shown=True, players=3, min_players=3)
+    for rules, word in ((redeal, "redeal"), (swap, "swap")):
+        m = Match(rules, seed=5, rounds=2)
+        bots = [make("greedy") for _ in range(m.n)]
+        taken = 0
+        while not m.is_over:
+            d = m.pending
+            if d is not None and d.at_deal and taken < 2:
+                m.apply(word)
+                taken += 1
+            else:
+                m.apply(bots[m.to_move].choose(rules, m.observe(m.to_move)))
+        text, again = round_trip(m)
+        assert f'"{word}"]' in text and again.totals == m.totals
+        assert [r.dealt for r in again.records] == [r.dealt for r in m.records]
+
+
 def test_deal_time_requests_are_recorded():
     """002 Reshuffling (a new deal on request) and the leftover swap replay from the seed."""
     rules = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)

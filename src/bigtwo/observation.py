@@ -287,8 +287,7 @@ def _warn_dict_access() -> None:
     if not _warned:
         _warned = True
         warnings.warn(
-            "reading an Observation as a dict is deprecated: use its fields (obs.hand, a card mask) or "
-            "obs.to_json()",
+            "reading an Observation as a dict is deprecated: use its fields (obs.hand, a card mask) or obs.to_json()",
             DeprecationWarning,
             stacklevel=3,
         )

@@ -7,7 +7,6 @@ drew), the round is played again from its start on a clone of the game.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,8 +16,6 @@ from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.model import Action, Deal, Record, Request, Round, Trade, seat_token
 from bigtwo.record.notation import write_cards
-
-_REQUEST = re.compile(r"^seat (\d+) (asked|swapped)\b")
 
 
 def notation(ev: Any, mask: int) -> str:
@@ -100,11 +97,7 @@ def record_game(
     """The record of one round played as a :class:`Game` (finished or not)."""
     n = game.n
     deal, start = played_deal(game)
-    requests = []
-    for text in game.redeals:
-        m = _REQUEST.match(text)
-        if m:
-            requests.append(Request(int(m.group(1)), "redeal" if m.group(2) == "asked" else "swap"))
+    requests = [Request(seat, kind) for seat, kind in game.requests]
     rnd = Round(
         number=1,
         dealer=game.dealer,
@@ -182,6 +175,7 @@ def record_match(
                 dealer=rec.dealer,
                 game=deal,
                 roles=list(rec.roles) if rec.roles else None,
+                requests=[Request(a["seat"], a["answer"]) for a in rec.deal_answers if a["answer"] != "keep"],
                 face_up=face_up,
                 stock=stock,
                 trades=trades,

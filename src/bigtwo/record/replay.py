@@ -200,12 +200,25 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
 
 def swap_holder(g: Game) -> int | None:
     """The seat that may swap the leftover card for the lead card: whoever holds the lead card."""
-    from bigtwo.deal import holder, lead_card_mask
+    return g.swap_seat if g.swap_offer is not None else None
 
-    dealt = 0
-    for s in range(g.n):
-        dealt |= g.hand(s).mask
-    return holder([g.hand(s).mask for s in range(g.n)], lead_card_mask(g.rules, g.ev, dealt))
+
+def _replay_requests(m: Match, r: Round) -> None:
+    """A round's deal-time requests: each taken when its seat is asked; every other offer was kept."""
+    pending = list(r.requests)
+    while m.phase == "deal":
+        d = m.pending
+        assert d is not None
+        if pending and (pending[0].seat, pending[0].kind) == (d.seat, d.kind):
+            m.apply(pending.pop(0).kind)
+        else:
+            m.apply("keep")
+    if pending:
+        q = pending[0]
+        why = "play has begun" if m.phase != "deal" else "it is not offered"
+        raise _fail(
+            f"{seat_token(q.seat)} may not ask for {'a new deal' if q.kind == 'redeal' else 'the swap'}: {why}", q
+        )
 
 
 def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action], None] | None) -> Match:
@@ -218,8 +231,7 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
         if i >= len(m.records):
             raise _fail(f"the match was over after round {len(m.records)}", r)
         rec = m.records[i]
-        if r.requests:
-            raise _fail("a match takes no deal-time requests", r.requests[0])
+        _replay_requests(m, r)
         if r.dealer != rec.dealer:
             raise _fail(f"round {i + 1} is dealt by {seat_token(rec.dealer)}, not {seat_token(r.dealer)}", r)
         if r.roles != rec.roles:
