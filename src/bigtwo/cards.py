@@ -112,7 +112,7 @@ def _parse_face(token: str) -> int:
         return _JOKER_TOKENS[t]
     rank = suit = None
     if len(t) == 2:
-        a, b = t
+        a, b = t[0], t[1]
         if a in _RANK_OF_CHAR and a != "1" and b in _SUIT_OF_CHAR:
             rank, suit = _RANK_OF_CHAR[a], _SUIT_OF_CHAR[b]
         elif a in _SUIT_OF_CHAR and b in _RANK_OF_CHAR and b != "1":
@@ -249,7 +249,8 @@ def to_mask(cards: CardsLike) -> int:
     else:
         cards = list(cards)
     if any(isinstance(t, str) and t.endswith("'") for t in cards):
-        return mask_of_tokens(cards)  # the second deck's copies named exactly: ``3D'``
+        # the second deck's copies named exactly: ``3D'``
+        return mask_of_tokens(t if isinstance(t, str) else token(int(t)) for t in cards)
     mask = 0
     for item in cards:
         if isinstance(item, Card):

@@ -103,8 +103,8 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         target = holder(out.hands, 1 << max(bits(dealt), key=lambda c: (ev.power[c], c)))
     elif rule == "lowest-diamond-holder":
         diamonds = [c for c in bits(dealt) if ev.suit_of[c] == 0]
-        lowest = min(diamonds, key=lambda c: (ev.rank_of[c], c)) if diamonds else lowest_card(ev, dealt)
-        target = holder(out.hands, 1 << lowest)
+        low = min(diamonds, key=lambda c: (ev.rank_of[c], c)) if diamonds else lowest_card(ev, dealt)
+        target = holder(out.hands, 1 << low)
     elif rule == "dealer":
         target = dealer
     elif rule in ("discard", "remove-lowest"):

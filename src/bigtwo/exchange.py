@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,10 @@ _SUIT_WORDS = {
     "spades": "S",
 }
 _SUIT_NAMES = {"D": "diamond", "C": "club", "H": "heart", "S": "spade"}
+
+
+# an exchange script: it yields each decision and is sent the answer's value (cards as a mask, or a word)
+Steps = Generator[Decision, Any, None]
 
 
 class IllegalExchange(IllegalAnswer):
@@ -134,8 +138,8 @@ def extreme_ok(ev: Any, hand: int, chosen: int, must: str) -> bool:
         return True
     pw = ev.power
     if must == "highest":
-        return min(pw[c] for c in bits(chosen)) >= max(pw[c] for c in bits(rest))
-    return max(pw[c] for c in bits(chosen)) <= min(pw[c] for c in bits(rest))
+        return bool(min(pw[c] for c in bits(chosen)) >= max(pw[c] for c in bits(rest)))
+    return bool(max(pw[c] for c in bits(chosen)) <= min(pw[c] for c in bits(rest)))
 
 
 def give_choices(ev: Any, hand: int, count: int, must: str = "any", suit: str | None = None) -> list[CardSet]:
@@ -315,7 +319,7 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
         legal = legal_questions(ev, hand, d)
         want = "highest" if d.get("suit") is None else f"highest {d['suit']}"
         return want if want in legal else legal[0]
-    return d["options"][0]
+    return str(d["options"][0])
 
 
 def _seat(obs: Observation | Mapping[str, Any]) -> Any:
@@ -513,7 +517,7 @@ class Exchange:
         self._stage = _Stage([0] * self.n)
 
     # --- the systems -------------------------------------------------------------------------------------
-    def _script(self) -> Iterator[Decision]:
+    def _script(self) -> Steps:
         system = self.rules.exchange
         if system == "pass-around":
             yield from self._pass_around()
@@ -526,7 +530,7 @@ class Exchange:
         elif system == "loser-to-winner":
             yield from self._loser_to_winner()
 
-    def _pass_around(self) -> Iterator[Decision]:
+    def _pass_around(self) -> Steps:
         n = self.n
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
@@ -539,7 +543,7 @@ class Exchange:
             self._give(seat, to, mask, "pass-around")
         self._end_stage()
 
-    def _loser_to_winner(self) -> Iterator[Decision]:
+    def _loser_to_winner(self) -> Steps:
         assert self.previous is not None
         winner, loser = self.previous[0], self.previous[-1]
         why = "the loser gives their highest card to the winner; the cards are shown to all (000 End Game)"
@@ -562,7 +566,7 @@ class Exchange:
     def _role(self, seat: int) -> str:
         return self.roles[seat] if self.roles else f"seat {seat}"
 
-    def _big_two_president(self) -> Iterator[Decision]:
+    def _big_two_president(self) -> Steps:
         src = "002 Big two president variation"
         pairs = self._pairs(2)
         after = self.rules.president_gives == "any-after-receiving"
@@ -584,7 +588,7 @@ class Exchange:
                 self._give(hi, lo, mask, f"the {self._role(hi)}'s choice")
         self._end_stage()
 
-    def _mandatory_trading(self) -> Iterator[Decision]:
+    def _mandatory_trading(self) -> Steps:
         for taker, giver, want in self._pairs(self.rules.steal_small_table):
             k = min(want, self.hand(giver).bit_count(), self.hand(taker).bit_count())
             if not k:
@@ -618,7 +622,7 @@ class Exchange:
             self._give(taker, giver, mask, f"given back by the {t_role}")
             self._end_stage()
 
-    def _questions(self, taker: int, giver: int, k: int) -> Iterator[Decision]:
+    def _questions(self, taker: int, giver: int, k: int) -> Steps:
         ev = self.ev
         answers: list[dict[str, Any]] = []
         suit: str | None = None

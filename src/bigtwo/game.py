@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +63,7 @@ class Game:
         rules: Ruleset | str = "classic",
         players: int | None = None,
         seed: int | None = None,
-        hands: list[CardsLike] | None = None,
+        hands: Sequence[CardsLike] | None = None,
         first: int | None = None,
         dealer: int | None = None,
         stock: CardsLike | list[CardsLike] | None = None,

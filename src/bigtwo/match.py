@@ -344,7 +344,7 @@ class Match:
                 return [Answer(d.kind, word) for word in d.options]
             return list(exchange_answers(self.rules, self.observe(d.seat)))
         g = self.game
-        return g.legal_plays() if g is not None else []
+        return list(g.legal_plays()) if g is not None else []
 
     # --- acting --------------------------------------------------------------------------------------------
     def apply(self, action: Action | CardsLike, call_last_card: bool = True) -> Action:
@@ -357,6 +357,7 @@ class Match:
         if self._over:
             raise IllegalPlay("the match is over")
         seat = self.to_move
+        assert seat is not None
         d = self.pending
         if d is not None:
             answer = d.read(action)
@@ -486,7 +487,7 @@ class Match:
         if d.kind == "redeal":
             if answer.word == "redeal":
                 g.request_redeal(d.seat)
-                self._kept = set()
+                self._kept.clear()
             else:
                 self._kept.add(d.seat)
         else:

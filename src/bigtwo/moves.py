@@ -107,12 +107,12 @@ def all_combos(
     if en & {"two_pair_junk", "sisters"}:
         for i, r1 in enumerate(pair_ranks):
             for r2 in pair_ranks[i + 1 :]:
-                kinds = []
+                shapes: list[str] = []
                 if "two_pair_junk" in en:
-                    kinds.append("two_pair_junk")
+                    shapes.append("two_pair_junk")
                 if "sisters" in en and r2 == r1 + 1 and r2 < JOKER_RANK:
-                    kinds.append("sisters")
-                if not kinds:
+                    shapes.append("sisters")
+                if not shapes:
                     continue
                 junk = [c for c in cs if rank_of[c] != r1 and rank_of[c] != r2]
                 for p1 in pairs[r1]:
@@ -121,8 +121,8 @@ def all_combos(
                         key = max(power[c] for c in p2) * POWER_SPAN + k1
                         m = _mask(p1) | _mask(p2)
                         for j in junk:
-                            for kind in kinds:
-                                add(m | _BIT[j], kind, key, r2)
+                            for shape in shapes:
+                                add(m | _BIT[j], shape, key, r2)
 
     if "full_house" in en:
         for t, g in by_rank.items():
@@ -188,9 +188,9 @@ def all_combos(
                     s = suit_of[choice[0]]
                     suited = (want_sf or want_royal or via_dict) and all(suit_of[c] == s for c in choice)
                     if suited:
-                        kind = best_suited
-                        if kind is None:
+                        if best_suited is None:
                             continue  # a flush only, which the flush generator makes
+                        kind = best_suited
                         if kind == "royal_flush":
                             key, value = power[choice[ranks.index(11)]], 11
                         else:
@@ -210,10 +210,11 @@ def all_combos(
             if s != 4 and len(g) >= 5:
                 for combo in combinations(g, 5):
                     m = _mask(combo)
-                    if m in found or m not in cache:
+                    hit = cache.get(m) if m not in found else None
+                    if hit is None:
                         add(m, "flush", ev.flush_key(combo), max(rank_of[c] for c in combo))
                     else:
-                        found[m] = cache[m]
+                        found[m] = hit
 
     for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
         if kind in en:
@@ -221,22 +222,22 @@ def all_combos(
             for r, g in by_rank.items():
                 if len(g) >= width:
                     deep |= 1 << r
-            for n, windows in ev.run_windows[width].items():
+            for n, runs in ev.run_windows[width].items():
                 if sizes is not None and n * width not in sizes:
                     continue
-                for pos, run, wmask in windows:
+                for pos, run, wmask in runs:
                     if wmask & ~deep:
                         continue
-                    groups = [list(combinations(by_rank[r], width)) for r in run]
+                    sets = [list(combinations(by_rank[r], width)) for r in run]
                     top = run[-1]
-                    for choice in product(*groups):
+                    for picks in product(*sets):
                         m = 0
-                        for grp in choice:
+                        for grp in picks:
                             m |= _mask(grp)
-                        add(m, kind, pos * POWER_SPAN + max(power[c] for c in choice[-1]), top)
+                        add(m, kind, pos * POWER_SPAN + max(power[c] for c in picks[-1]), top)
 
     for m, v in found.items():
-        out.append(v if v.__class__ is Play else make(m, v[1], v[2], v[3]))
+        out.append(v if isinstance(v, Play) else make(m, v[1], v[2], v[3]))
     out.sort(key=_sort_key)
     return out
 

@@ -131,7 +131,7 @@ class Observation:
         Cards shown to everyone (``known``) keep every seat's entry but the observer's own, which the
         observer does not need told; the engine's own spectator view (``observe(None)``) has them all.
         """
-        hidden = {f.name: f.default for f in fields(self) if not f.metadata.get("public")}
+        hidden: dict[str, Any] = {f.name: f.default for f in fields(self) if not f.metadata.get("public")}
         shown = tuple(e for e in self.exchanges if e.get("type") == "give")
         hidden["exchanges"] = tuple(
             e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"} for e in shown
@@ -268,7 +268,7 @@ class Observation:
                 roles=tuple(data["roles"]) if data.get("roles") is not None else None,
                 totals=tuple(data.get("totals", ())),
                 exchanges=tuple(dict(e) for e in data.get("exchanges", ())),
-                decision=Decision.from_dict(decision, seat) if decision else None,
+                decision=Decision.from_dict(decision, int(seat)) if decision and seat is not None else None,
                 shootout=int(data.get("shootout", 0)),
                 standings=tuple(data["standings"]) if data.get("standings") is not None else None,
                 places=tuple(data["places"]) if data.get("places") is not None else None,

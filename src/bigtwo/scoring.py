@@ -110,7 +110,7 @@ def double_threshold(rules: Any, dealt: int) -> int:
     """Cards left from which a loser pays double; hand sizes the ruleset does not list scale from 10 of 13."""
     table = rules.double_at
     if dealt in table:
-        return table[dealt]
+        return int(table[dealt])
     return math.ceil(dealt * 10 / 13)
 
 

@@ -10,8 +10,9 @@ positively correlated and overstate it when, as intended, they cancel each other
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scipy.special import stdtrit
 
@@ -57,7 +58,7 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
     return Interval(mean, mean - half, mean + half, n, sd, confidence)
 
 
-def clustered_interval(units: dict[object, list[float]], confidence: float = 0.95) -> Interval:
+def clustered_interval(units: Mapping[Any, list[float]], confidence: float = 0.95) -> Interval:
     """The interval of a mean over clusters (deals): each cluster's own mean is one observation."""
     means = [math.fsum(v) / len(v) for v in units.values() if v]
     return mean_interval(means, confidence)

@@ -22,11 +22,12 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from bigtwo.actions import Action
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.registry import register
 from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
-from bigtwo.cards import JOKER_RANK, CardSet, bits
+from bigtwo.cards import JOKER_RANK, bits
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
@@ -378,7 +379,7 @@ class HeuristicBot(BaseBot):
     def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
 
-    def explain(self, rules: Ruleset, observation: Observation | dict[str, Any]) -> tuple[Play | CardSet | str, str]:
+    def explain(self, rules: Ruleset, observation: Observation | dict[str, Any]) -> tuple[Action, str]:
         """This bot's choice and why, in words (the table's hint): ``(choice, reason)``, the choice being what
         :meth:`choose` returns."""
         obs = as_observation(rules, observation)

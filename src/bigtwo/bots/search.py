@@ -170,7 +170,7 @@ class SearchBot(BaseBot):
                 g = base.clone()
                 a = g.play(a)  # (with two decks, the copy this sample's hand holds)
                 rollout(g, policy, played0 | a.mask, deadline)
-                if not g.is_over:
+                if g.result is None:
                     break  # out of time: this deal is dropped, so every candidate keeps the same deals
                 gains.append(round_utility(g.result, measure)[seat])
             if len(gains) < len(cands):

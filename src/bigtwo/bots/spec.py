@@ -19,7 +19,9 @@ _CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\((.*)\)\s*$", re.S)
 
 def split_lineup(text: str) -> list[str]:
     """``"search(iterations=30, candidates=3),greedy"`` -> its specs: commas inside parentheses stay."""
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch == "," and depth == 0:
             out.append("".join(cur))

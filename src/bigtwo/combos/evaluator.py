@@ -170,7 +170,7 @@ class Evaluator:
 
     def kinds_of_sizes(self, sizes: frozenset[int] | set[int]) -> frozenset[str]:
         """Enabled kinds that can have one of ``sizes`` cards (cached)."""
-        got = self._kinds_of_sizes.get(sizes)
+        got = self._kinds_of_sizes.get(sizes if isinstance(sizes, frozenset) else frozenset(sizes))
         if got is None:
             got = frozenset(k for n in sizes for k in self.kinds_by_size.get(n, ()))
             self._kinds_of_sizes[frozenset(sizes)] = got

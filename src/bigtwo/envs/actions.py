@@ -243,8 +243,8 @@ def estimate_catalogue_size(rules: Ruleset, pack: int | None = None, players: in
                 count += prod(per_rank.get(r, 0) for r in ranks)
     for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
         if kind in en:
-            for seqs in ev.run_seqs[width].values():
-                for _pos, run in seqs:
+            for runs in ev.run_seqs[width].values():
+                for _pos, run in runs:
                     count += prod(comb(per_rank.get(r, 0), width) for r in run)
     if "flush" in en:
         count += sum(comb(c, 5) for s, c in per_suit.items() if s != 4)
@@ -261,9 +261,9 @@ def estimate_catalogue_size(rules: Ruleset, pack: int | None = None, players: in
     if "triple_junk" in en:
         count += sum(t * comb(outside(r), 2) for r, t in triples.items())
     if en & {"two_pairs", "two_pair_junk", "sisters"}:
-        ranks = sorted(pairs)
-        for i, r1 in enumerate(ranks):
-            for r2 in ranks[i + 1 :]:
+        paired = sorted(pairs)
+        for i, r1 in enumerate(paired):
+            for r2 in paired[i + 1 :]:
                 both = pairs[r1] * pairs[r2]
                 if "two_pairs" in en:
                     count += both

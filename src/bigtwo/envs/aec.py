@@ -83,17 +83,17 @@ class BigTwoAECEnv(AECEnv):
         self.illegal_reward = illegal_reward
         self._abandoned = False
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"bigtwo_{self.rules.name}_v{ENV_VERSION}"}
+        # PettingZoo's convention: the instance's metadata names its game
+        self.metadata = {**self.metadata, "name": f"bigtwo_{self.rules.name}_v{ENV_VERSION}"}  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.encoder = ObservationEncoder(self.rules, n, history)
         if action_encoding not in ("auto", "catalogue", "legal"):
             raise ValueError(f"action_encoding={action_encoding!r}; allowed: 'auto', 'catalogue' or 'legal'")
-        if action_encoding == "auto":
-            action_encoding = auto_encoding(self.rules, n)
-        self.action_encoding = action_encoding
-        if action_encoding == "catalogue":
+        encoding = auto_encoding(self.rules, n) if action_encoding == "auto" else action_encoding
+        self.action_encoding = encoding
+        if encoding == "catalogue":
             self.catalogue: ActionCatalogue | None = catalogue(self.rules, n)
             self.num_actions = len(self.catalogue)
         else:
@@ -116,7 +116,7 @@ class BigTwoAECEnv(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
-        self.game: Game | None = None
+        self.game: Game = None  # type: ignore[assignment]  # dealt by reset(); step() before it is refused
         self._version = 0
 
     # --- spaces ----------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ class BigTwoAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._abandoned = False
         self._sync()
@@ -281,6 +281,7 @@ class BigTwoAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, True)
         self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        assert self.illegal_reward is not None
         self.rewards[agent] = float(self.illegal_reward)
         self.infos[agent] = {"illegal_action": action}
         self._accumulate_rewards()
@@ -295,6 +296,7 @@ class BigTwoAECEnv(AECEnv):
     def _finish(self) -> None:
         g = self.game
         res = g.result
+        assert res is not None
         values = self.reward_fn(res)
         result = res.to_dict()
         for i, a in enumerate(self.possible_agents):
@@ -344,7 +346,7 @@ class BigTwoAECEnv(AECEnv):
             lines.append(f"{mark} player_{s}: {len(g.hand(s))} cards left; played {played or '-'}")
         if g.trick is not None:
             lines.append(f"  to beat: {g.trick} ({g.trick.kind}) by player_{g.trick_seat}")
-        if g.is_over:
+        if g.result is not None:
             lines.append(f"  over: finishing order {g.result.finishing_order}, scores {g.result.scores}")
         if seat is not None:
             lines.append(f"  player_{seat} holds {g.hand(seat)}")

@@ -244,7 +244,7 @@ class ObservationEncoder:
         small[:n] = bytes([*cards_left[seat:], *cards_left[:seat]])
         if self.has_stock:
             small[self._stock_off] = stock
-        memoryview(out).cast("B")[self._small_start :] = small
+        out.data.cast("B")[self._small_start :] = small
 
     def from_observation(self, observation: Observation | Mapping[str, Any]) -> np.ndarray:
         """The vector from a seat's observation alone (its JSON form reads too): for bots, tests, records."""

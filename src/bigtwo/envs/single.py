@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -26,6 +26,7 @@ from gymnasium import spaces
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
 from bigtwo.bots import Bot, make
+from bigtwo.combos.play import Play
 from bigtwo.envs.aec import BigTwoAECEnv
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, list_presets
@@ -36,7 +37,7 @@ OpponentSpec = str | Bot
 class BigTwoGymEnv(gymnasium.Env):
     """One round per episode, played by the learning seat against bots in every other seat."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's own convention)
 
     def __init__(
         self,
@@ -117,7 +118,10 @@ class BigTwoGymEnv(gymnasium.Env):
         g = aec.game
         while not g.is_over and g.to_move != self.seat:
             s = g.to_move
-            aec.step_play(self._bots[s].choose(self.rules, g.observe(s)))
+            play = self._bots[s].choose(self.rules, g.observe(s))
+            if not isinstance(play, Play):
+                raise BigTwoError(f"bot {self._bots[s].name!r} answered {play!r}, not a play, in a round's play")
+            aec.step_play(play)
 
     # --- what the learner sees -------------------------------------------------------------------------
     def _observation(self) -> np.ndarray:
@@ -133,8 +137,9 @@ class BigTwoGymEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         aec = self.aec
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
-        if aec.game.is_over:
-            info["result"] = aec.game.result.to_dict()
+        res = aec.game.result
+        if res is not None:
+            info["result"] = res.to_dict()
         return info
 
     def legal_actions(self) -> list[int]:

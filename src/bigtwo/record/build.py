@@ -135,6 +135,8 @@ def _names(names: Sequence[str] | None, n: int) -> list[str]:
 def _trades(match: Match, index: int) -> list[Trade]:
     """A round's exchange answers, with the other party of each decision (the exchange is run again)."""
     rec = match.records[index]
+    if rec.exchange is None:
+        return []  # the deal's own decisions are pending: no exchange yet
     prev = match.records[index - 1].result if index else None
     again = Exchange(match.rules, list(rec.dealt), prev.finishing_order if prev else None, rec.dealer)
     ev = match.rules.engine

@@ -110,7 +110,7 @@ def _match_frames(m: Match, out: list[Frame]) -> None:
         out.append(Frame(round=rnd, label=f"Round {rnd}: {dealer} deals", hands=hands, roles=rec.roles))
         prev = m.records[i - 1].result if i else None
         again = Exchange(m.rules, list(rec.dealt), prev.finishing_order if prev else None, rec.dealer)
-        for a in rec.exchange.answers:
+        for a in rec.exchange.answers if rec.exchange is not None else ():
             d = again.pending
             assert d is not None
             other = d.to if d.kind in ("give", "surrender") else d.source

@@ -238,10 +238,9 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             raise _fail(f"the roles are {rec.roles}, not {r.roles}", r)
         _check_hands(ev, rec.dealt, r.game.hands, "the deal", r)
         for t in r.trades:
-            if m.current is not rec or m.phase != "exchange":
+            d = m.pending if m.current is rec and m.phase == "exchange" else None
+            if d is None:
                 raise _fail("no exchange decision is pending here", t)
-            d = m.exchange.pending
-            assert d is not None
             if d.seat != t.seat:
                 raise _fail(f"{seat_token(t.seat)} has no decision to make; {seat_token(d.seat)} has", t)
             other = d.to if d.kind in ("give", "surrender") else d.source

@@ -24,8 +24,8 @@ from pydantic import (
     model_validator,
 )
 
-from bigtwo.cards import RANK_CHARS, SUIT_CHARS, CardParseError, card
-from bigtwo.errors import RulesError
+from bigtwo.cards import RANK_CHARS, SUIT_CHARS, card
+from bigtwo.errors import CardParseError, RulesError
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
@@ -561,7 +561,7 @@ class Ruleset(BaseModel):
         five_plus = players >= 5 and self.straight_lengths_five_plus is not None
         if self._engine is None:
             self._engine = {}  # private attributes may be set on a frozen model
-        ev = self._engine.get(five_plus)
+        ev: Evaluator | None = self._engine.get(five_plus)
         if ev is None:
             if _COMPILER is None:
                 raise RulesError("no rules compiler is registered: import bigtwo (its combos layer compiles rules)")
@@ -597,7 +597,7 @@ def _tomlable(value: Any) -> Any:
 
 def field_section(key: str) -> str:
     extra = Ruleset.model_fields[key].json_schema_extra or {}
-    return extra.get("section", "meta") if isinstance(extra, dict) else "meta"
+    return str(extra.get("section", "meta")) if isinstance(extra, dict) else "meta"
 
 
 def _unknown_field_message(key: str, source: str) -> str:
