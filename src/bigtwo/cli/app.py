@@ -216,7 +216,9 @@ def rules_show(
     """Every setting of a rule set, with what it means."""
     r = _load(name)
     if toml:
-        console.print(r.to_toml(), markup=False)
+        # plain text, never wrapped: the output is a file to edit (a wrapped string is invalid TOML)
+        text = r.to_toml()
+        typer.echo(text, nl=not text.endswith("\n"))
         return
     defaults = Ruleset.model_construct()
     console.print(f"[bold]{r.name}[/bold]: {r.description}")
