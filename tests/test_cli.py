@@ -45,7 +45,7 @@ def test_unknown_rules_give_a_clear_error():
 def test_play_answers_illegal_input_and_continues():
     res = runner.invoke(app, ["play", "--seed", "1", "--delay", "0", "--ascii"], input="pass\n3D\nzz\nlegal\nquit\n")
     assert res.exit_code == 0, res.output
-    assert "does not hold 3D" in res.output
+    assert "You do not hold 3D" in res.output  # the player's name, the table's card notation
     assert "'zz' is not a card" in res.output
     assert "pass" in res.output and "Bye." in res.output
 

@@ -51,7 +51,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
         async with table.run_test(size=(80, 24)) as pilot:
             await settle(pilot, table)
             screen = screen_text(table)
-            assert "Your hand" in screen and "Seat 1 greedy" in screen
+            assert "Your hand" in screen and "Seat 1 heuristic" in screen  # the default opponent
             assert all(len(line) <= 80 for line in screen.splitlines()) and len(screen.splitlines()) <= 24
             g = session.game
             assert session.human_to_move
@@ -61,7 +61,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             chosen = CardSet(1 << int(hand[0]) | 1 << int(hand[-1]))
             assert table.hand.selected_mask == chosen.mask
             await pilot.press("e")
-            reason = g.why_not(chosen)
+            reason = session.words.render(g.why_not(chosen))  # in the table's words and card faces
             assert reason and reason in screen_text(table)
             before = len(g.history)
             await pilot.press("enter")
@@ -227,7 +227,7 @@ def test_explain_says_why_or_that_it_is_legal():
     assert ok and "legal" in text
     cards = list(g.hand(0))
     ok, text = session.explain(1 << int(cards[0]) | 1 << int(cards[-1]))
-    assert not ok and text == g.why_not(CardSet(1 << int(cards[0]) | 1 << int(cards[-1])))
+    assert not ok and text == session.words.render(g.why_not(CardSet(1 << int(cards[0]) | 1 << int(cards[-1]))))
 
 
 def test_bigtwo_replay_plain_and_check(tmp_path):

@@ -13,8 +13,8 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
 from bigtwo.cards import card
-from bigtwo.cli.session import card_face
 from bigtwo.cli.widgets import CardsPanel, CardStyles
+from bigtwo.cli.words import card_face
 from bigtwo.record.build import ordinal
 from bigtwo.record.frames import Frame
 from bigtwo.record.model import Record, seat_token
