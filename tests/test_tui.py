@@ -1,6 +1,7 @@
 """The full-screen table and the replay viewer, driven with Textual's own test pilot (App.run_test)."""
 
 import asyncio
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -113,8 +114,10 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             await pilot.pause()
             first = screen_text(viewer)
             assert "step 0/" in first and "The deal" in first
-            for seat, hand in enumerate(rec.rounds[0].game.hands):  # every hand is visible
-                assert f"P{seat} " in first and hand.split()[0].replace("T", "10")[:-1] in first
+            for seat, hand in enumerate(rec.rounds[0].game.hands):  # every hand is visible, by name
+                name = "You" if seat == 0 else f"Seat {seat} heuristic"
+                assert name in first and hand.split()[0].replace("T", "10")[:-1] in first
+            assert "P0" not in first and "P1" not in first
             await pilot.press("right", "right", "right")
             assert viewer.index == 3 and "step 3/" in screen_text(viewer)
             await pilot.press("left")
@@ -237,9 +240,13 @@ def test_bigtwo_replay_plain_and_check(tmp_path):
     path = session.save(tmp_path / "zsy.txt")
     res = runner.invoke(cli_app, ["replay", str(path), "--plain"], env={"COLUMNS": "120"})
     assert res.exit_code == 0, res.output
-    assert "Round 2: P" in res.output and "Totals:" in res.output
+    assert "Round 2: " in res.output and "Totals: You " in res.output
+    assert not re.search(r"\bP\d\b", res.output)  # names, not the record's seat tokens
+    assert "You play" in res.output and "Seat 1 plays" in res.output
     res = runner.invoke(cli_app, ["replay", str(path), "--plain", "--at", "5"], env={"COLUMNS": "120"})
     assert res.exit_code == 0 and "Step 5 of" in res.output
+    res = runner.invoke(cli_app, ["replay", str(path), "--plain", "--at", "4000"], env={"COLUMNS": "120"})
+    assert res.exit_code == 2 and "--at 4000: the record" in res.output and "has steps 0-" in res.output
     res = runner.invoke(cli_app, ["replay", str(path), "--check"], env={"COLUMNS": "200"})
     assert res.exit_code == 0 and "a valid record" in res.output
     text = path.read_text().replace("[Round 2]", "[Round 3]")
