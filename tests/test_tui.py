@@ -14,6 +14,7 @@ from bigtwo.cli.capture import screen_text
 from bigtwo.cli.replay_view import ReplayApp
 from bigtwo.cli.session import TableSession, bot_specs, parse_bot_spec
 from bigtwo.cli.tui import InfoScreen, SaveScreen, TableApp
+from bigtwo.cli.words import card_face
 from bigtwo.errors import BigTwoError
 from bigtwo.record import format_text, load_record, replay
 from bigtwo.record.frames import frames_of
@@ -330,3 +331,88 @@ def test_the_replay_viewer_steps_through_a_match():
             assert "Totals:" in screen_text(viewer)
 
     run(watch())
+
+
+def test_q_asks_before_leaving_and_offers_to_save(tmp_path):
+    """q no longer quits at once: n (or esc) stays, s saves the record (unfinished) and then quits."""
+    from bigtwo.cli.tui import QuitScreen
+
+    session = TableSession(load_rules("classic"), seed=12)
+    table = TableApp(session, delay=0)
+    path = tmp_path / "left.txt"
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            # an illegal typed play is answered in the player's words and card faces
+            missing = next(c for c in session.rules.engine_for(4).sort_cards((1 << 52) - 1) if c not in session.hand())
+            await pilot.press("slash")
+            table.query_one("#entry").value = str(missing)
+            await pilot.press("enter")
+            await settle(pilot, table)
+            assert f"Not allowed: You do not hold {card_face(missing)}" in screen_text(table)
+            await pilot.press("escape", "q")
+            await settle(pilot, table)
+            assert isinstance(table.screen, QuitScreen) and table.is_running
+            assert "Quit now? The game is not over." in screen_text(table) and "save the record" in screen_text(table)
+            await pilot.press("n")
+            await settle(pilot, table)
+            assert not isinstance(table.screen, QuitScreen) and table.is_running and session.saved_to is None
+            await pilot.press("q", "s")
+            await settle(pilot, table)
+            assert isinstance(table.screen, SaveScreen)
+            table.screen.query_one("#path").value = str(path)
+            await pilot.press("enter")
+            await settle(pilot, table)
+            assert not table.is_running  # saved, then left
+
+    run(scenario())
+    assert load_record(path).result == "*" and session.saved_to == path
+
+
+def test_q_then_y_leaves_without_saving():
+    session = TableSession(load_rules("classic"), seed=12)
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            await pilot.press("q", "y")
+            await settle(pilot, table)
+            assert not table.is_running and session.saved_to is None
+
+    run(scenario())
+
+
+def test_a_long_exchange_answer_list_shows_every_answer_with_its_count():
+    """house-code, seed 1: the human, president, steals by questions and may ask any of 53: `l` opens a panel
+    that scrolls through all of them (no longer cut after three lines)."""
+    session = TableSession(load_rules("house-code"), seed=1, rounds=2)
+    while not (session.human_to_move and session.decision is not None and len(session.legal_choices()) > 40):
+        session.act(session.hint().answer) if session.human_to_move else session.bot_step()
+    legal = [session.describe(x) for x in session.legal_choices()]
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            await pilot.press("escape", "l")  # from the entry line (a question is typed) back to the table keys
+            await settle(pilot, table)
+            assert isinstance(table.screen, InfoScreen)
+            seen = set()
+            screen = screen_text(table)
+            assert f"{len(legal)} legal answers:" in screen
+            for _ in range(12):  # scroll to the end, collecting what is shown
+                rows = {m.group(1).strip() for m in re.finditer(r"█ (.*?)\s*█", screen)}  # the panel's lines
+                seen |= rows & set(legal)
+                if seen == set(legal):
+                    break
+                await pilot.press("pagedown")
+                await settle(pilot, table)
+                screen = screen_text(table)
+            assert seen == set(legal)
+            await pilot.press("escape")
+            await settle(pilot, table)
+            assert not isinstance(table.screen, InfoScreen) and session.human_to_move
+
+    run(scenario())

@@ -471,7 +471,7 @@ def _describe(session: TableSession, choice: Any) -> str:
         return f"{shown} ({w.render(ev.describe(choice), opens=False)})" if choice.kind != "single" else shown
     if isinstance(choice, CardSet):
         return faces(ev.sort_cards(choice.mask), w.ascii) if choice else "decline"
-    return w.render(choice) if str(choice) else "decline"
+    return w.render(choice, opens=False) if str(choice) else "decline"
 
 
 def cards_markup(tokens: list[str], ascii_cards: bool = False) -> str:

@@ -26,6 +26,8 @@ _CITED_WITH_NOTE = re.compile(r"\(\d{3} sections? [\d.]+(?:(?:,| and) [\d.]+)*, 
 _CITATION = re.compile(r"\s*\(\d{3}\b[^()]*\)")
 # a ten inside a run of ranks ("7-8-9-T-J"): written 10 as on the cards
 _RUN_TEN = re.compile(r"(?<=[\dJQKA]-)T\b|\bT(?=-[JQKA\d])")
+# "1 cards" (an engine message counting without a plural rule): one thing is singular
+_ONE_OF = re.compile(r"(?<![\d.,])(?<![Ss]eat )(?<!Round )\b1 (card|play|point|round|place|trick|game|deal)s\b")
 _IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
 _NOT_VERBS = {"its", "this", "plus", "less", "us", "as", "always", "was"}
 
@@ -108,6 +110,7 @@ class Wording:
         text = _SEAT.sub(lambda m: self._seat(m, text, opens), text)
         text = _CARD.sub(lambda m: self.token(m.group(0)), text)
         text = _RUN_TEN.sub("10", text)
+        text = _ONE_OF.sub(r"1 \1", text)
         if not text:
             return text
         return text[:1].upper() + text[1:] if opens else text
