@@ -92,6 +92,9 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             while not isinstance(table.screen, InfoScreen):
                 await human_turn(pilot, table)
             assert g.is_over and "Round over" in screen_text(table)
+            # the scoring details under the result name the players, in the table's words
+            assert re.search(r"(You pay|Seat \d pays) \d+", screen_text(table))
+            assert not re.search(r"\bseat \d", screen_text(table))
             # save from the end of the game: the save panel asks where
             await pilot.press("s")
             await settle(pilot, table)

@@ -402,7 +402,7 @@ class TableSession:
             cards = f": {self.cards_markup(e['cards'])}" if "cards" in e else ""
             return (
                 f"{w.subject(frm, 'gives')} {plural(e['count'], 'card')} to {w.object(to)}{cards} "
-                f"[dim]({w.markup(e['reason'])})[/dim]"
+                f"[dim]({w.markup(e['reason'], opens=False)})[/dim]"
             )
         if e["type"] == "question":
             taken = f" {self.cards_markup(e['cards'])}" if e["cards"] else ""

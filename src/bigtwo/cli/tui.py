@@ -432,7 +432,7 @@ class TableApp(App[None]):
         try:
             self.session.request_redeal()
         except BigTwoError as e:
-            self.say(str(e), "bad")
+            self.say(self.session.words.render(e), "bad")
             return
         self.hand.clear()
         self.advance()
@@ -443,7 +443,7 @@ class TableApp(App[None]):
         try:
             self.session.swap()
         except BigTwoError as e:
-            self.say(str(e), "bad")
+            self.say(self.session.words.render(e), "bad")
             return
         self.advance()
 
@@ -627,7 +627,7 @@ def seats_table(s: TableSession) -> Table:
         name = "You" if seat == s.seat else f"Seat {seat} {s.specs[seat]}"
         if m is not None and m.current.dealer == seat:
             name += " [D]"
-        row = ["▶" if s.to_move == seat else "", name, str(sizes[seat]), state]
+        row = ["▶" if s.to_move == seat else "", escape(name), str(sizes[seat]), escape(state)]
         if m is not None:
             row.append(f"{m.totals[seat]:+d}" if not _ranking(s) else str(m.places[seat]))
         style = "bold" if seat == s.seat else ""
@@ -726,12 +726,12 @@ def round_result(s: TableSession) -> Table:
     if not _ranking(s):
         t.add_column("score", justify="right")
     for place, seat in enumerate(res.finishing_order, 1):
-        row = [ordinal(place), s.label(seat), str(res.cards_left[seat])]
+        row = [ordinal(place), escape(s.label(seat)), str(res.cards_left[seat])]
         if not _ranking(s):
             row.append(f"{res.scores[seat]:+d}")
         t.add_row(*row, style="bold" if seat == s.seat else "")
     if res.details:
-        t.caption = "; ".join(res.details)
+        t.caption = "; ".join(s.say(d) for d in res.details)
     return t
 
 
