@@ -142,7 +142,10 @@ def replay(
     except BigTwoError as e:
         _error(f"{file}: {e}")
     if check:
-        console.print(f"{file}: a valid record, {len(frames) - 1} steps. Result: {record.result}")
+        from bigtwo.cli.replay_view import replay_words
+
+        result = replay_words(record).render(record.result)
+        console.print(escape(f"{file}: a valid record, {len(frames) - 1} steps. Result: {result}"))
         return
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from bigtwo.cli.replay_view import print_replay
@@ -169,7 +172,7 @@ def bots_list() -> None:
 
     for name in available_bots():
         doc = (BOTS[name].__doc__ or "").strip().splitlines()
-        console.print(f"[bold]{name}[/bold]  {escape(doc[0]) if doc else ''}")
+        console.print(f"[bold]{escape(name)}[/bold]  {escape(doc[0]) if doc else ''}")
 
 
 @app.command()

@@ -77,7 +77,7 @@ def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:
             cards.append(f"  ({', '.join(state)})", style="dim")
         name = _player(record, words, s)
         count = len(hand.split()) if hand else 0
-        t.add_row("▶" if f.to_move == s else "", name, str(count), cards, style="bold" if f.actor == s else "")
+        t.add_row("▶" if f.to_move == s else "", escape(name), str(count), cards, style="bold" if f.actor == s else "")
     return t
 
 
