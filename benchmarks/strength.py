@@ -8,10 +8,17 @@ card in hand, the winner takes the sum: the arena's ``cards`` utility, computed 
    above zero, at 1 second a move or less: the verdict checks the mean; the summary also counts the games
    in which one decision took longer)
 
-Every deal is played once per seat rotation; the interval is Student's t over per-deal means. The time a
-move of each bot is measured in the same run, the reference opponents' beside it.
+3. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
+   (``heuristic(contest=False)``, the baseline) on the same deals, on ``winner`` (the rules' own points) and
+   ``classic`` (one point a card left): the gain is the per-deal difference of their points, with its
+   interval (target: above zero on both).
+
+Every deal is played once per seat rotation; the interval is Student's t over per-deal means (win rates:
+Wilson's score interval). The time a move of each bot is measured in the same run, the reference opponents'
+beside it.
 
 Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=30:budget_ms=900"] [--workers 2]
+     python benchmarks/strength.py --only contest [--games 2000]
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bigtwo.arena import run_arena
+from bigtwo.arena import mean_interval, run_arena
 from bigtwo.arena.results import ArenaResult
 
 console = Console(highlight=False, width=130)
@@ -44,6 +51,46 @@ def match(rules: str, lineup: list[str], games: int, seed: int, workers: int | N
     return result, time.perf_counter() - t0
 
 
+def contest_gain(rules: str, utility: str, games: int, seed: int, workers: int | None) -> dict:
+    """The heuristic now and as it was before it contested the lead, each against three greedy on the same
+    deals (same seed): the gain is the per-deal difference of their mean points, a t interval over deals."""
+    before_label = "heuristic(contest=False)"
+    runs = {}
+    for label in (before_label, "heuristic"):
+        console.rule(f"{label} against three greedy: {games} games on {rules} ({utility})")
+        result = run_arena(
+            rules, [label, "greedy", "greedy", "greedy"], games, seed=seed, utility=utility, workers=workers
+        )
+        console.print(result.table())
+        per_deal: dict[int, list[float]] = {}
+        for r in result.records:
+            seat = r.labels.index(label)
+            per_deal.setdefault(r.deal, []).append(r.points[seat])
+        runs[label] = ({d: sum(v) / len(v) for d, v in per_deal.items()}, {s.label: s for s in result.summary()}[label])
+    (b, before), (n, now) = runs[before_label], runs["heuristic"]
+    gain = mean_interval([n[d] - b[d] for d in b])
+    return {
+        "rules": rules,
+        "utility": utility,
+        "games": now.games,
+        "deals": now.deals,
+        "before": before.points.mean,
+        "before_low": before.points.low,
+        "before_high": before.points.high,
+        "now": now.points.mean,
+        "now_low": now.points.low,
+        "now_high": now.points.high,
+        "gain": gain.mean,
+        "gain_low": gain.low,
+        "gain_high": gain.high,
+        "win_before": before.win_rate.mean,
+        "win_now": now.win_rate.mean,
+        "win_now_low": now.win_rate.low,
+        "win_now_high": now.win_rate.high,
+        "met": gain.low > 0,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic")
@@ -51,7 +98,7 @@ def main() -> None:
     ap.add_argument("--search", default="search:iterations=30:budget_ms=900", help="the search bot's spec")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
-    ap.add_argument("--only", choices=["heuristic", "search"], default=None)
+    ap.add_argument("--only", choices=["heuristic", "search", "contest"], default=None)
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
     args = ap.parse_args()
     search = args.search if "utility=" in args.search else args.search + ":utility=cards"
@@ -61,8 +108,9 @@ def main() -> None:
         ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
     ]
     rows = []
+    contest = []
     for key, lineup, target, opponent in matches:
-        if args.only and key != args.only:
+        if (args.only and key != args.only) or args.only == "contest":
             continue
         console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
         result, wall = match(args.rules, lineup, args.games, args.seed, args.workers)
@@ -95,6 +143,26 @@ def main() -> None:
                 "wall_seconds": wall,
             }
         )
+    if args.only in (None, "contest"):
+        for rules, utility in (("winner", "score"), ("classic", "cards")):
+            contest.append(contest_gain(rules, utility, args.games, args.seed, args.workers))
+        console.rule("contesting the lead: heuristic vs three greedy, beside the heuristic before it (same deals)")
+        print(
+            "| rules (points) | games | before: points a game [95% CI] | now: points a game [95% CI] "
+            "| gain a game [95% CI] | win rate before -> now [95% CI] |"
+        )
+        print("| --- | --- | --- | --- | --- | --- |")
+        for c in contest:
+            print(
+                f"| {c['rules']} ({c['utility']}) | {c['games']} ({c['deals']} deals) "
+                f"| {c['before']:+.2f} [{c['before_low']:+.2f}, {c['before_high']:+.2f}] "
+                f"| {c['now']:+.2f} [{c['now_low']:+.2f}, {c['now_high']:+.2f}] "
+                f"| **{c['gain']:+.2f}** [{c['gain_low']:+.2f}, {c['gain_high']:+.2f}] "
+                f"| {c['win_before']:.1%} -> {c['win_now']:.1%} [{c['win_now_low']:.1%}, {c['win_now_high']:.1%}] |"
+            )
+        print(json.dumps(contest))
+        if args.only == "contest":
+            return
     console.rule("summary (one point a card left, duplicate deals, 95% intervals over deals)")
     print(
         "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over 1 s "

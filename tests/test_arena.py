@@ -14,6 +14,7 @@ from bigtwo.arena import (
     mean_interval,
     parse_lineup,
     run_arena,
+    wilson_interval,
 )
 from bigtwo.arena.play import seating
 from bigtwo.cli import app
@@ -45,6 +46,29 @@ def test_the_unit_of_a_duplicate_interval_is_the_deal():
     # per-deal means 1, 4, 2 whatever the number of games in each deal
     iv = clustered_interval({0: [0, 2], 1: [4, 4, 4, 4], 2: [1, 3]})
     assert iv == mean_interval([1, 4, 2])
+
+
+def test_a_win_rate_interval_stays_in_zero_one_however_few_the_games():
+    # 1 win in 4 games of one deal: the textbook Wilson interval for 1/4 at 95% (z = 1.959964) is [4.56%, 69.94%]
+    one = wilson_interval({0: [1, 0, 0, 0]})
+    assert one.mean == 0.25 and (one.low, one.high) == pytest.approx((0.045587, 0.699358), abs=1e-5)
+    # a t interval over these per-deal means leaves [0, 1] ([-29.7%, 79.7%]); Wilson's does not
+    units = {0: [1, 0, 0, 0], 1: [0, 0, 0, 0], 2: [1, 1, 0, 0]}
+    assert clustered_interval(units).low < 0
+    iv = wilson_interval(units)
+    assert 0 <= iv.low < iv.mean < iv.high <= 1 and iv.n == 3
+    for rate in ({0: [0, 0, 0, 0], 1: [0, 0, 0, 0]}, {0: [1, 1], 1: [1, 1]}):  # every game lost, or every game won
+        iv = wilson_interval(rate)
+        assert 0 <= iv.low <= iv.mean <= iv.high <= 1 and iv.high - iv.low > 0.2
+    # many deals: close to the per-deal t interval (the same unit), and never narrower than Wilson on every game
+    import random
+
+    rng = random.Random(1)
+    many = {d: [float(rng.random() < 0.3) for _ in range(4)] for d in range(400)}
+    iv, t = wilson_interval(many), clustered_interval(many)
+    assert iv.half_width == pytest.approx(t.half_width, rel=0.05) and iv.mean == pytest.approx(t.mean)
+    with pytest.raises(ValueError, match="0 or 1"):
+        wilson_interval({0: [2.0]})
 
 
 def fake_record(deal, rotation, points, winner):
@@ -222,3 +246,36 @@ def test_simulate_prints_the_table_and_writes_the_files(tmp_path):
 def test_simulate_explains_a_bad_bot():
     res = runner.invoke(app, ["simulate", "--bots", "heuristic,nobody", "--games", "4", "--workers", "1"])
     assert res.exit_code == 2 and "no bot named 'nobody'" in res.output
+
+
+def test_simulate_refuses_a_bad_output_file_or_plot_before_playing(tmp_path, monkeypatch):
+    """`bigtwo simulate -o x.txt` and `--plot` without matplotlib stop at once, no game played."""
+    import sys
+
+    import bigtwo.cli.simulate as sim
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played before the refusal")
+
+    monkeypatch.setattr(sim, "run_arena", no_games)
+    base = ["simulate", "--bots", "heuristic,greedy,greedy,greedy", "--games", "4", "--workers", "1"]
+    res = runner.invoke(app, [*base, "-o", str(tmp_path / "x.txt")], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and "results are written as .json or .csv" in res.output
+    res = runner.invoke(app, [*base, "-o", str(tmp_path / "nowhere" / "x.json")], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and "there is no folder" in res.output
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    res = runner.invoke(app, [*base, "--plot", str(tmp_path / "p.png")], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and "pip install 'bigtwo[plot]'" in res.output  # the brackets survive
+
+
+def test_small_simulations_print_win_rates_inside_zero_one():
+    res = runner.invoke(
+        app,
+        ["simulate", "--bots", "heuristic,greedy,greedy,greedy", "--games", "8", "--workers", "1", "-q"],
+        env={"COLUMNS": "200"},
+    )
+    assert res.exit_code == 0, res.output
+    import re
+
+    bounds = [float(x) for lo_hi in re.findall(r"\[(-?[\d.]+)%, (-?[\d.]+)%\]", res.output) for x in lo_hi]
+    assert len(bounds) == 4 and all(0 <= b <= 100 for b in bounds), res.output

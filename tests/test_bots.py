@@ -678,3 +678,34 @@ def test_a_time_limit_stops_the_search_and_leaves_the_heuristic_s_choice():
     free = make("search", iterations=2)
     free.choose(rules, obs)
     assert not free.last_cut and free.last_iterations == 2
+
+
+def test_the_hint_contests_the_lead_when_an_opponent_is_about_to_go_out():
+    """Issue 14: following the hint at every turn of `bigtwo play --rules winner --seed 11 --bots heuristic`,
+    the hint kept saying "pass: keeps your plan whole" (a 12-card straight, never led) while all three opponents
+    went out. Now it contests the lead and goes out before the last opponent; the old policy (contest=False,
+    the benchmark's baseline) still loses that way."""
+    from bigtwo.cli.session import TableSession
+
+    def follow_hints(contest):
+        session = TableSession(load_rules("winner"), seed=11, bots="heuristic")
+        adviser = make("heuristic", contest=contest)
+        kept_whole = 0
+        while not session.is_over:
+            if not session.human_to_move:
+                session.bot_step()
+                continue
+            if contest:  # the table's own hint
+                hint = session.hint()
+                choice, why = hint.answer, hint.text
+            else:
+                choice, why = adviser.explain(session.rules, session.observation())
+            kept_whole += "keeps your plan whole" in why
+            session.act(choice)
+        return session.single.result, kept_whole
+
+    old, old_passes = follow_hints(contest=False)
+    assert old.finishing_order[-1] == 0 and old_passes >= 7  # the reported behaviour
+    new, new_passes = follow_hints(contest=True)
+    assert new.finishing_order[-1] != 0 and new.scores[0] > old.scores[0] and new_passes < old_passes
+    assert TableSession(load_rules("winner"), seed=11).bots[1].contest  # the table's default opponent contests too

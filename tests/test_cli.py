@@ -45,7 +45,7 @@ def test_unknown_rules_give_a_clear_error():
 def test_play_answers_illegal_input_and_continues():
     res = runner.invoke(app, ["play", "--seed", "1", "--delay", "0", "--ascii"], input="pass\n3D\nzz\nlegal\nquit\n")
     assert res.exit_code == 0, res.output
-    assert "does not hold 3D" in res.output
+    assert "You do not hold 3D" in res.output  # the player's name, the table's card notation
     assert "'zz' is not a card" in res.output
     assert "pass" in res.output and "Bye." in res.output
 
@@ -108,3 +108,31 @@ def test_the_family_plays_whole_games_in_the_terminal(preset, players):
         app, ["play", "--rules", preset, "--players", str(players), "--seed", "2", "--delay", "0"], input="quit\n"
     )
     assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("preset", list_presets())
+def test_rules_show_toml_is_valid_toml_for_every_preset(preset):
+    """`bigtwo rules show NAME --toml > our.toml` (not a terminal: nothing wrapped) loads back as the same rules."""
+    import tomllib
+
+    from bigtwo.rules.ruleset import Ruleset
+
+    res = runner.invoke(app, ["rules", "show", preset, "--toml"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    data = tomllib.loads(res.output)
+    assert Ruleset.from_dict(data, source=preset) == load_rules(preset)
+
+
+def test_rules_show_toml_through_a_pipe():
+    import subprocess
+    import sys
+    import tomllib
+
+    out = subprocess.run(
+        [sys.executable, "-m", "bigtwo", "rules", "show", "winner", "--toml"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**__import__("os").environ, "COLUMNS": "60"},
+    ).stdout
+    assert tomllib.loads(out)["description"] == load_rules("winner").description

@@ -10,14 +10,14 @@ from typer.testing import CliRunner
 from bigtwo import load_rules
 from bigtwo.bots import make
 from bigtwo.cli import app
-from bigtwo.cli.match_table import MatchTable
+from bigtwo.cli.plain import PlainTable
 from bigtwo.exchange import legal_exchange_choices
 
 runner = CliRunner()
 
 
 def scripted_table(preset, rounds=5, seed=4, players=None, **changes):
-    """A MatchTable whose human types: a wrong exchange answer first, then legal answers; greedy plays."""
+    """A plain match table whose human types: a wrong exchange answer first, then legal answers; greedy plays."""
     out = io.StringIO()
     console = Console(file=out, width=140, highlight=False)
     rules = load_rules(preset).replace(**changes) if changes else load_rules(preset)
@@ -44,7 +44,7 @@ def scripted_table(preset, rounds=5, seed=4, players=None, **changes):
         p = helper.choose(m.rules, obs)
         return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
 
-    table = MatchTable(
+    table = PlainTable(
         rules,
         players=players,
         seat=0,

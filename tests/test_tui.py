@@ -1,6 +1,7 @@
 """The full-screen table and the replay viewer, driven with Textual's own test pilot (App.run_test)."""
 
 import asyncio
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -13,6 +14,7 @@ from bigtwo.cli.capture import screen_text
 from bigtwo.cli.replay_view import ReplayApp
 from bigtwo.cli.session import TableSession, bot_specs, parse_bot_spec
 from bigtwo.cli.tui import InfoScreen, SaveScreen, TableApp
+from bigtwo.cli.words import card_face
 from bigtwo.errors import BigTwoError
 from bigtwo.record import format_text, load_record, replay
 from bigtwo.record.frames import frames_of
@@ -51,7 +53,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
         async with table.run_test(size=(80, 24)) as pilot:
             await settle(pilot, table)
             screen = screen_text(table)
-            assert "Your hand" in screen and "Seat 1 greedy" in screen
+            assert "Your hand" in screen and "Seat 1 heuristic" in screen  # the default opponent
             assert all(len(line) <= 80 for line in screen.splitlines()) and len(screen.splitlines()) <= 24
             g = session.game
             assert session.human_to_move
@@ -61,7 +63,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             chosen = CardSet(1 << int(hand[0]) | 1 << int(hand[-1]))
             assert table.hand.selected_mask == chosen.mask
             await pilot.press("e")
-            reason = g.why_not(chosen)
+            reason = session.words.render(g.why_not(chosen))  # in the table's words and card faces
             assert reason and reason in screen_text(table)
             before = len(g.history)
             await pilot.press("enter")
@@ -90,6 +92,9 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             while not isinstance(table.screen, InfoScreen):
                 await human_turn(pilot, table)
             assert g.is_over and "Round over" in screen_text(table)
+            # the scoring details under the result name the players, in the table's words
+            assert re.search(r"(You pay|Seat \d pays) \d+", screen_text(table))
+            assert not re.search(r"\bseat \d", screen_text(table))
             # save from the end of the game: the save panel asks where
             await pilot.press("s")
             await settle(pilot, table)
@@ -113,8 +118,10 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             await pilot.pause()
             first = screen_text(viewer)
             assert "step 0/" in first and "The deal" in first
-            for seat, hand in enumerate(rec.rounds[0].game.hands):  # every hand is visible
-                assert f"P{seat} " in first and hand.split()[0].replace("T", "10")[:-1] in first
+            for seat, hand in enumerate(rec.rounds[0].game.hands):  # every hand is visible, by name
+                name = "You" if seat == 0 else f"Seat {seat} heuristic"
+                assert name in first and hand.split()[0].replace("T", "10")[:-1] in first
+            assert "P0" not in first and "P1" not in first
             await pilot.press("right", "right", "right")
             assert viewer.index == 3 and "step 3/" in screen_text(viewer)
             await pilot.press("left")
@@ -227,7 +234,7 @@ def test_explain_says_why_or_that_it_is_legal():
     assert ok and "legal" in text
     cards = list(g.hand(0))
     ok, text = session.explain(1 << int(cards[0]) | 1 << int(cards[-1]))
-    assert not ok and text == g.why_not(CardSet(1 << int(cards[0]) | 1 << int(cards[-1])))
+    assert not ok and text == session.words.render(g.why_not(CardSet(1 << int(cards[0]) | 1 << int(cards[-1]))))
 
 
 def test_bigtwo_replay_plain_and_check(tmp_path):
@@ -237,9 +244,13 @@ def test_bigtwo_replay_plain_and_check(tmp_path):
     path = session.save(tmp_path / "zsy.txt")
     res = runner.invoke(cli_app, ["replay", str(path), "--plain"], env={"COLUMNS": "120"})
     assert res.exit_code == 0, res.output
-    assert "Round 2: P" in res.output and "Totals:" in res.output
+    assert "Round 2: " in res.output and "Totals: You " in res.output
+    assert not re.search(r"\bP\d\b", res.output)  # names, not the record's seat tokens
+    assert "You play" in res.output and "Seat 1 plays" in res.output
     res = runner.invoke(cli_app, ["replay", str(path), "--plain", "--at", "5"], env={"COLUMNS": "120"})
     assert res.exit_code == 0 and "Step 5 of" in res.output
+    res = runner.invoke(cli_app, ["replay", str(path), "--plain", "--at", "4000"], env={"COLUMNS": "120"})
+    assert res.exit_code == 2 and "--at 4000: the record" in res.output and "has steps 0-" in res.output
     res = runner.invoke(cli_app, ["replay", str(path), "--check"], env={"COLUMNS": "200"})
     assert res.exit_code == 0 and "a valid record" in res.output
     text = path.read_text().replace("[Round 2]", "[Round 3]")
@@ -323,3 +334,88 @@ def test_the_replay_viewer_steps_through_a_match():
             assert "Totals:" in screen_text(viewer)
 
     run(watch())
+
+
+def test_q_asks_before_leaving_and_offers_to_save(tmp_path):
+    """q no longer quits at once: n (or esc) stays, s saves the record (unfinished) and then quits."""
+    from bigtwo.cli.tui import QuitScreen
+
+    session = TableSession(load_rules("classic"), seed=12)
+    table = TableApp(session, delay=0)
+    path = tmp_path / "left.txt"
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            # an illegal typed play is answered in the player's words and card faces
+            missing = next(c for c in session.rules.engine_for(4).sort_cards((1 << 52) - 1) if c not in session.hand())
+            await pilot.press("slash")
+            table.query_one("#entry").value = str(missing)
+            await pilot.press("enter")
+            await settle(pilot, table)
+            assert f"Not allowed: You do not hold {card_face(missing)}" in screen_text(table)
+            await pilot.press("escape", "q")
+            await settle(pilot, table)
+            assert isinstance(table.screen, QuitScreen) and table.is_running
+            assert "Quit now? The game is not over." in screen_text(table) and "save the record" in screen_text(table)
+            await pilot.press("n")
+            await settle(pilot, table)
+            assert not isinstance(table.screen, QuitScreen) and table.is_running and session.saved_to is None
+            await pilot.press("q", "s")
+            await settle(pilot, table)
+            assert isinstance(table.screen, SaveScreen)
+            table.screen.query_one("#path").value = str(path)
+            await pilot.press("enter")
+            await settle(pilot, table)
+            assert not table.is_running  # saved, then left
+
+    run(scenario())
+    assert load_record(path).result == "*" and session.saved_to == path
+
+
+def test_q_then_y_leaves_without_saving():
+    session = TableSession(load_rules("classic"), seed=12)
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            await pilot.press("q", "y")
+            await settle(pilot, table)
+            assert not table.is_running and session.saved_to is None
+
+    run(scenario())
+
+
+def test_a_long_exchange_answer_list_shows_every_answer_with_its_count():
+    """house-code, seed 1: the human, president, steals by questions and may ask any of 53: `l` opens a panel
+    that scrolls through all of them (no longer cut after three lines)."""
+    session = TableSession(load_rules("house-code"), seed=1, rounds=2)
+    while not (session.human_to_move and session.decision is not None and len(session.legal_choices()) > 40):
+        session.act(session.hint().answer) if session.human_to_move else session.bot_step()
+    legal = [session.describe(x) for x in session.legal_choices()]
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            await pilot.press("escape", "l")  # from the entry line (a question is typed) back to the table keys
+            await settle(pilot, table)
+            assert isinstance(table.screen, InfoScreen)
+            seen = set()
+            screen = screen_text(table)
+            assert f"{len(legal)} legal answers:" in screen
+            for _ in range(12):  # scroll to the end, collecting what is shown
+                rows = {m.group(1).strip() for m in re.finditer(r"█ (.*?)\s*█", screen)}  # the panel's lines
+                seen |= rows & set(legal)
+                if seen == set(legal):
+                    break
+                await pilot.press("pagedown")
+                await settle(pilot, table)
+                screen = screen_text(table)
+            assert seen == set(legal)
+            await pilot.press("escape")
+            await settle(pilot, table)
+            assert not isinstance(table.screen, InfoScreen) and session.human_to_move
+
+    run(scenario())

@@ -7,7 +7,7 @@ and returns an :class:`ArenaResult` (records, per-bot summary with 95% intervals
 from bigtwo.arena.play import GameRecord, play_game
 from bigtwo.arena.results import ArenaResult, BotSummary
 from bigtwo.arena.run import play_chunk, run_arena
-from bigtwo.arena.stats import Interval, clustered_interval, mean_interval
+from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wilson_interval
 from bigtwo.bots.spec import BotSpec, parse_lineup
 
 __all__ = [
@@ -22,4 +22,5 @@ __all__ = [
     "play_chunk",
     "play_game",
     "run_arena",
+    "wilson_interval",
 ]

@@ -8,6 +8,20 @@ from bigtwo.arena.results import ArenaResult
 from bigtwo.errors import BigTwoError
 
 
+def check_plot_path(path: str | Path) -> Path:
+    """Refuse a plot that cannot be written (no matplotlib, no such folder) before a run plays any game."""
+    path = Path(path)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise BigTwoError(f"--plot {path}: plots need matplotlib: pip install 'bigtwo[plot]'") from None
+    if path.suffix.lower() != ".png":
+        raise BigTwoError(f"--plot {path}: the plot is written as a PNG file (.png)")
+    if not path.parent.is_dir():
+        raise BigTwoError(f"--plot {path}: there is no folder {path.parent}")
+    return path
+
+
 def plot_scores(result: ArenaResult, path: str | Path) -> Path:
     """One histogram of points a game per bot (as a share of its games), its mean marked; written to ``path``."""
     try:

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.arena.play import GameRecord
-from bigtwo.arena.stats import Interval, clustered_interval
+from bigtwo.arena.stats import Interval, clustered_interval, wilson_interval
 
 FORMAT = "bigtwo-arena/1"
 CSV_FIELDS = (
@@ -42,7 +43,7 @@ class BotSummary:
     games: int  # seat-games played
     deals: int
     points: Interval  # the run's utility, a game
-    win_rate: Interval
+    win_rate: Interval  # Wilson's score interval: inside [0, 1] however few the games
     mean_place: float
     ms_per_move: float
     max_ms_per_move: float
@@ -104,7 +105,7 @@ class ArenaResult:
                     games=len(places),
                     deals=len(points),
                     points=clustered_interval(points, confidence),
-                    win_rate=clustered_interval(wins, confidence),
+                    win_rate=wilson_interval(wins, confidence),
                     mean_place=sum(places) / len(places),
                     ms_per_move=1000 * think / decisions if decisions else 0.0,
                     max_ms_per_move=1000 * worst,
@@ -121,21 +122,21 @@ class ArenaResult:
                 f"{cfg['rules']['name']}: {self.games} games, {mode}, points: {cfg['utility']}, "
                 f"intervals over {cfg.get('deals', '?')} deals"
             )
-        t = Table(title=title)
+        t = Table(title=escape(title))
         t.add_column("bot", style="bold")
         t.add_column("seats", justify="right")
         t.add_column("games", justify="right")
-        t.add_column("points/game [95% CI]", justify="right")
-        t.add_column("win rate [95% CI]", justify="right")
+        t.add_column(escape("points/game [95% CI]"), justify="right")
+        t.add_column(escape("win rate [95% CI, Wilson]"), justify="right")
         t.add_column("place", justify="right")
         t.add_column("ms/move", justify="right")
         for s in self.summary(cfg.get("confidence", 0.95)):
             t.add_row(
-                s.label,
+                escape(s.label),
                 str(s.seats),
                 str(s.games),
-                f"{s.points.mean:+.2f} {_bounds(s.points, '{:+.2f}')}",
-                f"{100 * s.win_rate.mean:.1f}% {_bounds(s.win_rate, '{:.1%}')}",
+                escape(f"{s.points.mean:+.2f} {_bounds(s.points, '{:+.2f}')}"),
+                escape(f"{100 * s.win_rate.mean:.1f}% {_bounds(s.win_rate, '{:.1%}')}"),
                 f"{s.mean_place:.2f}",
                 f"{s.ms_per_move:.2f}",
             )
@@ -149,6 +150,16 @@ class ArenaResult:
             "summary": [s.to_dict() for s in self.summary(self.config.get("confidence", 0.95))],
             "games": [r.to_dict() for r in self.records],
         }
+
+    @staticmethod
+    def check_path(path: str | Path) -> Path:
+        """Refuse a results file that :meth:`save` could not write (its type, its folder) before a run plays."""
+        path = Path(path)
+        if path.suffix.lower() not in (".json", ".csv"):
+            raise ValueError(f"{path}: results are written as .json or .csv, not {path.suffix or 'no extension'!r}")
+        if not path.parent.is_dir():
+            raise ValueError(f"{path}: there is no folder {path.parent}")
+        return path
 
     def save(self, path: str | Path) -> Path:
         """Write ``.json`` (settings, summary, games) or ``.csv`` (a row per seat and game, settings on line 1)."""

@@ -10,7 +10,10 @@ Every legal action gets a score from the seat's :class:`~bigtwo.bots.view.SeatVi
 - on a trick it plays the cheapest plan combination that beats it, keeps its controls unless winning the
   lead lets it run out, and does not break a combination for nothing;
 - it sheds cards faster as the shortest opponent hand shrinks (cards left are points lost);
-- when an opponent is down to one to three cards it stops leading what they could follow, and answers high.
+- when an opponent is down to one to three cards it stops leading what they could follow, and answers high;
+- it contests the lead when it is losing the race: a plan kept whole is worth nothing if an opponent goes out
+  before this seat leads again, so a pass costs more the fewer cards the shortest opponent holds and the more
+  this seat would be left holding (``contest=False`` plays the policy from before this rule, for comparison).
 
 The weights were set by playing against ``greedy`` and itself on deals apart from the strength benchmark's.
 
@@ -51,6 +54,8 @@ CONTROL_VALUE = 0.3  # a control is worth this much kept: it wins a trick back a
 HIGH_SPEND = 1.0  # penalty: answering with a high card that others can still beat (a future way back in)
 HIGH_FROM = 0.5  # static strength above which a card counts as high
 MAX_BREAKING = 24  # answers outside the plan scored at most (the lowest and highest halves)
+CONTEST = 1.0  # a pass costs this much a card held, times the urgency below, when an opponent may go out first
+CONTEST_AT = 5  # ... the urgency grows to 1 as the shortest opponent hand shrinks from this many cards to one
 
 
 class _Unseen:
@@ -168,10 +173,14 @@ def _rank_tables(ev: Any) -> tuple[list[list[int]], list[int]]:
 
 
 class HeuristicPolicy:
-    """Scores the legal actions of a :class:`SeatView` (deterministic; shared with search rollouts)."""
+    """Scores the legal actions of a :class:`SeatView` (deterministic; shared with search rollouts).
 
-    def __init__(self, ev: Any):
+    ``contest``: contest the lead when losing the race (the default); False scores as the policy did before.
+    """
+
+    def __init__(self, ev: Any, contest: bool = True):
         self.ev = ev
+        self.contest = contest
         self.rules = ev.rules
         self.planner = planner_for(ev)
         self._tables = _rank_tables(ev)
@@ -199,6 +208,14 @@ class HeuristicPolicy:
         if p.kind == "single":
             return unseen.share_below(p.key)
         return self.planner.strength(p)
+
+    def pass_risk(self, view: SeatView, least: int) -> float:
+        """What a pass risks when the shortest opponent hand (``least`` cards) may go out before this seat
+        leads again: every card held is then lost, the likelier the fewer cards that opponent holds. A plan
+        kept whole is worth nothing if it is never led (0 when ``contest`` is off)."""
+        if not self.contest or least > CONTEST_AT:
+            return 0.0
+        return CONTEST * (CONTEST_AT + 1 - least) / CONTEST_AT * view.hand.bit_count()
 
     def _weights(self, plan: Plan, view: SeatView, unseen: _Unseen, most: int, memo: dict) -> tuple[float, int]:
         """(plan value: minus the cost of its beatable combinations, number of beatable combinations)."""
@@ -240,10 +257,11 @@ class HeuristicPolicy:
 
         # a lead comes from the plan (any legal lead if none of the plan's combinations may be led)
         cands = ([p for p in legal if p.mask in in_plan] or legal) if leading else self._answers(legal, in_plan)
+        risk = 0.0 if leading else self.pass_risk(view, least)
         out = []
         for i, a in enumerate(cands):
             if a.is_pass:
-                out.append((PASS_SCORE, -1, a))  # a pass wins ties
+                out.append((PASS_SCORE - risk, -1, a))  # a pass wins ties
                 continue
             if a.mask == view.hand:
                 out.append((WIN, i, a))
@@ -315,11 +333,15 @@ class HeuristicPolicy:
             after = plan.without(play.mask, planner)
             in_plan = any(c.mask == play.mask for c in plan.combos)
             lead = "a lead" if view.top is None else "an answer"
-            parts.append(f"{lead} from your plan" if in_plan else f"{lead} that regroups your hand")
+            k = view.sizes[shortest] if shortest is not None else 99
+            if view.top is not None and not in_plan and self.pass_risk(view, k):
+                parts.append("contests the lead before an opponent goes out: a plan never led is worth nothing")
+            else:
+                parts.append(f"{lead} from your plan" if in_plan else f"{lead} that regroups your hand")
             if self.is_control(play, view, unseen, most):
                 parts.append("nobody can beat it with the cards still out")
             parts.append(f"then {_plays(len(after.combos) + after.stranded.bit_count())} to go out")
-        if shortest is not None and view.sizes[shortest] <= DEFEND_AT:
+        if shortest is not None and view.sizes[shortest] <= max(DEFEND_AT, CONTEST_AT if self.contest else 0):
             k = view.sizes[shortest]
             parts.append(f"seat {shortest} has only {k} card{'s' if k > 1 else ''} left")
         return "; ".join(parts)
@@ -347,12 +369,14 @@ class HeuristicPolicy:
 _POLICIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def policy_for(ev: Any) -> HeuristicPolicy:
-    """The heuristic policy for one evaluator (``rules.engine_for(players)``), built once."""
-    p = _POLICIES.get(ev)
+def policy_for(ev: Any, contest: bool = True) -> HeuristicPolicy:
+    """The heuristic policy for one evaluator (``rules.engine_for(players)``), built once (per ``contest``)."""
+    both = _POLICIES.get(ev)
+    if both is None:
+        both = _POLICIES[ev] = {}
+    p = both.get(contest)
     if p is None:
-        p = HeuristicPolicy(ev)
-        _POLICIES[ev] = p
+        p = both[contest] = HeuristicPolicy(ev, contest)
     return p
 
 
@@ -362,8 +386,9 @@ class HeuristicBot(BaseBot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, contest: bool = True):
         super().__init__(seed)
+        self.contest = bool(contest)  # False: the policy before it contested the lead (benchmarks compare)
         self._history = HistoryCache()
         self._last_hand = 0  # the hand at the last decision: its plan's work is reused (same result, faster)
 
@@ -372,7 +397,7 @@ class HeuristicBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         view = view_from_observation(rules, observation, legal, self._history)
-        play = policy_for(engine_of(rules, observation)).act(view, self._last_hand)
+        play = policy_for(engine_of(rules, observation), self.contest).act(view, self._last_hand)
         self._last_hand = view.hand
         return play
 
@@ -393,7 +418,7 @@ class HeuristicBot(BaseBot):
             return choice, why
         legal = self.legal(rules, obs)
         view = view_from_observation(rules, obs, legal)
-        policy = policy_for(engine_of(rules, obs))
+        policy = policy_for(engine_of(rules, obs), self.contest)
         play = policy.act(view)
         return play, policy.reason(view, play)
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.cli.serve import serve
+from bigtwo.cli.session import DEFAULT_BOT
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
@@ -25,12 +27,17 @@ app.command()(serve)
 console = Console(highlight=False)
 
 
+def _error(e: object, code: int = 2) -> NoReturn:
+    """Print an error (its text as text: square brackets in it are not markup) and exit with ``code``."""
+    console.print(f"[red]{escape(str(e))}[/red]")
+    raise typer.Exit(code)
+
+
 def _load(rules: str) -> Ruleset:
     try:
         return load_rules(rules)
     except BigTwoError as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(2) from None
+        _error(e)
 
 
 @app.callback()
@@ -47,10 +54,10 @@ def play(
     players: int = typer.Option(None, "--players", "-p", help="Number of players (default: the rules' own)"),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 is the first)"),
     bots: str = typer.Option(
-        "greedy",
+        DEFAULT_BOT,
         "--bots",
         help="Computer players: one for all, or one per seat, comma-separated; options in parentheses, e.g. "
-        "'greedy,random,search(iterations=400)'. 'bigtwo bots' lists them",
+        "'greedy,random,search(iterations=40)'. 'bigtwo bots' lists them",
     ),
     seed: int = typer.Option(None, "--seed", help="Deal seed (default: random, and shown)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
@@ -61,7 +68,16 @@ def play(
     save: str = typer.Option(None, "--save", help="Save the record to this file (.json for JSON) when done"),
     theme: str = typer.Option(None, "--theme", help="Colour theme, e.g. textual-light, ansi-dark, ansi-light"),
 ) -> None:
-    """Play a round (or a match, with --rounds / --points) in the terminal."""
+    """Play a round (or a match, with --rounds / --points) in the terminal.
+
+    \b
+    Examples:
+      bigtwo play                                                      # classic, you against three heuristic bots
+      bigtwo play --rules winner --players 3 --seed 11
+      bigtwo play --plain --bots 'greedy,random,search(iterations=40)'  # one bot a seat, options in parentheses
+      bigtwo play --rules house-code --rounds 5 --save match.txt       # a match: roles, trading, scores
+      bigtwo play --rules ./our-rules.toml --ascii                     # your own rules (see 'bigtwo rules show')
+    """
     import sys
 
     r = _load(rules)
@@ -75,29 +91,29 @@ def play(
         try:
             session = new_session(seed)
         except (BigTwoError, ValueError) as e:
-            console.print(f"[red]{e}[/red]")
-            raise typer.Exit(2) from None
+            _error(e)
         run_table(session, delay=delay, save=save, theme=theme, make_session=new_session)
         return
-    from bigtwo.cli.match_table import MatchTable
     from bigtwo.cli.plain import PlainTable
 
     try:
-        common = dict(players=players, seat=seat, bots=bots, seed=seed, delay=delay, ascii_cards=ascii_cards)
-        if rounds is not None or points is not None:
-            table: PlainTable = MatchTable(r, rounds=rounds, points=points, console=console, **common)
-        else:
-            table = PlainTable(r, console=console, **common)
+        table = PlainTable(
+            r,
+            players=players,
+            seat=seat,
+            bots=bots,
+            seed=seed,
+            delay=delay,
+            ascii_cards=ascii_cards,
+            rounds=rounds,
+            points=points,
+            console=console,
+        )
     except (BigTwoError, ValueError) as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(2) from None
+        _error(e)
     table.run()
-    if save:
-        from bigtwo.record import record_of, save_record
-
-        played = table.match if isinstance(table, MatchTable) else table.game
-        names = ["you" if s == table.seat else table.bots[s].name for s in range(played.n)]
-        console.print(f"Saved the record to {save_record(record_of(played, names=names), save)}.")
+    if save and table.save(save) is None:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -107,7 +123,14 @@ def replay(
     at: int = typer.Option(None, "--at", help="With --plain: only the position after this many steps"),
     check: bool = typer.Option(False, "--check", help="Only check the record against the engine"),
 ) -> None:
-    """Step through a saved game forwards and backwards, every hand visible."""
+    """Step through a saved game forwards and backwards, every hand visible.
+
+    \b
+    Examples:
+      bigtwo replay match.txt                 # the viewer: arrows step, up/down a trick, n/p a round
+      bigtwo replay match.txt --plain --at 3  # the position after 3 steps, as text
+      bigtwo replay match.txt --check         # check a record against the engine
+    """
     import sys
 
     from bigtwo.record import load_record
@@ -117,14 +140,18 @@ def replay(
         record = load_record(file)
         frames = frames_of(record)
     except BigTwoError as e:
-        console.print(f"[red]{file}: {e}[/red]")
-        raise typer.Exit(2) from None
+        _error(f"{file}: {e}")
     if check:
-        console.print(f"{file}: a valid record, {len(frames) - 1} steps. Result: {record.result}")
+        from bigtwo.cli.replay_view import replay_words
+
+        result = replay_words(record).render(record.result)
+        console.print(escape(f"{file}: a valid record, {len(frames) - 1} steps. Result: {result}"))
         return
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from bigtwo.cli.replay_view import print_replay
 
+        if at is not None and not 0 <= at < len(frames):
+            _error(f"--at {at}: the record {file} has steps 0-{len(frames) - 1}")
         print_replay(record, frames, console, at=at)
         return
     from bigtwo.cli.replay_view import ReplayApp
@@ -134,13 +161,18 @@ def replay(
 
 @app.command("bots")
 def bots_list() -> None:
-    """The computer players --bots accepts."""
+    """The computer players --bots accepts.
+
+    \b
+    Examples:
+      bigtwo bots
+    """
     from bigtwo.bots import BOTS
     from bigtwo.cli.session import available_bots
 
     for name in available_bots():
         doc = (BOTS[name].__doc__ or "").strip().splitlines()
-        console.print(f"[bold]{name}[/bold]  {doc[0] if doc else ''}")
+        console.print(f"[bold]{escape(name)}[/bold]  {escape(doc[0]) if doc else ''}")
 
 
 @app.command()
@@ -170,7 +202,14 @@ def simulate(
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the score distribution to a PNG")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
 ) -> None:
-    """Play bots against each other on duplicate deals: points and win rates with 95% intervals."""
+    """Play bots against each other on duplicate deals: points and win rates with 95% intervals.
+
+    \b
+    Examples:
+      bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 2000
+      bigtwo simulate --bots 'search(iterations=30),heuristic,heuristic,heuristic' --games 400 --utility cards
+      bigtwo simulate --rules winner --bots heuristic,greedy,greedy,greedy -o results.json --plot scores.png
+    """
     from bigtwo.cli.simulate import simulate as run
 
     r = _load(rules)
@@ -191,20 +230,24 @@ def simulate(
             console=console,
         )
     except (BigTwoError, ValueError) as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(2) from None
+        _error(e)
 
 
 @rules_app.command("list")
 def rules_list() -> None:
-    """The presets shipped with bigtwo."""
+    """The presets shipped with bigtwo.
+
+    \b
+    Examples:
+      bigtwo rules list
+    """
     t = Table(title="Presets", show_lines=False)
     t.add_column("name", style="bold")
     t.add_column("players")
     t.add_column("description")
     for name in list_presets():
         r = load_rules(name)
-        t.add_row(name, f"{r.min_players}-{r.max_players}", r.description)
+        t.add_row(name, f"{r.min_players}-{r.max_players}", escape(r.description))
     console.print(t)
 
 
@@ -213,13 +256,21 @@ def rules_show(
     name: str = typer.Argument(..., help="Preset name or path to a rules .toml file"),
     toml: bool = typer.Option(False, "--toml", help="Print as TOML (a starting point for house rules)"),
 ) -> None:
-    """Every setting of a rule set, with what it means."""
+    """Every setting of a rule set, with what it means.
+
+    \b
+    Examples:
+      bigtwo rules show house-code
+      bigtwo rules show classic --toml > our-rules.toml   # a starting point for house rules
+    """
     r = _load(name)
     if toml:
-        console.print(r.to_toml(), markup=False)
+        # plain text, never wrapped: the output is a file to edit (a wrapped string is invalid TOML)
+        text = r.to_toml()
+        typer.echo(text, nl=not text.endswith("\n"))
         return
     defaults = Ruleset.model_construct()
-    console.print(f"[bold]{r.name}[/bold]: {r.description}")
+    console.print(f"[bold]{escape(r.name)}[/bold]: {escape(r.description)}")
     t = Table(show_lines=False)
     t.add_column("section", style="dim")
     t.add_column("setting", style="bold")
@@ -229,10 +280,10 @@ def rules_show(
         if key in ("name", "description"):
             continue
         value = getattr(r, key)
-        shown = _show_value(value)
+        shown = escape(_show_value(value))
         if value != getattr(defaults, key):
             shown = f"[yellow]{shown}[/yellow]"
-        t.add_row(field_section(key), key, shown, field.description or "")
+        t.add_row(field_section(key), key, shown, escape(field.description or ""))
     console.print(t)
     console.print("[dim]Yellow: differs from the classic defaults.[/dim]")
 

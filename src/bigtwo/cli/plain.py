@@ -1,170 +1,337 @@
-"""A line-by-line table for ``bigtwo play``: one human seat, computer players for the rest."""
+"""The line-by-line table for ``bigtwo play --plain`` (and when not in a terminal): a round or a whole match.
+
+It is the full-screen table's :class:`~bigtwo.cli.session.TableSession` read out line by line, so both tables
+say the same things the same way (names, plurals, card faces) and share the bots, the hint, undo and saving.
+The human types cards, ``pass``, an exchange answer, or a command (``help`` lists them).
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
-from bigtwo.bots import make as make_bot
-from bigtwo.cards import CARDS, SUIT_CHARS, CardParseError, to_mask
+from bigtwo.cards import CardParseError
+from bigtwo.cli.session import DEFAULT_BOT, TableSession
+from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
+from bigtwo.match import Match
+from bigtwo.record.build import ordinal
 from bigtwo.rules.ruleset import Ruleset
 
-_RED = {"D", "H", "♦", "♥"}
 HELP = (
     "Type the cards to play, e.g. [bold]3D[/bold] or [bold]9h 9s[/bold] or [bold]10c jc qc kc ac[/bold]; "
-    "[bold]pass[/bold]; [bold]legal[/bold] lists every legal play; [bold]undo[/bold] takes back your last "
-    "turn; [bold]quit[/bold] leaves."
+    "[bold]pass[/bold]; [bold]hint[/bold] (or h) suggests a play and why, enter then plays it; [bold]legal[/bold] "
+    "lists every legal "
+    "play; [bold]undo[/bold] takes back your last turn; [bold]save[/bold] [i]file[/i] saves the record; "
+    "[bold]help[/bold] (or ?) shows this; [bold]quit[/bold] leaves."
+)
+ASK_HELP = (
+    "Ask the bum a question; you must take what it reveals: [bold]lowest[/bold], [bold]highest[/bold], "
+    "[bold]highest S[/bold] / [bold]lowest S[/bold] (a suit), [bold]highest pair[/bold], [bold]have 9S[/bold], "
+    "[bold]any S[/bold] (then you must take a spade), [bold]two S[/bold], and once bound to a suit "
+    "[bold]give S[/bold] (the bum picks). [bold]legal[/bold] lists every question you may ask now."
 )
 
 
-def card_markup(token: str, ascii_cards: bool = False) -> str:
-    """Rich markup for one card: red suits in red, symbols unless ``ascii_cards``."""
-    c = CARDS[to_mask(token).bit_length() - 1]
-    text = str(c) if ascii_cards else c.symbol()
-    suit = str(c)[-1]
-    colour = "red" if suit in _RED and suit in SUIT_CHARS else "bold"
-    if c.is_joker:
-        colour = "magenta"
-    return f"[{colour}]{text}[/{colour}]"
-
-
 class PlainTable:
+    """One human seat and computer players for the rest, over a round, or a match with ``rounds``/``points``."""
+
     def __init__(
         self,
         rules: Ruleset,
         players: int | None = None,
         seat: int = 0,
-        bots: str = "greedy",
+        bots: str = DEFAULT_BOT,
         seed: int | None = None,
         delay: float = 0.4,
         ascii_cards: bool = False,
         console: Console | None = None,
         input_fn: Callable[[str], str] = input,
+        rounds: int | None = None,
+        points: int | None = None,
     ):
         self.rules = rules
-        self.game = Game(rules, players=players, seed=seed)
-        n = self.game.n
-        if not 0 <= seat < n:
-            raise BigTwoError(f"--seat {seat} is not a seat at a {n}-player table (0-{n - 1})")
-        self.seat = seat
-        names = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
-        if len(names) == 1:
-            names = names * (n - 1)
-        if len(names) != n - 1:
-            raise BigTwoError(f"--bots lists {len(names)} players; this table needs {n - 1} (or one name)")
-        self.bots = {}
-        others = [s for s in range(n) if s != seat]
-        for i, (s, name) in enumerate(zip(others, names, strict=True)):
-            self.bots[s] = make_bot(name, seed=None if seed is None else seed * 31 + i)
+        self.session = TableSession(
+            rules,
+            players=players,
+            seat=seat,
+            bots=bots,
+            seed=seed,
+            rounds=rounds,
+            points=points,
+            ascii_cards=ascii_cards,
+        )
         self.delay = delay
-        self.ascii = ascii_cards
         self.console = console or Console(highlight=False)
         self.input = input_fn
+        self._printed = 0  # session log lines printed
+        self._rounds_shown = 0  # match rounds whose score table was printed
 
-    def name(self, s: int) -> str:
-        return "You" if s == self.seat else f"Seat {s} ({self.bots[s].name})"
+    # --- what it plays ------------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self.session.seat
 
-    def cards(self, tokens: list[str]) -> str:
-        return " ".join(card_markup(t, self.ascii) for t in tokens)
+    @property
+    def bots(self) -> dict[int, Any]:
+        return self.session.bots
 
-    def show_table(self) -> None:
-        g, obs = self.game, self.game.observation(self.seat)
-        sizes = obs["hand_sizes"]
-        parts = []
-        for s in range(g.n):
-            tag = f"{self.name(s)}: {sizes[s]}"
-            if s in obs["finished"]:
-                tag += f" (out, {obs['finished'].index(s) + 1})"
-            elif s in obs["passed"]:
-                tag += " (passed)"
-            parts.append(tag)
-        self.console.print("[dim]" + " | ".join(parts) + "[/dim]")
-        if obs["trick"]:
-            t = obs["trick"]
-            self.console.print(f"To beat: {self.cards(t['cards'])}  ({t['kind']}, by {self.name(t['seat'])})")
-        else:
-            self.console.print("You lead: play any combination.")
-        if obs["required_card"]:
-            self.console.print(f"The first play must contain {self.cards([obs['required_card']])}.")
-        self.console.print(f"Your hand: {self.cards(obs['hand'])}")
+    @property
+    def game(self) -> Game:
+        """The round being played (in a match: the current one, or the last while exchanging)."""
+        s = self.session
+        if s.single is not None:
+            return s.single
+        assert s.match is not None
+        rec = s.match.current
+        g = rec.game if rec.game is not None else s.match.completed[-1].game if s.match.completed else None
+        assert g is not None
+        return g
 
+    @property
+    def match(self) -> Match | None:
+        return self.session.match
+
+    def say(self, markup: str) -> None:
+        self.console.print(markup)
+
+    # --- the loop -----------------------------------------------------------------------------------
     def run(self) -> None:
-        g = self.game
-        self.console.print(f"[bold]{self.rules.name}[/bold] - {self.rules.description}")
-        self.console.print(HELP)
-        while not g.is_over:
-            s = g.to_move
-            if s == self.seat:
-                if not self.human_turn():
-                    self.console.print("Bye.")
-                    return
-            else:
+        s = self.session
+        self.say(f"[bold]{escape(self.rules.name)}[/bold] - {escape(self.rules.description)}")
+        m = s.match
+        if m is not None:
+            length = plural(m.max_rounds, "round") if m.max_rounds else ""
+            if m.points:
+                length += (" or " if length else "") + plural(m.points, "point")
+            self.say(f"A match of {length}.")
+        self.say(HELP)
+        while True:
+            self.flush_log()
+            if s.is_over:
+                break
+            only = s.only_answer()
+            if only is not None:
+                self.say(f"[dim](your only choice, made for you: {escape(s.describe(only))})[/dim]")
+                s.act(only)
+                continue
+            if s.bot_to_move:
                 if self.delay:
                     time.sleep(self.delay)
-                p = self.bots[s].choose(self.rules, g.observe(s))
-                g.play(p)
-                what = "passes" if p.is_pass else f"plays {self.cards([str(c) for c in g.ev.sort_cards(p.mask)])}"
-                self.console.print(f"{self.name(s)} {what}" + ("  [bold]goes out![/bold]" if not g.hand(s) else ""))
-        self.show_result()
+                s.bot_step()
+                continue
+            if not self.human_turn():
+                self.flush_log()
+                self.say("Bye.")
+                return
+        self.show_final()
+
+    def flush_log(self) -> None:
+        """Print what happened since the last call (the session's log), and a match's scores after a round."""
+        s = self.session
+        for line in s.log[self._printed :]:
+            self.say(line)
+        self._printed = len(s.log)
+        m = s.match
+        if m is not None and len(m.completed) > self._rounds_shown:
+            self._rounds_shown = len(m.completed)
+            self.show_scores()
+
+    # --- the human's turn -----------------------------------------------------------------------------
+    def show_table(self) -> None:
+        s = self.session
+        obs = s.observation()
+        w = s.words
+        parts = []
+        sizes = obs.get("hand_sizes") or []
+        for seat in range(s.n):
+            tag = f"{s.label(seat)}: {sizes[seat] if sizes else '?'}"
+            if seat in obs.get("finished", []):
+                tag += f" (out, {ordinal(obs['finished'].index(seat) + 1)})"
+            elif seat in obs.get("passed", []):
+                tag += " (passed)"
+            parts.append(tag)
+        self.say("[dim]" + escape(" | ".join(parts)) + "[/dim]")
+        d = s.decision
+        if d is not None:
+            self.say(f"Your hand: {s.cards_markup([str(c) for c in s.hand()])}")
+            self.say(self.describe_decision(d))
+            return
+        g = s.game
+        assert g is not None
+        if g.trick is not None:
+            what = (
+                "a single" if g.trick.kind == "single" else w.markup(g.ev.describe(g.trick, detail=True), opens=False)
+            )
+            top = s.cards_markup([str(c) for c in g.ev.sort_cards(g.trick.mask)])
+            self.say(f"To beat: {top}  ({what}, by {w.object(g.trick_seat or 0)})")
+        else:
+            self.say("You lead: play any combination.")
+        if obs.get("required_card"):
+            self.say(f"Your play must contain {s.cards_markup(obs['required_card'].split())}.")
+        reasons = s.redeal_reasons()
+        if reasons:
+            self.say(f"[i]You may ask for a new deal ({escape(reasons[0])}): type redeal.[/i]")
+        if s.can_swap:
+            self.say("[i]You may swap your lead card for the leftover card: type swap.[/i]")
+        self.say(f"Your hand: {s.cards_markup([str(c) for c in s.hand()])}")
 
     def human_turn(self) -> bool:
-        g = self.game
+        """Read commands until the human acts (True) or leaves (False)."""
+        s = self.session
         self.show_table()
+        d = s.decision
+        hint = None  # the last hint given: an empty line plays it (as enter does at the full-screen table)
         while True:
             try:
                 text = self.input("> ").strip()
             except EOFError:
                 return False
             low = text.lower()
+            head, _, arg = text.partition(" ")
             if low in ("quit", "exit", "q"):
                 return False
-            if low in ("help", "?", "h"):
-                self.console.print(HELP)
+            if low in ("help", "?"):
+                self.say(ASK_HELP if d is not None and d["kind"] == "ask" else HELP)
+                continue
+            if low in ("hint", "h"):
+                hint = s.hint()
+                self.say(escape(hint.text) + "  [dim](enter plays it)[/dim]")
                 continue
             if low == "legal":
-                plays = g.legal_plays()
-                self.console.print(", ".join("pass" if p.is_pass else str(p) for p in plays))
+                self.show_legal()
                 continue
             if low == "undo":
-                if not self.undo_turn():
-                    self.console.print("[yellow]Nothing of yours to undo yet.[/yellow]")
+                if not s.undo():
+                    self.say("[yellow]Nothing of yours to undo in this round.[/yellow]")
                     continue
+                self.flush_log()
                 self.show_table()
                 continue
-            if not text:
+            if head.lower() == "save":
+                self.save(arg.strip() or s.default_path())
+                continue
+            if low in ("redeal", "swap") and d is None:
+                try:
+                    s.request_redeal() if low == "redeal" else s.swap()
+                except BigTwoError as e:
+                    self.say(f"[red]{s.say(e)}[/red]")
+                    continue
+                return True
+            if not text and hint is None:
                 continue
             try:
-                self.apply(text)
+                s.act(text or hint.answer)
             except CardParseError as e:
-                self.console.print(f"[red]{e}[/red]")
+                self.say(f"[red]{escape(str(e))}[/red]")
                 continue
             except BigTwoError as e:
-                self.console.print(f"[red]Not allowed: {e}[/red]")
+                self.say(f"[red]Not allowed: {s.say(getattr(e, 'reason', e))}[/red]")
                 continue
             return True
 
-    def apply(self, text: str) -> None:
-        """Carry out the human's typed play (a match routes it through the match instead)."""
-        self.game.play(text)
+    def show_legal(self) -> None:
+        """Every legal play or exchange answer, with their count (never cut short)."""
+        s = self.session
+        legal = s.legal_choices()
+        what = "answer" if s.decision is not None else "play"
+        self.say(f"{plural(len(legal), 'legal ' + what)}:")
+        self.say(escape(", ".join(s.describe(x) for x in legal)))
 
-    def undo_turn(self) -> bool:
-        """Undo back to before the human's previous action (the bots' replies go with it)."""
-        g = self.game
-        hist = g.history
-        mine = [i for i, (s, _p) in enumerate(hist) if s == self.seat]
-        if not mine:
-            return False
-        for _ in range(len(hist) - mine[-1]):
-            g.undo()
-        return True
+    def save(self, path: str | Path) -> Path | None:
+        try:
+            p = self.session.save(path)
+        except (OSError, BigTwoError) as e:
+            self.say(f"[red]Could not save to {escape(str(path))}: {escape(str(e))}[/red]")
+            return None
+        state = "" if self.session.is_over else " (unfinished)"
+        self.say(f"Saved the record{state} to {escape(str(p))}.")
+        return p
 
-    def show_result(self) -> None:
-        res = self.game.result
-        assert res is not None
-        self.console.print("[bold]Round over.[/bold]")
-        for place, s in enumerate(res.finishing_order, 1):
-            self.console.print(f"{place}. {self.name(s)}: {res.cards_left[s]} cards left, score {res.scores[s]:+d}")
+    def describe_decision(self, d: dict[str, Any]) -> str:
+        """The human's exchange decision as markup: what to type, and why (in the table's words)."""
+        s = self.session
+        w = s.words
+        k = d["count"]
+        cards = plural(k, "card")
+        kind = d["kind"]
+        why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
+        if kind == "give":
+            which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
+            suit = f" {d['suit']}" if d.get("suit") else ""
+            return f"Give {which}{suit} {cards} to {w.object(d['to'])}: type the cards.{why}"
+        if kind == "surrender":
+            return (
+                f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}? Type "
+                f"[bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
+            )
+        if kind == "ask":
+            lines = [f"Steal {cards} from {w.object(d['from'])} by questions."]
+            if d.get("suit"):
+                lines.append(f"You must take {d['committed']} {escape(d['suit'])} first.")
+            for a in d.get("answers", []):
+                taken = f" {s.cards_markup(a['cards'])}" if a["cards"] else ""
+                lines.append(f"  asked '{w.markup(a['question'])}': {w.markup(a['answer'])}{taken}")
+            if not d.get("answers"):
+                lines.append(ASK_HELP)
+            return "\n".join(lines)
+        if kind == "demand":
+            return (
+                f"Demand the lowest {cards} of {w.object(d['from'])}? Type [bold]lowest[/bold], or "
+                f"[bold]any[/bold] to let them choose.{why}"
+            )
+        return escape(str(d))
+
+    # --- results ------------------------------------------------------------------------------------
+    def show_scores(self) -> None:
+        s = self.session
+        m = s.match
+        assert m is not None
+        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        of = f" of {m.max_rounds}" if m.max_rounds else ""
+        t = Table(title=f"Scores after round {len(m.completed)}{of}")
+        t.add_column("round", justify="right")
+        for seat in range(m.n):
+            t.add_column(s.name(seat), justify="right")
+        for rec in m.completed:
+            assert rec.result is not None
+            places = rec.result.places
+            cells = [
+                ordinal(places[x]) if ranking else f"{rec.result.scores[x]:+d} ({ordinal(places[x])})"
+                for x in range(m.n)
+            ]
+            t.add_row(str(rec.index + 1), *cells)
+        t.add_section()
+        if ranking:
+            t.add_row("places", *[str(p) for p in m.places], style="bold")
+        else:
+            t.add_row("total", *[f"{x:+d}" for x in m.totals], style="bold")
+        self.console.print(t)
+
+    def show_final(self) -> None:
+        s = self.session
+        m = s.match
+        if m is None:
+            g = s.single
+            assert g is not None and g.result is not None
+            res = g.result
+            self.say("[bold]Round over.[/bold]")
+            for place, seat in enumerate(res.finishing_order, 1):
+                left = plural(res.cards_left[seat], "card")
+                self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {left} left, score {res.scores[seat]:+d}")
+            return
+        self.say("[bold]Match over.[/bold]")
+        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        for place, seat in enumerate(m.standings(), 1):
+            score = f"places {m.places[seat]}" if ranking else f"{m.totals[seat]:+d}"
+            self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {score}")
+
+
+__all__ = ["ASK_HELP", "HELP", "PlainTable"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -13,11 +14,11 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
 from bigtwo.cards import card
-from bigtwo.cli.session import card_face
 from bigtwo.cli.widgets import CardsPanel, CardStyles
+from bigtwo.cli.words import Wording, card_face
 from bigtwo.record.build import ordinal
 from bigtwo.record.frames import Frame
-from bigtwo.record.model import Record, seat_token
+from bigtwo.record.model import Record
 
 
 def _cards_text(notation: str, styles: CardStyles | None) -> Text:
@@ -28,11 +29,39 @@ def _cards_text(notation: str, styles: CardStyles | None) -> Text:
     return styles.text(cards)
 
 
+def replay_words(record: Record) -> Wording:
+    """The names the replay uses, as the table did: "You" for the human who saved it, "Seat 2" for a computer
+    player (its bot shown beside), a person's own name otherwise."""
+    from bigtwo.cli.session import available_bots
+
+    bots = set(available_bots())
+    names = list(record.names)
+    you = names.index("you") if "you" in names else -1
+    shown = []
+    for s, name in enumerate(names):
+        head = name.split("(", 1)[0].split(":", 1)[0].strip()
+        if s == you:
+            shown.append("You")
+        elif not name or head in bots:
+            shown.append(f"Seat {s}")
+        else:
+            shown.append(name if names.count(name) == 1 else f"{name} ({s})")
+    return Wording(you, shown)
+
+
+def _player(record: Record, words: Wording, s: int) -> str:
+    """A seat in the seat list: its name, and the bot that played it."""
+    name = words.name(s)
+    player = record.names[s] if s < len(record.names) else ""
+    return f"{name} {player}" if name.startswith("Seat ") and player else name
+
+
 def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:
     """Every seat: name, cards held (all visible), and its state at this position."""
+    words = replay_words(record)
     t = Table(box=None, show_header=False, padding=(0, 1), expand=True)
     t.add_column("", width=1, no_wrap=True)
-    t.add_column("seat", no_wrap=True, width=14, overflow="ellipsis")
+    t.add_column("seat", no_wrap=True, width=16, overflow="ellipsis")
     t.add_column("n", justify="right", width=2)
     t.add_column("cards", ratio=1)
     for s, hand in enumerate(f.hands):
@@ -46,18 +75,29 @@ def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:
         cards = _cards_text(hand, styles)
         if state:
             cards.append(f"  ({', '.join(state)})", style="dim")
-        name = f"{seat_token(s)} {record.names[s]}"
+        name = _player(record, words, s)
         count = len(hand.split()) if hand else 0
-        t.add_row("▶" if f.to_move == s else "", name, str(count), cards, style="bold" if f.actor == s else "")
+        t.add_row("▶" if f.to_move == s else "", escape(name), str(count), cards, style="bold" if f.actor == s else "")
     return t
 
 
+def label(record: Record, f: Frame) -> str:
+    """A step in words: names, the table's card faces."""
+    return replay_words(record).render(f.label)
+
+
+def _scores(record: Record, head: str, values: list[int]) -> str:
+    words = replay_words(record)
+    return f"{head}: " + "  ".join(f"{words.name(s)} {x:+d}" for s, x in enumerate(values))
+
+
 def table_lines(record: Record, f: Frame, styles: CardStyles | None) -> Group:
-    lines = [Text(f.label, style="bold")]
+    words = replay_words(record)
+    lines = [Text(words.render(f.label), style="bold")]
     if f.trick:
         t = Text("To beat: ")
         t.append_text(_cards_text(f.trick, styles))
-        t.append(f" by {seat_token(f.trick_seat or 0)}", style="dim")
+        t.append(f" by {words.object(f.trick_seat or 0)}", style="dim")
         lines.append(t)
     if f.face_up:
         t = Text("Face up: ")
@@ -66,20 +106,20 @@ def table_lines(record: Record, f: Frame, styles: CardStyles | None) -> Group:
     if f.stock:
         lines.append(Text(f"Stock: {f.stock} cards"))
     if f.scores is not None:
-        lines.append(Text("Scores: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.scores))))
+        lines.append(Text(_scores(record, "Scores", f.scores)))
     if f.totals is not None:
-        lines.append(Text("Totals: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.totals))))
+        lines.append(Text(_scores(record, "Totals", f.totals)))
     return Group(*lines)
 
 
 def print_replay(record: Record, frames: list[Frame], console: Console, at: int | None = None) -> None:
     """The replay as text: headers, then every step (or, with ``at``, the whole position after that step)."""
-    rules = record.rules.get("name", "custom")
-    console.print(f"[bold]{record.kind.title()} of {rules}[/bold], {record.players} players. Result: {record.result}")
+    rules = escape(str(record.rules.get("name", "custom")))
+    result = escape(replay_words(record).render(record.result))
+    console.print(f"[bold]{record.kind.title()} of {rules}[/bold], {record.players} players. Result: {result}")
     if at is not None:
         if not 0 <= at < len(frames):
-            console.print(f"[red]--at {at}: the record has steps 0-{len(frames) - 1}[/red]")
-            return
+            raise ValueError(f"--at {at}: the record has steps 0-{len(frames) - 1}")
         f = frames[at]
         console.print(f"Step {at} of {len(frames) - 1}, round {f.round}")
         console.print(table_lines(record, f, None))
@@ -87,13 +127,13 @@ def print_replay(record: Record, frames: list[Frame], console: Console, at: int 
         return
     for i, f in enumerate(frames):
         first_of_deal = i == 0 or f.trick_number == 0
-        console.print(f"[dim]{i:>3}[/dim] {f.label}")
+        console.print(f"[dim]{i:>3}[/dim] {escape(label(record, f))}")
         if first_of_deal:
             console.print(seat_rows(record, f, None))
         if f.scores is not None:
-            console.print("    Scores: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.scores)))
+            console.print("    " + escape(_scores(record, "Scores", f.scores)))
         if f.totals is not None:
-            console.print("    Totals: " + "  ".join(f"{seat_token(s)} {x:+d}" for s, x in enumerate(f.totals)))
+            console.print("    " + escape(_scores(record, "Totals", f.totals)))
 
 
 class ReplayApp(App[None]):
@@ -123,6 +163,7 @@ class ReplayApp(App[None]):
         super().__init__()
         self.record = record
         self.frames = frames
+        self.words = replay_words(record)
         self.index = 0
         if theme:
             self.theme = theme
@@ -146,13 +187,20 @@ class ReplayApp(App[None]):
         r, f = self.record, self.frame
         rules = r.rules.get("name", "custom")
         self.query_one("#title", Static).update(
-            Text(f"{rules} · {r.kind} · round {f.round} · step {self.index}/{len(self.frames) - 1} · {r.result}")
+            Text(
+                f"{rules} · {r.kind} · round {f.round} · step {self.index}/{len(self.frames) - 1} · "
+                f"{self.words.render(r.result)}"
+            )
         )
         table = self.query_one("#table", CardsPanel)
         table.update(table_lines(r, f, table.styles_for_cards))
         seats = self.query_one("#seats", CardsPanel)
         seats.update(seat_rows(r, f, seats.styles_for_cards))
-        recent = [g.label for g in self.frames[max(0, self.index - 40) : self.index + 1] if g.round == f.round]
+        recent = [
+            self.words.render(g.label)
+            for g in self.frames[max(0, self.index - 40) : self.index + 1]
+            if g.round == f.round
+        ]
         height = max(1, self.query_one("#steps", Static).size.height - 2) if self.is_mounted else 8
         self.query_one("#steps", Static).update(Text("\n".join(recent[-height:]), style="dim"))
 

@@ -15,7 +15,12 @@ def serve(
     ),
     log_level: str = typer.Option("info", "--log-level", help="critical, error, warning, info or debug"),
 ) -> None:
-    """Serve tables in the browser: rooms, invite links, bots, spectators, records. Games survive restarts."""
+    """Serve tables in the browser: rooms, invite links, bots, spectators, records. Games survive restarts.
+
+    \b
+    Examples:
+      bigtwo serve --port 8080 --database games.sqlite3   # then open http://localhost:8080/
+    """
     try:
         import uvicorn
 

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
-from bigtwo.cards import CARDS, CardSet, CardsLike, to_mask
+from bigtwo.cards import CardSet, CardsLike, card, to_mask
+from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import legal_exchange_choices
@@ -25,16 +28,7 @@ from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.ruleset import Ruleset
 
 HUMAN = "you"
-
-
-def card_face(c: Any) -> str:
-    """``10♦``, ``3♣``, ``BJ``: a card as the table shows it."""
-    sym = c.symbol()
-    return sym if c.is_joker else sym.replace("T", "10", 1)
-
-
-def faces(cards: Any) -> str:
-    return " ".join(card_face(c) for c in cards)
+DEFAULT_BOT = "heuristic"  # the strongest quick bot (about a millisecond a move): every table's default opponent
 
 
 def available_bots() -> list[str]:
@@ -57,7 +51,7 @@ def parse_bot_spec(text: str) -> BotSpec:
 
 def bot_specs(text: str, others: int) -> list[BotSpec]:
     """The bots for ``others`` seats: one spec for all, or one per seat."""
-    specs = [parse_bot_spec(s) for s in split_lineup(text)] or [BotSpec("greedy")]
+    specs = [parse_bot_spec(s) for s in split_lineup(text)] or [BotSpec(DEFAULT_BOT)]
     if len(specs) == 1:
         specs = specs * others
     if len(specs) != others:
@@ -92,11 +86,12 @@ class TableSession:
         rules: Ruleset,
         players: int | None = None,
         seat: int = 0,
-        bots: str = "greedy",
+        bots: str = DEFAULT_BOT,
         seed: int | None = None,
         rounds: int | None = None,
         points: int | None = None,
         date: str | None = None,
+        ascii_cards: bool = False,
     ):
         self.rules = rules
         self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
@@ -112,6 +107,7 @@ class TableSession:
         if not 0 <= seat < n:
             raise BigTwoError(f"--seat {seat} is not a seat at a {n}-player table (0-{n - 1})")
         self.seat = seat
+        self.words = Wording(seat, ascii_cards=ascii_cards)
         others = [s for s in range(n) if s != seat]
         self.specs = dict(zip(others, bot_specs(bots, n - 1), strict=True))
         self.bots = {s: spec.build(self.seed * 31 + i) for i, (s, spec) in enumerate(self.specs.items())}
@@ -172,11 +168,24 @@ class TableSession:
         return self.single.observation(s)
 
     def name(self, s: int) -> str:
-        return "You" if s == self.seat else f"Seat {s}"
+        """What the table calls a seat: 'You', 'Seat 2'."""
+        return self.words.name(s)
 
     def label(self, s: int) -> str:
         """A seat with its player: 'You', 'Seat 2 (greedy)'."""
-        return "You" if s == self.seat else f"Seat {s} ({self.specs[s]})"
+        return "You" if s == self.seat else f"{self.name(s)} ({self.specs[s]})"
+
+    def say(self, message: object) -> str:
+        """An engine message (an error, a reason, a scoring detail) in the table's words, as rich markup."""
+        return self.words.markup(message)
+
+    def cards_markup(self, tokens: list[str]) -> str:
+        """Cards in record notation as coloured markup in the table's notation."""
+        return cards_markup(tokens, self.words.ascii)
+
+    def describe(self, choice: Any) -> str:
+        """A play, a pass or an exchange answer in the table's words (plain text)."""
+        return _describe(self, choice)
 
     def record_names(self) -> list[str]:
         return [HUMAN if s == self.seat else str(self.specs[s]) for s in range(self.n)]
@@ -235,8 +244,11 @@ class TableSession:
 
     # --- deal-time requests (a single round dealt by the game) ----------------------------------------
     def redeal_reasons(self) -> list[str]:
-        """Why the human may ask for a new deal now (002 Reshuffling); empty when they may not."""
-        return self.single.redeal_reasons(self.seat) if self.single is not None else []
+        """Why the human may ask for a new deal now (002 Reshuffling), in the table's words; empty when they
+        may not."""
+        if self.single is None:
+            return []
+        return [self.words.render(r) for r in self.single.redeal_reasons(self.seat)]
 
     def request_redeal(self) -> None:
         if self.single is None or not self.redeal_reasons():
@@ -262,7 +274,7 @@ class TableSession:
         assert self.single is not None
         offer = self.single.swap_offer
         self.single.swap_leftover()
-        self.log.append(f"You take the leftover card {cards_markup(str(offer).split())} for the lead card.")
+        self.log.append(f"You take the leftover card {self.cards_markup(str(offer).split())} for the lead card.")
         self.sync_log()
 
     def undo(self) -> bool:
@@ -282,15 +294,18 @@ class TableSession:
 
     # --- help ---------------------------------------------------------------------------------------
     def explain(self, cards: CardsLike) -> tuple[bool, str]:
-        """Whether the selected cards may be played (or given) now, and why in words."""
+        """Whether the selected cards may be played (or given) now, and why in the table's words (plain text)."""
         mask = to_mask(cards)
         d = self.decision
+        words = self.words
         if d is not None:
             assert self.match is not None
             reason = self.match.exchange.why_not(CardSet.from_mask(mask))
             if reason is None:
-                return True, f"{CardSet.from_mask(mask) or 'Declining'} answers the decision."
-            return False, reason
+                ev = self.rules.engine_for(self.n)
+                shown = faces(ev.sort_cards(mask), words.ascii) if mask else "Declining"
+                return True, f"{shown} answers the decision."
+            return False, words.render(reason)
         g = self.game
         if g is None or not self.human_to_move:
             return False, "It is not your turn."
@@ -298,18 +313,19 @@ class TableSession:
             return False, "Select cards first (space), or press p to pass."
         reason = g.why_not(CardSet.from_mask(mask))
         if reason is not None:
-            return False, reason
+            return False, words.render(reason)
         p = g.ev.classify(mask) if not mask & ~g.hand(self.seat).mask else g.ev.classify(_own(g, mask, self.seat))
-        what = faces(g.ev.sort_cards(mask))
+        what = faces(g.ev.sort_cards(mask), words.ascii)
         if p is not None and p.kind != "single":
-            what = f"{what} ({g.ev.describe(p, detail=True)})"
+            what = f"{what} ({words.render(g.ev.describe(p, detail=True), opens=False)})"
         if g.trick is not None:
-            top = faces(g.ev.sort_cards(g.trick.mask))
+            top = faces(g.ev.sort_cards(g.trick.mask), words.ascii)
             return True, f"{what} beats {top}: legal."
         return True, f"{what}: a legal lead."
 
     def hint(self) -> Hint:
-        """The heuristic bot's suggestion and its reason; without it, the greedy bot's, labelled as such."""
+        """The heuristic bot's suggestion and its reason (plain text in the table's words); without that bot,
+        the greedy bot's, labelled as such."""
         if not self.human_to_move:
             raise IllegalPlay("it is not your turn")
         obs = self.observation()
@@ -325,7 +341,7 @@ class TableSession:
         if source == "greedy":
             text = f"Greedy suggestion (no heuristic bot installed): {shown}: the lowest legal choice."
         else:
-            text = f"Hint: {shown}" + (f": {why}" if why else "")
+            text = f"Hint: {shown}" + (f": {self.words.render(why, opens=False)}" if why else "")
         return Hint(choice, cards, text, source)
 
     # --- records ------------------------------------------------------------------------------------
@@ -355,10 +371,11 @@ class TableSession:
             if idx != self._round:
                 self._round, self._events = idx, 0
                 total = f" of {m.max_rounds}" if m.max_rounds else ""
-                self.log.append(f"[b]Round {idx + 1}{total}[/b]: {self.name(rec.dealer)} deals.")
+                deals = self.words.subject(rec.dealer, "deals")
+                self.log.append(f"[b]Round {idx + 1}{total}[/b]: {deals}.")
                 if rec.roles:
                     roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
-                    self.log.append(f"Roles: {roles}.")
+                    self.log.append(f"Roles from the last round: {escape(roles)}.")
             events = rec.exchange.events_for(self.seat)
             for e in events[self._events :]:
                 line = self._event_line(e)
@@ -376,27 +393,26 @@ class TableSession:
                 self._sync_game(g)
 
     def _event_line(self, e: dict[str, Any]) -> str | None:
+        """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""
         frm, to = e.get("from"), e.get("to")
-        me = frm == self.seat
+        w = self.words
         if e["type"] == "give":
             if self.seat in (frm, to) and e["reason"].startswith("stolen"):
                 return None  # the question's answer shows it
-            n = e["count"]
-            cards = f": {cards_markup(e['cards'])}" if "cards" in e else ""
-            target = "you" if to == self.seat else self.name(to)
+            cards = f": {self.cards_markup(e['cards'])}" if "cards" in e else ""
             return (
-                f"{self.name(frm)} {'give' if me else 'gives'} {n} card{'s' if n > 1 else ''} to {target}{cards} "
-                f"[dim]({e['reason']})[/dim]"
+                f"{w.subject(frm, 'gives')} {plural(e['count'], 'card')} to {w.object(to)}{cards} "
+                f"[dim]({w.markup(e['reason'], opens=False)})[/dim]"
             )
         if e["type"] == "question":
-            taken = f" {cards_markup(e['cards'])}" if e["cards"] else ""
-            return f"{self.name(frm)} {'ask' if me else 'asks'} '{e['question']}': {e['answer']}{taken}"
+            taken = f" {self.cards_markup(e['cards'])}" if e["cards"] else ""
+            return f"{w.subject(frm, 'asks')} '{w.markup(e['question'])}': {w.markup(e['answer'])}{taken}"
         if e["type"] == "surrender":
-            return f"{self.name(frm)} {'surrender' if me else 'surrenders'} the highest cards."
+            return f"{w.subject(frm, 'surrenders')} the highest cards."
         if e["type"] == "decline":
-            return f"{self.name(frm)} {'decline' if me else 'declines'} to surrender."
+            return f"{w.subject(frm, 'declines')} to surrender."
         if e["type"] == "demand":
-            return f"{self.name(frm)} {'demand' if me else 'demands'} the {e['choice']} cards back."
+            return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'])} cards back."
         return None
 
     def _sync_game(self, g: Game) -> None:
@@ -404,18 +420,16 @@ class TableSession:
         start = min(self._logged.get(id(g), 0), len(hist))
         last_play = {s: i for i, (s, p) in enumerate(hist) if not p.is_pass}
         out = set(g.finishing_order)
+        w = self.words
         for i, ((s, p), note) in enumerate(zip(hist[start:], notes[start:], strict=True), start):
-            who = self.name(s)
             if p.is_pass:
-                verb = "pass" if s == self.seat else "passes"
                 extra = " (automatic skip)" if note == "auto" else ""
                 if note == "drew":
-                    extra = " and draw a card" if s == self.seat else " and draws a card"
-                self.log.append(f"[dim]{who} {verb}{extra}[/dim]")
+                    extra = f" and {'draw' if s == self.seat else 'draws'} a card"
+                self.log.append(f"[dim]{w.subject(s, 'passes')}{extra}[/dim]")
             else:
-                verb = "play" if s == self.seat else "plays"
-                line = f"{who} {verb} {cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
-                line += f" [dim]{g.ev.describe(p)}[/dim]" if p.kind != "single" else ""
+                line = f"{w.subject(s, 'plays')} {self.cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
+                line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != "single" else ""
                 if note == "called":
                     line += " [b]last card![/b]"
                 if s in out and last_play[s] == i:
@@ -430,7 +444,7 @@ class TableSession:
             if not self.rules.ranks_only:
                 self.log.append("Scores: " + "  ".join(f"{self.name(s)} {res.scores[s]:+d}" for s in range(self.n)))
             for line in res.details:
-                self.log.append(f"[dim]{line}[/dim]")
+                self.log.append(f"[dim]{w.markup(line)}[/dim]")
 
 
 def _own(g: Game, mask: int, seat: int) -> int:
@@ -449,24 +463,36 @@ def _mask_of(choice: Any) -> int:
 def _describe(session: TableSession, choice: Any) -> str:
     g = session.game
     ev = g.ev if g is not None else session.rules.engine_for(session.n)
+    w = session.words
     if isinstance(choice, Play):
         if choice.is_pass:
             return "pass"
-        shown = faces(ev.sort_cards(choice.mask))
-        return f"{shown} ({ev.describe(choice)})" if choice.kind != "single" else shown
+        shown = faces(ev.sort_cards(choice.mask), w.ascii)
+        return f"{shown} ({w.render(ev.describe(choice), opens=False)})" if choice.kind != "single" else shown
     if isinstance(choice, CardSet):
-        return faces(ev.sort_cards(choice.mask)) if choice else "decline"
-    return str(choice)
+        return faces(ev.sort_cards(choice.mask), w.ascii) if choice else "decline"
+    return w.render(choice, opens=False) if str(choice) else "decline"
 
 
-def cards_markup(tokens: list[str]) -> str:
-    """Rich markup for cards in the log: suit symbols, red suits in red."""
+def cards_markup(tokens: list[str], ascii_cards: bool = False) -> str:
+    """Rich markup for cards given in record notation: the table's faces, red suits in red."""
     out = []
     for t in tokens:
-        c = CARDS[to_mask(t).bit_length() - 1]
+        c = card(t.rstrip("'"), copy=1 if t.endswith("'") else 0)
         colour = "magenta" if c.is_joker else ("red" if c.suit in (0, 2) else "bold")
-        out.append(f"[{colour}]{card_face(c)}[/{colour}]")
+        out.append(f"[{colour}]{card_face(c, ascii_cards)}[/{colour}]")
     return " ".join(out)
 
 
-__all__ = ["PASS", "BotSpec", "Hint", "TableSession", "available_bots", "bot_specs", "parse_bot_spec"]
+__all__ = [
+    "DEFAULT_BOT",
+    "PASS",
+    "BotSpec",
+    "Hint",
+    "TableSession",
+    "available_bots",
+    "bot_specs",
+    "card_face",
+    "faces",
+    "parse_bot_spec",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -14,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from bigtwo.arena.plot import plot_scores
+from bigtwo.arena.plot import check_plot_path, plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.bots.spec import split_lineup
@@ -39,6 +40,11 @@ def simulate(
     console: Console | None = None,
 ) -> ArenaResult:
     console = console or Console(highlight=False)
+    # everything that can be refused is refused before the first game is played
+    for path in out or []:
+        ArenaResult.check_path(path)
+    if plot is not None:
+        check_plot_path(plot)
     names = split_lineup(bots)
     if len(names) == 1:
         names = names * (players or rules.players)
@@ -55,7 +61,7 @@ def simulate(
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, disable=quiet, transient=False) as bar:
-        task = bar.add_task(f"{rules.name}: {', '.join(names)}", total=None)
+        task = bar.add_task(escape(f"{rules.name}: {', '.join(names)}"), total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -73,7 +79,7 @@ def simulate(
         )
     console.print(result.table())
     for path in out or []:
-        console.print(f"results: {result.save(path)}")
+        console.print(f"results: {escape(str(result.save(path)))}")
     if plot is not None:
-        console.print(f"plot: {plot_scores(result, plot)}")
+        console.print(f"plot: {escape(str(plot_scores(result, plot)))}")
     return result

@@ -12,17 +12,19 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from bigtwo.cards import CardParseError, CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
+from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError
 from bigtwo.record.build import ordinal
 
@@ -32,7 +34,7 @@ KEYS_HELP = """\
 [b]Help[/b]        h hint   e explain why the selection is (not) legal   l list the legal plays
 [b]Table[/b]       u undo your last turn   s save the record   a announce 'last card' (when the rules ask)
             r ask for a new deal / w swap the leftover card (when the rules allow)
-            n next round or new game   ? this help   q quit
+            n next round or new game   ? this help   q quit (asks first; offers to save)
 [dim]Exchanges: select the cards to give and press enter; questions and choices are typed (/).[/dim]"""
 
 
@@ -43,6 +45,7 @@ class InfoScreen(ModalScreen[str | None]):
     InfoScreen { align: center middle; }
     InfoScreen > Vertical { width: 78; max-width: 100%; height: auto; max-height: 100%;
                             border: thick $accent; background: $surface; padding: 0 1; }
+    InfoScreen #scroll { width: 100%; height: auto; max-height: 18; }
     InfoScreen #body { width: 100%; height: auto; }
     InfoScreen #keys { color: $text-muted; }
     """
@@ -61,8 +64,12 @@ class InfoScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.body, id="body")
+            with VerticalScroll(id="scroll"):
+                yield Static(self.body, id="body")
             yield Static(self.keys, id="keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#scroll").focus()  # up/down, page up/down scroll a long panel
 
     def action_answer(self, word: str) -> None:
         if word in ("save", "undo"):
@@ -98,6 +105,34 @@ class SaveScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class QuitScreen(ModalScreen[str | None]):
+    """Leaving the table: confirm, and offer to save the record first (an unfinished game too)."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Vertical { width: 64; max-width: 100%; height: auto; border: thick $error; background: $surface;
+                            padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q", "answer('quit')", "Quit"),
+        Binding("s", "answer('save')", "Save and quit"),
+        Binding("n,escape", "answer('stay')", "Stay"),
+    ]
+
+    def __init__(self, question: str, keys: str):
+        super().__init__()
+        self.question = question
+        self.keys = keys
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question")
+            yield Static(self.keys, id="keys")
+
+    def action_answer(self, word: str) -> None:
+        self.dismiss(word)
+
+
 class TableApp(App[None]):
     """The table: one human seat (``session.seat``) and computer players."""
 
@@ -125,7 +160,7 @@ class TableApp(App[None]):
         Binding("s", "save", "Save"),
         Binding("slash,t", "type", "Type"),
         Binding("question_mark", "help", "Keys"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "ask_quit", "Quit"),
         Binding("c", "clear", "Clear", show=False),
         Binding("l", "legal", "Legal", show=False),
         Binding("a", "announce", "Last card", show=False),
@@ -187,7 +222,7 @@ class TableApp(App[None]):
             only = s.only_answer()
             if only is not None:
                 s.act(only)
-                self.say(f"Your only choice was made for you: {only or 'decline'}.")
+                self.say(f"Your only choice was made for you: {s.describe(only)}.")
                 continue
             if not s.bot_to_move:
                 break
@@ -236,7 +271,7 @@ class TableApp(App[None]):
         def done(word: str | None) -> None:
             self._paused = False
             if word == "quit":
-                self.action_quit()
+                self.action_ask_quit()
                 return
             if word == "next" and self.session.is_over:
                 self.action_next()
@@ -251,10 +286,11 @@ class TableApp(App[None]):
             self.say(f"Saved the record to {self.save_path}.", "good")
 
     # --- drawing -----------------------------------------------------------------------------------
-    def say(self, text: str, tone: str = "") -> None:
+    def say(self, text: str, tone: str = "", markup: bool = False) -> None:
+        """A line under the hand: plain text, or rich markup with ``markup`` (its own text escaped)."""
         msg = self.query_one("#message", Static)
         msg.set_classes(tone)
-        msg.update(Text.from_markup(text) if "[" in text and "]" in text else Text(text))
+        msg.update(Text.from_markup(text) if markup else Text(text))
 
     def refresh_view(self) -> None:
         s = self.session
@@ -295,7 +331,8 @@ class TableApp(App[None]):
             self.say(str(e), "bad")
             return False
         except BigTwoError as e:
-            self.say(f"Not allowed: {getattr(e, 'reason', e)}  [dim](e explains, h hints)[/dim]", "bad")
+            why = s.say(getattr(e, "reason", e))
+            self.say(f"Not allowed: {why}  [dim](e explains, h hints)[/dim]", "bad", markup=True)
             return False
         self.announce = False
         self.hand.clear()
@@ -347,7 +384,7 @@ class TableApp(App[None]):
         h = self.session.hint()
         if h.cards:
             self.hand.select_mask(h.cards)
-        self.say(h.text + ("  [dim](enter plays it)[/dim]" if h.cards else ""))
+        self.say(escape(h.text) + ("  [dim](enter plays it)[/dim]" if h.cards else ""), markup=True)
 
     def action_explain(self) -> None:
         if self._blocked():
@@ -358,10 +395,17 @@ class TableApp(App[None]):
     def action_legal(self) -> None:
         if self._blocked():
             return
-        legal = self.session.legal_choices()
-        shown = [str(x) if str(x) else "decline" for x in legal[:40]]
-        more = f" ... and {len(legal) - 40} more" if len(legal) > 40 else ""
-        self.say("Legal: " + ", ".join(shown) + more)
+        s = self.session
+        legal = s.legal_choices()
+        what = "answers" if s.decision is not None else "plays"
+        count = f"{len(legal)} legal {what[:-1] if len(legal) == 1 else what}"
+        if len(legal) <= 6:  # a short list fits under the hand
+            self.say(f"{count}: " + ", ".join(s.describe(x) for x in legal))
+            return
+        # a long list (five-card plays, an exchange's questions): a panel that scrolls, every choice shown
+        body = Text(f"{count}:\n", style="bold")
+        body.append("\n".join(s.describe(x) for x in legal), style="")
+        self.show_panel(body, "[b]up/down[/b] scroll  [b]esc[/b] back to the table")
 
     def action_undo(self) -> None:
         if self._paused and not self.session.is_over:
@@ -388,7 +432,7 @@ class TableApp(App[None]):
         try:
             self.session.request_redeal()
         except BigTwoError as e:
-            self.say(str(e), "bad")
+            self.say(self.session.words.render(e), "bad")
             return
         self.hand.clear()
         self.advance()
@@ -399,7 +443,7 @@ class TableApp(App[None]):
         try:
             self.session.swap()
         except BigTwoError as e:
-            self.say(str(e), "bad")
+            self.say(self.session.words.render(e), "bad")
             return
         self.advance()
 
@@ -421,7 +465,7 @@ class TableApp(App[None]):
             commands[word]()
             return
         if word in ("quit", "exit"):
-            self.action_quit()
+            self.action_ask_quit()
             return
         if self._blocked():
             return
@@ -456,15 +500,52 @@ class TableApp(App[None]):
 
         self.push_screen(SaveScreen(self.session.default_path()), chosen)
 
-    def _save(self, path: str) -> None:
+    def _save(self, path: str) -> bool:
         try:
             p = self.session.save(path)
         except (OSError, BigTwoError) as e:
             self.say(f"Could not save: {e}", "bad")
-            return
+            return False
         state = "" if self.session.is_over else " (unfinished)"
         self.say(f"Saved the record{state} to {p}.", "good")
         self.refresh_view()
+        return True
+
+    def action_ask_quit(self) -> None:
+        """q: confirm before leaving, offering to save the record (kept already with --save)."""
+        if isinstance(self.screen, QuitScreen):
+            return
+        s = self.session
+        question = "Quit the table?" if s.is_over else "Quit now? The game is not over."
+        if self.save_path is not None:
+            question += f" The record is saved to {self.save_path} as you leave."
+            keys = "[b]y[/b] quit  [b]n[/b]/[b]esc[/b] stay"
+        elif s.saved_to is not None and s.is_over:
+            question += f" (Saved to {s.saved_to}.)"
+            keys = "[b]y[/b] quit  [b]s[/b] save again and quit  [b]n[/b]/[b]esc[/b] stay"
+        else:
+            keys = "[b]y[/b] quit without saving  [b]s[/b] save the record, then quit  [b]n[/b]/[b]esc[/b] stay"
+        was_paused = self._paused
+        self._paused = True
+
+        def answered(word: str | None) -> None:
+            self._paused = was_paused
+            if word == "quit":
+                self.call_later(self.action_quit)
+            elif word == "save":
+                if self.save_path is not None:
+                    self.call_later(self.action_quit)
+                    return
+
+                def chosen(path: str | None) -> None:
+                    if path and self._save(path):
+                        self.call_later(self.action_quit)
+
+                self.push_screen(SaveScreen(s.default_path()), chosen)
+            elif not was_paused:
+                self.advance()
+
+        self.push_screen(QuitScreen(Text(question), keys), answered)
 
     def action_help(self) -> None:
         self.show_panel(Text.from_markup(KEYS_HELP), "[b]esc[/b] back to the table")
@@ -540,7 +621,7 @@ def seats_table(s: TableSession) -> Table:
         name = "You" if seat == s.seat else f"Seat {seat} {s.specs[seat]}"
         if m is not None and m.current.dealer == seat:
             name += " [D]"
-        row = ["▶" if s.to_move == seat else "", name, str(sizes[seat]), state]
+        row = ["▶" if s.to_move == seat else "", escape(name), str(sizes[seat]), escape(state)]
         if m is not None:
             row.append(f"{m.totals[seat]:+d}" if not _ranking(s) else str(m.places[seat]))
         style = "bold" if seat == s.seat else ""
@@ -572,7 +653,9 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
         t = Text("To beat: ", style="bold")
         t.append_text(styles.text(g.ev.sort_cards(g.trick.mask)))
         lines.append(t)
-        what = "a single" if g.trick.kind == "single" else g.ev.describe(g.trick, detail=True)
+        what = (
+            "a single" if g.trick.kind == "single" else s.words.render(g.ev.describe(g.trick, detail=True), opens=False)
+        )
         lines.append(Text(f"{what}, by {s.name(g.trick_seat or 0)}", style="dim"))
     else:
         leader = "You lead" if g.to_move == s.seat else f"{s.name(g.to_move)} leads"
@@ -600,28 +683,30 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
 
 
 def decision_text(s: TableSession, d: dict[str, Any]) -> str:
+    """The human's exchange decision as markup: what to do, how, and why (the rule, in the table's words)."""
     k = d["count"]
-    cards = f"{k} card{'s' if k > 1 else ''}"
+    cards = plural(k, "card")
     kind = d["kind"]
+    why = f" [dim]({s.words.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
     if kind == "give":
         which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
         suit = f" {d['suit']}" if d.get("suit") else ""
-        return f"Give {which}{suit} {cards} to {s.name(d['to'])}: select, enter. [dim]({d['reason']})[/dim]"
+        return f"Give {which}{suit} {cards} to {s.words.object(d['to'])}: select, enter.{why}"
     if kind == "surrender":
         return (
-            f"Surrender your {k} highest cards to {s.name(d['to'])}? Select them and enter, or p to decline "
-            f"(they then steal by questions). [dim]({d['reason']})[/dim]"
+            f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {s.words.object(d['to'])}? Select them "
+            f"and enter, or p to decline (they then steal by questions).{why}"
         )
     if kind == "ask":
         asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
         bound = f" You must take {d['committed']} {d['suit']} first." if d.get("suit") else ""
         return (
-            f"Steal {cards} from {s.name(d['from'])} by questions: type one (/), e.g. highest, highest S, "
-            f"have 9S; l lists them.{bound}" + (f" [dim]Asked: {asked}[/dim]" if asked else "")
+            f"Steal {cards} from {s.words.object(d['from'])} by questions: type one (/), e.g. highest, highest S, "
+            f"have 9S; l lists them.{bound}" + (f" [dim]Asked: {s.say(asked)}[/dim]" if asked else "")
         )
     if kind == "demand":
-        return f"Demand the lowest {cards} of {s.name(d['from'])}? Type (/) lowest, or any to let them choose."
-    return str(d)
+        return f"Demand the lowest {cards} of {s.words.object(d['from'])}? Type (/) lowest, or any to let them choose."
+    return escape(str(d))
 
 
 def round_result(s: TableSession) -> Table:
@@ -635,12 +720,12 @@ def round_result(s: TableSession) -> Table:
     if not _ranking(s):
         t.add_column("score", justify="right")
     for place, seat in enumerate(res.finishing_order, 1):
-        row = [ordinal(place), s.label(seat), str(res.cards_left[seat])]
+        row = [ordinal(place), escape(s.label(seat)), str(res.cards_left[seat])]
         if not _ranking(s):
             row.append(f"{res.scores[seat]:+d}")
         t.add_row(*row, style="bold" if seat == s.seat else "")
     if res.details:
-        t.caption = "; ".join(res.details)
+        t.caption = "; ".join(s.say(d) for d in res.details)
     return t
 
 

@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from bigtwo.cards import Card
-from bigtwo.cli.session import card_face
+from bigtwo.cli.words import card_face
 
 
 class CardStyles:

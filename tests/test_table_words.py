@@ -1,0 +1,169 @@
+"""Issue 14, the terminal: one wording for the player at both tables (names not seat numbers, verbs and plurals
+that agree, one card notation in the hand, lists, errors and log, no citations of source texts), square
+brackets that survive rich, and the plain table's --bots, hint and save."""
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from typer.testing import CliRunner
+
+from bigtwo import load_rules
+from bigtwo.cli import app
+from bigtwo.cli.plain import PlainTable
+from bigtwo.cli.session import TableSession
+from bigtwo.cli.tui import decision_text
+from bigtwo.cli.words import Wording, card_face, plural
+from bigtwo.errors import BigTwoError
+from bigtwo.record import load_record
+
+runner = CliRunner()
+
+RECORD_CARD = re.compile(r"(?<![\w♦♣♥♠])(?:10|[2-9TJQKA])[DCHS](?![\w])")  # 5D, TH: the record's notation
+ENGINE_SEAT = re.compile(r"\bseats? \d|\bP\d\b")
+CITATION = re.compile(r"\b00\d\b|section \d")
+BAD_GRAMMAR = re.compile(r"\b1 cards\b|\bYou (?:deals|plays|passes|pays|owes|gives|asks|does|has|is|goes)\b")
+
+
+def plain(markup: str) -> str:
+    return Text.from_markup(markup).plain
+
+
+def check_words(text: str) -> None:
+    assert not ENGINE_SEAT.search(text), text
+    assert not CITATION.search(text), text
+    assert not BAD_GRAMMAR.search(text), text
+    assert not RECORD_CARD.search(text), text
+
+
+def test_engine_messages_in_the_players_words():
+    w = Wording(0)
+    assert w.render("seat 0 does not hold 5D") == "You do not hold 5♦"
+    assert w.render("seat 0 pays 24 (12 cards, at least 10, x2)") == "You pay 24 (12 cards, at least 10, x2)"
+    assert w.render("seat 2 pays 3 to seat 0, ranked higher") == "Seat 2 pays 3 to you, ranked higher"
+    assert w.render("seat 3 pays 3 (face value of 1 cards)") == "Seat 3 pays 3 (face value of 1 card)"
+    assert w.render("seats 0 and 2 win") == "You and Seat 2 win"
+    assert w.render("P1 plays TH TS, P0 passes") == "Seat 1 plays 10♥ 10♠, you pass"
+    assert w.render("a straight 7-8-9-T-J with the spade", opens=False) == "a straight 7-8-9-10-J with the spade"
+    # citations stay in the docs: dropped, or reduced to the note they carry
+    assert w.render("the bum passes their 2 highest cards (002 Big two president variation)") == (
+        "The bum passes their 2 highest cards"
+    )
+    assert w.render("'x' is not a question (003 section 3.2.2.2.2, the privacy rule); ask") == (
+        "'x' is not a question (the privacy rule); ask"
+    )
+    assert Wording(1, ascii_cards=True).render("seat 0 holds TH") == "Seat 0 holds 10H"
+    assert w.markup("belongs in [play], not [cards]", opens=False) == r"belongs in \[play], not \[cards]"
+    assert plural(1, "card") == "1 card" and plural(2, "card") == "2 cards"
+
+
+@pytest.mark.parametrize(("preset", "rounds"), [("classic", None), ("pusoy-dos", None), ("house-code", 2)])
+def test_everything_the_table_says_is_in_the_players_words(preset, rounds):
+    """A whole round (or a match with exchanges) following the hint: every log line, decision, hint, error and
+    explanation names players, agrees in number, writes cards one way and cites no source."""
+    session = TableSession(load_rules(preset), seed=5, rounds=rounds)
+    said = []
+    while not session.is_over:
+        if not session.human_to_move:
+            session.bot_step()
+            continue
+        d = session.decision
+        if d is not None:
+            said.append(plain(decision_text(session, d)))
+        hint = session.hint()
+        said.append(hint.text)
+        said += [session.describe(x) for x in session.legal_choices()]
+        if session.game is not None and d is None:
+            hand = session.hand()
+            said.append(session.explain(1 << int(hand[0]) | 1 << int(hand[-1]))[1])  # not a combination
+            try:
+                session.act(" ".join(str(c) for c in hand[:2]) if len(hand) > 1 else "pass")
+            except BigTwoError as e:  # what the table shows for an illegal play
+                said.append(session.say(getattr(e, "reason", e)))
+            else:
+                continue
+        session.act(hint.answer)
+    said += [plain(line) for line in session.log]
+    for text in said:
+        check_words(text)
+    log = "\n".join(plain(line) for line in session.log)
+    if preset == "classic":  # the scoring details name the players
+        assert re.search(r"\b(You pay|Seat \d pays) \d+", log)
+    if rounds:
+        assert re.search(r"Round 1 of 2: (You deal|Seat \d deals)\.", log)
+
+
+def test_one_card_notation_in_the_hand_the_legal_list_and_the_errors():
+    session = TableSession(load_rules("classic"), seed=4)
+    while not session.human_to_move:
+        session.bot_step()
+    faces = {card_face(c) for c in session.hand()}
+    legal = ", ".join(session.describe(p) for p in session.legal_choices())
+    shown = re.findall(r"(?:10|[2-9JQKA])[♦♣♥♠]", legal)
+    assert shown and set(shown) <= faces and not RECORD_CARD.search(legal)
+    missing = next(c for c in load_rules("classic").engine_for(4).sort_cards((1 << 52) - 1) if c not in session.hand())
+    try:
+        session.act(str(missing))
+    except BigTwoError as e:
+        message = session.say(getattr(e, "reason", e))
+    assert message == f"You do not hold {card_face(missing)}"
+
+
+def test_the_plain_table_reads_bots_with_the_spec_parser_and_plays_the_hint(tmp_path):
+    """`bigtwo play --plain --bots 'greedy,random,search(iterations=40)'` (the help's example) seats those
+    bots; `hint` then enter plays the hint to the end; `save` writes the record."""
+    path, final = tmp_path / "plain.txt", tmp_path / "final.json"
+    BOTS = "greedy,random,search(iterations=2)"
+    res = runner.invoke(
+        app,
+        ["play", "--plain", "--seed", "3", "--delay", "0", "--bots", BOTS, "--save", str(final)],
+        input=f"save {path}\n" + "hint\n\n" * 60,
+        env={"COLUMNS": "120"},
+    )
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Seat 1 (greedy)" in out and "Seat 2 (random)" in out and "Seat 3 (search(iterations=2))" in out
+    assert "Hint: " in out and "Round over." in out and "Not allowed" not in out
+    assert f"Saved the record (unfinished) to {path}" in out.replace("\n", "")
+    assert load_record(path).result == "*"
+    rec = load_record(final)
+    assert rec.names == ["you", "greedy", "random", "search(iterations=2)"] and rec.result != "*"
+    res = runner.invoke(app, ["play", "--plain", "--bots", "grabby"])
+    assert res.exit_code == 2 and "no bot named 'grabby'" in res.output
+
+
+def test_the_plain_table_defaults_to_the_heuristic_bot_and_lists_every_legal_answer():
+    out = io.StringIO()
+    answers = iter(["legal", "quit"])
+    table = PlainTable(
+        load_rules("house-code"),
+        seed=1,  # the human becomes the president and steals by questions: 53 of them to choose from
+        rounds=2,
+        delay=0,
+        console=Console(file=out, width=100),
+        input_fn=lambda _p: next(answers),
+    )
+    assert {b.name for b in table.bots.values()} == {"heuristic"}
+    while True:  # play round 1 by the hints until the human has an exchange decision with many answers
+        s = table.session
+        assert not s.is_over, "no long exchange list in this deal"
+        if s.human_to_move and s.decision is not None and len(s.legal_choices()) > 40:
+            break
+        s.act(s.hint().answer) if s.human_to_move else s.bot_step()
+    legal = s.legal_choices()
+    table._printed = len(s.log)
+    table.human_turn()
+    text = re.sub(r"\s+", " ", out.getvalue())  # as printed, wrapped at 100 columns
+    assert f"{len(legal)} legal answers:" in text
+    for choice in legal:
+        assert s.describe(choice) in text  # all of them, none cut
+
+
+def test_square_brackets_survive_in_errors(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\n[cards]\nflush_order = "suit-then-ranks"\n')
+    for args in (["rules", "show", str(bad)], ["play", "--plain", "--rules", str(bad)]):
+        res = runner.invoke(app, args, env={"COLUMNS": "300"})
+        assert res.exit_code == 2 and "[combinations]" in res.output and "[cards]" in res.output, res.output
