@@ -27,6 +27,7 @@ from bigtwo.cards import bits
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.server import create_app
 from bigtwo.server.db import database_url
+from bigtwo.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -51,6 +52,24 @@ def reset_postgres(url: str) -> None:
     engine.dispose()
 
 
+# The tests' own server: the limits meant for strangers on the internet are opened up for the tests' one address
+# and for bots playing flat out (the abuse tests set the limits they test).
+TEST_SETTINGS: dict[str, Any] = {
+    "rooms_per_address": 10_000,
+    "rooms_per_address_per_minute": 10_000,
+    "max_rooms": 10_000,
+    "sockets_per_address": 10_000,
+    "bot_table_min_delay": 0.0,
+    "max_bot_tables": 1_000,
+    "messages_per_second": 10_000,  # scripted players answer the moment it is their turn, flat out
+    "message_burst": 10_000,
+}
+
+
+def settings_for_tests(**overrides: Any) -> Settings:
+    return Settings(**{**TEST_SETTINGS, **overrides})
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,9 +79,10 @@ def free_port() -> int:
 class LiveServer:
     """The application on a real uvicorn server in a background thread (a port on loopback)."""
 
-    def __init__(self, database: str):
-        self.app = create_app(database)
+    def __init__(self, database: str, **settings: Any):
         self.port = free_port()
+        self.settings = settings_for_tests(public_url=f"http://127.0.0.1:{self.port}", **settings)
+        self.app = create_app(database, self.settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
