@@ -116,8 +116,9 @@ class LiveServer:
 class ServerProcess:
     """``bigtwo serve`` as a real subprocess, to be killed."""
 
-    def __init__(self, database: str, port: int):
+    def __init__(self, database: str, port: int, env: dict[str, str] | None = None, args: list[str] | None = None):
         self.database, self.port = database, port
+        self.env, self.args = env or {}, args or []
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -126,8 +127,11 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env.update(self.env)
         cmd = [sys.executable, "-m", "bigtwo", "serve", "--port", str(self.port), "--database", self.database]
-        self.proc = subprocess.Popen([*cmd, "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [*cmd, "--log-level", "warning", *self.args], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -143,6 +147,14 @@ class ServerProcess:
         assert self.proc is not None
         self.proc.kill()  # SIGKILL: no shutdown handler runs
         self.proc.wait(timeout=10)
+
+    def rss_bytes(self) -> int:
+        """The server process's resident memory now (Linux /proc)."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS in /proc: this test needs Linux")
 
 
 def create_room(base: str, **spec: Any) -> dict[str, Any]:

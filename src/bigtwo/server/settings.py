@@ -49,13 +49,12 @@ class Settings(BaseModel):
     public_url: str | None = Field(
         None,
         description="the address people open (https://cards.example.org): invite and record links are built "
-        "from it, never from a request's Host header (default: http://localhost:PORT for bigtwo serve; "
-        "links are relative when unset)",
+        "from it, never from a request's Host header (bigtwo serve: http://localhost:PORT when unset)",
     )
     allowed_origins: list[str] = Field(
         default_factory=list,
         description="web pages (origins) allowed to open the table's WebSocket, comma-separated; '*' allows any "
-        "(default: the public URL's origin, else the page's own host)",
+        "(unset: the public URL's origin only)",
     )
     trusted_proxies: str = Field(
         "127.0.0.1",
@@ -90,7 +89,7 @@ class Settings(BaseModel):
         0.5, ge=0, le=10, description="seconds a bot waits before moving at a table of bots alone (at least)"
     )
     bot_workers: int = Field(
-        1, ge=1, le=64, description="processes that run bots slower than 'greedy' (off the event loop, at low priority)"
+        1, ge=1, le=64, description="processes that run the bots that search (off the event loop, at low priority)"
     )
     bot_budget_ms: float = Field(
         500, gt=0, description="thinking time of a bot that takes a budget (search), per decision"
