@@ -474,7 +474,7 @@ def create_app(
         conn.on_kick = cut_short
         try:
             await room.attach(conn)
-            while not conn.gone.is_set():
+            while not conn.ending:
                 async with asyncio.timeout(None) as t:
                     receiving.append(t)
                     try:
@@ -483,7 +483,7 @@ def create_app(
                         receiving.clear()
                 if msg["type"] == "websocket.disconnect":
                     break
-                if conn.closed or not conn.admit():
+                if not conn.admit():
                     continue
                 raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes") or b""
                 try:
@@ -498,6 +498,7 @@ def create_app(
         finally:
             conn.on_kick = None
             rooms.socket_closed(address)
+            await conn.finish()
             await room.detach(conn)
 
     # --- the browser client -----------------------------------------------------------------------------------

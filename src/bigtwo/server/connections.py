@@ -178,6 +178,19 @@ class Connection:
             self._pump.cancel()
         asyncio.get_running_loop().create_task(self._say_goodbye())
 
+    @property
+    def ending(self) -> bool:
+        """Disconnected, or about to be: nothing more it sends is read."""
+        return self.closed or self._goodbye is not None
+
+    async def finish(self) -> None:
+        """Let a goodbye under way (the queued messages, then the close) reach a client that reads, for at most
+        the close timeout; then stop. A client that does not read is not waited for any longer."""
+        if self._goodbye is not None and not self.gone.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.gone.wait(), self.limits.close_timeout_seconds)
+        self.stop()
+
     def stop(self) -> None:
         """The client is gone: stop sending."""
         self.closed = True

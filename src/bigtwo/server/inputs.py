@@ -49,6 +49,13 @@ def _no_constants(name: str) -> Any:
     raise BadInput(f"{name} is not a number JSON allows: numbers must be finite")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise BadInput(f"{shorten(text, 30)} is too large a number: numbers must be finite")
+    return value
+
+
 def strict_json(body: bytes, max_depth: int) -> Any:
     """A request body as JSON, strictly; :class:`BadInput` says what is wrong with it."""
     try:
@@ -59,7 +66,7 @@ def strict_json(body: bytes, max_depth: int) -> Any:
     if problem:
         raise BadInput(f"the body is refused: {problem}")
     try:
-        value = json.loads(text, parse_constant=_no_constants)
+        value = json.loads(text, parse_constant=_no_constants, parse_float=_finite)
     except BadInput:
         raise
     except (ValueError, RecursionError) as e:
