@@ -27,6 +27,7 @@ from bigtwo.cards import bits
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.server import create_app
 from bigtwo.server.db import database_url
+from bigtwo.server.protocol import WS_PROTOCOL
 from bigtwo.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,9 @@ class LiveServer:
         self.port = free_port()
         self.settings = settings_for_tests(public_url=f"http://127.0.0.1:{self.port}", **settings)
         self.app = create_app(database, self.settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -147,8 +147,11 @@ def test_a_flooding_spectator_does_not_hold_up_other_clients(served):
     p95 = ordered[int(0.95 * (len(ordered) - 1))]
     said = f"p95 {p95:.3f} s, slowest {ordered[-1]:.3f} s, median {statistics.median(ordered):.3f} s"
     assert p95 < 0.2 and ordered[-1] < 1.0, said
-    assert closes and all(code == 4429 for code, _ in closes), closes
-    assert all("too many messages" in (reason or "") for _, reason in closes)
+    # closed with 4429 and the reason; a flooder that keeps sending may see only the reset of its connection
+    # instead (the server stops reading its flood, and the reset can overtake the close frame)
+    told = [reason for code, reason in closes if code == 4429]
+    assert told and all(code in (4429, 1006) for code, _ in closes), closes
+    assert all("too many messages" in reason for reason in told)
     assert any(e.startswith("too many messages: at most 10 a second (30 at once)") for e in errors)
     assert any("spectators cannot act" in e for e in errors)
 

@@ -28,6 +28,7 @@ def _serve(
         import uvicorn
 
         from bigtwo.server import create_app
+        from bigtwo.server.protocol import WS_PROTOCOL
     except ImportError as e:
         typer.echo(f'bigtwo serve needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)', err=True)
         raise typer.Exit(2) from None
@@ -51,6 +52,7 @@ def _serve(
         host=host,
         port=port,
         log_level=log_level,
+        ws=WS_PROTOCOL,
         ws_max_size=65536,
         proxy_headers=True,
         forwarded_allow_ips=settings.trusted_proxies,

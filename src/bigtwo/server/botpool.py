@@ -19,6 +19,8 @@ import json
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -50,9 +52,18 @@ def bot_options(name: str, budget_ms: float) -> dict[str, Any]:
 _HELD: OrderedDict[tuple[str, int, str], Any] = OrderedDict()  # bots kept between turns (they may plan ahead)
 
 
-def _lower_priority() -> None:
+def _worker_start(parent: int) -> None:
+    """In each worker: the lowest CPU priority, and an end when the server is gone (even killed with SIGKILL,
+    which leaves a worker waiting for work that will never come)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(19)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bigtwo-parent-watch", daemon=True).start()
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,7 +125,9 @@ class BotPool:
 
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")  # a clean interpreter: no threads or locks copied
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_lower_priority)
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+        )
         self._queue = asyncio.PriorityQueue()
         loop = asyncio.get_running_loop()
         self._runners = [loop.create_task(self._run()) for _ in range(self.workers)]
@@ -144,5 +157,5 @@ class BotPool:
         self._runners = []
         self._queue = None
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)  # a decision under way is at most a budget
             self._pool = None

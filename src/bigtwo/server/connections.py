@@ -5,8 +5,9 @@ replaces any unsent older view in O(1) (only the latest position matters); other
 in a queue of bounded length. A client that lets that queue fill, or takes longer than a limit to accept one
 message, is not reading: it is disconnected with a close code and a reason before it can cost more memory.
 
-In: a token bucket per client. Past its burst a client is told once to slow down; if it keeps sending it is
-disconnected. Refused messages count like any other: refusing costs the server work too.
+In: a token bucket per client. Past its burst a client is told once to slow down; if it keeps sending (more than
+a few messages already on their way) it is disconnected. Refused messages count like any other: refusing costs
+the server work too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_FULL = 4503
 CLOSE_ROOM_CLOSED = 4410
+IGNORED_BEFORE_CLOSE = 10  # messages already on their way that a client told to slow down may still send
 
 
 class RateLimit:
@@ -201,7 +203,7 @@ class Connection:
     # --- in -------------------------------------------------------------------------------------------------
     def admit(self) -> bool:
         """May the next incoming message be handled? When not, the client is told once, and disconnected if it
-        goes on sending as many again."""
+        goes on sending (more than a few already on their way)."""
         if self.incoming.take():
             return True
         limits = self.limits
@@ -213,7 +215,7 @@ class Connection:
                     f"({limits.message_burst} at once); slow down or be disconnected",
                 }
             )
-        elif self.incoming.over > limits.message_burst:
+        elif self.incoming.over > IGNORED_BEFORE_CLOSE:
             self.close_after_sending(
                 CLOSE_TOO_MANY, f"too many messages: more than {limits.messages_per_second:g} a second"
             )
