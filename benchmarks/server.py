@@ -8,13 +8,23 @@ from sending it to receiving the view that contains it. The baseline is the engi
 ``Match`` in this process, no network, no database.
 
 Run: python benchmarks/server.py [--bot-games 200] [--clients 100] [--seconds 10] [--bot-delay 0] [--bot greedy]
+
+``--abuse`` measures something else: how much an unfriendly visitor slows a normal table. The server runs with
+``bigtwo serve``'s default limits; one table of four clients (each thinking ``--think-ms`` before a move, as a
+quick person would) is timed alone, then while a socket floods the server (from its own process, reconnecting
+whenever it is cut off), then while 8 tables of ``search`` bots alone play, all in the same run. The ratios of
+p99 move latency to the table alone are the result (the aim: within 2x).
+
+Run: python benchmarks/server.py --abuse [--seconds 10] [--think-ms 50] [--search-tables 8]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import socket
 import sqlite3
@@ -24,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -50,12 +61,29 @@ def engine_actions_per_second(seconds: float, bot: str) -> float:
     return actions / (time.perf_counter() - t0)
 
 
-def start_server(database: str) -> tuple[subprocess.Popen[bytes], str]:
+# The load benchmark plays flat out from one address: the limits meant for strangers are opened up for it.
+LOAD_LIMITS = [
+    f"--{name}={value}"
+    for name, value in {
+        "messages-per-second": 100000,
+        "message-burst": 100000,
+        "max-bot-tables": 100000,
+        "bot-table-min-delay": 0,
+        "rooms-per-address": 100000,
+        "rooms-per-address-per-minute": 100000,
+        "max-rooms": 100000,
+        "sockets-per-address": 100000,
+    }.items()
+]
+
+
+def start_server(database: str, limits: list[str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cmd = [sys.executable, "-m", "bigtwo", "serve", "--port", str(port), "--database", database, "--log-level", "error"]
+    cmd += LOAD_LIMITS if limits is None else limits
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -83,8 +111,11 @@ def stored_actions(database: str) -> int:
         return conn.execute("SELECT count(*) FROM actions").fetchone()[0]
 
 
-async def client(ws_url: str, rid: str, token: str, stop: asyncio.Event, latencies: list[float]) -> int:
-    """One browser-like client: plays its seat's lowest legal play from its view, timing each move."""
+async def client(
+    ws_url: str, rid: str, token: str, stop: asyncio.Event, latencies: list[float], think: float = 0.0
+) -> int:
+    """One browser-like client: plays its seat's lowest legal play from its view (after ``think`` seconds),
+    timing each move from sending it to receiving the view that contains it."""
     bot = make("greedy")
     moves = 0
     sent_at: float | None = None
@@ -107,6 +138,8 @@ async def client(ws_url: str, rid: str, token: str, stop: asyncio.Event, latenci
                 continue
             choice = bot.choose(RULES, g)
             move = {"type": "pass"} if choice.is_pass else {"type": "play", "cards": [str(c) for c in choice.cards]}
+            if think:
+                await asyncio.sleep(think)
             sent_seq, sent_at = msg["seq"], time.perf_counter()
             await ws.send(json.dumps({**move, "seq": msg["seq"]}))
             moves += 1
@@ -170,6 +203,130 @@ async def run(args: argparse.Namespace, url: str, database: str, server_pid: int
     }
 
 
+# --- the abuse scenario ---------------------------------------------------------------------------------------
+
+
+def flood(ws_url: str, seconds: float, counts: Any) -> None:
+    """In its own process: send {"type":"continue"} as fast as possible, reconnecting whenever cut off."""
+
+    async def run() -> None:
+        message = json.dumps({"type": "continue"})
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                connecting = websockets.connect(ws_url, local_addr=("127.0.0.2", 0), open_timeout=5, close_timeout=0.1)
+                async with connecting as ws:
+                    with contextlib.suppress(websockets.ConnectionClosed, TimeoutError):
+                        while time.monotonic() < deadline:
+                            # a send the server no longer takes (it stopped reading): connect again at once
+                            await asyncio.wait_for(ws.send(message), 0.2)
+                            counts[0] += 1
+                            if counts[0] % 20 == 0:
+                                await asyncio.sleep(0)
+                    counts[1] += 1
+            except (OSError, websockets.InvalidStatus, websockets.ConnectionClosed, TimeoutError):
+                await asyncio.sleep(0.01)
+
+    asyncio.run(run())
+
+
+def p99(window: list[float]) -> float:
+    ordered = sorted(window)
+    return 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
+
+
+async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    ws_url = url.replace("http", "ws")
+    out: dict[str, Any] = {}
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        spec = {"rounds": 100, "move_seconds": 0, "break_seconds": 0, "public": False}
+        made = (await http.post("/api/rooms", json={**spec, "host_name": "Ann"})).json()
+        rid = made["room"]["id"]
+        tokens = [made["token"]]
+        for name in ("Bob", "Cy", "Di"):
+            tokens.append((await http.post(f"/api/rooms/{rid}/join", json={"name": name})).json()["token"])
+        stop = asyncio.Event()
+        latencies: list[float] = []
+        think = args.think_ms / 1000
+        clients = [asyncio.create_task(client(ws_url, rid, t, stop, latencies, think)) for t in tokens]
+        await asyncio.sleep(1)
+        await http.post(f"/api/rooms/{rid}/start", json={}, headers={"Authorization": f"Bearer {made['host_token']}"})
+
+        async def window(name: str) -> None:
+            latencies.clear()
+            await asyncio.sleep(args.seconds)
+            got = list(latencies)
+            out[name] = {"p50": 1000 * statistics.median(got) if got else float("nan"), "p99": p99(got), "n": len(got)}
+
+        await asyncio.sleep(args.warmup)
+        await window("alone")
+        # (a) a flooding socket, from its own process (its CPU is not the table's clients')
+        counts = multiprocessing.Array("q", 2, lock=False)
+        flooder = multiprocessing.Process(target=flood, args=(f"{ws_url}/ws/rooms/{rid}", args.seconds + 2, counts))
+        flooder.start()
+        await asyncio.sleep(1)
+        await window("flood")
+        flooder.join()
+        out["flooded"] = {"messages": counts[0], "connections": counts[1]}
+        # (b) tables of search bots alone
+        for _ in range(args.search_tables):
+            seats = [{"kind": "bot", "bot": "search"}] * 4
+            table = (await http.post("/api/rooms", json={**spec, "seats": seats, "bot_delay": 0})).json()
+            r = await http.post(
+                f"/api/rooms/{table['room']['id']}/start",
+                json={},
+                headers={"Authorization": f"Bearer {table['host_token']}"},
+            )
+            r.raise_for_status()
+        await asyncio.sleep(args.warmup)
+        s0 = (await http.get("/api/stats")).json()
+        await window("search")
+        s1 = (await http.get("/api/stats")).json()
+        out["search_decisions_per_s"] = (s1["bot_decisions_in_workers"] - s0["bot_decisions_in_workers"]) / args.seconds
+        out["bots_alone"] = s1["bots_alone"]
+        stop.set()
+        await asyncio.gather(*clients)
+    return out
+
+
+def abuse_main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
+        proc, url = start_server(str(Path(tmp) / "bench.sqlite3"), limits=[])  # bigtwo serve's defaults
+        try:
+            got = asyncio.run(abuse(args, url))
+        finally:
+            proc.terminate()  # a clean stop: the server's bot workers end with it
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    alone = got["alone"]
+    print(
+        f"one table of 4 WebSocket clients (each thinking {args.think_ms:g} ms before a move), bigtwo serve's default "
+        f"limits, SQLite; {args.seconds:g} s windows in one run:"
+    )
+    print(f"  {'alone:':<34}p50 {alone['p50']:.1f} ms, p99 {alone['p99']:.1f} ms ({alone['n']} moves)")
+    for key, label, extra in (
+        (
+            "flood",
+            "+ a flooding socket:",
+            f"{got['flooded']['messages']:,} messages sent in "
+            f"{got['flooded']['connections']} connections, each cut off",
+        ),
+        (
+            "search",
+            f"+ {args.search_tables} tables of search bots:",
+            f"{got['bots_alone']} running, {got['search_decisions_per_s']:.1f} search decisions/s in the worker",
+        ),
+    ):
+        w = got[key]
+        print(
+            f"  {label:<34}p50 {w['p50']:.1f} ms, p99 {w['p99']:.1f} ms ({w['n']} moves): "
+            f"p99 {w['p99'] / alone['p99']:.2f}x alone ({extra})"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bot-games", type=int, default=200)
@@ -178,7 +335,13 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=2.0)
     ap.add_argument("--bot", default="greedy", help="the bots' kind at the bot tables (and in the baseline)")
     ap.add_argument("--bot-delay", type=float, default=0.0, help="seconds a bot waits before moving (0: flat out)")
+    ap.add_argument("--abuse", action="store_true", help="the abuse scenario instead of the load (see above)")
+    ap.add_argument("--think-ms", type=float, default=50.0, help="abuse: a client's pause before each move")
+    ap.add_argument("--search-tables", type=int, default=8, help="abuse: tables of search bots alone")
     args = ap.parse_args()
+    if args.abuse:
+        abuse_main(args)
+        return
 
     baseline = engine_actions_per_second(min(args.seconds, 5), args.bot)
     with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:

@@ -27,6 +27,8 @@ from bigtwo.cards import bits
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.server import create_app
 from bigtwo.server.db import database_url
+from bigtwo.server.protocol import WS_PROTOCOL
+from bigtwo.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -51,6 +53,24 @@ def reset_postgres(url: str) -> None:
     engine.dispose()
 
 
+# The tests' own server: the limits meant for strangers on the internet are opened up for the tests' one address
+# and for bots playing flat out (the abuse tests set the limits they test).
+TEST_SETTINGS: dict[str, Any] = {
+    "rooms_per_address": 10_000,
+    "rooms_per_address_per_minute": 10_000,
+    "max_rooms": 10_000,
+    "sockets_per_address": 10_000,
+    "bot_table_min_delay": 0.0,
+    "max_bot_tables": 1_000,
+    "messages_per_second": 10_000,  # scripted players answer the moment it is their turn, flat out
+    "message_burst": 10_000,
+}
+
+
+def settings_for_tests(**overrides: Any) -> Settings:
+    return Settings(**{**TEST_SETTINGS, **overrides})
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,10 +80,13 @@ def free_port() -> int:
 class LiveServer:
     """The application on a real uvicorn server in a background thread (a port on loopback)."""
 
-    def __init__(self, database: str):
-        self.app = create_app(database)
+    def __init__(self, database: str, **settings: Any):
         self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=65536)
+        self.settings = settings_for_tests(public_url=f"http://127.0.0.1:{self.port}", **settings)
+        self.app = create_app(database, self.settings)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -96,8 +119,9 @@ class LiveServer:
 class ServerProcess:
     """``bigtwo serve`` as a real subprocess, to be killed."""
 
-    def __init__(self, database: str, port: int):
+    def __init__(self, database: str, port: int, env: dict[str, str] | None = None, args: list[str] | None = None):
         self.database, self.port = database, port
+        self.env, self.args = env or {}, args or []
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -106,8 +130,11 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env.update(self.env)
         cmd = [sys.executable, "-m", "bigtwo", "serve", "--port", str(self.port), "--database", self.database]
-        self.proc = subprocess.Popen([*cmd, "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [*cmd, "--log-level", "warning", *self.args], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -123,6 +150,14 @@ class ServerProcess:
         assert self.proc is not None
         self.proc.kill()  # SIGKILL: no shutdown handler runs
         self.proc.wait(timeout=10)
+
+    def rss_bytes(self) -> int:
+        """The server process's resident memory now (Linux /proc)."""
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS in /proc: this test needs Linux")
 
 
 def create_room(base: str, **spec: Any) -> dict[str, Any]:

@@ -263,3 +263,18 @@ def test_two_people_play_in_two_browsers_while_someone_watches(browser, server):
     assert errors == []
     for ctx in (ann_ctx, bob_ctx, eve_ctx):
         ctx.close()
+
+
+def test_the_api_page_runs_under_the_pages_csp_with_files_from_this_server_only(browser, server):
+    """/docs: Swagger UI from the installed package, nothing from elsewhere, no CSP violation, every route shown."""
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    elsewhere: list[str] = []
+    page.on("request", lambda r: elsewhere.append(r.url) if not r.url.startswith(server.url) else None)
+    page.goto(f"{server.url}/docs")
+    page.wait_for_selector(".opblock-summary-path", timeout=30_000)
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any("/api/rooms/{room_id}/actions" in p.replace("\u200b", "") for p in paths), paths
+    shot(page, "api-docs")
+    assert errors == [] and elsewhere == []
+    page.close()

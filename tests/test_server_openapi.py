@@ -16,8 +16,9 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.python import asgi
 
 from bigtwo.server import create_app
+from tests.server_support import settings_for_tests
 
-app = create_app(str(Path(tempfile.mkdtemp(prefix="bigtwo-openapi-")) / "fuzz.sqlite3"))
+app = create_app(str(Path(tempfile.mkdtemp(prefix="bigtwo-openapi-")) / "fuzz.sqlite3"), settings_for_tests())
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 TARGETS: list[tuple[str, str | None]] = []  # (room id, token)
 

@@ -1,29 +1,40 @@
 """The web application: a JSON API for rooms and records (documented by OpenAPI), the table's WebSocket,
 and the browser client's static files.
 
-``create_app(database)`` builds it; ``bigtwo serve`` runs it on uvicorn. At start the database is migrated to
-the latest schema and every unfinished game is rebuilt from its stored actions, so a restart resumes them.
-One process serves every room (rooms live in its memory): run a single worker.
+``create_app(database, settings)`` builds it; ``bigtwo serve`` runs it on uvicorn. At start the database is
+migrated to the latest schema and every unfinished game is rebuilt from its stored actions, so a restart resumes
+them. One process serves every room (rooms live in its memory): run a single worker. Every limit it keeps is a
+setting (:mod:`bigtwo.server.settings`); every input is read as hostile (:mod:`bigtwo.server.inputs`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import importlib.util
 import logging
-from collections.abc import AsyncIterator
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bigtwo import __version__
 from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.server import store
+from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection, Limits
 from bigtwo.server.db import make_engine, migrate
+from bigtwo.server.inputs import BadInput, strict_json
 from bigtwo.server.messages import (
     Action,
     BotInfo,
@@ -37,11 +48,11 @@ from bigtwo.server.messages import (
     RoomOut,
     SeatChange,
     Start,
+    describe,
     parse_client_message,
 )
 from bigtwo.server.records import FORMATS, replay_steps
 from bigtwo.server.rooms import (
-    Connection,
     Rejected,
     Room,
     Rooms,
@@ -50,28 +61,150 @@ from bigtwo.server.rooms import (
     default_bot,
     phase_of,
 )
+from bigtwo.server.settings import Settings
 
 log = logging.getLogger("bigtwo.server")
 STATIC = FilePath(__file__).with_name("static")
+ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 RoomId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
 bearer = HTTPBearer(auto_error=False, description="a seat's token (moves) or the host's token (host actions)")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 PAGE_HEADERS = {
     "Cache-Control": "no-cache",
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
+    "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Problem} for code in (400, 401, 403, 404, 409, 422, 503)}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Problem} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
+}
+DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>bigtwo: the API</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/docs/static/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/static/swagger-ui-bundle.js"></script>
+  <script src="/static/docs.js"></script>
+</body>
+</html>
+"""
 
 
-def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
-    """The application for a database (a file path, ``sqlite:///...`` or ``postgresql://...``)."""
+def swagger_ui_files() -> FilePath | None:
+    """Swagger UI's files from the installed ``swagger-ui-py`` package (None when it is not installed)."""
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or spec.origin is None:
+        return None
+    folder = FilePath(spec.origin).with_name("static")
+    return folder if (folder / "swagger-ui-bundle.js").exists() else None
+
+
+class BodyLimit:
+    """Refuse (413, in words) a request body larger than the limit, before the application reads any of it: a
+    declared length is checked at once, a streamed body as it arrives."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._too_large(send, int(declared) if declared.isdigit() else None)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.max_bytes:
+                await self._too_large(send, None)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole, given = b"".join(chunks), False
+
+        async def replay() -> Message:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send, size: int | None) -> None:
+        said = f"is {size:,} bytes" if size is not None else "is larger than that"
+        detail = f"the request body {said}: at most {self.max_bytes:,} bytes are accepted"
+        await JSONResponse({"detail": detail}, status_code=413)({"type": "http"}, _nothing, send)
+
+
+async def _nothing() -> Message:
+    return {"type": "http.disconnect"}
+
+
+class StrictJSONRoute(APIRoute):
+    """A route whose JSON body is read strictly (:func:`bigtwo.server.inputs.strict_json`): NaN, Infinity, lone
+    surrogates and deep nesting are refused in words (422) before validation, so nothing can store them."""
+
+    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        handler = super().get_route_handler()
+
+        async def run(request: Request) -> Response:
+            return await handler(StrictRequest(request.scope, request.receive))
+
+        return run
+
+
+class StrictRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            settings: Settings = self.app.state.settings
+            try:
+                self._json = strict_json(await self.body(), settings.max_json_depth)
+            except BadInput as e:
+                raise HTTPException(422, str(e)) from None
+        return self._json
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    """The client's address (uvicorn puts a trusted proxy's X-Forwarded-For here: see ``trusted_proxies``)."""
+    return conn.client.host if conn.client else "?"
+
+
+def create_app(
+    database: str = "bigtwo.sqlite3",
+    settings: Settings | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    now: Callable[[], datetime] = store.now,
+) -> FastAPI:
+    """The application for a database (a file path, ``sqlite:///...`` or ``postgresql://...``) under ``settings``
+    (the defaults when None); ``clock`` and ``now`` are the monotonic and wall clocks (tests pass their own)."""
+    settings = settings or Settings()
     engine = make_engine(database)
-    rooms = Rooms(engine)
+    rooms = Rooms(engine, settings, clock=clock, now=now)
+    limits = Limits(
+        messages_per_second=settings.messages_per_second,
+        message_burst=settings.message_burst,
+        max_queued_messages=settings.max_queued_messages,
+        send_timeout_seconds=settings.send_timeout_seconds,
+    )
+    swagger = swagger_ui_files() if settings.docs else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -80,9 +213,11 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
         log.info("resumed %d unfinished rooms", count)
         rooms.journal.start()
         rooms.resume_all()
+        sweeper = asyncio.get_running_loop().create_task(rooms.sweeper())
         try:
             yield
         finally:
+            sweeper.cancel()
             rooms.stop()
             await rooms.journal.stop()
             engine.dispose()
@@ -92,18 +227,26 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
         version=__version__,
         summary="Big Two and its family online: rooms, seats for people and bots, records of finished games.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    app.router.route_class = StrictJSONRoute
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.state.rooms = rooms
+    app.state.settings = settings
 
     @app.exception_handler(Rejected)
     async def _rejected(request: Request, exc: Rejected) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        headers = {"Retry-After": "60"} if exc.status == 429 else None
+        return JSONResponse({"detail": exc.message}, status_code=exc.status, headers=headers)
 
-    def base_url(request: Request) -> str:
-        return str(request.base_url).rstrip("/")
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # in words, without echoing the input (it may be huge, or hold what JSON cannot carry)
+        return JSONResponse({"detail": describe(list(exc.errors()), prefix="")}, status_code=422)
 
-    def room_out(room: Room, request: Request) -> RoomOut:
-        return RoomOut(**room.summary(base_url(request)))
+    def room_out(room: Room) -> RoomOut:
+        return RoomOut(**room.summary())
 
     def token_of(credentials: HTTPAuthorizationCredentials | None) -> str:
         if credentials is None or not credentials.credentials:
@@ -139,79 +282,81 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
     # --- rooms ------------------------------------------------------------------------------------------------
     @app.get("/api/rooms", response_model=list[RoomOut], tags=["rooms"])
     async def lobby(
-        request: Request,
         status: Annotated[str | None, Query(pattern="^(waiting|playing|paused)$")] = None,
     ) -> list[RoomOut]:
         """The lobby: public tables not yet finished, those waiting for players first."""
-        return [room_out(r, request) for r in rooms.lobby(status)]
+        out = []
+        for r in rooms.lobby(status):
+            try:  # one table that cannot be shown must not hide the others
+                out.append(room_out(r))
+            except Exception:
+                log.exception("room %s cannot be listed", r.id)
+        return out
 
     @app.post("/api/rooms", response_model=Created, status_code=201, responses=ERRORS, tags=["rooms"])
     async def create_room(spec: CreateRoom, request: Request) -> Created:
-        """Open a table: a preset plus house rules, a match length, and the seats. Keep the host token."""
-        room, host_token, seat, token = await rooms.create(spec)
-        out = room_out(room, request)
+        """Open a table: a preset plus house rules, a match length, and the seats. Keep the host token.
+
+        An address may open a limited number of tables a minute, and have a limited number not yet finished
+        (429); a table nobody starts is closed after a while (see the server's settings)."""
+        room, host_token, seat, token = await rooms.create(spec, client_address(request))
+        out = room_out(room)
         return Created(room=out, host_token=host_token, seat=seat, token=token, invite=out.invite)
 
     @app.get("/api/rooms/{room_id}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
-    async def get_room(room_id: RoomId, request: Request) -> RoomOut:
-        return room_out(await rooms.get(room_id), request)
+    async def get_room(room_id: RoomId) -> RoomOut:
+        return room_out(await rooms.get(room_id))
 
     @app.get("/api/rooms/{room_id}/view", responses=ERRORS, tags=["rooms"])
     async def get_view(room_id: RoomId, credentials: Bearer) -> dict[str, Any]:
         """What a seat sees now (with its token), or a spectator (without): the same as the WebSocket's view."""
         room = await rooms.get(room_id)
-        token = credentials.credentials if credentials else None
-        seat = room.seat_for_token(token)
-        if token and seat is None:
-            raise Rejected("this token is not a seat at this table", 403)
-        return await room.current_view(seat)
+        return await room.view_for_token(credentials.credentials if credentials else None)
 
     @app.post("/api/rooms/{room_id}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
-    async def join_room(room_id: RoomId, body: Join, request: Request) -> Joined:
+    async def join_room(room_id: RoomId, body: Join) -> Joined:
         """Take an open seat (the first, or the one named). Keep the token: it is the only way to act."""
         room = await rooms.get(room_id)
         seat, token = await room.join(body.name, body.seat)
-        return Joined(room=room_out(room, request), seat=seat, token=token)
+        return Joined(room=room_out(room), seat=seat, token=token)
 
     @app.post("/api/rooms/{room_id}/seats/{seat}", response_model=RoomOut, responses=ERRORS, tags=["host"])
     async def change_seat(
-        room_id: RoomId, seat: Annotated[int, Path(ge=0, le=7)], body: SeatChange, credentials: Bearer, request: Request
+        room_id: RoomId, seat: Annotated[int, Path(ge=0, le=7)], body: SeatChange, credentials: Bearer
     ) -> RoomOut:
-        """Host: give a seat to a bot (an empty one, or a disconnected player's), or open it for a person."""
+        """Host: give a seat to a bot (an empty one, or a disconnected player's), or open it for a person. The
+        player's token is revoked at once: a move of theirs racing this change is refused."""
         room = await rooms.get(room_id)
         await room.change_seat(token_of(credentials), seat, body.kind, body.bot)
-        return room_out(room, request)
+        return room_out(room)
 
     @app.post("/api/rooms/{room_id}/start", response_model=RoomOut, responses=ERRORS, tags=["host"])
-    async def start(room_id: RoomId, body: Start, credentials: Bearer, request: Request) -> RoomOut:
-        """Host: start the match once every seat is taken (or fill the empty ones with bots)."""
+    async def start(room_id: RoomId, body: Start, credentials: Bearer) -> RoomOut:
+        """Host: start the match once every seat is taken (or fill the empty ones with bots). The server runs a
+        limited number of tables of bots alone (429 past it)."""
         room = await rooms.get(room_id)
         await room.start(token_of(credentials), body.fill_with_bots)
-        return room_out(room, request)
+        return room_out(room)
 
     @app.post("/api/rooms/{room_id}/pause", response_model=RoomOut, responses=ERRORS, tags=["host"])
-    async def pause(room_id: RoomId, credentials: Bearer, request: Request) -> RoomOut:
+    async def pause(room_id: RoomId, credentials: Bearer) -> RoomOut:
         """Host: pause the game (no moves, no timers) until resumed."""
         room = await rooms.get(room_id)
         await room.pause(token_of(credentials), True)
-        return room_out(room, request)
+        return room_out(room)
 
     @app.post("/api/rooms/{room_id}/resume", response_model=RoomOut, responses=ERRORS, tags=["host"])
-    async def resume(room_id: RoomId, credentials: Bearer, request: Request) -> RoomOut:
+    async def resume(room_id: RoomId, credentials: Bearer) -> RoomOut:
         room = await rooms.get(room_id)
         await room.pause(token_of(credentials), False)
-        return room_out(room, request)
+        return room_out(room)
 
     @app.post("/api/rooms/{room_id}/actions", responses=ERRORS, tags=["play"])
     async def act(room_id: RoomId, body: Action, credentials: Bearer) -> dict[str, Any]:
         """A move with a seat's token: play cards, pass, or answer an exchange decision. Answers the new view."""
         room = await rooms.get(room_id)
-        seat = room.seat_for_token(token_of(credentials))
-        if seat is None:
-            raise Rejected("this token is not a seat at this table", 403)
-        if body.seat is not None and body.seat != seat:
-            raise Rejected(f"this token is seat {seat}'s: it cannot act for seat {body.seat}", 403)
-        await room.submit(seat, answer_of(body), by="player", seq=body.seq, phase=phase_of(body))
+        token = token_of(credentials)
+        seat = await room.act(token, answer_of(body), phase_of(body), body.seq, seat=body.seat)
         return await room.current_view(seat)
 
     @app.get("/api/stats", tags=["server"])
@@ -221,7 +366,10 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
         return {
             "rooms": len(rooms.rooms),
             "playing": sum(1 for r in rooms.rooms.values() if r.status == "playing"),
+            "bots_alone": sum(1 for r in rooms.rooms.values() if r.status == "playing" and r.ref.bots_alone),
             "connections": sum(len(r.conns) for r in rooms.rooms.values()),
+            "expired": rooms.expired,
+            "bot_decisions_in_workers": rooms.bots.decisions,
             "commits": j.commits,
             "writes": j.writes,
             "commit_seconds": round(j.commit_seconds, 3),
@@ -230,7 +378,6 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
     # --- records ----------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[RecordSummary], tags=["records"])
     async def records(
-        request: Request,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     ) -> list[RecordSummary]:
@@ -242,7 +389,6 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
                 return rows, store.seat_names(conn, [r["id"] for r in rows])
 
         rows, names = await asyncio.to_thread(read)
-        base = base_url(request)
         return [
             RecordSummary(
                 id=r["id"],
@@ -252,7 +398,7 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
                 finished_at=r["finished_at"].isoformat() if r["finished_at"] else None,
                 seats=[s["name"] for s in names.get(r["id"], [])],
                 standings=r["standings"],
-                downloads={f: f"{base}/api/records/{r['id']}?format={f}" for f in FORMATS},
+                downloads={f: settings.link(f"/api/records/{r['id']}?format={f}") for f in FORMATS},
             )
             for r in rows
         ]
@@ -294,34 +440,66 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
     # --- the table's WebSocket --------------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{room_id}")
     async def table(websocket: WebSocket, room_id: str) -> None:
-        """Views out, moves in. Send ``{"type": "hello", "token": ...}`` to act for a seat; without, you watch."""
+        """Views out, moves in. Send ``{"type": "hello", "token": ...}`` to act for a seat; without, you watch.
+
+        A page from another site may not connect (its Origin must be allowed); a client that sends faster than
+        the limit is told, then disconnected; one that does not read what it is sent is disconnected."""
+        if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
+            await websocket.close(code=CLOSE_FORBIDDEN, reason="a page from this origin may not join tables here")
+            return
         await websocket.accept()
         try:
-            room = await rooms.get(room_id[:16])
+            if not ROOM_ID.match(room_id):
+                raise Rejected("no such room", 404)
+            room = await rooms.get(room_id)
         except Rejected as e:
             await websocket.send_json({"type": "error", "message": e.message})
-            await websocket.close(code=4404)
+            await websocket.close(code=CLOSE_NO_ROOM, reason=e.message[:120])
             return
-        conn = Connection(websocket)
-        pump = asyncio.get_running_loop().create_task(conn.pump())
-        await room.attach(conn)
+        address = client_address(websocket)
+        refused = rooms.admit_socket(room, address)
+        if refused is not None:
+            await websocket.send_json({"type": "error", "message": refused})
+            await websocket.close(code=CLOSE_FULL, reason=refused[:120])
+            return
+        conn = Connection(websocket, limits, address)
+        conn.start()
+        receiving: list[asyncio.Timeout] = []
+
+        def cut_short() -> None:  # a client being disconnected stops being read at once
+            for t in receiving:
+                with contextlib.suppress(RuntimeError):
+                    t.reschedule(asyncio.get_running_loop().time())
+
+        conn.on_kick = cut_short
         try:
-            while True:
-                msg = await websocket.receive()
+            await room.attach(conn)
+            while not conn.ending:
+                async with asyncio.timeout(None) as t:
+                    receiving.append(t)
+                    try:
+                        msg = await websocket.receive()
+                    finally:
+                        receiving.clear()
                 if msg["type"] == "websocket.disconnect":
                     break
+                if not conn.admit():
+                    continue
                 raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes") or b""
                 try:
                     parsed = parse_client_message(raw)
                 except ValueError as e:
                     conn.send({"type": "error", "message": str(e), "seq": room.seq})
-                    continue
-                await room.handle(conn, parsed)
-        except WebSocketDisconnect:
+                else:
+                    await room.handle(conn, parsed)
+                await asyncio.sleep(0)  # another client's turn before this one's next message
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            conn.on_kick = None
+            rooms.socket_closed(address)
+            await conn.finish()
             await room.detach(conn)
-            pump.cancel()
 
     # --- the browser client -----------------------------------------------------------------------------------
     def page() -> FileResponse:
@@ -339,6 +517,15 @@ def create_app(database: str = "bigtwo.sqlite3") -> FastAPI:
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def replay_page(room_id: str) -> FileResponse:
         return page()
+
+    if swagger is not None:
+
+        @app.get("/docs", include_in_schema=False)
+        async def docs() -> HTMLResponse:
+            """The API's Swagger UI, from the installed package's files, under the pages' own CSP."""
+            return HTMLResponse(DOCS_PAGE, headers=PAGE_HEADERS)
+
+        app.mount("/docs/static", StaticFiles(directory=swagger), name="swagger-ui")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -6,24 +6,54 @@ are bounded, lists are bounded, unknown fields are errors, so a bad message can 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-CardName = Annotated[str, Field(min_length=1, max_length=4, pattern=r"^[0-9A-Za-z♠♥♦♣]+$")]
-Name = Annotated[str, Field(min_length=1, max_length=24)]
-Token = Annotated[str, Field(min_length=1, max_length=128)]
+from bigtwo.server.settings import SCHEMA_LIMITS as LIMITS
+
+# Characters a text may hold besides the printable ones: the space, and the joiners that build emoji and scripts.
+ALLOWED_FORMAT = frozenset(" \u200c\u200d")
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+def text_problem(value: str) -> str | None:
+    """Why a text cannot be shown to other people (None: it can). Printable characters only: no control
+    characters, no bidirectional overrides (which make a name read backwards), no halves of surrogate pairs."""
+    for ch in value:
+        if ch in ALLOWED_FORMAT or ch.isprintable():
+            continue
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            return f"\\u{ord(ch):04x} is half of a surrogate pair, not a character"
+        name = unicodedata.name(ch, "a control character")
+        return f"U+{ord(ch):04X} ({name}) is not allowed: printable characters only"
+    return None
+
+
+def _printable(value: str) -> str:
+    problem = text_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
 
 
 def _clean_name(v: str) -> str:
     v = " ".join(v.split())
-    if not v or any(not c.isprintable() for c in v):
+    if not v:
         raise ValueError("a name needs printable characters")
-    return v
+    return _printable(v)
+
+
+CardName = Annotated[str, Field(min_length=1, max_length=4, pattern=r"^[0-9A-Za-z♠♥♦♣]+$")]
+Name = Annotated[str, Field(min_length=1, max_length=LIMITS["player_name_chars"])]
+Token = Annotated[str, Field(min_length=1, max_length=LIMITS["token_chars"], pattern=r"^[A-Za-z0-9_.~+/=-]+$")]
+Word = Annotated[str, Field(min_length=1, max_length=LIMITS["bot_name_chars"], pattern=r"^[A-Za-z0-9_-]+$")]
+Answer = Annotated[str, Field(min_length=1, max_length=LIMITS["answer_chars"]), AfterValidator(_printable)]
+CARDS = LIMITS["cards_per_message"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
 # --- WebSocket: browser -> server -------------------------------------------------------------------------
@@ -38,7 +68,7 @@ class Hello(Strict):
 
 class PlayCards(Strict):
     type: Literal["play"]
-    cards: list[CardName] = Field(min_length=1, max_length=54)
+    cards: list[CardName] = Field(min_length=1, max_length=CARDS)
     seq: int | None = Field(None, ge=0, description="the view's seq this play answers; a stale one is refused")
 
 
@@ -51,8 +81,8 @@ class ExchangeAnswer(Strict):
     """An answer to an exchange decision: cards to give (empty: decline to surrender), or a question/option."""
 
     type: Literal["exchange"]
-    cards: list[CardName] | None = Field(None, max_length=54)
-    answer: str | None = Field(None, min_length=1, max_length=40)
+    cards: list[CardName] | None = Field(None, max_length=CARDS)
+    answer: Answer | None = None
     seq: int | None = Field(None, ge=0)
 
 
@@ -72,22 +102,35 @@ client_message = TypeAdapter(ClientMessage)
 
 def parse_client_message(raw: str | bytes) -> Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping:
     """The message, or a ValueError that says in words what was wrong with it."""
-    if len(raw) > 8192:
-        raise ValueError("message too long (8 KiB at most)")
+    if len(raw) > LIMITS["ws_message_bytes"]:
+        raise ValueError(f"message too long ({LIMITS['ws_message_bytes'] // 1024} KiB at most)")
     try:
         return client_message.validate_json(raw)
     except ValidationError as e:
         raise ValueError(describe(e)) from None
 
 
-def describe(e: ValidationError) -> str:
-    """A pydantic error in a sentence: where, and what was wrong."""
+def describe(e: ValidationError | list[dict[str, Any]], prefix: str = "bad message: ") -> str:
+    """A validation error in a sentence: where, and what was wrong. The input itself is never echoed whole
+    (it may be megabytes, or not even serialisable): each part is cut short."""
+    errors = e.errors() if isinstance(e, ValidationError) else e
     parts = []
-    for err in e.errors()[:3]:
-        loc = ".".join(str(p) for p in err.get("loc", ()))
-        msg = err.get("msg", "invalid")
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    return "bad message: " + "; ".join(parts)
+    for err in errors[:3]:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+        msg = shorten(str(err.get("msg", "invalid")), 160)
+        parts.append(f"{shorten(loc, 60)}: {msg}" if loc else msg)
+    if len(errors) > 3:
+        parts.append(f"and {len(errors) - 3} more")
+    return prefix + "; ".join(parts)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (with an ellipsis), and any character that could not be shown escaped."""
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    if text_problem(text):
+        text = text.encode("ascii", "backslashreplace").decode("ascii")
+    return text
 
 
 # --- REST bodies -----------------------------------------------------------------------------------------
@@ -95,27 +138,31 @@ def describe(e: ValidationError) -> str:
 
 class SeatSpec(Strict):
     kind: Literal["open", "bot"] = "open"
-    bot: str | None = Field(None, max_length=40, description="bot name (strength); default: the room's bot")
+    bot: Word | None = Field(None, description="bot name (strength); default: the room's bot")
 
 
 class CreateRoom(Strict):
     """A new table: a preset plus house-rule changes, a match length, and how the seats start."""
 
-    name: str = Field("", max_length=60)
-    preset: str = Field("classic", max_length=40, description="a preset name (GET /api/presets)")
+    name: str = Field("", max_length=LIMITS["room_name_chars"])
+    preset: Word = Field("classic", description="a preset name (GET /api/presets)")
     rules: dict[str, Any] = Field(
         default_factory=dict,
         description="house-rule changes, flat ({'pass_locks_out': true}) or by section ({'play': {...}})",
     )
-    rules_toml: str | None = Field(None, max_length=20000, description="house rules as a TOML file's text")
+    rules_toml: str | None = Field(
+        None, description="house rules as a TOML file's text (size and nesting: see the server's settings)"
+    )
     players: int | None = Field(None, ge=2, le=8, description="default: the rules' own")
     rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds")
     points: int | None = Field(None, ge=1, le=100000, description="or: play until a total reaches this")
-    bot: str | None = Field(
-        None, max_length=40, description="the strength of bots (GET /api/bots); default: the one marked default"
+    bot: Word | None = Field(None, description="the strength of bots (GET /api/bots); default: the one marked default")
+    seats: list[SeatSpec] | None = Field(
+        None, max_length=LIMITS["seats"], description="one per seat; default: all open"
     )
-    seats: list[SeatSpec] | None = Field(None, max_length=8, description="one per seat; default: all open")
-    host_name: str | None = Field(None, max_length=24, description="the host takes seat 0 under this name")
+    host_name: str | None = Field(
+        None, max_length=LIMITS["player_name_chars"], description="the host takes seat 0 under this name"
+    )
     move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
@@ -124,7 +171,7 @@ class CreateRoom(Strict):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        return " ".join(v.split())
+        return _printable(" ".join(v.split()))
 
     @field_validator("host_name")
     @classmethod
@@ -146,7 +193,7 @@ class SeatChange(Strict):
     """The host gives a seat to a bot (an empty seat, or a person who has disconnected), or opens it again."""
 
     kind: Literal["bot", "open"]
-    bot: str | None = Field(None, max_length=40)
+    bot: Word | None = None
 
 
 class Start(Strict):
@@ -157,8 +204,8 @@ class Action(Strict):
     """A move over HTTP, the same as over the WebSocket: play, pass, or answer an exchange decision."""
 
     type: Literal["play", "pass", "exchange"]
-    cards: list[CardName] | None = Field(None, max_length=54)
-    answer: str | None = Field(None, min_length=1, max_length=40)
+    cards: list[CardName] | None = Field(None, max_length=CARDS)
+    answer: Answer | None = None
     seat: int | None = Field(None, ge=0, le=7, description="optional: the seat you act for (must be your own)")
     seq: int | None = Field(None, ge=0)
 

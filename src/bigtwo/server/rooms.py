@@ -1,22 +1,26 @@
-"""Rooms: a table's seats, its match, its connections, bots and timers; the server as the only referee.
+"""Rooms: the asynchronous shell around each table's referee, and the server's bounded set of rooms.
 
-A room holds the live :class:`~bigtwo.match.Match` and changes it in one place, :meth:`Room.submit`, under the
-room's lock: the seat must be the one to move, the engine must accept the answer (a refusal carries the
-engine's reason and leaves the match as it was), the action is committed to the database, and only then is
-anyone told. A room is rebuilt from its stored seed, rules and actions by replaying them through the engine,
-which is how a restarted server resumes every game where it stood.
+A :class:`Room` holds one table's :class:`~bigtwo.server.referee.Referee` (the synchronous judge of every move
+and every question of procedure) and does what takes time around it, under the room's lock: it asks the
+referee, writes what the referee decided to the database and waits for the commit, and only then lets the
+referee's memory move on and tells every client. It also sleeps the referee's deadlines (bots' pauses, move
+timers, breaks) and has bots think (quick ones at once, the others in worker processes).
+
+:class:`Rooms` is every room the server holds, and the limits on them: rooms in total and per client address
+(and per minute), WebSockets per room and per address, tables of bots alone, tables never started (they
+expire).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 import secrets
-import tomllib
-from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -24,12 +28,14 @@ from sqlalchemy.engine import Engine
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
 from bigtwo.cards import CardSet
-from bigtwo.combos.play import Play
-from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.server import store
+from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool
+from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection
+from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
     Continue,
     CreateRoom,
@@ -38,25 +44,19 @@ from bigtwo.server.messages import (
     Pass,
     Ping,
     PlayCards,
+    text_problem,
 )
 from bigtwo.server.records import room_record
-from bigtwo.server.views import match_view, spectator_view
+from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, Seat, Turn, bot_name
+from bigtwo.server.settings import Settings
 
 log = logging.getLogger("bigtwo.server")
 
-INLINE_BOTS = frozenset({"random", "greedy"})  # answer in well under a millisecond: no worker thread needed
+__all__ = ["Break", "Connection", "Referee", "Rejected", "Room", "Rooms", "Seat", "answer_of", "phase_of"]
+
 PREFERRED_BOTS = ("heuristic", "greedy")  # the default strength: the strongest quick bot that is installed
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
-
-
-class Rejected(Exception):
-    """A request the server refuses, in words; ``status`` is the HTTP status it maps to."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 def available_bots() -> dict[str, str]:
@@ -83,8 +83,11 @@ def check_bot(name: str | None, default: str) -> str:
     return name
 
 
-def build_rules(spec: CreateRoom) -> tuple[Ruleset, dict[str, Any]]:
-    """The room's ruleset: a preset, a TOML file's text on top of it, then single setting changes."""
+def build_rules(spec: CreateRoom, settings: Settings | None = None) -> tuple[Ruleset, dict[str, Any]]:
+    """The room's ruleset: a preset, a TOML file's text on top of it, then single setting changes; every part
+    bounded (size, nesting, text length, characters) before the engine reads it."""
+    settings = settings or Settings()
+    limits = (settings.max_rules_items, settings.max_rules_text_chars)
     presets = list_presets()
     if spec.preset not in presets:
         raise Rejected(f"no preset named {spec.preset!r}; presets: {', '.join(presets)}")
@@ -92,16 +95,16 @@ def build_rules(spec: CreateRoom) -> tuple[Ruleset, dict[str, Any]]:
     try:
         rules = base
         if spec.rules_toml:
-            try:
-                data = tomllib.loads(spec.rules_toml)
-            except tomllib.TOMLDecodeError as e:
-                raise Rejected(f"house rules TOML: {e}") from None
+            data = house_rules_toml(
+                spec.rules_toml, settings.max_rules_toml_bytes, settings.max_rules_toml_depth, *limits
+            )
             named = data.get("base", spec.preset)
             if named not in presets:
                 raise Rejected(f"house rules TOML: base {named!r} is not a preset; presets: {', '.join(presets)}")
             text = spec.rules_toml if "base" in data else f'base = "{spec.preset}"\n{spec.rules_toml}'
             rules = rules_from_toml(text, source="house rules TOML")
         if spec.rules:
+            check_house_rules(spec.rules, "house rules", *limits)
             flat = rules.to_dict(sectioned=False)
             for key, value in spec.rules.items():
                 if key in SECTIONS and isinstance(value, dict):
@@ -111,638 +114,26 @@ def build_rules(spec: CreateRoom) -> tuple[Ruleset, dict[str, Any]]:
             if "name" not in spec.rules:
                 flat["name"] = f"{base.name} (house rules)"
             rules = Ruleset.from_dict(flat, source="house rules")
+    except BadInput as e:
+        raise Rejected(str(e), e.status) from None
     except BigTwoError as e:
         raise Rejected(str(e)) from None
+    for what, text in (("name", rules.name), ("description", rules.description)):
+        if text == getattr(base, what):
+            continue
+        if len(text) > settings.max_rules_text_chars:
+            raise Rejected(
+                f"house rules: the {what} is {len(text):,} characters long; at most {settings.max_rules_text_chars}",
+                422,
+            )
+        problem = text_problem(text)
+        if problem:
+            raise Rejected(f"house rules: the {what}: {problem}", 422)
     base_flat = base.to_dict(sectioned=False)
     changes = {
         k: v for k, v in rules.to_dict(sectioned=False).items() if base_flat.get(k) != v and k not in ("description",)
     }
     return rules, changes
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: str  # open, person, bot
-    name: str
-    bot: str | None = None
-    token: str | None = None  # sha256 of the secret
-
-    def to_row(self, room_id: str) -> dict[str, Any]:
-        return {
-            "room_id": room_id,
-            "seat": self.seat,
-            "kind": self.kind,
-            "name": self.name,
-            "bot": self.bot,
-            "token": self.token,
-        }
-
-
-@dataclass
-class Break:
-    """The pause between rounds, while the score table is shown: until every person is ready, or time is up."""
-
-    round: int
-    until: float
-    ready: set[int] = field(default_factory=set)
-
-
-class Connection:
-    """One WebSocket client. Messages queue per client; a newer view replaces an unsent older one."""
-
-    def __init__(self, ws: Any):
-        self.ws = ws
-        self.seat: int | None = None
-        self._out: deque[tuple[str, str]] = deque()
-        self._wake = asyncio.Event()
-        self.closed = False
-
-    def send_view(self, text: str) -> None:
-        if any(kind == "view" for kind, _ in self._out):
-            self._out = deque(item for item in self._out if item[0] != "view")
-        self._out.append(("view", text))
-        self._wake.set()
-
-    def send(self, message: dict[str, Any]) -> None:
-        self._out.append(("message", json.dumps(message, separators=(",", ":"))))
-        self._wake.set()
-
-    async def pump(self) -> None:
-        """Send queued messages in order (one task per client, so a slow client never holds up a room)."""
-        try:
-            while not self.closed:
-                await self._wake.wait()
-                self._wake.clear()
-                while self._out:
-                    _, text = self._out.popleft()
-                    await self.ws.send_text(text)
-        except Exception:  # the client went away; the receiving side cleans up
-            self.closed = True
-
-
-class Room:
-    """One table. Build with :meth:`Room.restore` from stored rows; all changes go through its methods."""
-
-    def __init__(self, manager: Rooms, row: dict[str, Any], seat_rows: list[dict[str, Any]]):
-        self.manager = manager
-        self.id: str = row["id"]
-        self.name: str = row["name"]
-        self.preset: str = row["preset"]
-        self.changes: dict[str, Any] = dict(row["changes"] or {})
-        self.rules = Ruleset.from_dict(row["rules"], source=f"room {self.id}")
-        self.players: int = row["players"]
-        self.rounds: int | None = row["rounds"]
-        self.points: int | None = row["points"]
-        self.seed: int = int(row["seed"])
-        self.status: str = row["status"]
-        self.public = bool(row["public"])
-        self.host_token: str = row["host_token"]
-        self.move_seconds: int = row["move_seconds"]
-        self.bot_delay: float = float(row["bot_delay"])
-        self.break_seconds: int = row["break_seconds"]
-        self.bot: str = row["bot"]  # the strength of bots added later
-        self.created_at = row["created_at"]
-        self.finished_at = row.get("finished_at")
-        self._record: Record | None = None  # a finished game's record, built once
-        self.seats = [
-            Seat(r["seat"], r["kind"], r["name"], r["bot"], r["token"])
-            for r in sorted(seat_rows, key=lambda r: r["seat"])
-        ]
-        self.match = self._new_match()
-        self.actions: list[dict[str, Any]] = []  # seq, seat, answer, by: mirrors the actions table
-        self.round_start = 0  # seq at which the current round began
-        self.lock = asyncio.Lock()
-        self.conns: set[Connection] = set()
-        self.turn_task: asyncio.Task[None] | None = None
-        self.break_task: asyncio.Task[None] | None = None
-        self.deadline: float | None = None
-        self.brk: Break | None = None
-        self._bots: dict[int, Any] = {}
-        self.broken: str | None = None  # why a stored game could not be replayed (the room is then read-only)
-        self._break_due = False
-
-    def _new_match(self) -> Match:
-        return Match(self.rules, players=self.players, seed=self.seed, rounds=self.rounds, points=self.points)
-
-    # --- rebuilding ------------------------------------------------------------------------------------------
-    def replay(self, action_rows: list[dict[str, Any]]) -> None:
-        """Rebuild the match from stored actions through the engine (each one is checked again)."""
-        self.match = self._new_match()
-        self.actions = []
-        self.round_start = 0
-        for row in action_rows:
-            if row["seq"] != len(self.actions):
-                self.broken = f"action {len(self.actions)} is missing from the database"
-                break
-            before, phase = self.match.round_index, self.match.phase
-            try:
-                self.match.act(row["answer"], seat=row["seat"])
-            except BigTwoError as e:
-                self.broken = f"stored action {row['seq']} ({row['answer']!r} by seat {row['seat']}) was refused: {e}"
-                log.error("room %s: %s", self.id, self.broken)
-                break
-            self.actions.append(
-                {"seq": row["seq"], "seat": row["seat"], "answer": row["answer"], "by": row["by"], "phase": phase}
-            )
-            if self.match.round_index != before:
-                self.round_start = len(self.actions)
-        if self.match.is_over:
-            self.status = "over"
-        # a round had just ended: the score table shows again when the room resumes (see resume())
-        self._break_due = bool(
-            self.status == "playing"
-            and self.match.round_index > 0
-            and self.round_start == len(self.actions)
-            and self.break_seconds
-            and any(s.kind == "person" for s in self.seats)
-        )
-
-    def resume(self) -> None:
-        """Start the room's clocks after a rebuild (on the event loop): the break it was in, or the turn."""
-        if self._break_due:
-            self._break_due = False
-            self._start_break()
-        self._schedule()
-
-    # --- reading ----------------------------------------------------------------------------------------------
-    @property
-    def seq(self) -> int:
-        return len(self.actions)
-
-    def connected(self, seat: int) -> bool:
-        return any(c.seat == seat for c in self.conns)
-
-    def summary(self, base_url: str = "") -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "status": self.status,
-            "preset": self.preset,
-            "rules_name": self.rules.name,
-            "changes": self.changes,
-            "players": self.players,
-            "rounds": self.match.max_rounds,
-            "points": self.match.points,
-            "move_seconds": self.move_seconds,
-            "bot_delay": self.bot_delay,
-            "break_seconds": self.break_seconds,
-            "bot": self.bot,
-            "public": self.public,
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": self.connected(s.seat)}
-                for s in self.seats
-            ],
-            "actions": self.seq,
-            "round": self.match.round_index if self.status != "waiting" else None,
-            "invite": f"{base_url}/room/{self.id}",
-        }
-
-    def seat_for_token(self, token: str | None) -> int | None:
-        if not token:
-            return None
-        digest = store.token_hash(token)
-        found = None
-        for s in self.seats:
-            if s.token is not None and hmac.compare_digest(s.token, digest):
-                found = s.seat
-        return found
-
-    def is_host(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(self.host_token, store.token_hash(token or ""))
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything one client may see now (a seat's, or a spectator's when ``seat`` is None)."""
-        if self.status == "waiting":
-            game = None
-        else:
-            game = match_view(self.match, seat) if seat is not None else spectator_view(self.match)
-        loop_now = asyncio.get_running_loop().time() if self.deadline or self.brk else 0.0
-        timer = None
-        if self.deadline is not None and self.match.to_move is not None:
-            timer = {
-                "seat": self.match.to_move,
-                "seconds": self.move_seconds,
-                "seconds_left": round(max(0.0, self.deadline - loop_now), 1),
-            }
-        brk = None
-        if self.brk is not None:
-            people = [s.seat for s in self.seats if s.kind == "person"]
-            brk = {
-                "round": self.brk.round,
-                "seconds_left": round(max(0.0, self.brk.until - loop_now), 1),
-                "ready": sorted(self.brk.ready),
-                "waiting_for": [s for s in people if s not in self.brk.ready],
-            }
-        return {
-            "type": "view",
-            "seq": self.seq,
-            "room": self.summary(),
-            "you": {"seat": seat},
-            "match": game,
-            "timer": timer,
-            "break": brk,
-            "last": self._last_public(),
-            "broken": self.broken,
-        }
-
-    def _last_public(self) -> dict[str, Any] | None:
-        """Who made the latest move and how (a person, a bot, the timer); the cards are in the history."""
-        if not self.actions:
-            return None
-        a = self.actions[-1]
-        kind = "exchange" if a["phase"] == "exchange" else "pass" if a["answer"] == "pass" else "play"
-        return {"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind}
-
-    # --- connections ------------------------------------------------------------------------------------------
-    # Views are built only under the room's lock: between the engine accepting a move and the database
-    # committing it, the match is ahead of the disk, and nobody may see it then.
-    async def attach(self, conn: Connection) -> None:
-        async with self.lock:
-            self.conns.add(conn)
-            conn.send_view(self._dump(self.view(None)))
-
-    async def detach(self, conn: Connection) -> None:
-        self.conns.discard(conn)
-        conn.closed = True
-        if conn.seat is not None:
-            async with self.lock:
-                self.broadcast()
-        self.manager.release(self)
-
-    async def current_view(self, seat: int | None) -> dict[str, Any]:
-        async with self.lock:
-            return self.view(seat)
-
-    def broadcast(self) -> None:
-        """Send every client its own view (computed once per seat and once for all spectators); call under the lock."""
-        if not self.conns:
-            return
-        cache: dict[int | None, str] = {}
-        for conn in list(self.conns):
-            text = cache.get(conn.seat)
-            if text is None:
-                text = cache[conn.seat] = self._dump(self.view(conn.seat))
-            conn.send_view(text)
-
-    @staticmethod
-    def _dump(view: dict[str, Any]) -> str:
-        return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-
-    async def handle(self, conn: Connection, msg: Any) -> None:
-        """One validated message from a client."""
-        try:
-            if isinstance(msg, Hello):
-                async with self.lock:
-                    seat = self.seat_for_token(msg.token)
-                    if msg.token and seat is None:
-                        raise Rejected("this token is not a seat at this table: you are watching", 403)
-                    was = conn.seat
-                    conn.seat = seat
-                    if was != seat:
-                        self.broadcast()
-                    else:
-                        conn.send_view(self._dump(self.view(seat)))
-            elif isinstance(msg, Ping):
-                conn.send({"type": "pong", "seq": self.seq})
-            elif isinstance(msg, Continue):
-                async with self.lock:
-                    self.ready(self._own_seat(conn))
-            else:
-                seat = self._own_seat(conn)
-                await self.submit(seat, answer_of(msg), by="player", seq=msg.seq, phase=phase_of(msg))
-        except Rejected as e:
-            async with self.lock:
-                conn.send({"type": "error", "message": e.message, "seq": self.seq})
-                conn.send_view(self._dump(self.view(conn.seat)))
-
-    @staticmethod
-    def _own_seat(conn: Connection) -> int:
-        if conn.seat is None:
-            raise Rejected("spectators cannot act: take a seat with its token first", 403)
-        return conn.seat
-
-    # --- the referee ------------------------------------------------------------------------------------------
-    async def submit(
-        self,
-        seat: int,
-        answer: Any,
-        by: str = "player",
-        seq: int | None = None,
-        phase: str | None = None,
-    ) -> dict[str, Any]:
-        """Make ``seat``'s move if it is legal; commit it; then tell everyone. Raises :class:`Rejected`.
-
-        ``phase`` ("play" or "exchange"), when given, is the kind of move the client meant: a play sent during an
-        exchange (or an exchange answer during play) is refused rather than read as the other kind.
-        """
-        async with self.lock:
-            m = self.match
-            try:
-                self._check_turn(seat, seq)
-                if phase is not None and phase != m.phase:
-                    wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
-                    raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
-                phase, before = m.phase, m.round_index
-                value = m.act(answer, seat=seat)
-            except IllegalPlay as e:
-                raise Rejected(e.reason, 422) from None
-            except BigTwoError as e:
-                raise Rejected(str(e), 422) from None
-            if phase == "exchange":
-                canonical = m.records[before].exchange.answers[-1]["answer"]
-            else:
-                assert isinstance(value, Play)
-                canonical = str(value)
-            number = self.seq
-            try:
-                await self.manager.journal.write(store.insert_action(self.id, number, seat, canonical, by))
-            except Exception:
-                log.exception("room %s: could not store action %d", self.id, number)
-                await self._reload()  # memory never runs ahead of the database
-                raise Rejected("the server could not save this move, so it was not made; try again", 503) from None
-            self.actions.append({"seq": number, "seat": seat, "answer": canonical, "by": by, "phase": phase})
-            if m.round_index != before:
-                self.round_start = self.seq
-            if m.is_over:
-                await self._finish()
-            elif m.round_index != before and self.break_seconds and any(s.kind == "person" for s in self.seats):
-                self._start_break()
-            self._schedule()
-            self.broadcast()
-            return self.actions[-1]
-
-    def _check_turn(self, seat: int, seq: int | None) -> None:
-        if self.broken:
-            raise Rejected(f"this game cannot go on: {self.broken}", 409)
-        if self.status == "waiting":
-            raise Rejected("the game has not started yet: the host starts it", 409)
-        if self.status == "paused":
-            raise Rejected("the game is paused: the host resumes it", 409)
-        if self.status == "over" or self.match.is_over:
-            raise Rejected("the game is over", 409)
-        if self.brk is not None:
-            raise Rejected("the round is over: the next one starts when everyone is ready", 409)
-        if seq is not None and seq != self.seq:
-            raise Rejected(f"the table has moved on (your view is at move {seq}, the table at {self.seq})", 409)
-        to_move = self.match.to_move
-        if to_move != seat:
-            who = self.seats[to_move].name if to_move is not None else "nobody"
-            raise Rejected(f"it is not your turn: {who} (seat {to_move}) is to move", 409)
-
-    async def _reload(self) -> None:
-        def read() -> Any:
-            with self.manager.engine.connect() as conn:
-                return store.load_room(conn, self.id)
-
-        try:
-            loaded = await asyncio.to_thread(read)
-        except Exception:
-            log.exception("room %s: could not reload from the database; replaying from memory", self.id)
-            self.replay(list(self.actions))
-            return
-        if loaded is not None:
-            self.replay(loaded[2])
-
-    async def record(self) -> Record:
-        """The finished match's record (names, date, table), built once off the event loop."""
-        if self._record is None:
-            names = [s.name for s in self.seats]
-            self._record = await asyncio.to_thread(room_record, self.match, names, self.name, self.id, self.finished_at)
-        return self._record
-
-    async def _finish(self) -> None:
-        self.status = "over"
-        self.finished_at = store.now()
-        m = self.match
-        standings = {"standings": m.standings(), "totals": list(m.totals), "places": list(m.places)}
-        try:
-            await self.manager.journal.write(
-                store.update_room(self.id, status="over", finished_at=self.finished_at, standings=standings)
-            )
-        except Exception:  # the actions are stored: a restart sees the match is over and says so
-            log.exception("room %s: could not mark the game over", self.id)
-        self.manager.release(self)
-
-    # --- turns, bots, timers, breaks -------------------------------------------------------------------------
-    def _schedule(self) -> None:
-        """Start whatever the seat to move needs: a bot's turn, or the move timer of a person."""
-        current = asyncio.current_task()
-        if self.turn_task is not None and self.turn_task is not current:
-            self.turn_task.cancel()
-        self.turn_task = None
-        self.deadline = None
-        if self.status != "playing" or self.brk is not None or self.match.is_over or self.broken:
-            return
-        seat = self.match.to_move
-        if seat is None:
-            return
-        loop = asyncio.get_running_loop()
-        if self.seats[seat].kind == "bot":
-            self.turn_task = loop.create_task(self._bot_turn(seat, self.seq))
-        elif self.move_seconds > 0:
-            self.deadline = loop.time() + self.move_seconds
-            self.turn_task = loop.create_task(self._timeout(seat, self.seq))
-
-    def _bot(self, seat: int) -> tuple[str, Any]:
-        """The seat's bot (kept between turns, as a bot may plan ahead), by its registered name."""
-        name = self.seats[seat].bot or "greedy"
-        held = self._bots.get(seat)
-        if held is None or held[0] != name:
-            held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
-        return held
-
-    async def _bot_turn(self, seat: int, seq: int) -> None:
-        try:
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
-            async with self.lock:
-                if self.seq != seq or self.match.to_move != seat:
-                    return
-                name, bot = self._bot(seat)
-                obs = self.match.observation(seat)
-            try:
-                if name in INLINE_BOTS:
-                    choice = bot.choose(self.rules, obs)
-                else:  # a bot that thinks (search) must not hold up the other tables
-                    choice = await asyncio.to_thread(bot.choose, self.rules, obs)
-            except Exception:  # a bot that fails must not stall the table: the safe default moves instead
-                log.exception("room %s: bot %s failed to choose; the greedy bot moves for seat %d", self.id, name, seat)
-                self._bots.pop(seat, None)
-                choice = make_bot("greedy").choose(self.rules, obs)
-            try:
-                await self.submit(seat, choice, by="bot", seq=seq)
-            except Rejected as e:
-                if not (self.seq == seq and e.status == 422):
-                    raise
-                # the bot's own mistake: the safe default plays instead
-                log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
-                await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="bot", seq=seq)
-        except asyncio.CancelledError:
-            raise
-        except Rejected as e:  # the table moved on (paused, or the seat changed hands): nothing to do
-            if e.status == 503:
-                await self._retry_turn(seq)
-        except Exception:
-            log.exception("room %s: bot turn failed", self.id)
-
-    async def _retry_turn(self, seq: int) -> None:
-        """The database refused the server's own move (a bot's, or the timer's): try again in a second."""
-        await asyncio.sleep(1.0)
-        async with self.lock:
-            if self.seq == seq:
-                self._schedule()
-
-    async def _timeout(self, seat: int, seq: int) -> None:
-        """Time is up: the server plays for the seat (pass when allowed, else the lowest legal play)."""
-        try:
-            await asyncio.sleep(self.move_seconds)
-            async with self.lock:
-                if self.seq != seq or self.match.to_move != seat:
-                    return
-                obs = self.match.observation(seat)
-            await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="timeout", seq=seq)
-        except asyncio.CancelledError:
-            raise
-        except Rejected as e:
-            if e.status == 503:
-                await self._retry_turn(seq)
-        except Exception:
-            log.exception("room %s: timeout move failed", self.id)
-
-    def _start_break(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.brk = Break(self.match.round_index, loop.time() + self.break_seconds)
-        if self.break_task is not None:
-            self.break_task.cancel()
-        self.break_task = loop.create_task(self._break_timer(self.brk))
-
-    async def _break_timer(self, brk: Break) -> None:
-        await asyncio.sleep(max(0.0, brk.until - asyncio.get_running_loop().time()))
-        async with self.lock:
-            if self.brk is brk:
-                self._end_break()
-
-    def _end_break(self) -> None:
-        self.brk = None
-        if self.break_task is not None and self.break_task is not asyncio.current_task():
-            self.break_task.cancel()
-        self.break_task = None
-        self._schedule()
-        self.broadcast()
-
-    def ready(self, seat: int) -> None:
-        """A person is ready for the next round; the break ends when every person is (call under the lock)."""
-        if self.brk is None:
-            raise Rejected("there is no break to end: the round is on", 409)
-        self.brk.ready.add(seat)
-        people = {s.seat for s in self.seats if s.kind == "person"}
-        if people <= self.brk.ready:
-            self._end_break()
-        else:
-            self.broadcast()
-
-    # --- the host ---------------------------------------------------------------------------------------------
-    def _host(self, token: str | None) -> None:
-        if not self.is_host(token):
-            raise Rejected("only the host may do this (the host token is missing or wrong)", 403)
-
-    async def start(self, token: str | None, fill_with_bots: bool) -> None:
-        self._host(token)
-        async with self.lock:
-            if self.status != "waiting":
-                raise Rejected(f"the game has already started (it is {self.status})", 409)
-            empty = [s for s in self.seats if s.kind == "open"]
-            if empty and not fill_with_bots:
-                names = ", ".join(str(s.seat) for s in empty)
-                raise Rejected(f"seats {names} are empty: invite friends, give them to bots, or fill with bots", 409)
-            for s in empty:
-                s.kind, s.bot, s.name, s.token = "bot", self.bot, "", None
-                s.name = bot_name(s)
-                await self.manager.journal.write(
-                    store.update_seat(self.id, s.seat, kind="bot", bot=s.bot, name=s.name, token=None)
-                )
-            await self.manager.journal.write(store.update_room(self.id, status="playing"))
-            self.status = "playing"
-            self._schedule()
-            self.broadcast()
-
-    async def pause(self, token: str | None, paused: bool) -> None:
-        self._host(token)
-        async with self.lock:
-            want, have = ("paused", "playing") if paused else ("playing", "paused")
-            if self.status != have:
-                raise Rejected(
-                    f"the game is {self.status}: only a {have} game can be {'paused' if paused else 'resumed'}", 409
-                )
-            await self.manager.journal.write(store.update_room(self.id, status=want))
-            self.status = want
-            self._schedule()
-            self.broadcast()
-
-    async def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None) -> None:
-        self._host(token)
-        async with self.lock:
-            if not 0 <= seat < self.players:
-                raise Rejected(f"seat {seat} is not at this table (0-{self.players - 1})", 404)
-            if self.status == "over":
-                raise Rejected("the game is over", 409)
-            s = self.seats[seat]
-            if s.kind == "person" and self.connected(seat):
-                raise Rejected(f"seat {seat} ({s.name}) is connected: only a disconnected player can be replaced", 409)
-            if kind == "bot":
-                name = check_bot(bot, self.bot)
-                s.kind, s.bot, s.token = "bot", name, None
-                s.name = bot_name(s)
-            else:
-                s.kind, s.bot, s.token, s.name = "open", None, None, "empty"
-            await self.manager.journal.write(
-                store.update_seat(self.id, seat, kind=s.kind, bot=s.bot, name=s.name, token=None)
-            )
-            self._bots.pop(seat, None)
-            for c in self.conns:
-                if c.seat == seat:  # a revoked token no longer acts
-                    c.seat = None
-            if self.brk is not None and kind == "bot":
-                people = {x.seat for x in self.seats if x.kind == "person"}
-                if people <= self.brk.ready:
-                    self._end_break()
-                    return
-            self._schedule()
-            self.broadcast()
-
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        async with self.lock:
-            if self.status == "over":
-                raise Rejected("the game is over", 409)
-            open_seats = [s.seat for s in self.seats if s.kind == "open"]
-            if seat is None:
-                if not open_seats:
-                    raise Rejected("the table is full: you can watch", 409)
-                seat = open_seats[0]
-            elif not 0 <= seat < self.players:
-                raise Rejected(f"seat {seat} is not at this table (0-{self.players - 1})", 404)
-            elif seat not in open_seats:
-                raise Rejected(f"seat {seat} is taken; open seats: {open_seats or 'none'}", 409)
-            token = secrets.token_urlsafe(24)
-            s = self.seats[seat]
-            await self.manager.journal.write(
-                store.update_seat(self.id, seat, kind="person", name=name, bot=None, token=store.token_hash(token))
-            )
-            s.kind, s.name, s.bot, s.token = "person", name, None, store.token_hash(token)
-            self._schedule()
-            self.broadcast()
-            return seat, token
-
-    def stop(self) -> None:
-        for task in (self.turn_task, self.break_task):
-            if task is not None:
-                task.cancel()
-        self.turn_task = self.break_task = None
-
-
-def bot_name(seat: Seat) -> str:
-    return f"Bot {seat.seat} ({seat.bot or 'greedy'})"
 
 
 def phase_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> str:
@@ -769,28 +160,437 @@ def answer_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> Any:
     return msg.answer
 
 
-class Rooms:
-    """Every room the server knows, the database behind them, and the journal all writes go through."""
+class Room:
+    """One table: its referee, and everything around it that takes time. Build with :meth:`Rooms._restore`."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, manager: Rooms, row: dict[str, Any], seat_rows: list[dict[str, Any]]):
+        self.manager = manager
+        self.ref = Referee(row, seat_rows, manager.clock, manager.settings.bot_table_min_delay)
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.turn_task: asyncio.Task[None] | None = None
+        self.break_task: asyncio.Task[None] | None = None
+        self.creator: str | None = None  # the address that opened it (for the per-address limits)
+        self._record: Record | None = None  # a finished game's record, built once
+        self._bots: dict[int, tuple[str, Any]] = {}
+
+    # --- the referee's state, read-only ----------------------------------------------------------------------
+    id = property(lambda self: self.ref.id)
+    name = property(lambda self: self.ref.name)
+    rules = property(lambda self: self.ref.rules)
+    players = property(lambda self: self.ref.players)
+    seed = property(lambda self: self.ref.seed)
+    rounds = property(lambda self: self.ref.rounds)
+    points = property(lambda self: self.ref.points)
+    public = property(lambda self: self.ref.public)
+    status = property(lambda self: self.ref.status)
+    seats = property(lambda self: self.ref.seats)
+    match = property(lambda self: self.ref.match)
+    actions = property(lambda self: self.ref.actions)
+    seq = property(lambda self: self.ref.seq)
+    brk = property(lambda self: self.ref.brk)
+    broken = property(lambda self: self.ref.broken)
+    created_at = property(lambda self: self.ref.created_at)
+    finished_at = property(lambda self: self.ref.finished_at)
+
+    def connected_seats(self) -> set[int]:
+        return {c.seat for c in self.conns if c.seat is not None}
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def summary(self) -> dict[str, Any]:
+        return self.ref.summary(self.connected_seats(), self.manager.settings.link(""))
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        return self.ref.seat_for_token(token)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return self.ref.view(seat, self.connected_seats())
+
+    # --- connections ---------------------------------------------------------------------------------------
+    # Views are built only under the room's lock: between the engine accepting a move and the database
+    # committing it, the match is ahead of the disk, and nobody may see it then.
+    async def attach(self, conn: Connection) -> None:
+        async with self.lock:
+            self.conns.add(conn)
+            conn.send_view(self._dump(self.view(None)))
+
+    async def detach(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+        conn.stop()
+        if conn.seat is not None:
+            async with self.lock:
+                self.broadcast()
+        self.manager.release(self)
+
+    async def current_view(self, seat: int | None) -> dict[str, Any]:
+        async with self.lock:
+            return self.view(seat)
+
+    async def view_for_token(self, token: str | None) -> dict[str, Any]:
+        """A seat's view for its token (resolved under the lock), or a spectator's without one."""
+        async with self.lock:
+            seat = self.ref.seat_for_token(token)
+            if token and seat is None:
+                raise Rejected("this token is not a seat at this table", 403)
+            return self.view(seat)
+
+    def broadcast(self) -> None:
+        """Send every client its own view (computed once per seat and once for all spectators); call under the lock."""
+        if not self.conns:
+            return
+        cache: dict[int | None, str] = {}
+        connected = self.connected_seats()
+        for conn in list(self.conns):
+            text = cache.get(conn.seat)
+            if text is None:
+                text = cache[conn.seat] = self._dump(self.ref.view(conn.seat, connected))
+            conn.send_view(text)
+
+    @staticmethod
+    def _dump(view: dict[str, Any]) -> str:
+        return json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+
+    async def handle(self, conn: Connection, msg: Any) -> None:
+        """One validated message from a client."""
+        try:
+            if isinstance(msg, Hello):
+                async with self.lock:
+                    seat = self.ref.seat_for_token(msg.token)
+                    was = conn.seat
+                    conn.token, conn.seat = (msg.token, seat) if seat is not None else (None, None)
+                    if msg.token and seat is None:  # a wrong token leaves the seat it had: it only watches now
+                        if was is not None:
+                            self.broadcast()
+                        raise Rejected("this token is not a seat at this table: you are watching", 403)
+                    if was != seat:
+                        self.broadcast()
+                    else:
+                        conn.send_view(self._dump(self.view(seat)))
+            elif isinstance(msg, Ping):
+                conn.send({"type": "pong", "seq": self.seq})
+            elif isinstance(msg, Continue):
+                async with self.lock:
+                    seat = self._own_seat(conn)
+                    ended = self.ref.ready(seat)
+                    if ended:
+                        self._schedule()
+                        self._cancel_break_timer()
+                    self.broadcast()
+            else:
+                await self.act(conn.token, answer_of(msg), phase_of(msg), msg.seq, conn=conn)
+        except Rejected as e:
+            async with self.lock:
+                conn.send({"type": "error", "message": e.message, "seq": self.seq})
+                if conn.seat is not None:  # a seated client's view may be stale: it gets the current one
+                    conn.send_view(self._dump(self.view(conn.seat)))
+
+    def _own_seat(self, conn: Connection) -> int:
+        """The connection's seat, checked against its token now (call under the lock)."""
+        seat = self.ref.seat_for_token(conn.token) if conn.token else None
+        if seat is None:
+            conn.seat = conn.token = None
+            raise Rejected("spectators cannot act: take a seat with its token first", 403)
+        return seat
+
+    # --- moves ---------------------------------------------------------------------------------------------
+    async def act(
+        self,
+        token: str | None,
+        answer: Any,
+        phase: str | None = None,
+        seq: int | None = None,
+        seat: int | None = None,
+        conn: Connection | None = None,
+    ) -> int:
+        """A player's move with its token: the token is resolved to a seat under the lock, in the same step that
+        applies the move, so a token revoked (or a seat re-taken) a moment ago never moves. Returns the seat."""
+        async with self.lock:
+            if conn is not None:
+                self._own_seat(conn)
+            move = self.ref.move(answer, token=token, seat=seat, by="player", seq=seq, phase=phase)
+            await self._commit(move)
+            return move.seat
+
+    async def submit(self, seat: int, answer: Any, by: str, seq: int | None = None) -> None:
+        """The server's own move for a seat (a bot's, or the move timer's)."""
+        async with self.lock:
+            await self._commit(self.ref.move(answer, seat=seat, by=by, seq=seq))
+
+    async def _commit(self, move: Move) -> None:
+        """Store an accepted move, then let the referee move on and tell everyone (call under the lock)."""
+        try:
+            await self.manager.journal.write(move.row(self.id))
+        except Exception:
+            log.exception("room %s: could not store action %d", self.id, move.seq)
+            await self._reload()  # memory never runs ahead of the database
+            raise Rejected("the server could not save this move, so it was not made; try again", 503) from None
+        self.ref.confirm(move, finished_at=self.manager.now())
+        if self.ref.status == "over":
+            await self._finish()
+        elif self.ref.brk is not None:  # this move ended a round: the score table shows
+            self._start_break_timer()
+        self._schedule()
+        self.broadcast()
+
+    async def _reload(self) -> None:
+        def read() -> Any:
+            with self.manager.engine.connect() as conn:
+                return store.load_room(conn, self.id)
+
+        try:
+            loaded = await asyncio.to_thread(read)
+        except Exception:
+            log.exception("room %s: could not reload from the database; replaying from memory", self.id)
+            self.ref.undo()
+            return
+        self.ref.undo(loaded[2] if loaded is not None else None)
+
+    async def record(self) -> Record:
+        """The finished match's record (names, date, table), built once off the event loop."""
+        if self._record is None:
+            names = [s.name for s in self.seats]
+            self._record = await asyncio.to_thread(room_record, self.match, names, self.name, self.id, self.finished_at)
+        return self._record
+
+    async def _finish(self) -> None:
+        try:
+            await self.manager.journal.write(
+                store.update_room(self.id, status="over", finished_at=self.finished_at, standings=self.ref.standings())
+            )
+        except Exception:  # the actions are stored: a restart sees the match is over and says so
+            log.exception("room %s: could not mark the game over", self.id)
+        self.manager.release(self)
+
+    async def _apply(self, change: Change) -> Any:
+        """Commit a host's (or a joining player's) change, then apply it and tell everyone (under the lock)."""
+        await self.manager.journal.write(store.together(change.writes))
+        change.apply()
+        self._schedule()
+        self.broadcast()
+        return change.result
+
+    # --- turns, bots, timers, breaks -------------------------------------------------------------------------
+    def resume(self) -> None:
+        """Start the room's clocks after a rebuild (on the event loop): the break it was in, or the turn."""
+        self.ref.resume()
+        if self.ref.brk is not None:
+            self._start_break_timer()
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Start whatever the referee's turn needs: a bot's move, or the move timer of a person."""
+        current = asyncio.current_task()
+        if self.turn_task is not None and self.turn_task is not current:
+            self.turn_task.cancel()
+        self.turn_task = None
+        turn = self.ref.turn
+        if turn is None:
+            return
+        loop = asyncio.get_running_loop()
+        if turn.kind == "bot":
+            self.turn_task = loop.create_task(self._bot_turn(turn))
+        else:
+            self.turn_task = loop.create_task(self._timeout(turn))
+
+    async def _sleep_until(self, due: float) -> None:
+        await asyncio.sleep(max(0.0, due - self.manager.clock()))
+
+    def _bot(self, seat: int) -> tuple[str, Any]:
+        """The seat's quick bot (kept between turns, as a bot may plan ahead), by its registered name."""
+        name = self.seats[seat].bot or "greedy"
+        held = self._bots.get(seat)
+        if held is None or held[0] != name:
+            held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
+        return held
+
+    async def _bot_turn(self, turn: Turn) -> None:
+        seat, seq = turn.seat, turn.seq
+        try:
+            await self._sleep_until(turn.due)
+            async with self.lock:
+                if not self.ref.waiting_for(turn):
+                    return
+                name = self.seats[seat].bot or "greedy"
+                obs = self.match.observation(seat)
+                held = self._bot(seat) if self.manager.bots.quick(name) else None
+                alone = self.ref.bots_alone
+            try:
+                if held is not None:
+                    choice = held[1].choose(self.rules, obs)
+                else:  # a bot that thinks runs in a worker process, within its budget
+                    key = derived_seed(self.seed, "bot", seat, 0)
+                    priority = BOTS_ALONE if alone else PEOPLE
+                    choice = await self.manager.bots.choose(self.id, seat, name, key, self.rules, obs, priority)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bot that fails must not stall the table: the safe default moves instead
+                log.exception("room %s: bot %s failed to choose; the greedy bot moves for seat %d", self.id, name, seat)
+                self._bots.pop(seat, None)
+                choice = make_bot("greedy").choose(self.rules, obs)
+            try:
+                await self.submit(seat, choice, by="bot", seq=seq)
+            except Rejected as e:
+                if not (self.seq == seq and e.status == 422):
+                    raise
+                # the bot's own mistake: the safe default plays instead
+                log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
+                await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="bot", seq=seq)
+        except asyncio.CancelledError:
+            raise
+        except Rejected as e:  # the table moved on (paused, or the seat changed hands): nothing to do
+            if e.status == 503:
+                await self._retry_turn(seq)
+        except Exception:
+            log.exception("room %s: bot turn failed", self.id)
+
+    async def _retry_turn(self, seq: int) -> None:
+        """The database refused the server's own move (a bot's, or the timer's): try again in a second."""
+        await asyncio.sleep(1.0)
+        async with self.lock:
+            if self.seq == seq:
+                self.ref.plan()
+                self._schedule()
+
+    async def _timeout(self, turn: Turn) -> None:
+        """Time is up: the server plays for the seat (pass when allowed, else the lowest legal play)."""
+        try:
+            await self._sleep_until(turn.due)
+            async with self.lock:
+                if not self.ref.time_up(turn):
+                    return
+                choice = make_bot("greedy").choose(self.rules, self.match.observation(turn.seat))
+                await self._commit(self.ref.move(choice, seat=turn.seat, by="timeout", seq=turn.seq))
+        except asyncio.CancelledError:
+            raise
+        except Rejected as e:
+            if e.status == 503:
+                await self._retry_turn(turn.seq)
+        except Exception:
+            log.exception("room %s: timeout move failed", self.id)
+
+    def _start_break_timer(self) -> None:
+        self._cancel_break_timer()
+        brk = self.ref.brk
+        if brk is not None:
+            self.break_task = asyncio.get_running_loop().create_task(self._break_timer(brk))
+
+    def _cancel_break_timer(self) -> None:
+        if self.break_task is not None and self.break_task is not asyncio.current_task():
+            self.break_task.cancel()
+        self.break_task = None
+
+    async def _break_timer(self, brk: Break) -> None:
+        await self._sleep_until(brk.until)
+        async with self.lock:
+            if self.ref.break_over(brk):
+                self.break_task = None
+                self.ref.end_break()
+                self._schedule()
+                self.broadcast()
+
+    # --- the host, and joining -----------------------------------------------------------------------------
+    async def start(self, token: str | None, fill_with_bots: bool) -> None:
+        async with self.lock:
+            change = self.ref.start(token, fill_with_bots)
+            if self.ref.would_be_bots_alone(fill_with_bots=fill_with_bots):
+                self.manager.check_bot_tables(self)
+            await self._apply(change)
+
+    async def pause(self, token: str | None, paused: bool) -> None:
+        async with self.lock:
+            change = self.ref.pause(token, paused)
+            if not paused and self.ref.bots_alone:
+                self.manager.check_bot_tables(self)
+            await self._apply(change)
+
+    async def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None) -> None:
+        async with self.lock:
+            name = check_bot(bot, self.ref.bot) if kind == "bot" else None
+            change = self.ref.change_seat(token, seat, kind, name, connected=self.connected(seat))
+            if kind == "bot" and self.status == "playing" and self.ref.would_be_bots_alone(seat=seat):
+                self.manager.check_bot_tables(self)
+            await self.manager.journal.write(store.together(change.writes))
+            change.apply()
+            self._bots.pop(seat, None)
+            for c in self.conns:
+                if c.seat == seat:  # a revoked token no longer acts (nor shows the seat)
+                    c.seat = c.token = None
+            if self.ref.brk is None:
+                self._cancel_break_timer()
+            self._schedule()
+            self.broadcast()
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        async with self.lock:
+            result: tuple[int, str] = await self._apply(self.ref.join(name, seat))
+            return result
+
+    def close(self, reason: str) -> None:
+        """The room is going away (expired): tell its clients why, and stop its clocks."""
+        for conn in list(self.conns):
+            conn.send({"type": "error", "message": reason, "seq": self.seq})
+            conn.close_after_sending(CLOSE_ROOM_CLOSED, reason)
+        self.stop()
+
+    def stop(self) -> None:
+        for task in (self.turn_task, self.break_task):
+            if task is not None:
+                task.cancel()
+        self.turn_task = self.break_task = None
+
+
+class Rooms:
+    """Every room the server knows, the database behind them, the journal all writes go through, and the limits
+    on rooms and sockets. ``clock`` (monotonic seconds) and ``now`` (UTC wall time) are injectable."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], datetime] = store.now,
+    ):
         self.engine = engine
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.now = now
         self.journal = store.Journal(engine)
+        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_budget_ms)
         self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
+        self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms
+        self.sockets: Counter[str] = Counter()  # open WebSockets per address
+        self.pending: Counter[str] = Counter()  # tables being stored, per address
+        self.expired = 0
 
+    # --- loading ---------------------------------------------------------------------------------------------
     def load_live(self) -> int:
-        """Rebuild every unfinished room (at start, before serving): a restart resumes each game."""
+        """Rebuild every unfinished room (at start, before serving): a restart resumes each game. Tables never
+        started that have expired are deleted instead."""
+        cutoff = self.now() - timedelta(minutes=self.settings.waiting_room_minutes)
+        with self.engine.begin() as conn:
+            ages = store.room_ages(conn, LIVE)
+            stale = [rid for rid, status, at in ages if status == "waiting" and at is not None and at < cutoff]
+            store.delete_rooms(conn, stale)
+        self.expired += len(stale)
+        if stale:
+            log.info("deleted %d tables that were never started", len(stale))
+        count = 0
         with self.engine.connect() as conn:
-            ids = store.room_ids(conn, LIVE)
-            for rid in ids:
+            for rid, _, _ in ages:
+                if rid in stale:
+                    continue
                 loaded = store.load_room(conn, rid)
                 if loaded is not None:
                     self._restore(*loaded)
-        return len(ids)
+                    count += 1
+        return count
 
     def _restore(self, row: dict[str, Any], seat_rows: list[dict[str, Any]], action_rows: list[dict[str, Any]]) -> Room:
         room = Room(self, row, seat_rows)
-        room.replay(action_rows)
+        room.ref.replay(action_rows)
         self.rooms[room.id] = room
         return room
 
@@ -838,8 +638,94 @@ class Rooms:
                 room.resume()
         return room
 
-    async def create(self, spec: CreateRoom) -> tuple[Room, str, int | None, str | None]:
-        rules, changes = build_rules(spec)
+    # --- limits ----------------------------------------------------------------------------------------------
+    def live(self) -> list[Room]:
+        return [r for r in self.rooms.values() if r.status in LIVE]
+
+    def check_can_open(self, address: str) -> None:
+        """Refuse (429, in words) an address that opened too many tables, or any when the server is full."""
+        s = self.settings
+        live = self.live()
+        if len(live) + sum(self.pending.values()) >= s.max_rooms:
+            raise Rejected(f"the server is full ({s.max_rooms} tables not yet finished): try again later", 503)
+        mine = sum(1 for r in live if r.creator == address) + self.pending[address]
+        if mine >= s.rooms_per_address:
+            raise Rejected(
+                f"you have {mine} tables not yet finished, the most one address may have: finish or leave one first",
+                429,
+            )
+        now = self.clock()
+        recent = self.opened.setdefault(address, deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= s.rooms_per_address_per_minute:
+            wait = int(recent[0] + 60 - now) + 1
+            raise Rejected(
+                f"you opened {len(recent)} tables in the last minute, the most allowed: try again in {wait} s", 429
+            )
+
+    def check_bot_tables(self, room: Room) -> None:
+        """Refuse a table of bots alone past the server's limit (they would take people's tables' time)."""
+        limit = self.settings.max_bot_tables
+        running = sum(1 for r in self.rooms.values() if r is not room and r.status == "playing" and r.ref.bots_alone)
+        if running >= limit:
+            raise Rejected(
+                f"the server already runs {running} tables of bots alone, the most it allows: seat a person, "
+                "or try later",
+                429,
+            )
+
+    def admit_socket(self, room: Room, address: str) -> str | None:
+        """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted)."""
+        s = self.settings
+        if len(room.conns) >= s.sockets_per_room:
+            return f"this table has {len(room.conns)} connections, the most allowed: try again later"
+        if self.sockets[address] >= s.sockets_per_address:
+            return f"your address has {self.sockets[address]} connections open, the most allowed: close some"
+        self.sockets[address] += 1
+        return None
+
+    def socket_closed(self, address: str) -> None:
+        self.sockets[address] -= 1
+        if self.sockets[address] <= 0:
+            del self.sockets[address]
+
+    async def sweep(self) -> int:
+        """Close and delete the tables never started within ``waiting_room_minutes``. Returns how many."""
+        cutoff = self.now() - timedelta(minutes=self.settings.waiting_room_minutes)
+        stale = [
+            r
+            for r in self.rooms.values()
+            if r.status == "waiting" and r.created_at and store.as_utc(r.created_at) < cutoff
+        ]
+        if not stale:
+            return 0
+        ids = [r.id for r in stale]
+        await self.journal.write(lambda conn: store.delete_rooms(conn, ids))
+        minutes = f"{self.settings.waiting_room_minutes:g}"
+        for room in stale:
+            if self.rooms.get(room.id) is room and room.status == "waiting":
+                del self.rooms[room.id]
+                room.close(f"this table was closed: nobody started it within {minutes} minutes")
+        self.expired += len(stale)
+        log.info("closed %d tables that were never started", len(stale))
+        return len(stale)
+
+    async def sweeper(self) -> None:
+        """Sweep now and then (every tenth of the expiry time, at most a minute apart)."""
+        every = min(60.0, self.settings.waiting_room_minutes * 6)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("could not close the expired tables")
+
+    # --- opening ---------------------------------------------------------------------------------------------
+    async def create(self, spec: CreateRoom, address: str = "") -> tuple[Room, str, int | None, str | None]:
+        """Open a table. Everything is checked, and the room built in memory, before anything is stored."""
+        self.check_can_open(address)
+        rules, changes = build_rules(spec, self.settings)
         players = rules.players if spec.players is None else spec.players
         seed = secrets.randbits(63)
         try:
@@ -884,12 +770,27 @@ class Rooms:
             "bot_delay": spec.bot_delay,
             "break_seconds": spec.break_seconds,
             "bot": default,
-            "created_at": store.now(),
+            "created_at": self.now(),
             "finished_at": None,
             "standings": None,
         }
-        await self.journal.write(store.insert_room(row, [s.to_row(room_id) for s in seat_list]))
-        room = Room(self, row, [s.to_row(room_id) for s in seat_list])
+        seat_rows = [s.to_row(room_id) for s in seat_list]
+        room = Room(self, row, seat_rows)
+        room.creator = address
+        try:  # what will be stored and shown must be shown to anyone without failing
+            json.dumps(room.summary(), allow_nan=False).encode("utf-8")
+            json.dumps(row["rules"], allow_nan=False).encode("utf-8")
+        except (ValueError, UnicodeEncodeError) as e:
+            raise Rejected(f"this table cannot be shown as it is: {e}", 422) from None
+        # counted from here on (no await since the check), so tables opened meanwhile cannot pass the limits
+        self.pending[address] += 1
+        self.opened.setdefault(address, deque()).append(self.clock())
+        try:
+            await self.journal.write(store.insert_room(row, seat_rows))
+        finally:
+            self.pending[address] -= 1
+            if not self.pending[address]:
+                del self.pending[address]
         self.rooms[room_id] = room
         return room, host_token, host_seat, seat_token
 
@@ -905,3 +806,4 @@ class Rooms:
     def stop(self) -> None:
         for room in self.rooms.values():
             room.stop()
+        self.bots.stop()

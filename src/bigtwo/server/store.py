@@ -62,6 +62,16 @@ def update_seat(room_id: str, seat: int, **values: Any) -> Write:
     return run
 
 
+def together(writes: list[Write]) -> Write:
+    """Several writes in one transaction (a host's change that touches seats and the room at once)."""
+
+    def run(conn: Connection) -> None:
+        for write in writes:
+            write(conn)
+
+    return run
+
+
 @dataclass(frozen=True)
 class ActionRow:
     """An accepted action to store; the journal inserts the rows of one commit in a single statement."""
@@ -188,6 +198,26 @@ def load_room(
 
 def room_ids(conn: Connection, statuses: tuple[str, ...]) -> list[str]:
     return list(conn.execute(select(rooms.c.id).where(rooms.c.status.in_(statuses))).scalars())
+
+
+def room_ages(conn: Connection, statuses: tuple[str, ...]) -> list[tuple[str, str, datetime | None]]:
+    """(id, status, created_at) of the rooms in ``statuses``; the time is in UTC."""
+    q = select(rooms.c.id, rooms.c.status, rooms.c.created_at).where(rooms.c.status.in_(statuses))
+    return [(rid, status, as_utc(at)) for rid, status, at in conn.execute(q)]
+
+
+def as_utc(at: datetime | None) -> datetime | None:
+    """SQLite gives back naive times (stored in UTC), PostgreSQL aware ones."""
+    if at is not None and at.tzinfo is None:
+        return at.replace(tzinfo=UTC)
+    return at
+
+
+def delete_rooms(conn: Connection, room_ids_: list[str]) -> None:
+    if room_ids_:
+        conn.execute(delete(actions).where(actions.c.room_id.in_(room_ids_)))
+        conn.execute(delete(seats).where(seats.c.room_id.in_(room_ids_)))
+        conn.execute(delete(rooms).where(rooms.c.id.in_(room_ids_)))
 
 
 def finished_rooms(conn: Connection, limit: int, offset: int) -> list[dict[str, Any]]:

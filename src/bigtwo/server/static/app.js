@@ -204,8 +204,14 @@ function tablePage(roomId) {
       }
     };
     ws.onclose = (ev) => {
-      statusLine.textContent = "disconnected: reconnecting…";
-      if (ev.code === 4404) { app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, "No such table"), h("a", { href: "/" }, "back to the lobby"))); return; }
+      // the server says why it closed (too many messages, not reading, table closed...): show it
+      statusLine.textContent = ev.reason ? `disconnected (${ev.reason}): reconnecting…` : "disconnected: reconnecting…";
+      if (ev.code === 4404 || ev.code === 4410) {
+        const title = ev.code === 4404 ? "No such table" : "This table was closed";
+        app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, title), ev.reason ? h("p", {}, ev.reason) : "", h("a", { href: "/" }, "back to the lobby")));
+        statusLine.textContent = "";
+        return;
+      }
       state.retry = Math.min(state.retry + 1, 6);
       setTimeout(connect, 250 * 2 ** state.retry);
     };

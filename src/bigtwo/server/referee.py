@@ -1,0 +1,529 @@
+"""The referee of one table, synchronous: who may act, the engine's ruling, the clocks' deadlines.
+
+It holds a table's seats, its live :class:`~bigtwo.match.Match` and its accepted actions, and decides every
+question of procedure: is this token a seat, is it that seat's turn, is the move legal (the engine says), what
+does the table wait for next and until when, is the break between rounds over. It does no input or output and
+never sleeps: time comes from an injected ``clock`` (seconds, monotonic), so a test can move it by hand.
+
+Changes reach memory in two steps so that memory never runs ahead of the database. A move is applied by the
+engine (to learn whether it is legal and its canonical spelling) and returned as a :class:`Move`; the room
+writes it, then calls :meth:`Referee.confirm` (or :meth:`Referee.undo` when the write failed). A host's change
+is returned as a :class:`Change`: the writes it needs, and ``apply`` to call once they are committed.
+
+:class:`bigtwo.server.rooms.Room` is the asynchronous shell around it: the lock, the database journal, the
+WebSockets, the bots' thinking and the timers' sleeping.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from bigtwo.combos.play import Play
+from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.match import Match
+from bigtwo.rules.ruleset import Ruleset
+from bigtwo.server import store
+from bigtwo.server.views import match_view, spectator_view
+
+log = logging.getLogger("bigtwo.server")
+Clock = Callable[[], float]
+
+
+class Rejected(Exception):
+    """A request the server refuses, in words; ``status`` is the HTTP status it maps to."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # open, person, bot
+    name: str
+    bot: str | None = None
+    token: str | None = None  # sha256 of the secret
+
+    def to_row(self, room_id: str) -> dict[str, Any]:
+        return {
+            "room_id": room_id,
+            "seat": self.seat,
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "token": self.token,
+        }
+
+
+def bot_name(seat: Seat) -> str:
+    return f"Bot {seat.seat} ({seat.bot or 'greedy'})"
+
+
+@dataclass
+class Break:
+    """The pause between rounds, while the score table is shown: until every person is ready, or time is up."""
+
+    round: int
+    until: float
+    ready: set[int] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the table waits for: a bot's move (due when its pause is over) or a person's (due when time is up)."""
+
+    kind: Literal["bot", "timer"]
+    seat: int
+    seq: int
+    due: float
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move the engine accepted, not yet stored: the room writes it, then confirms it (or undoes it)."""
+
+    seq: int
+    seat: int
+    answer: str
+    by: str
+    phase: str
+    round_before: int
+
+    def row(self, room_id: str) -> store.ActionRow:
+        return store.insert_action(room_id, self.seq, self.seat, self.answer, self.by)
+
+
+@dataclass
+class Change:
+    """A host's (or a joining player's) change: the writes it needs, and what to do once they are committed."""
+
+    writes: list[store.Write]
+    apply: Callable[[], None]
+    result: Any = None
+
+
+class Referee:
+    """One table's state and rules of procedure. ``row`` and ``seat_rows`` are the stored room and seats."""
+
+    def __init__(
+        self,
+        row: dict[str, Any],
+        seat_rows: list[dict[str, Any]],
+        clock: Clock = time.monotonic,
+        min_bot_delay_alone: float = 0.0,
+    ):
+        self.clock = clock
+        self.min_bot_delay_alone = min_bot_delay_alone  # the least pause of a bot at a table of bots alone
+        self.id: str = row["id"]
+        self.name: str = row["name"]
+        self.preset: str = row["preset"]
+        self.changes: dict[str, Any] = dict(row["changes"] or {})
+        self.rules = Ruleset.from_dict(row["rules"], source=f"room {self.id}")
+        self.players: int = row["players"]
+        self.rounds: int | None = row["rounds"]
+        self.points: int | None = row["points"]
+        self.seed: int = int(row["seed"])
+        self.status: str = row["status"]
+        self.public = bool(row["public"])
+        self.host_token: str = row["host_token"]
+        self.move_seconds: int = row["move_seconds"]
+        self.bot_delay: float = float(row["bot_delay"])
+        self.break_seconds: int = row["break_seconds"]
+        self.bot: str = row["bot"]  # the strength of bots added later
+        self.created_at: datetime | None = row["created_at"]
+        self.finished_at: datetime | None = row.get("finished_at")
+        self.seats = [
+            Seat(r["seat"], r["kind"], r["name"], r["bot"], r["token"])
+            for r in sorted(seat_rows, key=lambda r: r["seat"])
+        ]
+        self.match = self.new_match()
+        self.actions: list[dict[str, Any]] = []  # seq, seat, answer, by, phase: mirrors the actions table
+        self.round_start = 0  # seq at which the current round began
+        self.brk: Break | None = None
+        self.turn: Turn | None = None
+        self.broken: str | None = None  # why a stored game could not be replayed (the table is then read-only)
+        self._break_due = False
+
+    def new_match(self) -> Match:
+        return Match(self.rules, players=self.players, seed=self.seed, rounds=self.rounds, points=self.points)
+
+    # --- reading -------------------------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return len(self.actions)
+
+    @property
+    def people(self) -> set[int]:
+        return {s.seat for s in self.seats if s.kind == "person"}
+
+    @property
+    def bots_alone(self) -> bool:
+        """Every seat is a bot's: nobody's game waits on this table, so it gets the least of the server's time."""
+        return all(s.kind == "bot" for s in self.seats)
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        """The seat whose secret ``token`` is, now (None: no seat; a revoked token is no seat)."""
+        if not token:
+            return None
+        digest = store.token_hash(token)
+        found = None
+        for s in self.seats:
+            if s.token is not None and hmac.compare_digest(s.token, digest):
+                found = s.seat
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.host_token, store.token_hash(token or ""))
+
+    def summary(self, connected: set[int] | frozenset[int] = frozenset(), link: str = "") -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "status": self.status,
+            "preset": self.preset,
+            "rules_name": self.rules.name,
+            "changes": self.changes,
+            "players": self.players,
+            "rounds": self.match.max_rounds,
+            "points": self.match.points,
+            "move_seconds": self.move_seconds,
+            "bot_delay": self.bot_delay,
+            "break_seconds": self.break_seconds,
+            "bot": self.bot,
+            "public": self.public,
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+                for s in self.seats
+            ],
+            "actions": self.seq,
+            "round": self.match.round_index if self.status != "waiting" else None,
+            "invite": f"{link}/room/{self.id}",
+        }
+
+    def view(self, seat: int | None, connected: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+        """Everything one client may see now (a seat's, or a spectator's when ``seat`` is None)."""
+        if self.status == "waiting":
+            game = None
+        else:
+            game = match_view(self.match, seat) if seat is not None else spectator_view(self.match)
+        now = self.clock() if self.turn or self.brk else 0.0
+        timer = None
+        if self.turn is not None and self.turn.kind == "timer":
+            timer = {
+                "seat": self.turn.seat,
+                "seconds": self.move_seconds,
+                "seconds_left": round(max(0.0, self.turn.due - now), 1),
+            }
+        brk = None
+        if self.brk is not None:
+            people = sorted(self.people)
+            brk = {
+                "round": self.brk.round,
+                "seconds_left": round(max(0.0, self.brk.until - now), 1),
+                "ready": sorted(self.brk.ready),
+                "waiting_for": [s for s in people if s not in self.brk.ready],
+            }
+        return {
+            "type": "view",
+            "seq": self.seq,
+            "room": self.summary(connected),
+            "you": {"seat": seat},
+            "match": game,
+            "timer": timer,
+            "break": brk,
+            "last": self._last_public(),
+            "broken": self.broken,
+        }
+
+    def _last_public(self) -> dict[str, Any] | None:
+        """Who made the latest move and how (a person, a bot, the timer); the cards are in the history."""
+        if not self.actions:
+            return None
+        a = self.actions[-1]
+        kind = "exchange" if a["phase"] == "exchange" else "pass" if a["answer"] == "pass" else "play"
+        return {"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind}
+
+    # --- rebuilding ----------------------------------------------------------------------------------------
+    def replay(self, action_rows: list[dict[str, Any]]) -> None:
+        """Rebuild the match from stored actions through the engine (each one is checked again)."""
+        self.match = self.new_match()
+        self.actions = []
+        self.round_start = 0
+        for row in action_rows:
+            if row["seq"] != len(self.actions):
+                self.broken = f"action {len(self.actions)} is missing from the database"
+                break
+            before, phase = self.match.round_index, self.match.phase
+            try:
+                self.match.act(row["answer"], seat=row["seat"])
+            except BigTwoError as e:
+                self.broken = f"stored action {row['seq']} ({row['answer']!r} by seat {row['seat']}) was refused: {e}"
+                log.error("room %s: %s", self.id, self.broken)
+                break
+            self.actions.append(
+                {"seq": row["seq"], "seat": row["seat"], "answer": row["answer"], "by": row["by"], "phase": phase}
+            )
+            if self.match.round_index != before:
+                self.round_start = len(self.actions)
+        if self.match.is_over:
+            self.status = "over"
+        # a round had just ended: the score table shows again when the table resumes (see resume())
+        self._break_due = bool(
+            self.status == "playing"
+            and self.match.round_index > 0
+            and self.round_start == len(self.actions)
+            and self.break_seconds
+            and self.people
+        )
+
+    def resume(self) -> Turn | None:
+        """After a rebuild: the break it was in starts again, or the turn is planned."""
+        if self._break_due:
+            self._break_due = False
+            self.brk = Break(self.match.round_index, self.clock() + self.break_seconds)
+        return self.plan()
+
+    # --- what the table waits for --------------------------------------------------------------------------
+    def plan(self) -> Turn | None:
+        """The turn the table now waits for (a bot's move, or a person's under the move timer), or None."""
+        self.turn = None
+        if self.status != "playing" or self.brk is not None or self.match.is_over or self.broken:
+            return None
+        seat = self.match.to_move
+        if seat is None:
+            return None
+        if self.seats[seat].kind == "bot":
+            delay = self.bot_delay if self.people else max(self.bot_delay, self.min_bot_delay_alone)
+            self.turn = Turn("bot", seat, self.seq, self.clock() + delay)
+        elif self.move_seconds > 0:
+            self.turn = Turn("timer", seat, self.seq, self.clock() + self.move_seconds)
+        return self.turn
+
+    def waiting_for(self, turn: Turn) -> bool:
+        """Is ``turn`` still what the table waits for (no move, pause or seat change since)?"""
+        return self.turn == turn and self.seq == turn.seq and self.match.to_move == turn.seat
+
+    def time_up(self, turn: Turn) -> bool:
+        """Has ``turn``'s time come (and is it still the table's turn)?"""
+        return self.waiting_for(turn) and self.clock() >= turn.due
+
+    # --- moves ---------------------------------------------------------------------------------------------
+    def move(
+        self,
+        answer: Any,
+        *,
+        token: str | None = None,
+        seat: int | None = None,
+        by: str = "player",
+        seq: int | None = None,
+        phase: str | None = None,
+    ) -> Move:
+        """Apply a move to the match if the mover may make it and the engine accepts it; raises :class:`Rejected`.
+
+        A player is named by ``token``, resolved to a seat here, in the same step that applies the move: a token
+        revoked a moment ago is no seat. ``seat``, with a token, is the seat the client believes it has. A bot
+        (``by="bot"``) or the move timer (``by="timeout"``) name the ``seat``, which must still be a bot's, or a
+        person's. ``phase`` ("play" or "exchange"), when given, is the kind of move meant: a play sent during an
+        exchange is refused rather than read as an exchange answer. The match is then ahead of the database until
+        :meth:`confirm` or :meth:`undo`.
+        """
+        if by == "player":
+            mine = self.seat_for_token(token)
+            if mine is None:
+                raise Rejected("this token is not a seat at this table", 403)
+            if seat is not None and seat != mine:
+                raise Rejected(f"this token is seat {mine}'s: it cannot act for seat {seat}", 403)
+            seat = mine
+        elif seat is None or not 0 <= seat < self.players:
+            raise Rejected("no seat named for this move", 400)
+        elif by == "bot" and self.seats[seat].kind != "bot":
+            raise Rejected(f"seat {seat} is no longer a bot's", 409)
+        elif by == "timeout" and self.seats[seat].kind == "bot":
+            raise Rejected(f"seat {seat} is a bot's: the timer does not move for it", 409)
+        m = self.match
+        try:
+            self._check_turn(seat, seq)
+            if phase is not None and phase != m.phase:
+                wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
+                raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
+            phase, before = m.phase, m.round_index
+            value = m.act(answer, seat=seat)
+        except IllegalPlay as e:
+            raise Rejected(e.reason, 422) from None
+        except BigTwoError as e:
+            raise Rejected(str(e), 422) from None
+        if phase == "exchange":
+            canonical = m.records[before].exchange.answers[-1]["answer"]
+        else:
+            assert isinstance(value, Play)
+            canonical = str(value)
+        return Move(self.seq, seat, canonical, by, phase, before)
+
+    def _check_turn(self, seat: int, seq: int | None) -> None:
+        if self.broken:
+            raise Rejected(f"this game cannot go on: {self.broken}", 409)
+        if self.status == "waiting":
+            raise Rejected("the game has not started yet: the host starts it", 409)
+        if self.status == "paused":
+            raise Rejected("the game is paused: the host resumes it", 409)
+        if self.status == "over" or self.match.is_over:
+            raise Rejected("the game is over", 409)
+        if self.brk is not None:
+            raise Rejected("the round is over: the next one starts when everyone is ready", 409)
+        if seq is not None and seq != self.seq:
+            raise Rejected(f"the table has moved on (your view is at move {seq}, the table at {self.seq})", 409)
+        to_move = self.match.to_move
+        if to_move != seat:
+            who = self.seats[to_move].name if to_move is not None else "nobody"
+            raise Rejected(f"it is not your turn: {who} is to move", 409)
+
+    def confirm(self, move: Move, finished_at: datetime | None = None) -> None:
+        """The move is stored: record it, and move on (the end of the match, the break between rounds, the next
+        turn)."""
+        self.actions.append(
+            {"seq": move.seq, "seat": move.seat, "answer": move.answer, "by": move.by, "phase": move.phase}
+        )
+        if self.match.round_index != move.round_before:
+            self.round_start = self.seq
+        if self.match.is_over:
+            self.status = "over"
+            self.finished_at = finished_at or store.now()
+        elif self.match.round_index != move.round_before and self.break_seconds and self.people:
+            self.brk = Break(self.match.round_index, self.clock() + self.break_seconds)
+        self.plan()
+
+    def undo(self, action_rows: list[dict[str, Any]] | None = None) -> None:
+        """The move could not be stored: rebuild the match from the stored actions (by default, the ones
+        confirmed here), so that memory never runs ahead of the database."""
+        self.replay(list(self.actions) if action_rows is None else action_rows)
+        self.plan()
+
+    def standings(self) -> dict[str, Any]:
+        m = self.match
+        return {"standings": m.standings(), "totals": list(m.totals), "places": list(m.places)}
+
+    # --- the break between rounds --------------------------------------------------------------------------
+    def ready(self, seat: int) -> bool:
+        """A person is ready for the next round; True when that ended the break (every person is ready)."""
+        if self.brk is None:
+            raise Rejected("there is no break to end: the round is on", 409)
+        self.brk.ready.add(seat)
+        if self.people <= self.brk.ready:
+            self.end_break()
+            return True
+        return False
+
+    def end_break(self) -> None:
+        self.brk = None
+        self.plan()
+
+    def break_over(self, brk: Break) -> bool:
+        """Has ``brk``'s time run out (and is it still the break)?"""
+        return self.brk is brk and self.clock() >= brk.until
+
+    # --- the host and the seats ----------------------------------------------------------------------------
+    def check_host(self, token: str | None) -> None:
+        if not self.is_host(token):
+            raise Rejected("only the host may do this (the host token is missing or wrong)", 403)
+
+    def start(self, token: str | None, fill_with_bots: bool) -> Change:
+        self.check_host(token)
+        if self.status != "waiting":
+            raise Rejected(f"the game has already started (it is {self.status})", 409)
+        empty = [s.seat for s in self.seats if s.kind == "open"]
+        if empty and not fill_with_bots:
+            names = ", ".join(str(s) for s in empty)
+            raise Rejected(f"seats {names} are empty: invite friends, give them to bots, or fill with bots", 409)
+        filled = [Seat(i, "bot", "", self.bot) for i in empty]
+        for s in filled:
+            s.name = bot_name(s)
+        writes = [store.update_seat(self.id, s.seat, kind="bot", bot=s.bot, name=s.name, token=None) for s in filled]
+        writes.append(store.update_room(self.id, status="playing"))
+
+        def apply() -> None:
+            for s in filled:
+                self.seats[s.seat] = s
+            self.status = "playing"
+            self.plan()
+
+        return Change(writes, apply)
+
+    def would_be_bots_alone(self, fill_with_bots: bool = False, seat: int | None = None) -> bool:
+        """Would the table be bots alone after a start (filling the empty seats) or after ``seat`` goes to a bot?"""
+        kinds = [s.kind for s in self.seats]
+        if seat is not None:
+            kinds[seat] = "bot"
+        if fill_with_bots:
+            kinds = ["bot" if k == "open" else k for k in kinds]
+        return all(k == "bot" for k in kinds)
+
+    def pause(self, token: str | None, paused: bool) -> Change:
+        self.check_host(token)
+        want, have = ("paused", "playing") if paused else ("playing", "paused")
+        if self.status != have:
+            raise Rejected(
+                f"the game is {self.status}: only a {have} game can be {'paused' if paused else 'resumed'}", 409
+            )
+
+        def apply() -> None:
+            self.status = want
+            self.plan()
+
+        return Change([store.update_room(self.id, status=want)], apply)
+
+    def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None, connected: bool) -> Change:
+        """The host gives a seat to a bot (``bot``: its checked name) or opens it; a connected person keeps it."""
+        self.check_host(token)
+        if not 0 <= seat < self.players:
+            raise Rejected(f"seat {seat} is not at this table (0-{self.players - 1})", 404)
+        if self.status == "over":
+            raise Rejected("the game is over", 409)
+        s = self.seats[seat]
+        if s.kind == "person" and connected:
+            raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
+        new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
+        if kind == "bot":
+            new.name = bot_name(new)
+
+        def apply() -> None:
+            self.seats[seat] = new  # the old token is no seat from now on
+            if self.brk is not None and self.people <= self.brk.ready:
+                self.end_break()
+            else:
+                self.plan()
+
+        write = store.update_seat(self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None)
+        return Change([write], apply)
+
+    def join(self, name: str, seat: int | None) -> Change:
+        """A person takes an open seat; ``Change.result`` is (seat, the seat's secret token)."""
+        if self.status == "over":
+            raise Rejected("the game is over", 409)
+        open_seats = [s.seat for s in self.seats if s.kind == "open"]
+        if seat is None:
+            if not open_seats:
+                raise Rejected("the table is full: you can watch", 409)
+            seat = open_seats[0]
+        elif not 0 <= seat < self.players:
+            raise Rejected(f"seat {seat} is not at this table (0-{self.players - 1})", 404)
+        elif seat not in open_seats:
+            raise Rejected(f"seat {seat} is taken; open seats: {open_seats or 'none'}", 409)
+        token = secrets.token_urlsafe(24)
+        new = Seat(seat, "person", name, None, store.token_hash(token))
+        taken = seat
+
+        def apply() -> None:
+            self.seats[taken] = new
+            self.plan()
+
+        write = store.update_seat(self.id, seat, kind="person", name=name, bot=None, token=new.token)
+        return Change([write], apply, (seat, token))

@@ -1,0 +1,214 @@
+"""Every limit the server keeps, in one place: defaults, what each is for, and where they are read from.
+
+A public server must not trust its visitors, so every resource a client can make the server spend (memory for
+its messages, CPU for its bots, rows for its rooms, sockets) has a bound here. ``bigtwo serve --help`` lists
+them as options; each can also be set by an environment variable (``BIGTWO_`` and the name in capitals, e.g.
+``BIGTWO_MAX_ROOMS=200``) or in a settings file (TOML, the same names: ``max_rooms = 200``; ``bigtwo serve
+--settings FILE`` or ``BIGTWO_SETTINGS``). An option beats the environment, which beats the file, which beats
+the default.
+
+The shapes of the API's messages (a room name's length, a card's spelling, ...) are fixed by its schema rather
+than set here; they are listed in ``SCHEMA_LIMITS`` so the README and the models read the same numbers.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+ENV_PREFIX = "BIGTWO_"
+
+# The API's fixed shapes (its OpenAPI schema says the same).
+SCHEMA_LIMITS = {
+    "room_name_chars": 60,
+    "player_name_chars": 24,
+    "bot_name_chars": 40,
+    "preset_name_chars": 40,
+    "token_chars": 128,
+    "answer_chars": 40,
+    "cards_per_message": 54,
+    "seats": 8,
+    "ws_message_bytes": 8192,
+}
+
+
+class Settings(BaseModel):
+    """The server's limits and addresses. Build with :meth:`Settings.load` (file, environment, options)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # --- addresses -----------------------------------------------------------------------------------------
+    public_url: str | None = Field(
+        None,
+        description="the address people open (https://cards.example.org): invite and record links are built "
+        "from it, never from a request's Host header (bigtwo serve: http://localhost:PORT when unset)",
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="web pages (origins) allowed to open the table's WebSocket, comma-separated; '*' allows any "
+        "(unset: the public URL's origin only)",
+    )
+    trusted_proxies: str = Field(
+        "127.0.0.1",
+        description="addresses of reverse proxies whose X-Forwarded-For is believed (comma-separated, '*' for "
+        "any): the client address every per-address limit counts",
+    )
+    docs: bool = Field(
+        True, description="serve the API's Swagger UI at /docs (from the installed swagger-ui-py package)"
+    )
+
+    # --- requests ------------------------------------------------------------------------------------------
+    max_body_bytes: int = Field(65536, ge=1024, description="largest request body; a larger one is answered 413")
+    max_json_depth: int = Field(8, ge=2, le=64, description="deepest nesting of arrays and objects in a body")
+    max_rules_text_chars: int = Field(
+        200, ge=1, le=10000, description="longest house-rule text (a ruleset's name or description)"
+    )
+    max_rules_items: int = Field(64, ge=1, le=1000, description="most house-rule changes (and items of a list)")
+    max_rules_toml_bytes: int = Field(20000, ge=100, description="largest house-rules TOML text")
+    max_rules_toml_depth: int = Field(4, ge=1, le=32, description="deepest nesting of tables and arrays in it")
+
+    # --- rooms ---------------------------------------------------------------------------------------------
+    max_rooms: int = Field(500, ge=1, description="tables not yet finished, all clients together")
+    rooms_per_address: int = Field(20, ge=1, description="tables not yet finished that one address opened")
+    rooms_per_address_per_minute: int = Field(10, ge=1, description="tables one address may open a minute")
+    waiting_room_minutes: float = Field(
+        60, gt=0, description="a table not started this long after it was opened is closed (and not reloaded)"
+    )
+    max_bot_tables: int = Field(
+        8, ge=0, description="tables playing with bots alone (no person seated) at once, all clients together"
+    )
+    bot_table_min_delay: float = Field(
+        0.5, ge=0, le=10, description="seconds a bot waits before moving at a table of bots alone (at least)"
+    )
+    bot_workers: int = Field(
+        1, ge=1, le=64, description="processes that run the bots that search (off the event loop, at low priority)"
+    )
+    bot_budget_ms: float = Field(
+        500, gt=0, description="thinking time of a bot that takes a budget (search), per decision"
+    )
+
+    # --- WebSockets ----------------------------------------------------------------------------------------
+    sockets_per_room: int = Field(64, ge=1, description="WebSockets open on one table")
+    sockets_per_address: int = Field(32, ge=1, description="WebSockets open from one address")
+    messages_per_second: float = Field(
+        10, gt=0, description="messages a WebSocket may send a second (on average; refusals count)"
+    )
+    message_burst: int = Field(
+        30, ge=1, description="messages a WebSocket may send at once; past it the client is told, then disconnected"
+    )
+    max_queued_messages: int = Field(
+        32, ge=1, description="messages waiting for a client that is not reading before it is disconnected"
+    )
+    send_timeout_seconds: float = Field(
+        10, gt=0, description="longest wait for a client to take one message before it is disconnected"
+    )
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, v: str | None) -> str | None:
+        if v is None or v == "":
+            return None
+        parts = urlsplit(v)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("a public URL is http(s)://host[:port][/path], without a query")
+        return v.rstrip("/")
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _origins(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            v = [o for o in (p.strip() for p in v.split(",")) if o]
+        return [o.rstrip("/") for o in v] if isinstance(v, list) else v
+
+    # --- reading -------------------------------------------------------------------------------------------
+    @classmethod
+    def load(
+        cls,
+        file: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> Settings:
+        """Defaults, then the settings file, then ``BIGTWO_*`` variables, then ``options`` (None: not given).
+
+        Raises ValueError naming the setting, where it came from and what it accepts.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
+        file = file or env.get(f"{ENV_PREFIX}SETTINGS") or None
+        if file:
+            path = Path(file)
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+                raise ValueError(f"settings file {str(path)!r}: {e}") from None
+            for key, value in data.items():
+                if key not in cls.model_fields:
+                    raise ValueError(f"settings file {str(path)!r}: no setting named {key!r}; {_names()}")
+                values[key], sources[key] = value, f"settings file {str(path)!r}"
+        for key in cls.model_fields:
+            name = ENV_PREFIX + key.upper()
+            if name in env:
+                values[key], sources[key] = _from_text(key, env[name]), f"environment variable {name}"
+        for key, value in options.items():
+            if key not in cls.model_fields:
+                raise ValueError(f"no setting named {key!r}; {_names()}")
+            if value is not None:
+                values[key], sources[key] = value, f"--{key.replace('_', '-')}"
+        try:
+            return cls(**values)
+        except ValidationError as e:
+            err = e.errors()[0]
+            key = str(err["loc"][0]) if err.get("loc") else "?"
+            raise ValueError(f"{sources.get(key, key)}: {err['msg']}") from None
+
+    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
+        """May a page from ``origin`` open a WebSocket here? A client that sends no Origin is not a browser page
+        and passes (Origin is how browsers say whose page opened a socket); a page must be an allowed origin."""
+        if origin is None:
+            return True
+        origin = origin.rstrip("/")
+        if "*" in self.allowed_origins:
+            return True
+        if self.allowed_origins:
+            return origin in self.allowed_origins
+        if self.public_url is not None:
+            p = urlsplit(self.public_url)
+            return origin == f"{p.scheme}://{p.netloc}"
+        return host is not None and urlsplit(origin).netloc == host
+
+    def link(self, path: str) -> str:
+        """An absolute link when the public URL is known, else a path on this server."""
+        return f"{self.public_url or ''}{path}"
+
+
+def _names() -> str:
+    return "settings: " + ", ".join(Settings.model_fields)
+
+
+def _from_text(key: str, text: str) -> Any:
+    """An environment variable's text as the setting's type (pydantic converts numbers and booleans)."""
+    annotation = Settings.model_fields[key].annotation
+    args = typing.get_args(annotation)
+    if annotation is list or typing.get_origin(annotation) is list:
+        return text
+    if isinstance(annotation, types.UnionType) and type(None) in args and text == "":
+        return None
+    return text
+
+
+def option_type(key: str) -> type:
+    """The plain type of a setting, for a command-line option."""
+    annotation = Settings.model_fields[key].annotation
+    if typing.get_origin(annotation) is list:
+        return str
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    return args[0] if args else annotation  # type: ignore[return-value]

@@ -1,0 +1,495 @@
+"""The server as an unfriendly visitor finds it, on loopback: each finding of the public-server review (issue
+13) reproduced as a test. Every test is bounded in messages and seconds and stops by itself.
+
+The flood and memory tests run ``bigtwo serve`` as its own process (so the server's CPU and memory are its own,
+and its limits come from ``BIGTWO_*`` variables as an operator would set them); the others run the application
+in this process. Clients take different loopback addresses (127.0.0.x) where a per-address limit must not
+mix their counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import statistics
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from bigtwo.bots import make
+from tests.server_support import (
+    LiveServer,
+    ServerProcess,
+    auth,
+    free_port,
+    message_for,
+    postgres_url_or_skip,
+    reset_postgres,
+)
+
+ABUSE_LIMITS = {  # the defaults, but for the socket counts, so that a test can reach them quickly
+    "BIGTWO_SOCKETS_PER_ADDRESS": "6",
+    "BIGTWO_SOCKETS_PER_ROOM": "12",
+}
+
+
+def client(address: str, base: str) -> httpx.Client:
+    return httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address=address), timeout=20)
+
+
+def ws_connect(url: str, address: str, **kw: Any) -> Any:
+    return websockets.connect(url, local_addr=(address, 0), max_size=2**22, open_timeout=10, **kw)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    database = str(tmp_path_factory.mktemp("abuse") / "abuse.sqlite3")
+    server = ServerProcess(database, free_port(), env=ABUSE_LIMITS).start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def declared_post(port: int, address: str, length: int) -> tuple[int, dict[str, Any]]:
+    """A POST that declares a body of ``length`` bytes and sends none of it: the answer must not wait for it."""
+    head = (
+        "POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(address, 0)) as s:
+        s.sendall(head.encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    status = int(data.split(b" ", 2)[1])
+    return status, json.loads(data.split(b"\r\n\r\n", 1)[1])
+
+
+def open_table(base: str, address: str, **spec: Any) -> dict[str, Any]:
+    with client(address, base) as c:
+        r = c.post("/api/rooms", json={"host_name": "Ann", "move_seconds": 0, **spec})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+
+# --- finding 1: one spectator froze the server --------------------------------------------------------------------
+
+
+def test_a_flooding_spectator_does_not_hold_up_other_clients(served):
+    """A token-less socket sending {"type":"continue"} as fast as it can (reconnecting when cut off): the server
+    goes on answering another client within 200 ms, and cuts the flooder off in words (close code 4429)."""
+    made = open_table(served.url, "127.0.0.11")
+    rid = made["room"]["id"]
+    ws_url = f"ws://127.0.0.1:{served.port}/ws/rooms/{rid}"
+    seconds, most = 3.0, 30_000
+    latencies: list[float] = []
+    stop = threading.Event()
+
+    def probe() -> None:  # another client, in its own thread, asking for the table's view
+        with client("127.0.0.12", served.url) as c:
+            while not stop.is_set():
+                t0 = time.perf_counter()
+                r = c.get(f"/api/rooms/{rid}/view")
+                latencies.append(time.perf_counter() - t0)
+                assert r.status_code == 200
+                time.sleep(0.02)
+
+    async def flood() -> tuple[int, list[tuple[int | None, str | None]], list[str]]:
+        sent, closes, errors = 0, [], []
+        message = json.dumps({"type": "continue"})
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and sent < most:
+            try:
+                async with ws_connect(ws_url, "127.0.0.13") as ws:
+
+                    async def read(ws=ws) -> None:
+                        with contextlib.suppress(ConnectionClosed):
+                            async for raw in ws:
+                                msg = json.loads(raw)
+                                if msg["type"] == "error":
+                                    errors.append(msg["message"])
+
+                    reader = asyncio.create_task(read())
+                    try:
+                        while time.monotonic() < deadline and sent < most:
+                            await ws.send(message)
+                            sent += 1
+                            if sent % 10 == 0:
+                                await asyncio.sleep(0)
+                    except ConnectionClosed:
+                        pass
+                    await asyncio.wait_for(reader, 10)
+                    closes.append((ws.close_code, ws.close_reason))
+            except (ConnectionClosed, InvalidStatus, OSError):
+                await asyncio.sleep(0.01)
+        return sent, closes, errors
+
+    prober = threading.Thread(target=probe)
+    prober.start()
+    try:
+        sent, closes, errors = asyncio.run(flood())
+    finally:
+        stop.set()
+        prober.join(30)
+    print(f"flood: {sent} messages, {len(closes)} connections closed; probes: {len(latencies)}", closes[:3])
+    assert sent > 1000 and len(latencies) > 10
+    # the probes were answered promptly while the flood went on (the old server stalled for seconds)
+    ordered = sorted(latencies)
+    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    said = f"p95 {p95:.3f} s, slowest {ordered[-1]:.3f} s, median {statistics.median(ordered):.3f} s"
+    assert p95 < 0.2 and ordered[-1] < 1.0, said
+    # closed with 4429 and the reason; a flooder that keeps sending may see only the reset of its connection
+    # instead (the server stops reading its flood, and the reset can overtake the close frame)
+    told = [reason for code, reason in closes if code == 4429]
+    assert told and all(code in (4429, 1006) for code, _ in closes), closes
+    assert all("too many messages" in reason for reason in told)
+    assert any(e.startswith("too many messages: at most 10 a second (30 at once)") for e in errors)
+    assert any("spectators cannot act" in e for e in errors)
+
+
+# --- finding 2: a client that never reads grew memory without bound ------------------------------------------
+
+
+def test_a_client_that_never_reads_costs_bounded_memory(served):
+    """A socket that never reads, sending 8 KB messages the server refuses (each refusal once echoed the 8 KB,
+    and queued them unsent): while it floods (up to 20,000 messages, 160 MB, in at most 8 s) the server's memory
+    grows by less than 32 MiB, and the client is disconnected. (The server before this limit grew by 70 MiB.)"""
+    made = open_table(served.url, "127.0.0.21")
+    rid = made["room"]["id"]
+    ws_url = f"ws://127.0.0.1:{served.port}/ws/rooms/{rid}"
+    big = json.dumps({"type": "x" * 8000})
+    before = served.rss_bytes()
+    peak = before
+
+    async def silent() -> int:
+        nonlocal peak
+        sent = 0
+        deadline = time.monotonic() + 8
+        # max_queue=1: the client library reads nothing beyond one message; the server's sends back pile up
+        async with ws_connect(ws_url, "127.0.0.22", max_queue=1, close_timeout=1) as ws:
+            try:
+                while sent < 20_000 and time.monotonic() < deadline:
+                    await asyncio.wait_for(ws.send(big), 2)
+                    sent += 1
+                    if sent % 500 == 0:
+                        peak = max(peak, served.rss_bytes())
+            except (ConnectionClosed, TimeoutError):
+                pass
+            peak = max(peak, served.rss_bytes())  # measured while the connection is still open
+            with client("127.0.0.21", served.url) as c:  # the server let go of it while it still holds on
+                deadline = time.monotonic() + 15
+                while c.get("/api/stats").json()["connections"]:
+                    assert time.monotonic() < deadline, "the silent client was never disconnected"
+                    time.sleep(0.1)
+        return sent
+
+    sent = asyncio.run(silent())
+    grown = peak - before
+    assert grown < 32 * 2**20, f"the server grew by {grown / 2**20:.0f} MiB after {sent} refused messages"
+
+
+# --- findings 3, 4, 6: bad input, in words, and nothing stored ------------------------------------------------
+
+
+REFUSED_BODIES = [
+    (b'{"name": NaN}', 422, "NaN is not a number JSON allows"),
+    (b'{"bot_delay": Infinity}', 422, "Infinity is not a number JSON allows"),
+    (b'{"rules": {"name": "x\\ud800"}}', 422, "rules.name: \\ud800 is half of a surrogate pair, not a character"),
+    (b'{"name": "\\udfff"}', 422, "half of a surrogate pair"),
+    (b'{"rules": ' + b"[" * 10_000 + b"]" * 10_000 + b"}", 422, "nests arrays and objects more than 8 deep"),
+    (
+        json.dumps({"rules_toml": "a = " + "[" * 5000 + "]" * 5000}).encode(),
+        422,
+        "house rules TOML nests tables and arrays more than 4 deep",
+    ),
+    (json.dumps({"rules": {"name": "x" * 5000}}).encode(), 422, "is 5,000 characters long; at most 200"),
+    (json.dumps({"rules": {"description": "y" * 50_000}}).encode(), 422, "at most 200"),
+    (json.dumps({"name": "Ann\u0000"}).encode(), 422, "U+0000"),
+    (json.dumps({"name": "evil\u202egnp.exe"}).encode(), 422, "RIGHT-TO-LEFT OVERRIDE"),
+    (json.dumps({"host_name": "\u2066Bob"}).encode(), 422, "LEFT-TO-RIGHT ISOLATE"),
+    (b'{"name": "\xff\xfe"}', 422, "not valid UTF-8"),
+    (b'{"rules": {"name": 1e999}}', 422, "1e999 is too large a number: numbers must be finite"),
+]
+
+
+def test_every_bad_body_is_refused_in_words_and_nothing_is_stored(served):
+    with client("127.0.0.31", served.url) as c:
+        lobby = c.get("/api/rooms").json()
+        for body, status, words in REFUSED_BODIES:
+            r = c.post("/api/rooms", content=body, headers={"content-type": "application/json"})
+            assert r.status_code == status, (body[:60], r.status_code, r.text[:300])
+            assert words in r.json()["detail"], (body[:60], r.json())
+            assert len(r.content) < 2000  # the input is not echoed back
+        for length in (1_000_000, 300_000_000):  # refused from the declared length, before any of it is read
+            status, answer = declared_post(served.port, "127.0.0.31", length)
+            assert status == 413 and f"is {length:,} bytes: at most 65,536 bytes are accepted" in answer["detail"]
+        r = c.post("/api/rooms/abc/join", json={"name": "\u202eAnn"})
+        assert r.status_code == 422 and "RIGHT-TO-LEFT OVERRIDE" in r.json()["detail"]
+        assert c.get("/api/rooms").json() == lobby  # nothing was opened
+        # the same words for a bad message over the WebSocket, cut short however long the input
+        made = open_table(served.url, "127.0.0.32")
+
+        async def say(raw: str) -> str:
+            url = f"ws://127.0.0.1:{served.port}/ws/rooms/{made['room']['id']}"
+            async with ws_connect(url, "127.0.0.33") as ws:
+                await ws.send(raw)
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg["type"] == "error":
+                        return msg["message"]
+
+        said = asyncio.run(say(json.dumps({"type": "x" * 8000})))
+        assert said.startswith("bad message: ") and len(said) < 400
+        said = asyncio.run(say(json.dumps({"type": "exchange", "answer": "a\u202eb"})))
+        assert "RIGHT-TO-LEFT OVERRIDE" in said
+
+
+def lobby_survives_the_surrogate(database: str) -> None:
+    with LiveServer(database) as first:
+        r = httpx.post(
+            f"{first.url}/api/rooms",
+            content=b'{"rules": {"name": "x\\ud800"}}',
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 422 and "surrogate" in r.json()["detail"]
+        listed = httpx.get(f"{first.url}/api/rooms")
+        assert listed.status_code == 200 and listed.json() == []
+        ok = httpx.post(f"{first.url}/api/rooms", json={"rules": {"name": "Ünïcödé ♠ rules"}})
+        assert ok.status_code == 201
+    with LiveServer(database) as second:  # and after a restart
+        listed = httpx.get(f"{second.url}/api/rooms")
+        assert listed.status_code == 200 and [x["rules_name"] for x in listed.json()] == ["Ünïcödé ♠ rules"]
+
+
+def test_the_lobby_survives_the_surrogate_request_on_sqlite(tmp_path):
+    lobby_survives_the_surrogate(str(tmp_path / "lobby.sqlite3"))
+
+
+def test_the_lobby_survives_the_surrogate_request_on_postgresql():
+    url = postgres_url_or_skip()
+    reset_postgres(url)
+    lobby_survives_the_surrogate(url)
+
+
+# --- finding 4: limits on rooms, sockets and bots -----------------------------------------------------------------
+
+
+def test_rooms_sockets_and_bot_tables_are_limited_in_words(tmp_path):
+    limits = {
+        "rooms_per_address_per_minute": 3,
+        "sockets_per_room": 3,
+        "sockets_per_address": 4,
+        "max_bot_tables": 1,
+        "bot_table_min_delay": 0.5,
+    }
+    with LiveServer(str(tmp_path / "limits.sqlite3"), **limits) as live:
+        with client("127.0.0.41", live.url) as c:
+            made = [c.post("/api/rooms", json={"seats": [{"kind": "bot", "bot": "random"}] * 4}) for _ in range(3)]
+            assert all(r.status_code == 201 for r in made)
+            r = c.post("/api/rooms", json={})
+            assert r.status_code == 429 and "you opened 3 tables in the last minute" in r.json()["detail"]
+            assert r.headers["retry-after"] == "60"
+            first, second = (m.json() for m in made[:2])
+            r = c.post(f"/api/rooms/{first['room']['id']}/start", json={}, headers=auth(first["host_token"]))
+            assert r.status_code == 200
+            r = c.post(f"/api/rooms/{second['room']['id']}/start", json={}, headers=auth(second["host_token"]))
+            assert r.status_code == 429 and "tables of bots alone, the most it allows" in r.json()["detail"]
+        rid = first["room"]["id"]
+
+        other = second["room"]["id"]
+
+        async def refused(url: str, address: str) -> tuple[int | None, str]:
+            async with ws_connect(url, address) as ws:
+                msgs = []
+                with contextlib.suppress(ConnectionClosed):
+                    async for m in ws:
+                        msgs.append(json.loads(m))
+                assert ws.close_reason == msgs[-1]["message"]
+                return ws.close_code, msgs[-1]["message"]
+
+        async def sockets() -> list[tuple[int | None, str]]:
+            held = [await ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.42") for _ in range(3)]
+            out = [await refused(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.43")]  # the table is full
+            held.append(await ws_connect(f"{live.ws_url}/ws/rooms/{other}", "127.0.0.42"))
+            out.append(await refused(f"{live.ws_url}/ws/rooms/{other}", "127.0.0.42"))  # the address is
+            for ws in held:
+                await ws.close()
+            return out
+
+        table_full, address_full = asyncio.run(sockets())
+        assert table_full == (4503, "this table has 3 connections, the most allowed: try again later")
+        assert address_full == (4503, "your address has 4 connections open, the most allowed: close some")
+
+
+def test_links_come_from_the_public_url_not_the_host_header(tmp_path):
+    with LiveServer(str(tmp_path / "links.sqlite3")) as live:
+        r = httpx.post(f"{live.url}/api/rooms", json={}, headers={"host": "evil.example"})
+        assert r.status_code == 201
+        assert r.json()["invite"] == f"{live.url}/room/{r.json()['room']['id']}"
+        lobby = httpx.get(f"{live.url}/api/rooms", headers={"host": "evil.example"}).json()
+        assert all(x["invite"].startswith(live.url) for x in lobby)
+
+
+# --- finding 5: a revoked seat could still move ------------------------------------------------------------------
+
+
+def revocation_race(database: str, trials: int) -> None:
+    """``trials`` times: a player's move and the host's "open this seat" sent at once, then a new person takes the
+    seat. The room's decisions are logged in the order its lock let them happen: no move of a seat may come after
+    its revocation and before the next person took it (with a new token)."""
+    with LiveServer(database) as live:
+        spec = {"host_name": "Ann", "players": 2, "move_seconds": 0, "break_seconds": 0, "rounds": 100}
+        made = httpx.post(f"{live.url}/api/rooms", json=spec).json()
+        rid, host = made["room"]["id"], made["host_token"]
+        tokens = {
+            0: made["token"],
+            1: httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Bob"}).json()["token"],
+        }
+        assert httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(host)).status_code == 200
+        room = live.rooms.rooms[rid]
+        ref = room.ref
+        log: list[tuple[str, int]] = []  # the room's decisions, in the order its lock let them happen
+        real_commit, real_change, real_join = room._commit, ref.change_seat, ref.join
+
+        async def commit(move: Any) -> None:
+            log.append(("move", move.seat))
+            await real_commit(move)
+
+        def logged(change: Any, entry: tuple[str, int]) -> Any:
+            apply = change.apply
+
+            def applied() -> None:
+                apply()
+                log.append(entry)
+
+            change.apply = applied
+            return change
+
+        room._commit = commit
+        ref.change_seat = lambda token, seat, *a, **k: logged(real_change(token, seat, *a, **k), ("revoked", seat))
+        ref.join = lambda name, seat: logged(real_join(name, seat), ("joined", seat))
+        greedy = make("greedy")
+        outcomes = {"moved": 0, "refused": 0}
+        jitter = random.Random(13)
+
+        async def after(seconds: float, request: Any) -> Any:
+            await asyncio.sleep(seconds)
+            return await request
+
+        async def trials_() -> None:
+            async with httpx.AsyncClient(base_url=live.url, timeout=20) as c:
+                for trial in range(trials):
+                    if room.match.is_over:
+                        break
+                    seat = room.match.to_move
+                    choice = greedy.choose(room.rules, room.match.observation(seat))
+                    move = c.post(
+                        f"/api/rooms/{rid}/actions", json=message_for(choice, room.seq), headers=auth(tokens[seat])
+                    )
+                    revoke = c.post(f"/api/rooms/{rid}/seats/{seat}", json={"kind": "open"}, headers=auth(host))
+                    # which is sent first, and how much later the other (0-4 ms: a commit's time), vary
+                    gap = jitter.uniform(0, 0.004)
+                    if trial % 2:
+                        moved, revoked = await asyncio.gather(after(gap, move), revoke)
+                    else:
+                        moved, revoked = await asyncio.gather(move, after(gap, revoke))
+                    assert revoked.status_code == 200, revoked.text
+                    assert moved.status_code in (200, 403), moved.text
+                    outcomes["moved" if moved.status_code == 200 else "refused"] += 1
+                    joined = await c.post(f"/api/rooms/{rid}/join", json={"name": f"P{seat}", "seat": seat})
+                    assert joined.status_code == 200, joined.text
+                    tokens[seat] = joined.json()["token"]
+
+        asyncio.run(trials_())
+    # a move of a seat between its revocation and the next person's joining would be a revoked token's
+    assert outcomes["moved"] + outcomes["refused"] == trials
+    revoked: set[int] = set()
+    for i, (kind, seat) in enumerate(log):
+        if kind == "revoked":
+            revoked.add(seat)
+        elif kind == "joined":
+            revoked.discard(seat)
+        elif kind == "move":
+            assert seat not in revoked, f"write {i}: a move for seat {seat} after its token was revoked"
+    # both orders happened: moves that won the race (stored before the revocation) and moves that lost it
+    assert outcomes["moved"] == sum(1 for k, _ in log if k == "move") and outcomes["refused"] > 0
+
+
+def test_a_revoked_token_never_acts_in_200_races_on_sqlite(tmp_path):
+    revocation_race(str(tmp_path / "race.sqlite3"), 200)
+
+
+def test_a_revoked_token_never_acts_on_postgresql():
+    url = postgres_url_or_skip()
+    reset_postgres(url)
+    revocation_race(url, 200)
+
+
+def test_a_wrong_hello_detaches_a_seated_connection(tmp_path):
+    with LiveServer(str(tmp_path / "hello.sqlite3")) as live:
+        made = httpx.post(f"{live.url}/api/rooms", json={"host_name": "Ann", "players": 2, "move_seconds": 0}).json()
+        rid = made["room"]["id"]
+        bob = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Bob"}).json()
+        httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        room = live.rooms.rooms[rid]
+        mover = room.match.to_move
+        token = made["token"] if mover == 0 else bob["token"]
+        choice = make("greedy").choose(room.rules, room.match.observation(mover))
+
+        async def main() -> list[dict]:
+            got: list[dict] = []
+            async with websockets.connect(f"{live.ws_url}/ws/rooms/{rid}") as ws:
+
+                async def until(pred) -> dict:
+                    while True:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                        got.append(msg)
+                        if pred(msg):
+                            return msg
+
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await until(lambda m: m["type"] == "view" and m["you"]["seat"] == mover)
+                await ws.send(json.dumps({"type": "hello", "token": "wrong-token"}))
+                await until(lambda m: m["type"] == "error")
+                await ws.send(json.dumps(message_for(choice, 0)))
+                await until(lambda m: m["type"] == "error" and "spectators cannot act" in m["message"])
+            return got
+
+        got = asyncio.run(main())
+        assert any("you are watching" in m.get("message", "") for m in got)
+        assert room.seq == 0 and not room.connected(mover)
+
+
+# --- finding 6: cross-origin sockets, and the API's page ---------------------------------------------------------
+
+
+def test_websockets_from_other_origins_are_refused_and_the_docs_load_nothing_from_elsewhere(tmp_path):
+    with LiveServer(str(tmp_path / "origin.sqlite3")) as live:
+        rid = httpx.post(f"{live.url}/api/rooms", json={}).json()["room"]["id"]
+
+        async def connect(origin: str | None) -> str:
+            headers = {"Origin": origin} if origin else {}
+            try:
+                async with websockets.connect(f"{live.ws_url}/ws/rooms/{rid}", additional_headers=headers) as ws:
+                    return json.loads(await asyncio.wait_for(ws.recv(), 10))["type"]
+            except InvalidStatus as e:
+                return str(e.response.status_code)
+
+        assert asyncio.run(connect("https://evil.example")) == "403"
+        assert asyncio.run(connect(live.url)) == "view"
+        assert asyncio.run(connect(None)) == "view"  # not a browser page
+        docs = httpx.get(f"{live.url}/docs")
+        assert docs.status_code == 200 and "default-src 'self'" in docs.headers["content-security-policy"]
+        assert "//" not in docs.text.replace("<!doctype", "")  # every script and style from this server
+        assert httpx.get(f"{live.url}/docs/static/swagger-ui-bundle.js").status_code == 200
+    with LiveServer(str(tmp_path / "nodocs.sqlite3"), docs=False) as live:
+        assert httpx.get(f"{live.url}/docs").status_code == 404
