@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-from bigtwo.cards import CARDS, Card, CardSet, bits, to_mask
+from bigtwo.cards import CARDS, Card, CardSet, bits, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError, IllegalPlay
 
@@ -170,6 +170,16 @@ class Decision:
         if kind == "swap" and word == "yes":
             word = "swap"
         return Answer(kind, word)
+
+
+def action_text(action: Action) -> str:
+    """An action as text that reads back to the same action (through its decision, for answers): the pass
+    ``pass``, cards in notation with the second deck's copies marked (``3D'``), words as they are."""
+    if isinstance(action, Play):
+        return "pass" if action.is_pass else " ".join(token(c) for c in bits(action.mask))
+    if action.kind in ("give", "surrender") and action.mask:
+        return " ".join(token(c) for c in bits(action.mask))
+    return action.word
 
 
 def _cards_of(value: Any) -> int:

@@ -287,6 +287,9 @@ class PlainTable:
                 f"Demand the lowest {cards} of {w.object(d['from'])}? Type [bold]lowest[/bold], or "
                 f"[bold]any[/bold] to let them choose.{why}"
             )
+        if kind in ("redeal", "swap"):
+            ask = "Ask for a new deal" if kind == "redeal" else "Take the leftover card for your lead card"
+            return f"{ask}? Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
         return escape(str(d))
 
     # --- results ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from bigtwo.actions import DEAL_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.cards import CardSet, CardsLike, card, to_mask
@@ -117,14 +118,15 @@ class TableSession:
         self._logged: dict[int, int] = {}  # id(game) -> actions logged
         self._result_logged: dict[int, int] = {}  # id(game) -> history length when its result was logged
         self._round, self._events = -1, 0  # the round logged, and its exchange events logged
+        self._deals = 0  # the round's deal-time answers logged
         self.sync_log()
 
     # --- reading ------------------------------------------------------------------------------------
     @property
     def game(self) -> Game | None:
-        """The game being played (None during a match's exchanges)."""
+        """The game being played (None while a match's deal or exchanges are being decided)."""
         if self.match is not None:
-            return self.match.game if self.match.phase != "exchange" else None
+            return self.match.game if self.match.phase in ("play", "over") else None
         return self.single
 
     @property
@@ -192,8 +194,8 @@ class TableSession:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        """The human's pending exchange decision, if any."""
-        if self.match is None or self.match.phase != "exchange" or not self.human_to_move:
+        """The human's pending decision (at the deal, or in an exchange), if any."""
+        if self.match is None or self.match.pending is None or not self.human_to_move:
             return None
         return self.match.observation(self.seat)["decision"]
 
@@ -203,7 +205,10 @@ class TableSession:
         return ev.sort_cards(to_mask(self.observation()["hand"]))
 
     def legal_choices(self) -> list[Any]:
-        if self.decision is not None:
+        d = self.decision
+        if d is not None:
+            if d["kind"] in DEAL_DECISIONS:
+                return list(d["options"])
             return legal_exchange_choices(self.rules, self.observation())
         g = self.game
         return g.legal_plays() if g is not None and self.human_to_move else []
@@ -242,15 +247,26 @@ class TableSession:
         legal = self.legal_choices()
         return legal[0] if len(legal) == 1 else None
 
-    # --- deal-time requests (a single round dealt by the game) ----------------------------------------
+    # --- deal-time requests: a match asks them as decisions, a single round offers them until play begins ------
+    def _deal_choice(self, kind: str) -> bool:
+        d = self.decision
+        return d is not None and d["kind"] == kind
+
     def redeal_reasons(self) -> list[str]:
         """Why the human may ask for a new deal now (002 Reshuffling), in the table's words; empty when they
         may not."""
+        if self._deal_choice("redeal"):
+            d = self.decision
+            assert d is not None
+            return [self.words.render(d["reason"])]
         if self.single is None:
             return []
         return [self.words.render(r) for r in self.single.redeal_reasons(self.seat)]
 
     def request_redeal(self) -> None:
+        if self._deal_choice("redeal"):
+            self.act("redeal")
+            return
         if self.single is None or not self.redeal_reasons():
             raise IllegalPlay("you may not ask for a new deal now")
         self.single.request_redeal(self.seat)
@@ -261,6 +277,8 @@ class TableSession:
     @property
     def can_swap(self) -> bool:
         """The human holds the lead card and may swap it for the leftover card shown (002 Variations)."""
+        if self._deal_choice("swap"):
+            return True
         g = self.single
         if g is None or not g.can_swap_leftover:
             return False
@@ -269,6 +287,9 @@ class TableSession:
         return swap_holder(g) == self.seat
 
     def swap(self) -> None:
+        if self._deal_choice("swap"):
+            self.act("swap")
+            return
         if not self.can_swap:
             raise IllegalPlay("there is no leftover card for you to swap")
         assert self.single is not None
@@ -300,7 +321,7 @@ class TableSession:
         words = self.words
         if d is not None:
             assert self.match is not None
-            reason = self.match.exchange.why_not(CardSet.from_mask(mask))
+            reason = self.match.why_not(CardSet.from_mask(mask))
             if reason is None:
                 ev = self.rules.engine_for(self.n)
                 shown = faces(ev.sort_cards(mask), words.ascii) if mask else "Declining"
@@ -369,13 +390,18 @@ class TableSession:
         for idx in range(max(self._round, 0), len(m.records)):
             rec = m.records[idx]
             if idx != self._round:
-                self._round, self._events = idx, 0
+                self._round, self._events, self._deals = idx, 0, 0
                 total = f" of {m.max_rounds}" if m.max_rounds else ""
                 deals = self.words.subject(rec.dealer, "deals")
                 self.log.append(f"[b]Round {idx + 1}{total}[/b]: {deals}.")
                 if rec.roles:
                     roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
+            for a in rec.deal_answers[self._deals :]:
+                self.log.append(self._deal_line(a))
+            self._deals = len(rec.deal_answers)
+            if rec.exchange is None:
+                continue
             events = rec.exchange.events_for(self.seat)
             for e in events[self._events :]:
                 line = self._event_line(e)
@@ -391,6 +417,15 @@ class TableSession:
                     elif rec.first is not None:
                         self.log.append(f"{self.name(rec.first)} won the last round and leads.")
                 self._sync_game(g)
+
+    def _deal_line(self, a: dict[str, Any]) -> str:
+        """A deal-time answer as a log line: who asked for a new deal, swapped, or kept the deal."""
+        who, word = a["seat"], a["answer"]
+        if word == "redeal":
+            return f"[b]{self.words.subject(who, 'asks')} for a new deal[/b]: the cards are shuffled and dealt again."
+        if word == "swap":
+            return f"{self.words.subject(who, 'takes')} the leftover card for the lead card."
+        return f"[dim]{self.words.subject(who, 'keeps')} the deal.[/dim]"
 
     def _event_line(self, e: dict[str, Any]) -> str | None:
         """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""

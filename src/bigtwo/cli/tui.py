@@ -637,9 +637,10 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
     lines: list[Text] = []
     d = s.decision
     g = s.game
-    if s.match is not None and s.match.phase == "exchange":
+    if s.match is not None and s.match.phase in ("deal", "exchange"):
         who = s.to_move
-        lines.append(Text("Exchanges before the play.", style="bold"))
+        heading = "The deal: a choice before the play." if s.match.phase == "deal" else "Exchanges before the play."
+        lines.append(Text(heading, style="bold"))
         if d is not None:
             lines.append(Text.from_markup(decision_text(s, d)))
         elif who is not None:
@@ -706,6 +707,10 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
         )
     if kind == "demand":
         return f"Demand the lowest {cards} of {s.words.object(d['from'])}? Type (/) lowest, or any to let them choose."
+    if kind in ("redeal", "swap"):
+        ask = "Ask for a new deal" if kind == "redeal" else "Take the leftover card for your lead card"
+        key = "r" if kind == "redeal" else "w"
+        return f"{ask}? Press {key} (or type {kind}), or type keep.{why}"
     return escape(str(d))
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
+from bigtwo.actions import Answer
 from bigtwo.bots import Bot, make
 from bigtwo.combos.play import Play
 from bigtwo.envs.aec import BigTwoAECEnv
@@ -116,8 +117,15 @@ class BigTwoGymEnv(gymnasium.Env):
         """Let the bots move until it is the learning seat's turn or the round is over."""
         aec = self.aec
         g = aec.game
-        while not g.is_over and g.to_move != self.seat:
-            s = g.to_move
+        while not g.is_over and aec.seat_to_move != self.seat:
+            s = aec.seat_to_move
+            if aec.deal is not None:  # a deal-time decision: the bot answers it
+                answer = self._bots[s].choose(self.rules, aec.deal_observation(s))
+                if not isinstance(answer, Answer):
+                    raise BigTwoError(f"bot {self._bots[s].name!r} answered {answer!r} to a deal-time decision")
+                aec.step(aec.deal_action(answer))
+                g = aec.game
+                continue
             play = self._bots[s].choose(self.rules, g.observe(s))
             if not isinstance(play, Play):
                 raise BigTwoError(f"bot {self._bots[s].name!r} answered {play!r}, not a play, in a round's play")

@@ -44,7 +44,8 @@ def _clean_name(v: str) -> str:
     return _printable(v)
 
 
-CardName = Annotated[str, Field(min_length=1, max_length=4, pattern=r"^[0-9A-Za-z♠♥♦♣]+$")]
+# a card as the observation writes it: ``3D``, ``10h``, ``2♠``; ``3D'`` is the second deck's copy
+CardName = Annotated[str, Field(min_length=1, max_length=5, pattern=r"^[0-9A-Za-z♠♥♦♣]+'?$")]
 Name = Annotated[str, Field(min_length=1, max_length=LIMITS["player_name_chars"])]
 Token = Annotated[str, Field(min_length=1, max_length=LIMITS["token_chars"], pattern=r"^[A-Za-z0-9_.~+/=-]+$")]
 Word = Annotated[str, Field(min_length=1, max_length=LIMITS["bot_name_chars"], pattern=r"^[A-Za-z0-9_-]+$")]

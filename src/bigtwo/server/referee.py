@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from bigtwo.combos.play import Play
+from bigtwo.actions import action_text
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
@@ -352,21 +352,18 @@ class Referee:
         m = self.match
         try:
             self._check_turn(seat, seq)
-            if phase is not None and phase != m.phase:
-                wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
+            deciding = m.pending is not None  # a decision (at the deal or in an exchange), not a play
+            if phase is not None and (phase == "play") == deciding:
+                wanted = "an answer to the decision" if deciding else "a play or a pass"
                 raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
             phase, before = m.phase, m.round_index
-            value = m.act(answer, seat=seat)
+            taken = m.apply(answer)
         except IllegalPlay as e:
             raise Rejected(e.reason, 422) from None
         except BigTwoError as e:
             raise Rejected(str(e), 422) from None
-        if phase == "exchange":
-            canonical = m.records[before].exchange.answers[-1]["answer"]
-        else:
-            assert isinstance(value, Play)
-            canonical = str(value)
-        return Move(self.seq, seat, canonical, by, phase, before)
+        # stored as text that reads back to this very action (cards with their deck copy marked)
+        return Move(self.seq, seat, action_text(taken), by, phase, before)
 
     def _check_turn(self, seat: int, seq: int | None) -> None:
         if self.broken:

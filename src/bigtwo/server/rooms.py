@@ -413,7 +413,8 @@ class Room:
                 if not self.ref.waiting_for(turn):
                     return
                 name = self.seats[seat].bot or "greedy"
-                obs = self.match.observation(seat)
+                obs = self.match.observe(seat)
+                fallback = self.match.default_action()  # the engine's own legal action, should the bot fail
                 held = self._bot(seat) if self.manager.bots.quick(name) else None
                 alone = self.ref.bots_alone
             try:
@@ -422,21 +423,23 @@ class Room:
                 else:  # a bot that thinks runs in a worker process, within its budget
                     key = derived_seed(self.seed, "bot", seat, 0)
                     priority = BOTS_ALONE if alone else PEOPLE
-                    choice = await self.manager.bots.choose(self.id, seat, name, key, self.rules, obs, priority)
+                    choice = await self.manager.bots.choose(
+                        self.id, seat, name, key, self.rules, obs.to_json(), priority
+                    )
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a bot that fails must not stall the table: the safe default moves instead
-                log.exception("room %s: bot %s failed to choose; the greedy bot moves for seat %d", self.id, name, seat)
+            except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
+                log.exception("room %s: bot %s failed to choose; the engine moves for seat %d", self.id, name, seat)
                 self._bots.pop(seat, None)
-                choice = make_bot("greedy").choose(self.rules, obs)
+                choice = fallback
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
             except Rejected as e:
                 if not (self.seq == seq and e.status == 422):
                     raise
-                # the bot's own mistake: the safe default plays instead
+                # the bot's own mistake: the engine's legal default plays instead
                 log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
-                await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="bot", seq=seq)
+                await self.submit(seat, fallback, by="bot", seq=seq)
         except asyncio.CancelledError:
             raise
         except Rejected as e:  # the table moved on (paused, or the seat changed hands): nothing to do
@@ -460,7 +463,7 @@ class Room:
             async with self.lock:
                 if not self.ref.time_up(turn):
                     return
-                choice = make_bot("greedy").choose(self.rules, self.match.observation(turn.seat))
+                choice = self.match.default_action()  # the pass when allowed, else the lowest play
                 await self._commit(self.ref.move(choice, seat=turn.seat, by="timeout", seq=turn.seq))
         except asyncio.CancelledError:
             raise

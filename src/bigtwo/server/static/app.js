@@ -347,9 +347,9 @@ function tablePage(roomId) {
 
   function describeTrick(v) {
     const g = v.match;
-    if (g.phase === "exchange") {
-      const w = g.waiting;
-      return w ? `exchanging cards: ${seatName(v.room, w.seat)} is deciding (${w.kind})` : "exchanging cards";
+    if (g.phase === "exchange" || g.phase === "deal") {
+      const w = g.waiting, what = g.phase === "deal" ? "the deal" : "exchanging cards";
+      return w ? `${what}: ${seatName(v.room, w.seat)} is deciding (${w.kind})` : what;
     }
     if (!g.trick) return g.to_move === null ? "" : `${seatName(v.room, g.to_move)} leads`;
     return `${seatName(v.room, g.trick.seat)}: ${g.trick.kind}`;
@@ -387,7 +387,7 @@ function tablePage(roomId) {
             onclick: () => send({ type: "play", cards: selectedCards(), seq: v.seq }) }, "Play"),
           h("button", { id: "pass", disabled: !myTurn || !g.can_pass, onclick: () => send({ type: "pass", seq: v.seq }) }, "Pass"),
           h("button", { id: "clear", disabled: state.selected.size === 0, onclick: () => { state.selected.clear(); render(); } }, "Clear")));
-      } else if (g.phase === "exchange" && g.decision && room.status === "playing") {
+      } else if ((g.phase === "exchange" || g.phase === "deal") && g.decision && room.status === "playing") {
         parts.push(decisionPanel(v));
       }
     }
@@ -405,6 +405,11 @@ function tablePage(roomId) {
       box.append(h("button", { class: "primary", id: "give", disabled: state.selected.size !== d.count,
         onclick: () => send({ type: "exchange", cards: selectedCards(), seq: v.seq }) },
       `Give ${d.count} card${d.count > 1 ? "s" : ""}${d.must !== "any" ? ` (${d.must})` : ""} to ${who}`));
+    } else if (d.kind === "redeal" || d.kind === "swap") {
+      const label = { redeal: "Ask for a new deal", swap: "Swap for the leftover card", keep: "Keep this deal" };
+      for (const o of d.options || []) {
+        box.append(h("button", { class: o === "keep" ? "" : "primary", id: `deal-${o}`, onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
+      }
     } else if (d.kind === "surrender") {
       const highest = g.hand.slice(-d.count);
       box.append(h("button", { class: "primary", id: "surrender", onclick: () => send({ type: "exchange", cards: highest, seq: v.seq }) }, `Surrender ${highest.map(shortName).join(" ")}`),
