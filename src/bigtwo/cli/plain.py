@@ -16,10 +16,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cards import CardParseError
 from bigtwo.cli.session import DEFAULT_BOT, TableSession
 from bigtwo.cli.words import plural
-from bigtwo.errors import BigTwoError
+from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.build import ordinal
@@ -228,7 +227,7 @@ class PlainTable:
             if not text and hint is None:
                 continue
             try:
-                s.act(text or hint.answer)
+                s.act(text or (hint.answer if hint is not None else ""))
             except CardParseError as e:
                 self.say(f"[red]{escape(str(e))}[/red]")
                 continue

@@ -18,13 +18,14 @@ from rich.markup import escape
 from bigtwo.actions import DEAL_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
-from bigtwo.cards import CardSet, CardsLike, card, to_mask
+from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.match import Match
+from bigtwo.observation import as_observation
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.ruleset import Ruleset
 
@@ -356,7 +357,7 @@ class TableSession:
             source = "heuristic"
         else:
             bot, why, source = make("greedy"), None, "greedy"
-            choice = bot.choose(self.rules, obs)
+            choice = bot.choose(self.rules, as_observation(self.rules, obs))
         cards = _mask_of(choice)
         shown = _describe(self, choice)
         if source == "greedy":
@@ -429,7 +430,7 @@ class TableSession:
 
     def _event_line(self, e: dict[str, Any]) -> str | None:
         """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""
-        frm, to = e.get("from"), e.get("to")
+        frm, to = int(e.get("from", -1)), int(e.get("to", -1))
         w = self.words
         if e["type"] == "give":
             if self.seat in (frm, to) and e["reason"].startswith("stolen"):
@@ -484,7 +485,7 @@ class TableSession:
 
 def _own(g: Game, mask: int, seat: int) -> int:
     """With two decks, the copies of ``mask``'s cards that ``seat`` holds."""
-    return Game._match_copies(mask, g.hand(seat).mask)
+    return held_copies(mask, g.hand(seat).mask)
 
 
 def _mask_of(choice: Any) -> int:

@@ -21,11 +21,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
-from bigtwo.cards import CardParseError, CardSet, held_copies, to_mask
+from bigtwo.cards import CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import plural
-from bigtwo.errors import BigTwoError
+from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.record.build import ordinal
 
 KEYS_HELP = """\
@@ -119,7 +119,7 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("n,escape", "answer('stay')", "Stay"),
     ]
 
-    def __init__(self, question: str, keys: str):
+    def __init__(self, question: str | Text, keys: str):
         super().__init__()
         self.question = question
         self.keys = keys

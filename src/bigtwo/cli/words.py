@@ -99,7 +99,7 @@ class Wording:
     def cards(self, tokens: Iterable[str]) -> str:
         return " ".join(self.token(t) for t in tokens)
 
-    def render(self, message: object, opens: bool = True) -> str:
+    def render(self, message: Any, opens: bool = True) -> str:
         """An engine message for the player: names for seats (verbs agreeing), the table's card faces, and
         no citations of the rule texts. ``opens``: the message starts a sentence (else it follows a colon).
         Plain text: :meth:`markup` makes it safe to print through rich."""
@@ -115,7 +115,7 @@ class Wording:
             return text
         return text[:1].upper() + text[1:] if opens else text
 
-    def markup(self, message: object, opens: bool = True) -> str:
+    def markup(self, message: Any, opens: bool = True) -> str:
         """:meth:`render`, escaped for rich (square brackets in it are text, not markup)."""
         return escape(self.render(message, opens))
 

@@ -98,7 +98,7 @@ class Ping(Strict):
 
 
 ClientMessage = Annotated[Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping, Field(discriminator="type")]
-client_message = TypeAdapter(ClientMessage)
+client_message: TypeAdapter[Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping] = TypeAdapter(ClientMessage)
 
 
 def parse_client_message(raw: str | bytes) -> Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping:
