@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cli.session import DEFAULT_BOT, TableSession
+from bigtwo.cli.session import DEFAULT_BOT, TableSession, decision_question
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
@@ -255,24 +255,17 @@ class PlainTable:
         return p
 
     def describe_decision(self, d: dict[str, Any]) -> str:
-        """The human's exchange decision as markup: what to type, and why (in the table's words)."""
+        """The human's decision as markup: what is asked, what to type, and why (in the table's words)."""
         s = self.session
         w = s.words
-        k = d["count"]
-        cards = plural(k, "card")
+        what, why = decision_question(s, d)
         kind = d["kind"]
-        why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
         if kind == "give":
-            which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
-            suit = f" {d['suit']}" if d.get("suit") else ""
-            return f"Give {which}{suit} {cards} to {w.object(d['to'])}: type the cards.{why}"
+            return f"{what}: type the cards.{why}"
         if kind == "surrender":
-            return (
-                f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}? Type "
-                f"[bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
-            )
+            return f"{what} Type [bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
         if kind == "ask":
-            lines = [f"Steal {cards} from {w.object(d['from'])} by questions."]
+            lines = [what]
             if d.get("suit"):
                 lines.append(f"You must take {d['committed']} {escape(d['suit'])} first.")
             for a in d.get("answers", []):
@@ -282,14 +275,10 @@ class PlainTable:
                 lines.append(ASK_HELP)
             return "\n".join(lines)
         if kind == "demand":
-            return (
-                f"Demand the lowest {cards} of {w.object(d['from'])}? Type [bold]lowest[/bold], or "
-                f"[bold]any[/bold] to let them choose.{why}"
-            )
+            return f"{what} Type [bold]lowest[/bold], or [bold]any[/bold] to let them choose.{why}"
         if kind in ("redeal", "swap"):
-            ask = "Ask for a new deal" if kind == "redeal" else "Take the leftover card for your lead card"
-            return f"{ask}? Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
-        return escape(str(d))
+            return f"{what} Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
+        return what
 
     # --- results ------------------------------------------------------------------------------------
     def show_scores(self) -> None:

@@ -483,6 +483,31 @@ class TableSession:
                 self.log.append(f"[dim]{w.markup(line)}[/dim]")
 
 
+def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
+    """What a decision asks the human, as markup (``Give your lowest 2 cards to Seat 3``), and why (the rule in
+    the table's words, dim and parenthesised, or empty): each table adds how to answer it."""
+    w = s.words
+    k = d["count"]
+    cards = plural(k, "card")
+    kind = d["kind"]
+    why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
+    if kind == "give":
+        which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
+        suit = f" {d['suit']}" if d.get("suit") else ""
+        return f"Give {which}{suit} {cards} to {w.object(d['to'])}", why
+    if kind == "surrender":
+        return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
+    if kind == "ask":
+        return f"Steal {cards} from {w.object(d['from'])} by questions.", why
+    if kind == "demand":
+        return f"Demand the lowest {cards} of {w.object(d['from'])}?", why
+    if kind == "redeal":
+        return "Ask for a new deal?", why
+    if kind == "swap":
+        return "Take the leftover card for your lead card?", why
+    return escape(str(d)), why
+
+
 def _own(g: Game, mask: int, seat: int) -> int:
     """With two decks, the copies of ``mask``'s cards that ``seat`` holds."""
     return held_copies(mask, g.hand(seat).mask)
