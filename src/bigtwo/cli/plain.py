@@ -285,7 +285,7 @@ class PlainTable:
         s = self.session
         m = s.match
         assert m is not None
-        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        ranking = m.rules.ranks_only
         of = f" of {m.max_rounds}" if m.max_rounds else ""
         t = Table(title=f"Scores after round {len(m.completed)}{of}")
         t.add_column("round", justify="right")
@@ -319,7 +319,7 @@ class PlainTable:
                 self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {left} left, score {res.scores[seat]:+d}")
             return
         self.say("[bold]Match over.[/bold]")
-        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        ranking = m.rules.ranks_only
         for place, seat in enumerate(m.standings(), 1):
             score = f"places {m.places[seat]}" if ranking else f"{m.totals[seat]:+d}"
             self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {score}")
