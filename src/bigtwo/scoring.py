@@ -120,7 +120,7 @@ def is_zero_sum(rules: Any) -> bool:
         return True
     if rules.last_card_call:
         return False
-    return rules.payment_mode != "cumulative"
+    return bool(rules.payment_mode != "cumulative")
 
 
 def count_multiplier(rules: Any, left: int, dealt: int, played_any: bool) -> tuple[int, str]:
