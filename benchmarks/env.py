@@ -9,7 +9,10 @@
   AssertOutOfBounds, OrderEnforcing), for comparison with environments that rely on them;
 - gym vs random: the single-agent environment, learner steps a second (three ``random`` bots move in between
   through their observation dicts);
-- vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments.
+- vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments;
+- batched x32: ``BatchedEnv(num_envs=32)``, the multi-seat lockstep environment of self-play training
+  (:mod:`bigtwo.envs.batched`): every seat's decision exposed, each with its state vector and one feature row
+  per legal action (what a Q(s, a) network scores), forced moves exposed too so every action is a step.
 
 Every figure is the best of ``--repeats`` runs of the same deals, the runs of all kinds interleaved, so load
 from other processes on a shared machine disturbs the comparison as little as it can; "paired" is the median
@@ -31,6 +34,7 @@ from pettingzoo.utils import wrappers
 
 from bigtwo import Game, load_rules
 from bigtwo.envs import aec_env, gym_env, raw_env, vector_env
+from bigtwo.envs.batched import BatchedEnv
 
 
 def engine_steps(rules, players: int, games: int) -> tuple[int, float]:
@@ -89,6 +93,18 @@ def vector_steps(env, num_envs: int, games: int) -> tuple[int, float]:
     return steps, time.perf_counter() - t0
 
 
+def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, float]:
+    rng = random.Random(0)
+    env = BatchedEnv(rules, players, num_envs, seed=0, skip_forced=False)
+    t0 = time.perf_counter()
+    d, _ = env.reset()
+    ended = 0
+    while ended < games:
+        d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
+        ended += len(finished)
+    return env.steps, time.perf_counter() - t0
+
+
 def wrapped(env):
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
@@ -103,9 +119,9 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
-    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "vector x8"]
-    print("| preset | actions | " + " | ".join(cols) + " | aec_env / engine | paired |")
-    print("|---" * (len(cols) + 4) + "|")
+    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "vector x8", "batched x32"]
+    print("| preset | actions | " + " | ".join(cols) + " | aec_env / engine | paired | batched / engine |")
+    print("|---" * (len(cols) + 5) + "|")
     for name in args.presets:
         rules = load_rules(name)
         players = args.players or rules.players
@@ -123,9 +139,11 @@ def main() -> None:
             "+ pz wrappers": partial(aec_steps, env_w, games),
             "gym vs random": partial(gym_steps, genv, games // 4),
             "vector x8": partial(vector_steps, venv, 8, games // 4),
+            "batched x32": partial(batched_steps, rules, players, 32, games),
         }
         best = dict.fromkeys(runs, 0.0)
         paired = []  # aec_env / engine of back-to-back runs: steadier than the bests when the load moves
+        paired_batched = []
         for _ in range(args.repeats):
             rate = {}
             for key, run in runs.items():
@@ -133,10 +151,14 @@ def main() -> None:
                 rate[key] = steps / dt
                 best[key] = max(best[key], rate[key])
             paired.append(rate["aec_env"] / rate["engine"])
+            paired_batched.append(rate["batched x32"] / rate["engine"])
         venv.close()
         figures = " | ".join(f"{best[c]:,.0f}" for c in cols)
         ratio = best["aec_env"] / best["engine"]
-        print(f"| {name} | {size} | {figures} | {ratio:.2f} | {statistics.median(paired):.2f} |")
+        print(
+            f"| {name} | {size} | {figures} | {ratio:.2f} | {statistics.median(paired):.2f} "
+            f"| {statistics.median(paired_batched):.2f} |"
+        )
 
 
 if __name__ == "__main__":
