@@ -42,6 +42,9 @@ def train(
     eval_every: Annotated[int, typer.Option("--eval-every", help="Frames between evaluations (0: never)")] = 250_000,
     eval_deals: Annotated[int, typer.Option("--eval-deals", help="Duplicate deals an evaluation")] = 100,
     eval_opponent: Annotated[str, typer.Option("--eval-opponent", help="Bot the evaluation plays")] = "heuristic",
+    init_from: Annotated[
+        Path | None, typer.Option("--init-from", help="Start from this checkpoint's network (fine-tuning)")
+    ] = None,
     export: Annotated[
         Path | None, typer.Option("--export", help="Also write each new best evaluation's weights here (.npz)")
     ] = None,
@@ -88,6 +91,7 @@ def train(
                 eval_every=eval_every,
                 eval_deals=eval_deals,
                 eval_opponent=eval_opponent,
+                init_from=str(init_from) if init_from else None,
             )
             trainer = Trainer(config, out)
             console.print(f"training {config.to_dict()}")

@@ -65,6 +65,7 @@ class TrainConfig:
     eval_deals: int = 100
     eval_seed: int = 7
     eval_opponent: str = "heuristic"
+    init_from: str | None = None  # start from this checkpoint's network (fine-tuning); None: random weights
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -162,6 +163,12 @@ class Trainer:
         )
         s_size, a_size = self.env.state_encoder.size, self.env.action_encoder.size
         self.model = QNet(s_size, a_size, cfg.hidden)
+        if cfg.init_from:
+            start = torch.load(cfg.init_from, weights_only=False)
+            try:
+                self.model.load_state_dict(start["model"])
+            except (KeyError, RuntimeError) as e:
+                raise ValueError(f"init_from {cfg.init_from}: not a checkpoint of this network shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
         self.pending: list[list[list[tuple[np.ndarray, np.ndarray]]]] = [
             [[] for _ in range(n)] for _ in range(cfg.num_envs)
