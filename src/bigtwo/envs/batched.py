@@ -103,8 +103,13 @@ class BatchedEnv:
         self.episodes = [0] * num_envs
         self.games: list[Game | None] = [None] * num_envs
         self.actions_played = [0] * num_envs
+        self._legal: list[list[Play] | None] = [None] * num_envs  # the pending decision's, once listed
         self.steps = 0  # exposed decisions answered
         self.moves = 0  # every action played (exposed, forced and bots')
+
+    def __setstate__(self, state: dict) -> None:
+        state.setdefault("_legal", [None] * state["num_envs"])  # pickled before the cache existed
+        self.__dict__.update(state)
 
     def _new_game(self, i: int) -> Game | None:
         ep = self.episodes[i]
@@ -144,6 +149,7 @@ class BatchedEnv:
             elif self.skip_forced:
                 legal = g.legal_plays()
                 if len(legal) != 1:
+                    self._legal[i] = legal
                     return
                 g.play(legal[0])
             else:
@@ -166,7 +172,8 @@ class BatchedEnv:
             g = self.games[i]
             assert g is not None
             seat = g.to_move
-            legal = g.legal_plays()
+            legal = self._legal[i] or g.legal_plays()
+            self._legal[i] = None
             self.state_encoder.encode_into(info_from_game(g, seat, self.history), state[j])
             rows.append(self.action_encoder.encode(g.hand(seat).mask, legal))
             envs.append(i)
