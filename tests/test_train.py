@@ -126,3 +126,14 @@ def test_cli_train_rejects_bad_settings(tmp_path):
     assert r.exit_code != 0 and "whole numbers" in r.output
     r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--opponent-share", "2", "--frames", "1"])
     assert r.exit_code == 2 and "fraction" in r.output
+
+
+def test_a_stop_request_ends_the_run_with_a_checkpoint(tmp_path):
+    t = Trainer(small(), tmp_path)
+
+    def stop(_progress):
+        t.stop_requested = True
+
+    t.run(frames=100_000, report_every=0, checkpoint_every=1e9, on_progress=stop)
+    assert 0 < t.frames < 100_000
+    assert Trainer.load(tmp_path / "checkpoint.pt").frames == t.frames

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -113,6 +114,14 @@ def train(
             )
         console.print(line)
 
+    def request_stop(signum: int, _frame: object) -> None:
+        if trainer.stop_requested:  # a second signal: stop now, without a checkpoint of this step
+            raise KeyboardInterrupt
+        console.print(f"signal {signum}: saving a checkpoint after this step, then stopping")
+        trainer.stop_requested = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
     trainer.run(
         frames=frames,
         seconds=hours * 3600 if hours is not None else None,

@@ -181,6 +181,7 @@ class Trainer:
         self.losses: list[float] = []  # since the last log line
         self.log: list[dict[str, Any]] = []
         self.best: float | None = None
+        self.stop_requested = False  # set (e.g. by a signal handler) to end ``run`` after the current step
         self.decisions, finished = self.env.reset()
         self._finish(finished)
 
@@ -339,6 +340,7 @@ class Trainer:
         self.frames, self.games, self.updates, self.seconds, self.best = py["counters"]
         self.losses = py["losses"]
         self.log = py["log"]
+        self.stop_requested = False
         return self
 
     # --- the run -----------------------------------------------------------------------------------------
@@ -365,6 +367,8 @@ class Trainer:
             if frames is not None and self.frames >= frames:
                 break
             if seconds is not None and now - start >= seconds:
+                break
+            if self.stop_requested:  # between two steps, so the checkpoint is a consistent state
                 break
             self.step()
             evaluation = None
