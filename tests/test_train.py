@@ -50,9 +50,9 @@ def params(t):
     return [p.detach().clone() for p in t.model.parameters()]
 
 
-@pytest.mark.parametrize("share", [0.0, 0.5])
-def test_checkpoint_resumes_bit_for_bit(tmp_path, share):
-    cfg = small(opponent_share=share, epsilon=0.2)
+@pytest.mark.parametrize("share,replay", [(0.0, 1), (0.5, 3)])
+def test_checkpoint_resumes_bit_for_bit(tmp_path, share, replay):
+    cfg = small(opponent_share=share, epsilon=0.2, replay=replay, replay_frames=100)
     straight = Trainer(cfg, tmp_path / "a")
     straight.run(frames=500, report_every=1e9, checkpoint_every=1e9)
     straight.run(frames=1000, report_every=1e9, checkpoint_every=1e9)

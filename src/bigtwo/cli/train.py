@@ -34,6 +34,9 @@ def train(
     history: Annotated[int, typer.Option("--history", help="Recent actions in the state")] = 8,
     lr: Annotated[float, typer.Option("--lr", help="Adam learning rate")] = 3e-4,
     batch_size: Annotated[int, typer.Option("--batch-size", help="Frames a gradient step")] = 512,
+    replay: Annotated[
+        int, typer.Option("--replay", help="Gradient steps per new batch (more reuse recent frames)")
+    ] = 1,
     epsilon: Annotated[float, typer.Option("--epsilon", help="Probability of a random legal action")] = 0.05,
     utility: Annotated[str, typer.Option("--utility", help="Points learned: cards, score, place or win")] = "cards",
     opponent: Annotated[str, typer.Option("--opponent", help="Bot in the games that are not self-play")] = "heuristic",
@@ -85,6 +88,7 @@ def train(
                 hidden=_parse_hidden(hidden),
                 lr=lr,
                 batch_size=batch_size,
+                replay=replay,
                 epsilon=epsilon,
                 utility=utility,
                 opponent=opponent,

@@ -55,6 +55,8 @@ class TrainConfig:
     hidden: tuple[int, ...] = (512, 512, 256)
     lr: float = 3e-4
     batch_size: int = 512
+    replay: int = 1  # gradient steps per new batch: the new batch, then batches drawn from recent frames
+    replay_frames: int = 32_768  # how many recent frames those are drawn from (replay > 1)
     epsilon: float = 0.05
     utility: str = "cards"
     reward_scale: float = 13.0
@@ -174,6 +176,8 @@ class Trainer:
             [[] for _ in range(n)] for _ in range(cfg.num_envs)
         ]
         self.queue: list[tuple[np.ndarray, np.ndarray, float]] = []
+        self.recent: list[tuple[np.ndarray, np.ndarray, float]] = []  # a ring of learned frames (replay > 1)
+        self.recent_at = 0
         self.frames = 0
         self.games = 0
         self.updates = 0
@@ -222,14 +226,30 @@ class Trainer:
         self.frames += len(d.env)
         self.decisions, finished = self.env.step(d, choices)
         self._finish(finished)
-        b = self.config.batch_size
+        cfg = self.config
+        b = cfg.batch_size
         while len(self.queue) >= b:
             batch, self.queue = self.queue[:b], self.queue[b:]
             self.losses.append(self.learn(batch))
+            if cfg.replay > 1:
+                self._remember(batch)
+                for _ in range(cfg.replay - 1):
+                    self.learn([self.recent[self.rng.randrange(len(self.recent))] for _ in range(b)])
+
+    def _remember(self, batch: list[tuple[np.ndarray, np.ndarray, float]]) -> None:
+        """Keep learned frames (as float16: the features are 0/1 and small fractions) in the replay ring."""
+        cap = self.config.replay_frames
+        for s, a, y in batch:
+            item = (s.astype(np.float16), a.astype(np.float16), y)
+            if len(self.recent) < cap:
+                self.recent.append(item)
+            else:
+                self.recent[self.recent_at] = item
+                self.recent_at = (self.recent_at + 1) % cap
 
     def learn(self, batch: list[tuple[np.ndarray, np.ndarray, float]]) -> float:
         """One gradient step on a batch of (state, action, return) frames; the batch's loss before it."""
-        x = torch.from_numpy(np.stack([np.concatenate([s, a]) for s, a, _ in batch]))
+        x = torch.from_numpy(np.stack([np.concatenate([s, a]) for s, a, _ in batch]).astype(np.float32, copy=False))
         y = torch.tensor([t for _, _, t in batch], dtype=torch.float32)
         loss = nn.functional.mse_loss(self.model(x), y)
         self.optimizer.zero_grad()
@@ -295,6 +315,7 @@ class Trainer:
                     "decisions": self.decisions,
                     "pending": self.pending,
                     "queue": self.queue,
+                    "recent": (self.recent, self.recent_at),
                     "counters": (self.frames, self.games, self.updates, self.seconds, self.best),
                     "losses": self.losses,
                     "log": self.log,
@@ -337,6 +358,7 @@ class Trainer:
         self.decisions = py["decisions"]
         self.pending = py["pending"]
         self.queue = py["queue"]
+        self.recent, self.recent_at = py.get("recent", ([], 0))
         self.frames, self.games, self.updates, self.seconds, self.best = py["counters"]
         self.losses = py["losses"]
         self.log = py["log"]
