@@ -223,3 +223,17 @@ def test_learned_choice_does_not_depend_on_hidden_cards(name, players, seed, act
         assert make("learned").choose(rules, obs) == make("learned").choose(rules, obs2)
         # and the fast path the trainer uses reads the same from both games
         assert info_from_game(g, seat, 8) == info_from_game(twin, seat, 8)
+
+
+def test_batched_env_plays_heuristic_seats_as_the_bot_would():
+    def run(fast):
+        bots = [[None if s == i % 4 else make("heuristic") for s in range(4)] for i in range(4)]
+        env = BatchedEnv("classic", 4, num_envs=4, seed=9, bots=bots, fast_bots=fast)
+        d, done = env.reset()
+        rng = random.Random(1)
+        while len(done) < 12:
+            d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
+            done += finished
+        return [(f.env, f.episode, [(s, p.mask) for s, p in f.game.history]) for f in done[:12]]
+
+    assert run(True) == run(False)

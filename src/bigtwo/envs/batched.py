@@ -10,6 +10,9 @@ Unlike the Gymnasium environment, no seat is privileged: whichever seat is to mo
 network plays all of them (self-play). Seats may instead be given to bots (``bots[env][seat]``); those seats
 move inside ``step``, from their own observation, and are never exposed. With ``skip_forced`` (the default)
 a decision with a single legal action is played at once and not exposed either: it teaches nothing.
+A ``heuristic`` bot's seat (one deck) is played straight from the Game (``fast_bots``): the same
+:class:`~bigtwo.bots.heuristic.HeuristicPolicy` on the same :class:`~bigtwo.bots.view.SeatView`, without
+building an observation dict, so the same moves at about a third less cost (a test holds them equal).
 
 Features come from :func:`~bigtwo.bots.features.info_from_game`, the fast path that tests hold equal to
 what a bot builds from ``Game.observation(seat)``: nothing hidden from the seat reaches its vectors.
@@ -24,6 +27,8 @@ import numpy as np
 
 from bigtwo.bots.base import Bot
 from bigtwo.bots.features import ActionEncoder, StateEncoder, info_from_game
+from bigtwo.bots.heuristic import HeuristicBot, policy_for
+from bigtwo.bots.view import view_from_game
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
@@ -81,6 +86,7 @@ class BatchedEnv:
         bots: Sequence[Sequence[Bot | None]] | None = None,
         games: GameFactory | None = None,
         skip_forced: bool = True,
+        fast_bots: bool = True,
     ):
         self.rules = rules = load_rules(rules)
         self.n = n = rules.players if players is None else players
@@ -91,6 +97,7 @@ class BatchedEnv:
         self.utility = utility
         self.history = history
         self.skip_forced = skip_forced
+        self.fast_bots = fast_bots and rules.decks == 1
         self.state_encoder = StateEncoder(rules, n, history)
         self.action_encoder = ActionEncoder(rules, n)
         if bots is not None:
@@ -109,6 +116,7 @@ class BatchedEnv:
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("_legal", [None] * state["num_envs"])  # pickled before the cache existed
+        state.setdefault("fast_bots", state["rules"].decks == 1)
         self.__dict__.update(state)
 
     def _new_game(self, i: int) -> Game | None:
@@ -145,7 +153,10 @@ class BatchedEnv:
             seat = g.to_move
             bot = self.bots[i][seat]
             if bot is not None:
-                g.play(bot.choose(self.rules, g.observation(seat)))
+                if self.fast_bots and type(bot) is HeuristicBot:
+                    g.play(_heuristic_move(bot, g))
+                else:
+                    g.play(bot.choose(self.rules, g.observation(seat)))
             elif self.skip_forced:
                 legal = g.legal_plays()
                 if len(legal) != 1:
@@ -207,6 +218,20 @@ class BatchedEnv:
     def done(self) -> bool:
         """Every game has run out of deals (only with a ``games`` factory that ends)."""
         return all(g is None for g in self.games)
+
+
+def _heuristic_move(bot: HeuristicBot, g: Game) -> Play:
+    """What ``bot`` would answer to the seat to move's observation, read from the Game instead: the view
+    is the same (:mod:`bigtwo.bots.view`), and so is the bot's hint of its last hand, kept on the bot."""
+    played = 0
+    for _s, p in g.history:
+        played |= p.mask
+    view = view_from_game(g, played)
+    if len(view.legal) == 1:
+        return view.legal[0]
+    play = policy_for(g.ev).act(view, bot._last_hand)
+    bot._last_hand = view.hand
+    return play
 
 
 __all__ = ["BatchedEnv", "Decisions", "Finished", "GameFactory"]
