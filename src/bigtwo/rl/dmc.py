@@ -363,6 +363,9 @@ class Trainer:
         self.losses = py["losses"]
         self.log = py["log"]
         self.stop_requested = False
+        log = self.out / "log.jsonl"
+        if log.exists():  # lines written after this checkpoint belong to a continuation that was lost
+            log.write_text("".join(json.dumps(line) + "\n" for line in self.log))
         return self
 
     # --- the run -----------------------------------------------------------------------------------------
