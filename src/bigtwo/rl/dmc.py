@@ -186,6 +186,7 @@ class Trainer:
         self.log: list[dict[str, Any]] = []
         self.best: float | None = None
         self.stop_requested = False  # set (e.g. by a signal handler) to end ``run`` after the current step
+        self._resumed = False
         self.decisions, finished = self.env.reset()
         self._finish(finished)
 
@@ -363,9 +364,7 @@ class Trainer:
         self.losses = py["losses"]
         self.log = py["log"]
         self.stop_requested = False
-        log = self.out / "log.jsonl"
-        if log.exists():  # lines written after this checkpoint belong to a continuation that was lost
-            log.write_text("".join(json.dumps(line) + "\n" for line in self.log))
+        self._resumed = True
         return self
 
     # --- the run -----------------------------------------------------------------------------------------
@@ -381,6 +380,10 @@ class Trainer:
         """Train until ``frames`` frames in all (or ``seconds`` more wall time), reporting, evaluating,
         checkpointing and exporting the best weights (to ``out/best.npz`` and ``export``) on the way."""
         cfg = self.config
+        log = self.out / "log.jsonl"
+        if self._resumed and log.exists():  # lines written after the checkpoint belong to a lost continuation
+            log.write_text("".join(json.dumps(line) + "\n" for line in self.log))
+        self._resumed = False
         start = time.perf_counter()
         base_seconds = self.seconds
         last_report = last_ckpt = start
