@@ -29,6 +29,7 @@ LAYERS = {
     "record": 13,
     "envs": 13,
     "arena": 13,
+    "rl": 14,
     "server": 14,
     "cli": 15,
     "__main__": 16,
