@@ -45,6 +45,11 @@ class GameRecord:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__})
 
 
+def deal_seed(base: int, deal: int) -> int:
+    """The seed of deal number ``deal`` of a run seeded ``base``: the same cards wherever and whenever it runs."""
+    return base * 1_000_003 + deal
+
+
 def bot_seed(base: int, deal: int, rotation: int, entry: int) -> int:
     """The seed of one bot in one game: fixed by the run's seed and the game, not by where it runs."""
     return ((base * 1_000_003 + deal) * 64 + rotation) * 16 + entry
@@ -65,8 +70,8 @@ def play_game(
 ) -> GameRecord:
     """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out."""
     n = len(lineup)
-    deal_seed = seed * 1_000_003 + deal
-    game = Game(rules, players=n, seed=deal_seed)
+    seed_of_deal = deal_seed(seed, deal)
+    game = Game(rules, players=n, seed=seed_of_deal)
     entries = seating(n, rotation)
     bots = [lineup[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
     think = [0.0] * n
@@ -91,7 +96,7 @@ def play_game(
     return GameRecord(
         deal=deal,
         rotation=rotation,
-        deal_seed=deal_seed,
+        deal_seed=seed_of_deal,
         entries=entries,
         labels=[lineup[e].display for e in entries],
         points=round_utility(res, utility),

@@ -235,6 +235,71 @@ def simulate(
         _error(e)
 
 
+@app.command()
+def benchmark(
+    bot: Annotated[
+        list[str],
+        typer.Option(
+            "--bot",
+            "-b",
+            help="A bot to measure (repeatable): a bot spec, a class as module:Class, weights (.npz) or a training "
+            "checkpoint (.pt: read with pickle, so only one you trust)",
+        ),
+    ],
+    deals: Annotated[int, typer.Option("--deals", "-d", help="Deals of the set to play, from the first")] = 10_000,
+    deal_set: Annotated[str, typer.Option("--deal-set", help="The deal set's version")] = "v1",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="A custom deal set of this seed instead (not the standard one)")
+    ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            "--opponents",
+            help="Opponent sets, comma-separated (default: all of random,greedy,heuristic,search,learned)",
+        ),
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Local processes (default: every CPU)")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", help="Run on a Ray cluster: its address, or 'auto'")] = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for leaderboard.json, .md, .png (a board there is added to)")
+    ] = Path("benchmark"),
+    fresh: Annotated[bool, typer.Option("--fresh", help="Start a new board, not adding to --out's")] = False,
+    plot: Annotated[bool, typer.Option("--plot/--no-plot", help="Draw leaderboard.png (needs matplotlib)")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars")] = False,
+) -> None:
+    """The standard evaluation: bots against the reference field on fixed duplicate deals, to a leaderboard.
+
+    Each bot plays three copies of each reference bot on the first --deals deals of a versioned deal set (classic,
+    four players, one point a card left, every seat rotation); the leaderboard gives points a game and win rates
+    with 95% intervals, in leaderboard.json, leaderboard.md and leaderboard.png.
+
+    \b
+    Examples:
+      bigtwo benchmark --bot heuristic --deals 1000
+      bigtwo benchmark --bot 'search(iterations=30)' --opponents heuristic,learned --deals 200 --workers 2
+      bigtwo benchmark --bot mybots:StrongBot --bot runs/classic/best.npz --ray auto
+    """
+    from bigtwo.cli.benchmark import benchmark as run
+
+    try:
+        run(
+            bot,
+            deals=deals,
+            version=deal_set,
+            seed=seed,
+            opponents=opponents,
+            workers=workers,
+            ray=ray,
+            out=out,
+            fresh=fresh,
+            plot=plot,
+            quiet=quiet,
+            console=console,
+        )
+    except (BigTwoError, ValueError) as e:
+        _error(e)
+
+
 @rules_app.command("list")
 def rules_list() -> None:
     """The presets shipped with bigtwo.
