@@ -67,8 +67,13 @@ def play_game(
     rotation: int,
     seed: int = 0,
     utility: str = "score",
+    recorder: Any = None,
 ) -> GameRecord:
-    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out."""
+    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out.
+
+    ``recorder`` (a :class:`~bigtwo.arena.decisions.DecisionRecorder`) is shown the game as it starts, every
+    decision and the end; its arrays are then its ``last`` attribute.
+    """
     n = len(lineup)
     seed_of_deal = deal_seed(seed, deal)
     game = Game(rules, players=n, seed=seed_of_deal)
@@ -78,6 +83,8 @@ def play_game(
     worst = [0.0] * n
     calls = [0] * n
     actions = 0
+    if recorder is not None:
+        recorder.start(game)
     while not game.is_over:
         s = game.to_move
         obs = game.observe(s)
@@ -87,13 +94,15 @@ def play_game(
         think[s] += dt
         worst[s] = max(worst[s], dt)
         calls[s] += 1
+        if recorder is not None:
+            recorder.decision(game, s, obs, action)
         game.play(action)
         actions += 1
         if actions > MAX_ACTIONS:
             raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
     res = game.result
     assert res is not None
-    return GameRecord(
+    record = GameRecord(
         deal=deal,
         rotation=rotation,
         deal_seed=seed_of_deal,
@@ -108,3 +117,6 @@ def play_game(
         decisions=calls,
         max_think_seconds=worst,
     )
+    if recorder is not None:
+        recorder.last = recorder.finish(game, record)
+    return record

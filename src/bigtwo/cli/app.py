@@ -202,6 +202,10 @@ def simulate(
         list[Path] | None, typer.Option("--out", "-o", help="Write the results to .json or .csv (repeatable)")
     ] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the score distribution to a PNG")] = None,
+    record_decisions: Annotated[
+        Path | None,
+        typer.Option("--record-decisions", help="Write every play decision to a .npz file (imitation data)"),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
 ) -> None:
     """Play bots against each other on duplicate deals: points and win rates with 95% intervals.
@@ -211,6 +215,7 @@ def simulate(
       bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 2000
       bigtwo simulate --bots 'search(iterations=30),heuristic,heuristic,heuristic' --games 400 --utility cards
       bigtwo simulate --rules winner --bots heuristic,greedy,greedy,greedy -o results.json --plot scores.png
+      bigtwo simulate --bots heuristic --games 400 --record-decisions heuristic-400.npz
     """
     from bigtwo.cli.simulate import simulate as run
 
@@ -228,6 +233,7 @@ def simulate(
             ray=ray,
             out=out,
             plot=plot,
+            record_decisions=record_decisions,
             quiet=quiet,
             console=console,
         )

@@ -15,6 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from bigtwo.arena.decisions import check_decisions_path, write_decisions
 from bigtwo.arena.plot import check_plot_path, plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
@@ -36,6 +37,7 @@ def simulate(
     ray: str | None = None,
     out: list[Path] | None = None,
     plot: Path | None = None,
+    record_decisions: Path | None = None,
     quiet: bool = False,
     console: Console | None = None,
 ) -> ArenaResult:
@@ -45,6 +47,8 @@ def simulate(
         ArenaResult.check_path(path)
     if plot is not None:
         check_plot_path(plot)
+    if record_decisions is not None:
+        check_decisions_path(record_decisions)
     names = split_lineup(bots)
     if len(names) == 1:
         names = names * (players or rules.players)
@@ -76,10 +80,15 @@ def simulate(
             workers=workers,
             ray=ray,
             progress=progress,
+            record_decisions=record_decisions is not None,
         )
     console.print(result.table())
     for path in out or []:
         console.print(f"results: {escape(str(result.save(path)))}")
     if plot is not None:
         console.print(f"plot: {escape(str(plot_scores(result, plot)))}")
+    if record_decisions is not None:
+        written = write_decisions(record_decisions, result)
+        count = sum(len(g["chosen"]) for g in result.decisions)
+        console.print(f"decisions: {escape(str(written))} ({count:,} decision{'s' if count != 1 else ''})")
     return result
