@@ -10,7 +10,12 @@ card in hand, the winner takes the sum: the arena's ``cards`` utility, computed 
 3. ``learned`` against three ``heuristic`` (target: at least +2 points a game, the interval's lower bound
    above zero, under 2 ms a move on average: the shipped self-play network, run in numpy)
 
-4. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
+4. ``isearch`` (the search with belief inference, the learned prior and successive halving) against three
+   copies of today's ``search``, both with the same hard time limit a decision (``--budget-ms``; target at 1 s:
+   at least +2 points a game, the interval's lower bound above zero, every decision within the limit: the
+   summary counts the games in which one of its decisions took longer)
+
+5. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
    (``heuristic(contest=False)``, the baseline) on the same deals, on ``winner`` (the rules' own points) and
    ``classic`` (one point a card left): the gain is the per-deal difference of their points, with its
    interval (target: above zero on both).
@@ -21,6 +26,7 @@ beside it.
 
 Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=30:budget_ms=900"] [--workers 2]
      [--only learned] [--learned "learned:weights=runs/x/best.npz"]
+     python benchmarks/strength.py --only isearch --budget-ms 250 --games 400 --workers 2
      python benchmarks/strength.py --only contest [--games 2000]
 """
 
@@ -35,6 +41,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import math  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -109,21 +116,27 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
     ap.add_argument("--learned", default="learned", help="the learned bot's spec (e.g. other weights)")
-    ap.add_argument("--only", choices=["heuristic", "search", "learned", "contest"], default=None)
+    ap.add_argument("--budget-ms", type=float, default=1000.0, help="the time limit a decision of both searches")
+    ap.add_argument("--isearch", default=None, help="the new search's spec (default: isearch at --budget-ms)")
+    ap.add_argument("--baseline", default=None, help="today's search's spec (default: search at --budget-ms)")
+    ap.add_argument("--only", choices=["heuristic", "search", "learned", "isearch", "contest"], default=None)
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
     args = ap.parse_args()
     search = args.search if "utility=" in args.search else args.search + ":utility=cards"
 
+    isearch = args.isearch or f"isearch(budget_ms={args.budget_ms:g}, utility='cards')"
+    baseline = args.baseline or f"search(budget_ms={args.budget_ms:g}, utility='cards')"
     matches = [
         ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
         ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
         ("learned", [args.learned, "heuristic", "heuristic", "heuristic"], 2.0, "heuristic"),
+        ("isearch", [isearch, baseline, baseline, baseline], 2.0, baseline),
     ]
     rows = []
     contest = []
     for key, lineup, target, opponent in matches:
-        if (args.only and key != args.only) or args.only == "contest":
-            continue
+        if (args.only and key != args.only) or args.only == "contest" or (key == "isearch" and args.only != key):
+            continue  # the searches' duel runs only when asked: four searches a game
         console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
         result, wall = match(args.rules, lineup, args.games, args.seed, args.workers)
         console.print(result.table())
@@ -132,11 +145,15 @@ def main() -> None:
             result.save(args.out / f"strength-{key}.json")
         summary = {s.label: s for s in result.summary()}
         me, them = summary[lineup[0]], summary[opponent]
-        ok = me.points.mean >= target and (
-            key == "heuristic" or (me.points.low > 0 and me.ms_per_move <= (1000 if key == "search" else 2))
+        limit_ms = {"search": 1000.0, "learned": 2.0, "isearch": args.budget_ms}.get(key, math.inf)
+        ok = me.points.mean >= target and (key == "heuristic" or (me.points.low > 0 and me.ms_per_move <= limit_ms))
+        # games in which the bot under test (lineup entry 0) took more than a second (isearch: its limit) over
+        # one decision
+        over = 1.0 if key != "isearch" else args.budget_ms / 1000
+        slow = sum(1 for r in result.records if r.max_think_seconds[r.entries.index(0)] > over)
+        slow_them = sum(
+            1 for r in result.records for s, e in enumerate(r.entries) if e != 0 and r.max_think_seconds[s] > over
         )
-        # games in which the bot under test (lineup entry 0) took more than a second over one decision
-        slow = sum(1 for r in result.records if r.max_think_seconds[r.entries.index(0)] > 1.0)
         rows.append(
             {
                 "match": f"{lineup[0]} vs 3 {opponent}",
@@ -154,6 +171,8 @@ def main() -> None:
                 "target": target,
                 "met": ok,
                 "games_with_a_move_over_1s": slow,
+                "over_seconds": over,
+                "opponent_seat_games_over": slow_them,
                 "wall_seconds": wall,
             }
         )
@@ -179,8 +198,8 @@ def main() -> None:
             return
     console.rule("summary (one point a card left, duplicate deals, 95% intervals over deals)")
     print(
-        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over 1 s "
-        "| opponent ms a move | target |"
+        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over "
+        "the limit (1 s; isearch: its budget) | opponent ms a move | target |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
@@ -190,6 +209,7 @@ def main() -> None:
             f"| {r['points']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] "
             f"| {r['win_rate']:.1%} [{r['win_low']:.1%}, {r['win_high']:.1%}] "
             f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}) | {r['games_with_a_move_over_1s']} "
+            f"(opponents' seats: {r['opponent_seat_games_over']}) "
             f"| {r['opponent_ms_per_move']:.2f} "
             f"| >= {r['target']:+.0f}: {verdict} |"
         )
