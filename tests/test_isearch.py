@@ -42,9 +42,11 @@ def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, acti
     assert a == b
 
 
-def test_the_same_seed_plays_the_same_game():
+@pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
+def test_the_same_seed_plays_the_same_game(options):
     rules = load_rules("classic")
-    games = [play_out(rules, 4, [make("isearch", seed=s, **TINY) for s in range(4)], seed=5) for _ in range(2)]
+    lineup = lambda: [make("isearch", seed=s, **TINY, **options) for s in range(4)]  # noqa: E731
+    games = [play_out(rules, 4, lineup(), seed=5) for _ in range(2)]
     assert games[0].history == games[1].history
 
 
@@ -131,6 +133,8 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"prior": -1}, "prior must be 0 or more"),
         ({"learned_candidates": -1}, "learned_candidates must be 0 or more"),
         ({"budget_ms": 0}, "budget_ms must be positive"),
+        ({"resample": -1}, "resample must be 0 or more"),
+        ({"belief_strength": 2}, "belief_strength must lie in"),
     ],
 )
 def test_bad_options_are_refused(options, message):

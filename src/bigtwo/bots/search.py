@@ -224,6 +224,10 @@ class _LearnedPrior:
         return [float(v) * self.scale for v in q]
 
 
+SAFETY_SHARE = 0.05  # of budget_ms kept back for the step in hand and the choice (at most SAFETY_MS)
+SAFETY_MS = 20.0
+
+
 @register("isearch")
 class InferenceSearchBot(SearchBot):
     """Search with belief inference, the learned network as a prior and successive halving of candidates."""
@@ -240,6 +244,8 @@ class InferenceSearchBot(SearchBot):
         beliefs: bool = True,
         temperature: float = 0.5,
         uniform: float = 0.25,
+        belief_strength: float = 1.0,
+        resample: int = 0,
         prior: float = 2.0,
         halving: bool = True,
         utility: str = "auto",
@@ -253,6 +259,12 @@ class InferenceSearchBot(SearchBot):
             raise ValueError(f"uniform must lie in (0, 1], not {uniform}")
         if prior < 0:
             raise ValueError(f"prior must be 0 or more, not {prior}")
+        if not 0 <= belief_strength <= 1:
+            raise ValueError(f"belief_strength must lie in [0, 1], not {belief_strength}")
+        self.belief_strength = belief_strength
+        if resample < 0:
+            raise ValueError(f"resample must be 0 or more, not {resample}")
+        self.resample = resample
         self.learned_candidates = learned_candidates
         self.beliefs = beliefs
         self.temperature = temperature
@@ -271,7 +283,10 @@ class InferenceSearchBot(SearchBot):
         return got
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
+        deadline = None
+        if self.budget_ms is not None:
+            # stop a little early: the step in hand when the time is up, and the choice, fit in what is left
+            deadline = time.perf_counter() + (self.budget_ms - min(SAFETY_SHARE * self.budget_ms, SAFETY_MS)) / 1000
         legal = self.legal(rules, observation)
         self.last_iterations = 0
         self.last_cut = False
@@ -317,7 +332,9 @@ class InferenceSearchBot(SearchBot):
         assert seat is not None
         measure = rules.play_measure if self.utility == "auto" else self.utility
         sampler = DealSampler(rules, obs)
-        model = PlayModel(rules, obs, policy, self.temperature, self.uniform) if self.beliefs else None
+        model = None
+        if self.beliefs and self.belief_strength > 0:
+            model = PlayModel(rules, obs, policy, self.temperature, self.uniform, self.belief_strength)
         k = len(cands)
         rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
         start = time.perf_counter()
@@ -355,7 +372,41 @@ class InferenceSearchBot(SearchBot):
         while True:
             if self.iterations is not None and len(values) >= self.iterations:
                 break
-            hands = sampler.sample(self.rng)
+            lw = 0.0
+            if model is not None and model.active and self.resample > 1:
+                # sampling-importance-resampling: of `resample` uniform deals, keep one drawn by its likelihood,
+                # so play-outs go to deals that explain the table and every kept deal weighs the same
+                batch: list[tuple[float, list[int]]] = []
+                for _ in range(self.resample):
+                    drawn = sampler.sample(self.rng)
+                    got = model.log_likelihood(drawn, deadline)
+                    if got is None:
+                        break
+                    if got > -math.inf:
+                        batch.append((got, drawn))
+                if len(batch) < self.resample and deadline is not None and time.perf_counter() >= deadline:
+                    self.last_cut = True
+                    break
+                if not batch:
+                    failures += 1
+                    if failures > MAX_FAILED_SAMPLES:
+                        break
+                    continue
+                top = max(x for x, _ in batch)
+                hands = self.rng.choices([h for _, h in batch], weights=[math.exp(x - top) for x, _ in batch])[0]
+            else:
+                hands = sampler.sample(self.rng)
+                if model is not None:
+                    got = model.log_likelihood(hands, deadline)
+                    if got is None:
+                        self.last_cut = True
+                        break
+                    if got == -math.inf:
+                        failures += 1
+                        if failures > MAX_FAILED_SAMPLES:
+                            break
+                        continue
+                    lw = got
             try:
                 base = position_from_observation(rules, obs, hands)
             except IllegalPlay:
@@ -363,18 +414,6 @@ class InferenceSearchBot(SearchBot):
                 if failures > MAX_FAILED_SAMPLES:
                     raise
                 continue
-            lw = 0.0
-            if model is not None:
-                got = model.log_likelihood(hands, deadline)
-                if got is None:
-                    self.last_cut = True
-                    break
-                if got == -math.inf:
-                    failures += 1
-                    if failures > MAX_FAILED_SAMPLES:
-                        break
-                    continue
-                lw = got
             if base.stock_size > 1:
                 shuffle_stock(base, self.rng)
             played0 = played_in(base)
