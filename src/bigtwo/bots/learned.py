@@ -184,6 +184,9 @@ class LearnedBot(BaseBot):
         super().__init__(seed)
         self._file = weights
         self._custom = QPolicy.load(weights) if weights else None
+        if self._custom is None:  # read (once a process) now, not inside the first decision's time
+            for name in shipped_weights().values():
+                _shipped_policy(name)
         self._encoders: dict[tuple[Ruleset, int], tuple[QPolicy, StateEncoder, ActionEncoder]] = {}
 
     def _setup(self, rules: Ruleset, players: int) -> tuple[QPolicy, StateEncoder, ActionEncoder]:
