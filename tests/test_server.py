@@ -807,3 +807,19 @@ def test_bigtwo_serve_refuses_an_unsupported_database_in_words():
     assert res.exit_code == 2 and "database 'mysql' is not supported" in res.output
     res = CliRunner().invoke(app, ["serve", "--help"])
     assert res.exit_code == 0 and "--database" in res.output
+
+
+def test_a_bot_is_seated_only_at_a_table_it_can_play(server):
+    """The learned bot ships weights for some tables only: elsewhere its seat is refused in words when the room
+    is made, instead of failing at its first move."""
+    from bigtwo.bots.learned import shipped_weights
+
+    assert ("classic", 4) in shipped_weights()
+    ok = httpx.post(
+        f"{server.url}/api/rooms", json={"preset": "classic", "seats": [{"kind": "bot", "bot": "learned"}] * 4}
+    )
+    assert ok.status_code in (200, 201), ok.text
+    bad = httpx.post(
+        f"{server.url}/api/rooms", json={"preset": "winner", "seats": [{"kind": "bot", "bot": "learned"}] * 4}
+    )
+    assert bad.status_code == 400 and "has no weights for 'winner'" in bad.text and "classic" in bad.text

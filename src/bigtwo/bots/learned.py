@@ -218,6 +218,15 @@ class LearnedBot(BaseBot):
         self._encoders[key] = got
         return got
 
+    @classmethod
+    def cannot_play(cls, rules: Ruleset, players: int) -> str | None:
+        """Why these shipped weights cannot play this table (none trained for it), or None."""
+        try:
+            policy_for(rules, players)
+        except BigTwoError as e:
+            return str(e)
+        return None
+
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         legal = self.legal(rules, observation)
         policy, senc, aenc = self._setup(rules, observation.players)  # checked first: an uncovered table errs

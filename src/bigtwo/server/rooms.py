@@ -27,6 +27,7 @@ from sqlalchemy.engine import Engine
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
+from bigtwo.bots.registry import cannot_play
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
@@ -75,11 +76,15 @@ def default_bot() -> str:
     return next((n for n in PREFERRED_BOTS if n in names), next(iter(names)))
 
 
-def check_bot(name: str | None, default: str) -> str:
+def check_bot(name: str | None, default: str, rules: Ruleset, players: int) -> str:
+    """The bot for a seat, by name (or the table's default), refused in words if it cannot play this table."""
     name = name or default
     names = available_bots()
     if name not in names:
         raise Rejected(f"no bot named {name!r}; bots: {', '.join(names)}")
+    why = cannot_play(name, rules, players)
+    if why:
+        raise Rejected(why)
     return name
 
 
@@ -510,7 +515,7 @@ class Room:
 
     async def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None) -> None:
         async with self.lock:
-            name = check_bot(bot, self.ref.bot) if kind == "bot" else None
+            name = check_bot(bot, self.ref.bot, self.rules, self.ref.players) if kind == "bot" else None
             change = self.ref.change_seat(token, seat, kind, name, connected=self.connected(seat))
             if kind == "bot" and self.status == "playing" and self.ref.would_be_bots_alone(seat=seat):
                 self.manager.check_bot_tables(self)
@@ -735,7 +740,7 @@ class Rooms:
             Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
-        default = check_bot(spec.bot, default_bot())
+        default = check_bot(spec.bot, default_bot(), rules, players)
         specs = spec.seats or []
         if specs and len(specs) != players:
             raise Rejected(f"seats lists {len(specs)} seats but the table has {players}")
@@ -746,7 +751,7 @@ class Rooms:
         for i in range(players):
             sp = specs[i] if specs else None
             if sp is not None and sp.kind == "bot":
-                s = Seat(i, "bot", "", check_bot(sp.bot, default))
+                s = Seat(i, "bot", "", check_bot(sp.bot, default, rules, players))
                 s.name = bot_name(s)
             else:
                 s = Seat(i, "open", "empty")
