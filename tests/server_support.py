@@ -44,6 +44,8 @@ def cards_named(text: str) -> set[str]:
     for rank, suit in CARD_FACE.findall(text):
         named.add(("T" if rank == "10" else rank) + SUIT_OF_SYMBOL[suit])
     return named
+
+
 POSTGRES_URL = os.environ.get("BIGTWO_TEST_POSTGRES_URL")
 
 
