@@ -268,6 +268,7 @@ class Referee:
             "timer": timer,
             "break": brk,
             "last": self._last_public(),
+            "recent": self._recent_public(),
             "rematch": rematch,
             "broken": self.broken,
         }
@@ -278,11 +279,17 @@ class Referee:
 
     def _last_public(self) -> dict[str, Any] | None:
         """Who made the latest move and how (a person, a bot, the timer); the cards are in the history."""
-        if not self.actions:
-            return None
-        a = self.actions[-1]
-        kind = "exchange" if a["phase"] == "exchange" else "pass" if a["answer"] == "pass" else "play"
-        return {"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind}
+        recent = self._recent_public(1)
+        return recent[0] if recent else None
+
+    def _recent_public(self, count: int = 8) -> list[dict[str, Any]]:
+        """Who made the latest moves and how, oldest first: a client that missed a view (views replace each
+        other on the way to a slow client) still learns that the timer, or a standing order, moved for someone."""
+        out = []
+        for a in self.actions[-count:]:
+            kind = "exchange" if a["phase"] in ("exchange", "deal") else "pass" if a["answer"] == "pass" else "play"
+            out.append({"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind})
+        return out
 
     # --- rebuilding ----------------------------------------------------------------------------------------
     def replay(self, action_rows: list[dict[str, Any]]) -> None:

@@ -116,21 +116,24 @@ export function tablePage(roomId, app, statusLine) {
   // notices that must stay up (the timer moved for someone, a standing order passed), and the animations
   function noteEvents(before, v) {
     const g = v.match;
-    const last = v.last;
-    if (before && last && before.seq < v.seq && last.seq === v.seq - 1 && g) {
+    if (before && g && before.seq < v.seq) {
       const w = wording(v.room, v.you.seat);
-      if (last.by === "timeout") {
-        const did = last.action === "pass" ? "passed" : last.action === "play" ? "played the lowest play" : "answered";
-        const forWhom = last.seat === v.you.seat ? "you" : "them";
-        notice(`${last.seat === v.you.seat ? "Your" : `${w.name(last.seat)}'s`} time ran out: the server ${did} for ${forWhom}.`, "timeout");
-      } else if (last.by === "auto" && last.seat === v.you.seat) {
-        notice("Passed for you, as you asked.", "auto");
+      for (const r of v.recent || []) {
+        if (r.seq < before.seq) continue;
+        if (r.by === "timeout") {
+          const did = r.action === "pass" ? "passed" : r.action === "play" ? "played the lowest play" : "answered";
+          const mine = r.seat === v.you.seat;
+          notice(`${mine ? "Your" : `${w.name(r.seat)}'s`} time ran out: the server ${did} for ${mine ? "you" : "them"}.`, "timeout");
+        } else if (r.by === "auto" && r.seat === v.you.seat) {
+          notice("Passed for you, as you asked.", "auto");
+        }
       }
     }
-    // a play arrived: its cards come in from the seat that played them
+    // plays arrived: the latest comes in from the seat that played it
     if (before && before.match && g && before.match.round === g.round && g.history.length > before.match.history.length) {
-      const e = g.history[g.history.length - 1];
-      if (e.action === "play") state.animate = { seat: e.seat, at: g.history.length - 1 };
+      for (let i = g.history.length - 1; i >= before.match.history.length; i--) {
+        if (g.history[i].action === "play") { state.animate = { seat: g.history[i].seat, at: i }; break; }
+      }
     }
     if (g && g.round !== (before && before.match ? before.match.round : g.round)) state.logAtBottom = true;
   }
@@ -242,7 +245,8 @@ export function tablePage(roomId, app, statusLine) {
           const r = cards[i].getBoundingClientRect();
           if (e.clientX < r.left + r.width / 2) { to = i; break; }
         }
-        state.suppressClick = true;
+        state.suppressClick = true; // the click that may follow a drag is not a selection
+        setTimeout(() => { state.suppressClick = false; }, 0);
         moveCard(d.name, to);
       } else if (state.pendingRender) render();
       state.pendingRender = false;
