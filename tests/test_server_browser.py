@@ -97,6 +97,7 @@ def shot(page, name: str) -> None:
 
 def readme_shot(page, name: str) -> None:
     """A screenshot the README shows: in artifacts/, and in docs/ when asked (BIGTWO_README_SCREENSHOTS=1)."""
+    page.wait_for_timeout(350)  # the last play has come in
     shot(page, name)
     if os.environ.get("BIGTWO_README_SCREENSHOTS"):
         shutil.copy(ARTIFACTS / f"{name}.png", ROOT / "docs" / f"{name}.png")

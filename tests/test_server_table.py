@@ -630,3 +630,25 @@ def test_a_database_from_before_rematches_is_upgraded(tmp_path):
     rooms = Rooms(engine, settings_for_tests())
     assert rooms.load_live() == 0
     engine.dispose()
+
+
+def test_the_server_and_the_words_import_downward_only():
+    """The server says things in the terminal's words without importing the terminal: the wording lives below both
+    (bigtwo.words, which needs only the cards)."""
+    import ast
+
+    from tests.server_support import ROOT
+
+    def imports(path) -> set[str]:
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                out.add(node.module)
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+        return out
+
+    src = ROOT / "src" / "bigtwo"
+    for path in (src / "server").rglob("*.py"):
+        assert not {m for m in imports(path) if m.startswith("bigtwo.cli")}, path
+    assert {m for m in imports(src / "words.py") if m.startswith("bigtwo")} == {"bigtwo.cards"}

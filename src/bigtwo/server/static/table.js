@@ -310,7 +310,7 @@ export function tablePage(roomId, app, statusLine) {
   function topBar(v, mine) {
     const room = v.room, g = v.match;
     const bits = [h("span", { class: "title" }, room.name),
-      h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length ? " + house rules" : ""} · ${room.players} players`)];
+      h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? " + house rules" : ""} · ${room.players} players`)];
     if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
     bits.push(h("span", { class: "info", id: "room-status" }, room.status + (v.you.seat === null ? " · watching" : "")));
     if (mine.host && (room.status === "playing" || room.status === "paused")) {
@@ -485,7 +485,7 @@ export function tablePage(roomId, app, statusLine) {
     parts.push(historyLog(v));
     parts.push(hostPanel(v));
     if (g.rounds_done.length) parts.push(h("details", { class: "log scores-box" }, h("summary", {}, "Scores"), scoreTable(v, g.rounds_done)));
-    return h("div", { class: "felt", id: "table" }, ...parts);
+    return h("div", { class: `felt phase-${g.phase}`, id: "table" }, ...parts);
   }
 
   function promptLine(v) {
@@ -625,8 +625,8 @@ export function tablePage(roomId, app, statusLine) {
 
   // the score table: points, or the places under rules scored by finishing order
   function scoreTable(v, roundsDone) {
-    const room = v.room, g = v.match, ranks = g.ranks_only;
-    const names = room.seats.map((s) => s.name);
+    const room = v.room, g = v.match, ranks = g.ranks_only, w = wording(room, v.you.seat);
+    const names = room.seats.map((s) => w.name(s.seat));
     const place = (r, s) => r.finishing_order.indexOf(s) + 1;
     const sums = names.map((_, s) => roundsDone.reduce((t, r) => t + place(r, s), 0));
     const totals = ranks ? sums : (g.totals || []);
