@@ -91,8 +91,8 @@ def explain(match: Match, seat: int, cards: list[str], words: Wording) -> dict[s
     except BigTwoError as e:
         return {"kind": "explain", "ok": False, "text": words.render(e)}
     if match.to_move != seat or match.is_over:
-        what = ev.classify(mask) if mask else None
-        said = f"{_faces(ev, mask)} is {words.render(ev.describe(what), opens=False)}" if what else None
+        kind = ev.classify(mask) if mask else None
+        said = f"{_faces(ev, mask)} is {words.render(ev.describe(kind), opens=False)}" if kind else None
         text = "It is not your turn" + (f"; {said}." if said else ".")
         return {"kind": "explain", "ok": False, "text": text}
     d = match.pending

@@ -29,7 +29,7 @@ async function lobbyPage() {
   function drawSeats() {
     const n = Math.max(2, Math.min(8, Number(players.value) || 4));
     const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    seatsBox.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => h("label", {}, `Seat ${i + 1}`,
+    seatsBox.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => h("label", {}, `Seat ${i + 2}`,
       h("select", { class: "seat-choice", "data-seat": i + 1 },
         h("option", { value: "open" }, "a friend (invite link)"),
         bots.map((b) => h("option", { value: `bot:${b.name}` }, `bot: ${b.name}`))))));
@@ -57,7 +57,7 @@ async function lobbyPage() {
       h("label", {}, "Bot strength", strength),
       h("label", {}, "Bot pause (s)", h("input", { type: "number", id: "bot-delay", min: 0, max: 10, step: "any", value: 0.8 }))),
     describe,
-    h("h3", {}, "Seats"), h("div", { class: "muted" }, "Seat 0 is yours."), seatsBox,
+    h("h3", {}, "Seats"), h("div", { class: "muted" }, "Seat 1 is yours; the others play after you, in turn."), seatsBox,
     h("label", {}, "House rules (TOML: one setting a line, e.g. pass_locks_out = true)",
       h("textarea", { id: "house-rules", placeholder: 'suit_order = "CDHS"\nlast_play_forbidden = "two-single-or-pair"' })),
     h("label", {}, h("input", { type: "checkbox", id: "public", checked: true }), " list this table in the lobby"),

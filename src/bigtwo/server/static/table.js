@@ -413,13 +413,15 @@ export function tablePage(roomId, app, statusLine) {
     const fresh = line && performance.now() - (state.chatSeen[line.id] || 0) < BUBBLE_MS;
     const bubble = fresh ? h("span", { class: `bubble${line.emote ? " emote" : ""}` }, line.text) : null;
     const status = out >= 0 ? `out ${ordinal(out + 1)}` : passed ? "passed" : "";
-    const total = v.match.ranks_only ? null : `${(g.totals || [])[s.seat] ?? 0}`;
+    // the running score: points, or (rules scored by finishing order) the sum of places so far
+    const placeSum = g.rounds_done.reduce((t, r) => t + r.finishing_order.indexOf(s.seat) + 1, 0);
+    const total = g.ranks_only ? (g.rounds_done.length ? `${placeSum}` : null) : `${(g.totals || [])[s.seat] ?? 0}`;
     return h("div", { class: `seat pos-${pos}${turn ? " turn" : ""}${s.seat === me ? " me" : ""}`, "data-seat": s.seat, "data-pos": pos, id: `seat-${s.seat}` },
       h("div", { class: "who", title: s.name }, s.kind === "person" ? h("span", { class: `dot${s.connected ? " on" : ""}`, title: s.connected ? "connected" : "away" }) : null,
         h("span", { class: "nm" }, s.name), s.seat === me ? " (you)" : ""),
       h("div", { class: "meta" }, h("span", { class: "count", title: plural(count, "card") }, cardBack(), h("span", { class: "n" }, `${count}`)),
         status ? h("span", { class: "state" }, status) : null, role && role !== "neutral" ? h("span", { class: "role" }, role) : null,
-        total !== null ? h("span", { class: "total", title: "total points" }, `Σ ${total}`) : null,
+        total !== null ? h("span", { class: "total", title: g.ranks_only ? "sum of places (lower is better)" : "total points" }, g.ranks_only ? `places ${total}` : `Σ ${total}`) : null,
         turn ? h("span", { class: "turn-label" }, "to move") : null,
         timer ? h("span", { class: "secs" }, `${Math.ceil(secondsLeft(timer))}s`) : null),
       h("div", { class: "last", id: `last-${s.seat}` }, lastShown),
