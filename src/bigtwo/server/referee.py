@@ -31,7 +31,7 @@ from bigtwo.legal import fewest_to_beat
 from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
-from bigtwo.server.views import match_view, spectator_view
+from bigtwo.server.views import ScoreTable, match_view, spectator_view
 from bigtwo.words import Wording
 
 log = logging.getLogger("bigtwo.server")
@@ -165,6 +165,7 @@ class Referee:
         self.pass_trick: dict[int, tuple[int, int, int]] = {}
         self.rematch_votes: set[int] = set()
         self.next_room: str | None = row.get("rematch")
+        self.scores = ScoreTable()
 
     def new_match(self) -> Match:
         return Match(self.rules, players=self.players, seed=self.seed, rounds=self.rounds, points=self.points)
@@ -229,10 +230,11 @@ class Referee:
         else:
             words = self.words(seat)
             tricks = self.tricks if self._tricks_of is not None and self._tricks_of is self.match.game else []
+            done = self.scores.rows(self.match, seat, words)
             if seat is not None:
-                game = match_view(self.match, seat, words, tricks)
+                game = match_view(self.match, seat, words, tricks, done)
             else:
-                game = spectator_view(self.match, words, tricks)
+                game = spectator_view(self.match, words, tricks, done)
         now = self.clock() if self.turn or self.brk else 0.0
         timer = None
         if self.turn is not None and self.turn.kind == "timer":
