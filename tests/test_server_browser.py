@@ -174,12 +174,23 @@ def take_turn(page, rules, on_break=None) -> str:
         )
         return "break"
     choice = make("greedy").choose(rules, g)
+    try:
+        act(page, g, choice)
+        page.wait_for_function("s => window.bigtwo.view.seq > s", arg=view["seq"], timeout=30000)
+    except playwright.Error as e:  # say what the page showed, not only that it timed out
+        shown = page.evaluate("() => [window.bigtwo.view.seq, document.getElementById('prompt')?.innerText]")
+        pytest.fail(f"{choice} was not taken: page at {shown}, selected {selected(page)}: {e}")
+    return "moved"
+
+
+def act(page, g: dict[str, Any], choice: Any) -> None:
+    """Make ``choice`` as a person would: the cards clicked, then the button."""
     decision = g["decision"]
     if decision is not None:
         if decision["kind"] == "give":
             click_cards(page, [str(c) for c in choice.cards])
             shot(page, f"exchange-between-rounds-{name_of(page.viewport_size)}")
-            page.click("#give")
+            page.click("#give", timeout=10000)
         elif decision["kind"] == "surrender":
             page.click("#decline" if choice.word == "decline" else "#surrender")
         elif decision["kind"] in ("redeal", "swap"):
@@ -192,8 +203,6 @@ def take_turn(page, rules, on_break=None) -> str:
     else:
         click_cards(page, [str(c) for c in choice.cards])
         page.click("#play")
-    page.wait_for_function("s => window.bigtwo.view.seq > s", arg=view["seq"], timeout=30000)
-    return "moved"
 
 
 def seed_where(rules, holders: dict[str, int], players: int = 4, also=None) -> int:
@@ -205,8 +214,9 @@ def seed_where(rules, holders: dict[str, int], players: int = 4, also=None) -> i
     raise AssertionError(f"no deal with {holders}")
 
 
-def open_table(server, seed: int | None = None, **spec: Any) -> dict[str, Any]:
-    """A table opened and started over the API: Ann (the host) at seat 0, the other seats as ``seats`` says."""
+def open_table(server, seed: int | None = None, started: bool = True, **spec: Any) -> dict[str, Any]:
+    """A table opened (and started, unless a seat is open or ``started`` is False) over the API: Ann (the host) at
+    seat 0, the other seats as ``seats`` says."""
     default = server.rooms.new_seed
     if seed is not None:
         server.rooms.new_seed = lambda: seed
@@ -214,7 +224,7 @@ def open_table(server, seed: int | None = None, **spec: Any) -> dict[str, Any]:
         made = create_room(server.url, host_name="Ann", **{"bot": "greedy", "move_seconds": 0, "bot_delay": 0, **spec})
     finally:
         server.rooms.new_seed = default
-    if not any(s["kind"] == "open" for s in made["room"]["seats"][1:]):
+    if started and not any(s["kind"] == "open" for s in made["room"]["seats"][1:]):
         start(server, made)
     return made
 
@@ -647,12 +657,14 @@ def test_the_move_timer_passes_when_it_may_and_says_so_until_dismissed(browser, 
         rounds=1,
         move_seconds=1,
         bot_delay=0.3,
+        started=False,
     )
     rid = made["room"]["id"]
     room = server.rooms.rooms[rid]
     page = browser.new_page(viewport=viewport)
     errors = watch_errors(page)
-    sit(page, server, made)
+    sit(page, server, made)  # at the table before the game starts: the page sees every move
+    start(server, made)
     page.wait_for_selector('#notices .notice[data-kind="timeout"]', timeout=20000)
     mine = [a for a in room.actions if a["seat"] == 0]
     assert mine[0]["by"] == "timeout" and mine[0]["answer"] == "pass"  # a pass was allowed: the timer passed

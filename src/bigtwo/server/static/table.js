@@ -109,9 +109,20 @@ export function tablePage(roomId, app, statusLine) {
       if (prefs.get().auto && !msg.you.auto) send({ type: "autopass", auto: true });
     }
     noteEvents(before, msg);
-    if (state.drag) { state.pendingRender = true; return; }
+    // while a finger or the mouse is down, the page is not redrawn: the tap (or the drag) lands on what was seen
+    if (state.drag || state.pressing) { state.pendingRender = true; return; }
     render();
   }
+
+  function released() {
+    state.pressing = false;
+    if (!state.pendingRender || state.drag) return;
+    state.pendingRender = false;
+    setTimeout(render, 0); // after the click this press makes
+  }
+  document.addEventListener("pointerdown", () => { state.pressing = true; }, true);
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
 
   // notices that must stay up (the timer moved for someone, a standing order passed), and the animations
   function noteEvents(before, v) {
@@ -247,9 +258,12 @@ export function tablePage(roomId, app, statusLine) {
         }
         state.suppressClick = true; // the click that may follow a drag is not a selection
         setTimeout(() => { state.suppressClick = false; }, 0);
+        state.pendingRender = false;
         moveCard(d.name, to);
-      } else if (state.pendingRender) render();
-      state.pendingRender = false;
+      } else if (state.pendingRender) {
+        state.pendingRender = false;
+        setTimeout(render, 0); // after the click (a selection) this tap makes
+      }
     };
     document.addEventListener("pointermove", move);
     document.addEventListener("pointerup", up);
