@@ -665,7 +665,13 @@ def test_the_move_timer_passes_when_it_may_and_says_so_until_dismissed(browser, 
     errors = watch_errors(page)
     sit(page, server, made)  # at the table before the game starts: the page sees every move
     start(server, made)
-    page.wait_for_selector('#notices .notice[data-kind="timeout"]', timeout=20000)
+    wait_for(lambda: any(a["seat"] == 0 for a in room.actions))
+    try:
+        page.wait_for_selector('#notices .notice[data-kind="timeout"]', timeout=10000)
+    except playwright.Error:
+        shot(page, f"6-timer-no-notice-{screen}")
+        seen = page.evaluate("() => [window.bigtwo.view.seq, window.bigtwo.view.recent, window.bigtwo.notices]")
+        pytest.fail(f"no notice: the page saw {seen}; the table's moves {room.actions}")
     mine = [a for a in room.actions if a["seat"] == 0]
     assert mine[0]["by"] == "timeout" and mine[0]["answer"] == "pass"  # a pass was allowed: the timer passed
     assert page.inner_text("#notices").startswith("Your time ran out: the server passed for you.")

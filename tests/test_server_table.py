@@ -652,3 +652,36 @@ def test_the_server_and_the_words_import_downward_only():
     for path in (src / "server").rglob("*.py"):
         assert not {m for m in imports(path) if m.startswith("bigtwo.cli")}, path
     assert {m for m in imports(src / "words.py") if m.startswith("bigtwo")} == {"bigtwo.cards"}
+
+
+def test_a_deadline_is_slept_to_even_when_the_event_loop_wakes_early(tmp_path):
+    """The move timer acts only once the room's clock has reached its deadline; an event loop that wakes a timer
+    early by that clock (uvloop counts milliseconds) must not make it give up. Here the room's clock runs 1% slow,
+    so every sleep ends a little early by it: the room sleeps the rest until the deadline is reached."""
+    from bigtwo.server.rooms import Room
+
+    start = time.monotonic()
+
+    def slow() -> float:
+        return start + (time.monotonic() - start) * 0.99
+
+    engine = make_engine(str(tmp_path / "clock.sqlite3"))
+    rooms = Rooms(engine, settings_for_tests(), clock=slow)
+    ref, _ = referee(["person", "bot", "bot", "bot"])
+    row = {k: getattr(ref, k) for k in ("id", "name", "preset", "changes", "players", "rounds", "points", "seed")}
+    row.update(
+        rules=ref.rules.to_dict(),
+        status="playing",
+        public=1,
+        host_token=ref.host_token,
+        move_seconds=30,
+        bot_delay=0.8,
+        break_seconds=20,
+        bot="greedy",
+        created_at=None,
+    )
+    room = Room(rooms, row, [s.to_row(ref.id) for s in ref.seats])
+    due = slow() + 0.15
+    asyncio.run(room._sleep_until(due))
+    assert slow() >= due
+    engine.dispose()

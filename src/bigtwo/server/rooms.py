@@ -65,6 +65,7 @@ __all__ = ["Break", "Connection", "Referee", "Rejected", "Room", "Rooms", "Seat"
 PREFERRED_BOTS = ("heuristic", "greedy")  # the default strength: the strongest quick bot that is installed
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
+SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer early
 
 
 def available_bots() -> dict[str, str]:
@@ -522,7 +523,15 @@ class Room:
             self.turn_task = loop.create_task(self._timeout(turn))
 
     async def _sleep_until(self, due: float) -> None:
-        await asyncio.sleep(max(0.0, due - self.manager.clock()))
+        """Sleep until the room's clock reads ``due``. An event loop may wake a timer a little early by that clock
+        (uvloop counts whole milliseconds), and a deadline not yet reached is not acted on (``time_up``,
+        ``break_over``): a move timer woken 0.1 ms early used to give up, and the table waited for ever. The rest is
+        slept again (a few times at most: an injected clock that stands still does not hold the room)."""
+        for _ in range(SLEEP_TRIES):
+            left = due - self.manager.clock()
+            if left <= 0:
+                return
+            await asyncio.sleep(left)
 
     def _bot(self, seat: int) -> tuple[str, Any]:
         """The seat's quick bot (kept between turns, as a bot may plan ahead), by its registered name."""

@@ -26,7 +26,7 @@ export function tablePage(roomId, app, statusLine) {
   const state = {
     view: null, selected: new Set(), error: "", errorSeq: -1, ws: null, retry: 0, receivedAt: 0,
     chat: [], chatSeen: {}, chatError: "", help: null, notices: [], noticeId: 0, alerts: 0, beeps: 0,
-    focus: null, drag: null, pendingRender: false, logAtBottom: true, logScroll: 0,
+    focus: null, drag: null, pendingRender: false, logAtBottom: true,
     alertedSeq: -1, animate: null, votedRematch: false, sentOrders: false,
   };
   let botNames = ["greedy"];
@@ -295,8 +295,11 @@ export function tablePage(roomId, app, statusLine) {
     const v = state.view;
     if (!v) return;
     const room = v.room, me = v.you.seat, g = v.match, mine = saved.get(roomId);
+    // the move log keeps the newest line in view, unless its reader has scrolled up to read back
     const log = document.getElementById("log");
-    if (log) { state.logScroll = log.scrollTop; }
+    const logBottom = !log || state.logAtBottom || log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+    const logScroll = log ? log.scrollTop : 0;
+    state.logAtBottom = false;
     alertTurn(v);
     const children = [topBar(v, mine)];
     if (room.status === "waiting") children.push(waitingRoom(v, mine));
@@ -307,12 +310,7 @@ export function tablePage(roomId, app, statusLine) {
     if (modal) children.push(modal);
     root.replaceChildren(...children);
     const newLog = document.getElementById("log");
-    if (newLog) {
-      newLog.scrollTop = state.logAtBottom ? newLog.scrollHeight : state.logScroll;
-      newLog.addEventListener("scroll", () => {
-        state.logAtBottom = newLog.scrollTop + newLog.clientHeight >= newLog.scrollHeight - 4;
-      });
-    }
+    if (newLog) newLog.scrollTop = logBottom ? newLog.scrollHeight : logScroll;
     if (state.focus) {
       const el = document.querySelector(`#hand .card[data-card="${state.focus}"]`);
       if (el && document.activeElement !== el && (document.activeElement === document.body || document.activeElement?.closest("#hand"))) el.focus();
