@@ -524,14 +524,15 @@ class Room:
 
     async def _sleep_until(self, due: float) -> None:
         """Sleep until the room's clock reads ``due``. An event loop may wake a timer a little early by that clock
-        (uvloop counts whole milliseconds), and a deadline not yet reached is not acted on (``time_up``,
+        (uvloop counts whole milliseconds, so a sleep of 40 µs may end at once), and a deadline not yet reached is
+        not acted on (``time_up``,
         ``break_over``): a move timer woken 0.1 ms early used to give up, and the table waited for ever. The rest is
         slept again (a few times at most: an injected clock that stands still does not hold the room)."""
         for _ in range(SLEEP_TRIES):
             left = due - self.manager.clock()
             if left <= 0:
                 return
-            await asyncio.sleep(left)
+            await asyncio.sleep(max(left, 0.001))  # a shorter sleep may be rounded down to none at all
 
     def _bot(self, seat: int) -> tuple[str, Any]:
         """The seat's quick bot (kept between turns, as a bot may plan ahead), by its registered name."""
