@@ -100,6 +100,9 @@ export function tablePage(roomId, app, statusLine) {
       if (state.help && state.help.seq < msg.seq) state.help = null;
     }
     if (g) {
+      // a selection lasts while others move; it ends with your own move, a new phase or a new deal
+      const was = before && before.match;
+      if (was && (was.round !== g.round || was.phase !== g.phase || g.hand.length < was.hand.length)) state.selected.clear();
       const hand = new Set(g.hand);
       for (const c of [...state.selected]) if (!hand.has(c)) state.selected.delete(c);
     }
