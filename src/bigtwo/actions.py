@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-from bigtwo.cards import CARDS, Card, CardSet, bits, to_mask, token
+from bigtwo.cards import CardSet, HoldsCards, bits, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError, IllegalPlay
 
@@ -30,7 +30,7 @@ class IllegalAnswer(IllegalPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(HoldsCards):
     """A seat's answer to a :class:`Decision`: cards given (``cards``, a mask) or a word (``word``).
 
     ``kind`` is the decision's kind. ``give`` answers carry cards; ``surrender`` answers are ``surrender``
@@ -41,14 +41,6 @@ class Answer:
     kind: str
     word: str = ""
     mask: int = 0  # the cards given or surrendered
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(CARDS[i] for i in bits(self.mask))
-
-    @property
-    def cardset(self) -> CardSet:
-        return CardSet.from_mask(self.mask)
 
     @property
     def is_pass(self) -> bool:

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.actions import Answer, Decision, IllegalAnswer
-from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits, card, held_copies, to_mask
+from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits, card, held_copies, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError
 from bigtwo.observation import Observation
@@ -496,7 +496,7 @@ class Exchange:
             "from": giver,
             "to": receiver,
             "count": mask.bit_count(),
-            "cards": [str(c) for c in self.ev.sort_cards(mask)],
+            "cards": [token(c) for c in self.ev.sort_cards(mask)],  # the second deck's copies marked
             "reason": reason,
         }
         if shown:
@@ -678,7 +678,7 @@ class Exchange:
                     if committed <= 0:
                         suit, committed = None, 0
                 taken += got.bit_count()
-            entry = {"question": q, "answer": reply, "cards": [str(c) for c in ev.sort_cards(got)]}
+            entry = {"question": q, "answer": reply, "cards": [token(c) for c in ev.sort_cards(got)]}
             answers.append(entry)
             self._note("question", taker, giver, question=q, answer=reply, cards=entry["cards"])
             if got:

@@ -684,32 +684,34 @@ class Game:
         mine = seat is not None and seat == self.to_move and not self._over
         passed = self._passed
         known = self._known
-        return Observation(
-            seat=seat,
-            players=self.n,
-            rules=self.rules.name,
-            phase="over" if self._over else "play",
-            hand=own,
-            hand_sizes=tuple(map(int.bit_count, hands)),
-            dealt_sizes=tuple(self.dealt_sizes),
-            to_move=None if self._over else self.to_move,
-            trick=top,
-            trick_seat=self._top_seat if top is not None else None,
-            passed=tuple(s for s in range(self.n) if passed >> s & 1) if passed else (),
-            # who holds the lead card is public once they lead, but the card is shown only to its holder
-            required=required & own,
-            lead_elsewhere=mine and bool(required) and not required & own,
-            must_answer=mine and self._must_answer(),
-            finished=self._finished,
-            history=self._history_entries(),
-            trick_start=self._trick_open,
-            face_up=self.face_up,
-            known=tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
-            swap_offer=offer,
-            stock_size=len(self._stock) - self._stock_pos,
-            is_over=self._over,
-            result=self._result,
-            ev=self.ev,
+        return Observation.made(
+            {
+                "seat": seat,
+                "players": self.n,
+                "rules": self.rules.name,
+                "phase": "over" if self._over else "play",
+                "hand": own,
+                "hand_sizes": tuple(map(int.bit_count, hands)),
+                "dealt_sizes": tuple(self.dealt_sizes),
+                "to_move": None if self._over else self.to_move,
+                "trick": top,
+                "trick_seat": self._top_seat if top is not None else None,
+                "passed": tuple(s for s in range(self.n) if passed >> s & 1) if passed else (),
+                # who holds the lead card is public once they lead, but the card is shown only to its holder
+                "required": required & own,
+                "lead_elsewhere": mine and bool(required) and not required & own,
+                "must_answer": mine and self._must_answer(),
+                "finished": self._finished,
+                "history": self._history_entries(),
+                "trick_start": self._trick_open,
+                "face_up": self.face_up,
+                "known": tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
+                "swap_offer": offer,
+                "stock_size": len(self._stock) - self._stock_pos,
+                "is_over": self._over,
+                "result": self._result,
+                "ev": self.ev,
+            }
         )
 
     def observation(self, seat: int) -> dict[str, Any]:

@@ -192,6 +192,8 @@ class Match:
         self.places = [0] * n  # sum of places over completed rounds
         self.records: list[RoundRecord] = []
         self.log: list[tuple[int, Action, bool]] = []  # (seat, action, called 'last card') as applied
+        self._kept: set[int] = set()  # this round's seats that kept the deal rather than ask for a new one
+        self._swap_answered: bool = False  # this round's leftover swap was answered
         self._over = False
         self._start_round()
 
@@ -508,7 +510,7 @@ class Match:
         dealing = Game(self.rules, players=n, seed=seed, dealer=dealer)
         self.records.append(RoundRecord(i, seed, dealer, tuple(dealing.dealt), None, None))
         self._dealing = dealing
-        self._kept: set[int] = set()  # seats that kept this deal rather than ask for a new one
+        self._kept = set()  # seats that kept this deal rather than ask for a new one
         self._swap_answered = False
         self._deal_decision = self._next_deal_decision()
         if self._deal_decision is None:

@@ -101,7 +101,7 @@ class Wording:
     def cards(self, tokens: Iterable[str]) -> str:
         return " ".join(self.token(t) for t in tokens)
 
-    def render(self, message: object, opens: bool = True) -> str:
+    def render(self, message: Any, opens: bool = True) -> str:
         """An engine message for the player: names for seats (verbs agreeing), the table's card faces, and
         no citations of the rule texts. ``opens``: the message starts a sentence (else it follows a colon).
         Plain text (the terminal's :meth:`bigtwo.cli.words.Wording.markup` escapes it for rich)."""

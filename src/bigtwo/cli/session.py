@@ -18,13 +18,14 @@ from rich.markup import escape
 from bigtwo.actions import DEAL_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
-from bigtwo.cards import CardSet, CardsLike, card, to_mask
+from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.match import Match
+from bigtwo.observation import as_observation
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.ruleset import Ruleset
 
@@ -356,7 +357,7 @@ class TableSession:
             source = "heuristic"
         else:
             bot, why, source = make("greedy"), None, "greedy"
-            choice = bot.choose(self.rules, obs)
+            choice = bot.choose(self.rules, as_observation(self.rules, obs))
         cards = _mask_of(choice)
         shown = _describe(self, choice)
         if source == "greedy":
@@ -429,7 +430,7 @@ class TableSession:
 
     def _event_line(self, e: dict[str, Any]) -> str | None:
         """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""
-        frm, to = e.get("from"), e.get("to")
+        frm, to = int(e.get("from", -1)), int(e.get("to", -1))
         w = self.words
         if e["type"] == "give":
             if self.seat in (frm, to) and e["reason"].startswith("stolen"):
@@ -482,9 +483,34 @@ class TableSession:
                 self.log.append(f"[dim]{w.markup(line)}[/dim]")
 
 
+def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
+    """What a decision asks the human, as markup (``Give your lowest 2 cards to Seat 3``), and why (the rule in
+    the table's words, dim and parenthesised, or empty): each table adds how to answer it."""
+    w = s.words
+    k = d["count"]
+    cards = plural(k, "card")
+    kind = d["kind"]
+    why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
+    if kind == "give":
+        which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
+        suit = f" {d['suit']}" if d.get("suit") else ""
+        return f"Give {which}{suit} {cards} to {w.object(d['to'])}", why
+    if kind == "surrender":
+        return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
+    if kind == "ask":
+        return f"Steal {cards} from {w.object(d['from'])} by questions.", why
+    if kind == "demand":
+        return f"Demand the lowest {cards} of {w.object(d['from'])}?", why
+    if kind == "redeal":
+        return "Ask for a new deal?", why
+    if kind == "swap":
+        return "Take the leftover card for your lead card?", why
+    return escape(str(d)), why
+
+
 def _own(g: Game, mask: int, seat: int) -> int:
     """With two decks, the copies of ``mask``'s cards that ``seat`` holds."""
-    return Game._match_copies(mask, g.hand(seat).mask)
+    return held_copies(mask, g.hand(seat).mask)
 
 
 def _mask_of(choice: Any) -> int:

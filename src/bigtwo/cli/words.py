@@ -5,6 +5,8 @@ The wording itself lives below the user interfaces so the server's browser table
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.markup import escape
 
 from bigtwo.words import Wording as _Wording
@@ -14,7 +16,7 @@ from bigtwo.words import card_face, faces, plural
 class Wording(_Wording):
     """:class:`bigtwo.words.Wording`, with :meth:`markup` for printing through rich."""
 
-    def markup(self, message: object, opens: bool = True) -> str:
+    def markup(self, message: Any, opens: bool = True) -> str:
         """:meth:`render`, escaped for rich (square brackets in it are text, not markup)."""
         return escape(self.render(message, opens))
 

@@ -73,6 +73,8 @@ class BigTwoGymEnv(gymnasium.Env):
         self.seat = 0 if seat == "random" else int(seat)
         self._bots: dict[int, Bot] = {}
         self._done = True
+        self._mask_key: tuple[int, bool] | None = None
+        self._mask = np.zeros(0, dtype=bool)
 
     # --- episode ---------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
@@ -136,11 +138,15 @@ class BigTwoGymEnv(gymnasium.Env):
         return self.aec.observation_vector(self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as booleans (all False once the round is over)."""
-        mask = np.zeros(self.aec.num_actions, dtype=bool)
-        if not self._done and not self.aec.game.is_over:
-            mask[self.aec.legal_actions()] = True
-        return mask
+        """The legal actions as booleans (all False once the round is over); made once per position (a
+        learner asks for it, and so does every step's info), each caller getting its own copy."""
+        key = (self.aec._version, self._done)
+        if self._mask_key != key:
+            mask = np.zeros(self.aec.num_actions, dtype=bool)
+            if not self._done and not self.aec.game.is_over:
+                mask[self.aec.legal_actions()] = True
+            self._mask, self._mask_key = mask, key
+        return self._mask.copy()
 
     def _info(self) -> dict[str, Any]:
         aec = self.aec

@@ -15,7 +15,7 @@ import importlib.util
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path as FilePath
@@ -162,7 +162,7 @@ class StrictJSONRoute(APIRoute):
     """A route whose JSON body is read strictly (:func:`bigtwo.server.inputs.strict_json`): NaN, Infinity, lone
     surrogates and deep nesting are refused in words (422) before validation, so nothing can store them."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def run(request: Request) -> Response:
@@ -487,7 +487,8 @@ def create_app(
                     break
                 if not conn.admit():
                     continue
-                raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes") or b""
+                text, data = msg.get("text"), msg.get("bytes")
+                raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
                 try:
                     parsed = parse_client_message(raw)
                 except ValueError as e:

@@ -9,6 +9,7 @@ and evolve it, and ``migrate(url)`` brings any database to the latest one.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -98,7 +99,7 @@ def make_engine(target: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(conn, _record):  # type: ignore[no-untyped-def]
+        def _pragmas(conn: Any, _record: Any) -> None:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives a power cut, not only a crash

@@ -214,7 +214,6 @@ ClientMessage = Annotated[
     | Rematch,
     Field(discriminator="type"),
 ]
-client_message = TypeAdapter(ClientMessage)
 AnyClientMessage = (
     Hello
     | PlayCards
@@ -230,6 +229,7 @@ AnyClientMessage = (
     | AutoPass
     | Rematch
 )
+client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
 def parse_client_message(raw: str | bytes) -> AnyClientMessage:

@@ -854,7 +854,7 @@ class Rooms:
         stale = [
             r
             for r in self.rooms.values()
-            if r.status == "waiting" and r.created_at and store.as_utc(r.created_at) < cutoff
+            if r.status == "waiting" and (at := store.as_utc(r.created_at)) is not None and at < cutoff
         ]
         if not stale:
             return 0
