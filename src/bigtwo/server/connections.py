@@ -132,10 +132,10 @@ class Connection:
         if self._messages:
             return self._messages.popleft()
         if self._chat is not None:
-            text, self._chat = self._chat, None
-            return text
-        text, self._view = self._view, None
-        return text
+            chat, self._chat = self._chat, None
+            return chat
+        view, self._view = self._view, None
+        return view
 
     async def _run(self) -> None:
         """Send what is queued, in order, the latest view last; then the goodbye, if one was asked for."""
