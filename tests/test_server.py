@@ -27,6 +27,7 @@ from bigtwo.server.db import actions, database_url, make_engine, metadata, migra
 from bigtwo.server.messages import parse_client_message
 from bigtwo.server.rooms import Rejected, answer_of, phase_of
 from bigtwo.server.store import ActionRow
+from bigtwo.words import Wording
 from tests.server_support import (
     LiveServer,
     Transcript,
@@ -247,10 +248,12 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
         (json.dumps({"type": "continue"}), "there is no break"),
         (json.dumps({"type": "hello", "token": "forged"}), "not a seat"),
     ]
+    # the engine's reasons, in the players' words (names, card faces, no citations)
+    words = Wording(mover, [s.name for s in room.seats])
     expected_reasons = {
-        json.dumps({"type": "play", "cards": [not_mine]}): game.why_not(not_mine),
-        json.dumps({"type": "play", "cards": wrong_combo}): game.why_not(" ".join(wrong_combo)),
-        json.dumps({"type": "pass"}): game.why_not("pass") if hasattr(game, "why_not") else None,
+        json.dumps({"type": "play", "cards": [not_mine]}): words.render(game.why_not(not_mine)),
+        json.dumps({"type": "play", "cards": wrong_combo}): words.render(game.why_not(" ".join(wrong_combo))),
+        json.dumps({"type": "pass"}): words.render(game.why_not("pass")),
     }
     before = snapshot(room)
 
@@ -279,7 +282,7 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
     assert len(answers) == len(bad_messages) + 1
     for (raw, want), (_, got) in zip(bad_messages, answers, strict=False):
         reason = expected_reasons.get(raw)
-        if reason:  # the engine's own reason, word for word
+        if reason:  # the engine's own reason, word for word (in the players' words)
             assert got == reason, (raw, got)
         elif want:
             assert want in got, (raw[:40], got)
@@ -295,7 +298,7 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
         json={"type": "play", "cards": wrong_combo},
         headers=auth(tokens[mover]),
     )
-    assert r.status_code == 422 and r.json()["detail"] == game.why_not(" ".join(wrong_combo))
+    assert r.status_code == 422 and r.json()["detail"] == words.render(game.why_not(" ".join(wrong_combo)))
     assert snapshot(room) == before
 
 
