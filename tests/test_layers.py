@@ -11,6 +11,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "bigtwo"
 LAYERS = {
     "errors": 0,
     "cards": 1,
+    "words": 2,  # how the tables word things for players (the terminal's and the browser's): cards only
     "rules": 2,
     "combos": 3,
     "moves": 4,

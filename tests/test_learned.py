@@ -237,3 +237,22 @@ def test_batched_env_plays_heuristic_seats_as_the_bot_would():
         return [(f.env, f.episode, [(s, p.mask) for s, p in f.game.history]) for f in done[:12]]
 
     assert run(True) == run(False)
+
+
+def test_learned_bot_answers_exchanges_with_the_base_default():
+    from bigtwo.match import Match
+
+    rules = load_rules("classic").replace(exchange="big-two-president")
+    m = Match(rules, players=4, seed=5, rounds=2)
+    learned, heuristic = make("learned"), make("heuristic")
+    decisions = 0
+    while not m.is_over:
+        obs = m.observation(m.to_move)
+        if obs["phase"] == "exchange":
+            choice = learned.choose(rules, obs)
+            assert m.exchange.why_not(choice) is None
+            decisions += 1
+        else:
+            choice = heuristic.choose(rules, obs)
+        m.act(choice)
+    assert decisions

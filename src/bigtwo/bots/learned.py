@@ -9,7 +9,9 @@ Weights ship in the package, one file per (preset, table size) they were trained
 ``bigtwo train`` export). A table the shipped weights do not cover is refused with the list of those that are.
 
 The first layer is split into its state part (computed once a decision) and its action part (one row per
-legal action), so a decision costs one small matrix product per layer.
+legal action), so a decision costs one small matrix product per layer. The products run on one BLAS thread
+(``threadpoolctl``): these matrices are too small to gain from more, and on a busy machine a second thread
+waiting for a core made a decision take 10-100 ms instead of under one.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.features import (
@@ -36,6 +39,15 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 WEIGHTS_FORMAT = 1
+_BLAS: ThreadpoolController | None = None
+
+
+def _one_thread() -> Any:
+    """A context in which numpy's BLAS uses one thread (restored after)."""
+    global _BLAS
+    if _BLAS is None:
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 class QPolicy:
@@ -64,23 +76,25 @@ class QPolicy:
 
     def q_values(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """Q of each action row for one state vector."""
-        h = actions @ self.w_action
-        h += state @ self.w_state + self.b0
-        for w, b in self.rest:
-            np.maximum(h, 0.0, out=h)
-            h = h @ w
-            h += b
+        with _one_thread():
+            h = actions @ self.w_action
+            h += state @ self.w_state + self.b0
+            for w, b in self.rest:
+                np.maximum(h, 0.0, out=h)
+                h = h @ w
+                h += b
         return h[:, 0]
 
     def q_batch(self, states: np.ndarray, actions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """Q of every action row of a batch: rows ``offsets[i]:offsets[i + 1]`` belong to ``states[i]``."""
         seg = np.repeat(np.arange(len(states)), np.diff(offsets))
-        h = actions @ self.w_action
-        h += (states @ self.w_state + self.b0)[seg]
-        for w, b in self.rest:
-            np.maximum(h, 0.0, out=h)
-            h = h @ w
-            h += b
+        with _one_thread():
+            h = actions @ self.w_action
+            h += (states @ self.w_state + self.b0)[seg]
+            for w, b in self.rest:
+                np.maximum(h, 0.0, out=h)
+                h = h @ w
+                h += b
         return h[:, 0]
 
     # --- files ---------------------------------------------------------------------------------------
@@ -171,6 +185,9 @@ class LearnedBot(BaseBot):
         super().__init__(seed)
         self._file = weights
         self._custom = QPolicy.load(weights) if weights else None
+        if self._custom is None:  # read (once a process) now, not inside the first decision's time
+            for name in shipped_weights().values():
+                _shipped_policy(name)
         self._encoders: dict[tuple[Ruleset, int], tuple[QPolicy, StateEncoder, ActionEncoder]] = {}
 
     def _setup(self, rules: Ruleset, players: int) -> tuple[QPolicy, StateEncoder, ActionEncoder]:
@@ -200,6 +217,15 @@ class LearnedBot(BaseBot):
         got = (policy, senc, aenc)
         self._encoders[key] = got
         return got
+
+    @classmethod
+    def cannot_play(cls, rules: Ruleset, players: int) -> str | None:
+        """Why these shipped weights cannot play this table (none trained for it), or None."""
+        try:
+            policy_for(rules, players)
+        except BigTwoError as e:
+            return str(e)
+        return None
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         legal = self.legal(rules, observation)

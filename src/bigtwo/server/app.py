@@ -192,12 +192,14 @@ def create_app(
     settings: Settings | None = None,
     clock: Callable[[], float] = time.monotonic,
     now: Callable[[], datetime] = store.now,
+    seeds: Callable[[], int] | None = None,
 ) -> FastAPI:
     """The application for a database (a file path, ``sqlite:///...`` or ``postgresql://...``) under ``settings``
-    (the defaults when None); ``clock`` and ``now`` are the monotonic and wall clocks (tests pass their own)."""
+    (the defaults when None); ``clock`` and ``now`` are the monotonic and wall clocks, ``seeds`` gives each new
+    table its deal's seed (random by default; tests pass their own)."""
     settings = settings or Settings()
     engine = make_engine(database)
-    rooms = Rooms(engine, settings, clock=clock, now=now)
+    rooms = Rooms(engine, settings, clock=clock, now=now, seeds=seeds)
     limits = Limits(
         messages_per_second=settings.messages_per_second,
         message_burst=settings.message_burst,

@@ -54,6 +54,7 @@ rooms = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True)),
     Column("standings", JSON),  # final places and totals, for the records list
+    Column("rematch", String(16)),  # the room of the rematch (the same seats), once one is asked for
 )
 
 seats = Table(
@@ -74,7 +75,7 @@ actions = Table(
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("seat", Integer, nullable=False),
     Column("answer", Text, nullable=False),  # a play ("3D 3S"), "pass", or an exchange answer
-    Column("by", String(8), nullable=False),  # player, bot, timeout
+    Column("by", String(8), nullable=False),  # player, bot, timeout, auto (a standing order to pass)
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
