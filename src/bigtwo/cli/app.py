@@ -11,7 +11,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.cli.serve import serve
-from bigtwo.cli.session import DEFAULT_BOT
 from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
@@ -56,10 +55,12 @@ def play(
     players: int = typer.Option(None, "--players", "-p", help="Number of players (default: the rules' own)"),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 is the first)"),
     bots: str = typer.Option(
-        DEFAULT_BOT,
+        None,
         "--bots",
         help="Computer players: one for all, or one per seat, comma-separated; options in parentheses, e.g. "
-        "'greedy,random,search(iterations=40)'. 'bigtwo bots' lists them",
+        "'greedy,random,search(iterations=40)'. 'bigtwo bots' lists them. Default: the strongest bot that "
+        "answers within --delay at this table",
+        show_default=False,
     ),
     seed: int = typer.Option(None, "--seed", help="Deal seed (default: random, and shown)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
@@ -74,7 +75,7 @@ def play(
 
     \b
     Examples:
-      bigtwo play                                                      # classic, you against three heuristic bots
+      bigtwo play                                                      # classic, against the strongest bots for --delay
       bigtwo play --rules winner --players 3 --seed 11
       bigtwo play --plain --bots 'greedy,random,search(iterations=40)'  # one bot a seat, options in parentheses
       bigtwo play --rules house-code --rounds 5 --save match.txt       # a match: roles, trading, scores
@@ -88,7 +89,9 @@ def play(
         from bigtwo.cli.tui import run_table
 
         def new_session(fresh_seed: int | None = None) -> TableSession:
-            return TableSession(r, players=players, seat=seat, bots=bots, seed=fresh_seed, rounds=rounds, points=points)
+            return TableSession(
+                r, players=players, seat=seat, bots=bots, seed=fresh_seed, rounds=rounds, points=points, delay=delay
+            )
 
         try:
             session = new_session(seed)
