@@ -123,6 +123,26 @@ def test_the_leftover_swap_is_offered_to_the_lead_card_s_holder():
     assert m.phase == "play" and offer.mask & m.game.hand(holder).mask
 
 
+def test_a_clone_deals_again_as_its_original_would_and_apart_from_it():
+    """Clones share the shuffling generator until one deals again (copy on write): each then deals what the
+    original alone would have dealt, and neither's new deal moves the other's."""
+    g = Game(REDEAL, seed=4)
+    seat = next(s for s in range(g.n) if g.redeal_reasons(s))
+    alone = Game(REDEAL, seed=4)
+    alone.request_redeal(seat)
+    c = g.clone()
+    c.request_redeal(seat)
+    assert c.dealt == alone.dealt != g.dealt  # the clone dealt anew, the original did not move
+    g.request_redeal(seat)
+    assert g.dealt == alone.dealt  # and the original, asked after, deals the same: the generator was not shared
+    seat2 = next((s for s in range(c.n) if c.redeal_reasons(s)), None)
+    if seat2 is not None:
+        c2 = c.clone()
+        c.request_redeal(seat2)
+        c2.request_redeal(seat2)
+        assert c.dealt == c2.dealt
+
+
 @pytest.mark.parametrize("bot", ["random", "greedy", "heuristic", "search"])
 def test_bots_answer_deal_time_decisions(bot):
     for rules in (REDEAL, SWAP):

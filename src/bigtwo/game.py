@@ -97,6 +97,7 @@ class Game:
         if not 0 <= self.dealer < n:
             raise BigTwoError(f"dealer={dealer} is not a seat (0-{n - 1})")
         self._rng = random.Random(seed)
+        self._rng_shared = False  # clones share the generator until one of them deals again
         self.redeals: list[str] = []  # why each earlier deal of this round was thrown in, in words
         self.requests: list[tuple[int, str]] = []  # deal-time decisions taken: (seat, 'redeal' or 'swap')
         if hands is not None:
@@ -115,6 +116,10 @@ class Game:
 
     # --- setup ---------------------------------------------------------------------------------------
     def _deal_with_redeals(self) -> Deal:
+        if self._rng_shared:  # copy on write: a clone and its original deal alike but apart
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = rng, False
         for _ in range(MAX_REDEALS):
             d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
             if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
@@ -754,8 +759,7 @@ class Game:
         g._notes = list(self._notes)
         g._entries, g._entries_of = list(self._entries), g._notes
         g._undo = list(self._undo)
-        g._rng = random.Random()
-        g._rng.setstate(self._rng.getstate())
+        self._rng_shared = g._rng_shared = True  # the generator is copied only if either deals again
         return g
 
     def __repr__(self) -> str:
