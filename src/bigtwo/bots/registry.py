@@ -65,15 +65,17 @@ class Standing:
     evidence: str = ""  # the measurement that puts it here (README, "Measured strength")
 
 
-# Strongest first. Each place rests on a duplicate-deal match with a 95% interval above zero (benchmarks/strength.py,
-# classic, one point a card left): isearch vs three search at the same limit, search and learned vs three heuristic
-# (search +3.0 at about 0.25 s a move, learned +2.6 at under 2 ms: search first, as it scores more), heuristic vs
-# three greedy (+6.8). A bot not registered, or one that cannot play the table (learned without weights for it),
-# is passed over.
+# Strongest first, by duplicate-deal matches on classic, one point a card left, 95% intervals (benchmarks/strength.py
+# and bigtwo benchmark; README, "Measured strength"). Where two bots are not separated, the higher estimate goes
+# first: isearch vs three search at 0.2 s each is +0.30 [-0.14, +0.73]; search vs three heuristic +3.0 at about
+# 0.25 s a move and learned vs three heuristic +2.6 (intervals overlapping); learned vs three heuristic +2.1 while
+# heuristic vs three learned is +0.3 [-0.2, +0.8] (head to head the learned bot is ahead); heuristic vs three
+# greedy +6.8. A bot not registered, or one that cannot play the table (learned without weights for it), is
+# passed over.
 STRENGTH: tuple[Standing, ...] = (
-    Standing("isearch", 0.2, thinks=True, evidence="vs three search(budget_ms=200), same limit"),
+    Standing("isearch", 0.2, thinks=True, evidence="vs three search, 0.2 s each: +0.30 [-0.14, +0.73]"),
     Standing("search", 0.2, thinks=True, evidence="vs three heuristic: +3.0 at 0.25 s a move"),
-    Standing("learned", 0.002, evidence="vs three heuristic: +2.6 at under 2 ms a move (CPU)"),
+    Standing("learned", 0.002, evidence="vs three heuristic: +2.6 (heuristic vs three learned: +0.3)"),
     Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
     Standing("greedy", 0.0001),
     Standing("random", 0.0),
