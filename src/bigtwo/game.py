@@ -13,10 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bigtwo.cards import THREE, CardSet, CardsLike, bits, held_copies, to_mask
+from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
-from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
-from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.deal import (
+    Deal,
+    deal,
+    four_of_a_kind,
+    four_twos,
+    holder,
+    lead_card_mask,
+    malta_dragon,
+    redeal_reasons,
+)
+from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation
@@ -55,7 +64,8 @@ class Game:
     hands (any sizes: puzzles, duplicate deals). ``first`` names the seat that leads; by default it is the
     holder of ``rules.lead_card`` (or of the lowest card dealt when nobody holds it), who must then play it.
     ``dealer`` (default: the last seat) decides who is dealt to first and who gets a 'dealer' leftover.
-    ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``.
+    ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``. ``twos_low`` fixes
+    whether the 2s rank lowest this round (by default the deal decides, under ``dealt_bomb_twos_low``).
     """
 
     def __init__(
@@ -67,11 +77,19 @@ class Game:
         first: int | None = None,
         dealer: int | None = None,
         stock: CardsLike | list[CardsLike] | None = None,
+        twos_low: bool | None = None,
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         self.seed = seed
+        self._twos_low_given = twos_low
+        players = _whole(players, "players")
+        first = _whole(first, "first")
+        dealer = _whole(dealer, "dealer")
         if hands is not None:
-            masks = [to_mask(h) for h in hands]
+            pack = CardSet.deck(self.rules.jokers, self.rules.decks).mask
+            if isinstance(hands, str | CardSet | int) or not isinstance(hands, Sequence):
+                raise BigTwoError(f"hands={hands!r}: give a list of hands, one per seat, such as ['3D 4D', '5S']")
+            masks = [checked_mask(h, pack, f" under {self.rules.name!r}") for h in hands]
             n = len(masks)
             if players is not None and players != n:
                 raise BigTwoError(f"players={players} but {n} hands were given")
@@ -94,7 +112,10 @@ class Game:
         self.dealer = n - 1 if dealer is None else dealer
         if not 0 <= self.dealer < n:
             raise BigTwoError(f"dealer={dealer} is not a seat (0-{n - 1})")
-        self._rng = random.Random(seed)
+        try:
+            self._rng = random.Random(seed)
+        except TypeError:
+            raise BigTwoError(f"seed={seed!r}: a seed is a whole number") from None
         self.redeals: list[str] = []  # why each earlier deal of this round was thrown in, in words
         self.requests: list[tuple[int, str]] = []  # deal-time decisions taken: (seat, 'redeal' or 'swap')
         if hands is not None:
@@ -113,6 +134,7 @@ class Game:
 
     # --- setup ---------------------------------------------------------------------------------------
     def _deal_with_redeals(self) -> Deal:
+        self.ev = self.rules.engine_for(self.n)  # the pack's own order, whatever the last deal made of it
         for _ in range(MAX_REDEALS):
             d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
             if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
@@ -122,9 +144,20 @@ class Game:
             return d
         raise BigTwoError("no playable deal after 100 redeals")
 
-    def _setup(self, d: Deal) -> None:
+    def _round_engine(self, masks: Sequence[int]) -> None:
+        """The evaluator of this deal: under ``dealt_bomb_twos_low`` a dealt four of a kind makes the 2s the
+        lowest cards (002 Four-of-a-kind), which everyone is told (``twos_low`` in every observation)."""
+        low = self.rules.dealt_bomb_twos_low and any(four_of_a_kind(self.ev, m) for m in masks)
+        if self._twos_low_given is not None:
+            low = self._twos_low_given  # a position rebuilt from an observation keeps the round's order
+        self.twos_low = low
+        self.ev = self.rules.engine_for(self.n, twos_low=low)
+
+    def _setup(self, d: Deal, dealt: bool = True) -> None:
         n = self.n
         masks = d.hands
+        if dealt:
+            self._round_engine(masks)
         self.dealt: tuple[int, ...] = tuple(masks)
         self.dealt_sizes = [m.bit_count() for m in masks]
         self.face_up = d.face_up  # set aside, seen by everyone
@@ -221,7 +254,8 @@ class Game:
                 hidden=self._hidden,
                 swap_offer=self._swap_offer,
                 known=known,
-            )
+            ),
+            dealt=False,  # the deal decided the round's rank order; exchanges do not
         )
 
     # --- deal-time decisions ----------------------------------------------------------------------------
@@ -286,7 +320,7 @@ class Game:
         return self.n
 
     def hand(self, seat: int) -> CardSet:
-        return CardSet.from_mask(self._hands[seat])
+        return CardSet.from_mask(self._hands[_seat_arg(seat, self.n)])
 
     def hand_sizes(self) -> list[int]:
         return [h.bit_count() for h in self._hands]
@@ -399,7 +433,7 @@ class Game:
                     raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
                 raise IllegalPlay(f"seat {s} may not pass: after a lead of three 3s, three 2s must be played")
             return PASS
-        mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
+        mask = cards.mask if isinstance(cards, Play) else self._mask_arg(cards)
         hand = self._hands[s]
         if mask & ~hand:
             mask = held_copies(mask, hand)
@@ -419,6 +453,12 @@ class Game:
             if reason:
                 raise IllegalPlay(reason)
         return p
+
+    def _mask_arg(self, cards: object) -> int:
+        try:
+            return checked_mask(cards, self.ev.pack, f" under {self.rules.name!r}")
+        except CardParseError as e:
+            raise IllegalPlay(str(e)) from None
 
     # --- acting ---------------------------------------------------------------------------------------
     def play(self, cards: CardsLike | Play, call_last_card: bool = True) -> Play:
@@ -635,8 +675,7 @@ class Game:
     # --- what a seat may see ----------------------------------------------------------------------------
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know: its own hand and public information only; ``None``: a spectator's view."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
+        seat = _seat_arg(seat, self.n, spectator=True)
         top = self._top
         hands = self._hands
         offer = self._swap_offer if self._swap_offer and self.can_swap_leftover and self.rules.leftover_shown else 0
@@ -665,6 +704,7 @@ class Game:
             history=self._history_entries(),
             trick_start=self._trick_open,
             face_up=self.face_up,
+            twos_low=self.twos_low,
             known=tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
             swap_offer=offer,
             stock_size=len(self._stock) - self._stock_pos,
@@ -675,9 +715,7 @@ class Game:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The JSON form of :meth:`observe` (cards as notation): what ``seat`` may know."""
-        if not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
-        return self.observe(seat).to_json()
+        return self.observe(_seat_arg(seat, self.n)).to_json()
 
     def _history_entries(self) -> tuple[HistoryEntry, ...]:
         """The observation's history: each action's entry is built once, as the action is first observed."""
@@ -720,3 +758,19 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.name!r} {self.n} players, {len(self._history)} actions, {state}>"
+
+
+def _whole(value: Any, name: str) -> Any:
+    """A whole-number argument (or None), refused in words when it is anything else."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise BigTwoError(f"{name}={value!r}: {name} is a whole number")
+
+
+def _seat_arg(seat: Any, n: int, spectator: bool = False) -> Any:
+    """A seat number of this table (None too, for a spectator, where one is allowed), refused in words."""
+    if seat is None and spectator:
+        return None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise BigTwoError(f"seat {seat!r} is not at this table (seats 0-{n - 1})")
+    return seat

@@ -44,12 +44,15 @@ def last_play_reason(ev: Evaluator, rule: str, p: Play) -> str | None:
 
 def answers(ev: Evaluator, idx: HandIndex, top: Play) -> list[Play]:
     """Every play of the hand that beats ``top``: ordinary answers, then bombs."""
-    if not ev.has_bombs:
-        return idx.answers(top)
-    if top.bomb:
+    if ev.has_bombs and top.bomb:
         return [p for p in idx.bombs() if ev.beats(p, top)]
     out = idx.answers(top)
-    out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
+    if ev.valueless and top.kind == "single" and idx.hand & ev.joker_mask:
+        # valueless jokers answer any single and any single answers them (002 Joker rules): they come first,
+        # being the lowest singles
+        out = [p for p in idx.jokers() if p.mask != top.mask] + [p for p in out if not p.mask & ev.joker_mask]
+    if ev.has_bombs:
+        out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
     return out
 
 

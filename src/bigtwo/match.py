@@ -43,7 +43,7 @@ from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import Exchange, exchange_answers
-from bigtwo.game import Game
+from bigtwo.game import Game, _seat_arg, _whole
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
@@ -168,6 +168,7 @@ class Match:
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         r = self.rules
+        players, rounds, points = _whole(players, "players"), _whole(rounds, "rounds"), _whole(points, "points")
         n = r.players if players is None else players
         if not r.min_players <= n <= r.max_players:
             raise BigTwoError(f"{n} players: {r.name!r} is for {r.min_players}-{r.max_players} players")
@@ -279,8 +280,7 @@ class Match:
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know now (``None``: a spectator): its own cards, public facts, its decisions, and
         the exchanges it took part in."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
+        seat = _seat_arg(seat, self.n, spectator=True)
         rec = self.current
         phase = self.phase
         pending = self.pending
@@ -330,9 +330,7 @@ class Match:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The JSON form of :meth:`observe` (cards as notation, copies marked)."""
-        if not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
-        return self.observe(seat).to_json()
+        return self.observe(_seat_arg(seat, self.n)).to_json()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move: plays and the pass, or the answers to its decision."""

@@ -85,6 +85,8 @@ class Observation:
     history: tuple[HistoryEntry, ...] = field(default=(), metadata=PUBLIC)
     trick_start: int = field(default=0, metadata=PUBLIC)
     face_up: int = field(default=0, metadata=PUBLIC)
+    # the deal made the 2s the lowest cards of this round (dealt_bomb_twos_low)
+    twos_low: bool = field(default=False, metadata=PUBLIC)
     # per seat, cards a rule showed everyone to be in that hand (own: 0)
     known: tuple[int, ...] = field(default=(), metadata=PUBLIC)
     # the leftover card on offer, when the rules show it
@@ -188,6 +190,7 @@ class Observation:
             "history": [_entry_json(e, cards) for e in self.history],
             "trick_start": self.trick_start,
             "face_up": cards(self.face_up),
+            "twos_low": self.twos_low,
             "known_cards": {str(s): cards(k) for s, k in enumerate(self.known) if k},
             "swap_offer": cards(self.swap_offer) if self.swap_offer else None,
             "stock_size": self.stock_size,
@@ -211,7 +214,8 @@ class Observation:
         """The observation a :meth:`to_json` dict describes (plain notation without copy marks reads too)."""
         try:
             players = int(data.get("players") or rules.players)
-            ev = rules.engine_for(players)
+            twos_low = bool(data.get("twos_low", False))
+            ev = rules.engine_for(players, twos_low=twos_low)
             seat = data.get("seat")
             hand = _mask(data.get("hand"))
             trick = data.get("trick")
@@ -248,6 +252,7 @@ class Observation:
                 history=history,
                 trick_start=int(data.get("trick_start", 0)),
                 face_up=_mask(data.get("face_up")),
+                twos_low=twos_low,
                 known=tuple(known),
                 swap_offer=_mask(data.get("swap_offer")),
                 stock_size=int(data.get("stock_size", 0)),

@@ -53,7 +53,7 @@ def position_from_observation(
     replay_rules = (
         rules.replace(auto_skip=False, draw_on_pass=False) if rules.auto_skip or rules.draw_on_pass else rules
     )
-    g = Game(replay_rules, hands=dealt, first=first)
+    g = Game(replay_rules, hands=dealt, first=first, twos_low=obs.twos_low)
     if obs.required or obs.lead_elsewhere:
         # the first lead is still bound to the lead card (its holder may have been blocked and passed)
         union = 0

@@ -285,6 +285,8 @@ def rules_show(
             shown = f"[yellow]{shown}[/yellow]"
         t.add_row(field_section(key), key, shown, escape(field.description or ""))
     console.print(t)
+    for note in r.notes():
+        console.print(escape(note))
     console.print("[dim]Yellow: differs from the classic defaults.[/dim]")
 
 
