@@ -55,6 +55,9 @@ class Snapshot:
     trick_open: int
     stock_pos: int
     uncalled: int
+    looked: int
+    viewer: int
+    forfeited: tuple[int, ...]
 
 
 class Game:
@@ -175,6 +178,12 @@ class Game:
         self._passed = 0
         self._blocked = 0
         self._uncalled = 0  # seats that reached one card without calling 'last card'
+        # the Horse Game (004): hands lie face down; seats that looked and must now play, the seat that played
+        # last (it may look on until the next play), and the hands given up, in order
+        self._horse = bool(self.rules.horse_game)
+        self._looked = 0
+        self._viewer = -1
+        self._forfeited: tuple[int, ...] = ()
         self._over = False
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
@@ -201,6 +210,9 @@ class Game:
         self._instant_results()
 
     def _first_lead(self, hands: list[int]) -> tuple[int, int]:
+        if self.rules.horse_game:
+            # 004 Horse Game: "pick a player to start" (nobody knows where the lead card lies): the dealer's left
+            return (self.dealer + 1) % self.n, 0
         dealt = 0
         for h in hands:
             dealt |= h
@@ -223,34 +235,46 @@ class Game:
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
-    def replace_hands(self, hands: list[CardsLike], first: int | None = None) -> None:
+    def replace_hands(
+        self,
+        hands: list[CardsLike],
+        first: int | None = None,
+        face_up: int | None = None,
+        known: dict[int, int] | None = None,
+    ) -> None:
         """The hands after card exchanges between the deal and the first play (a match's exchanges).
 
-        Each hand keeps its size and no card appears or vanishes; what the deal set aside (face-up cards, the
-        stock, the hidden cards) stays. ``first`` names a seat that leads freely (None: the lead card's holder).
+        Each hand keeps its size and no card appears or vanishes; what the deal set aside (the stock, the hidden
+        cards) stays, and so do the face-up cards unless ``face_up`` says what lies there now (an auction of the
+        out cards). ``first`` names a seat that leads freely (None: the lead card's holder). ``known``: cards
+        everyone saw or heard go into a hand during the exchanges (bids, offers, cards bought).
         """
         if self._history:
             raise IllegalPlay("hands can only change before the first play")
         masks = [to_mask(h) for h in hands]
         if len(masks) != self.n or [m.bit_count() for m in masks] != [h.bit_count() for h in self._hands]:
             raise BigTwoError("an exchange must leave every hand its size")
-        union = 0
+        table = self.face_up if face_up is None else face_up
+        union = table
         for m in masks:
             if union & m:
-                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two hands")
+                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two places")
             union |= m
-        old = 0
+        old = self.face_up
         for h in self._hands:
             old |= h
         if union != old:
-            raise BigTwoError("an exchange may only move cards between hands")
-        known = {s: k & masks[s] for s, k in enumerate(self._known) if k & masks[s]}
+            raise BigTwoError("an exchange may only move cards between hands and the table")
+        seen = dict(enumerate(self._known))
+        for s, k in (known or {}).items():
+            seen[s] = seen.get(s, 0) | k
+        known = {s: k & masks[s] for s, k in seen.items() if k & masks[s]}
         self._first = first
         self._setup(
             Deal(
                 hands=masks,
                 stock=list(self._stock[self._stock_pos :]),
-                face_up=self.face_up,
+                face_up=table,
                 hidden=self._hidden,
                 swap_offer=self._swap_offer,
                 known=known,
@@ -383,10 +407,14 @@ class Game:
 
     # --- legal plays ------------------------------------------------------------------------------------
     def legal_plays(self) -> list[Play]:
-        """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed."""
+        """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed.
+
+        In the Horse Game a hand not yet looked at may only pass (blind): :meth:`look` first to play."""
         if self._over:
             return []
         seat = self.to_move
+        if self.look_pending:
+            return [PASS]
         required = self._required
         return hand_actions(
             self.ev,
@@ -396,7 +424,40 @@ class Game:
             self._forbid,
             self._must_answer(),
             lead_elsewhere=bool(required) and not required & self._hands[seat],
+            must_play=self._must_play(),
         )
+
+    # --- the Horse Game (004): face-down hands ---------------------------------------------------------------
+    @property
+    def look_pending(self) -> bool:
+        """The seat to move follows with its hand face down: it may pass blind, or :meth:`look` and then play."""
+        return self._horse and not self._over and self._top is not None and not self._looked >> self.to_move & 1
+
+    def _must_play(self) -> bool:
+        """The seat to move looked at its hand to follow: it must play (a pass gives the hand up)."""
+        return self._horse and self._top is not None and bool(self._looked >> self.to_move & 1)
+
+    def look(self) -> None:
+        """The seat to move picks its hand up (004 Horse Game: "Any player who picks up their deck to look at
+        their cards must play, or else that deck gets last place")."""
+        if not self.look_pending:
+            raise IllegalPlay("there is no face-down hand to look at now")
+        self._looked |= 1 << self.to_move
+
+    def turn_hands_up(self) -> None:
+        """Play on as if every hand looked when it is to move (a search's rebuilt position): no more blind
+        passes; hands already given up stay out."""
+        self._horse = False
+        self._looked = 0
+
+    def sees_own_hand(self, seat: int) -> bool:
+        """Whether ``seat`` may see its cards now: always, except a face-down hand in the Horse Game (seen while
+        its owner looks and plays, "until the next person has played")."""
+        if not self._horse:
+            return True
+        if seat == self._viewer:
+            return True
+        return not self._over and seat == self.to_move and (self._top is None or bool(self._looked >> seat & 1))
 
     legal_actions = legal_plays  # the state protocol's name (a round's actions are plays and passes)
 
@@ -426,6 +487,8 @@ class Game:
         s = self.to_move
         if isinstance(cards, str) and cards.strip().lower() == "pass":
             cards = PASS
+        if self.look_pending and not (isinstance(cards, Play) and cards.is_pass):
+            raise IllegalPlay(f"seat {s}'s hand lies face down: look at it first (then you must play), or pass")
         if isinstance(cards, Play) and cards.is_pass:
             # a pass is legal when following, except under the three-3s rule; when leading, only if blocked
             if (self._top is None or self._must_answer()) and PASS not in self.legal_plays():
@@ -470,6 +533,10 @@ class Game:
         p = self._check(cards)
         if p.is_pass:
             self._undo.append(self._snapshot())
+            if self._must_play():
+                self._forfeit()
+                self._auto_skip()
+                return p
             self._do_pass()
         else:
             self._undo.append(self._snapshot())
@@ -501,6 +568,9 @@ class Game:
             trick_open=self._trick_open,
             stock_pos=self._stock_pos,
             uncalled=self._uncalled,
+            looked=self._looked,
+            viewer=self._viewer,
+            forfeited=self._forfeited,
         )
 
     @property
@@ -526,6 +596,9 @@ class Game:
         self._trick_open = snap.trick_open
         self._stock_pos = snap.stock_pos
         self._uncalled = snap.uncalled
+        self._looked = snap.looked
+        self._viewer = snap.viewer
+        self._forfeited = snap.forfeited
         n = snap.history_length
         del self._history[n:]
         del self._notes[n:]
@@ -535,6 +608,9 @@ class Game:
 
     def _do_play(self, p: Play, call_last_card: bool = True) -> None:
         s = self.to_move
+        if self._horse:
+            self._looked &= ~(1 << s)
+            self._viewer = s
         hand = self._hands[s] & ~p.mask
         self._hands[s] = hand
         self._idx[s] = self._idx[s].without(p.mask)
@@ -591,6 +667,26 @@ class Game:
             self._new_trick(lead)
             return
         self.to_move = self._next_to_move(s)
+
+    def _forfeit(self) -> None:
+        """A looked-at hand that did not play is given up: it takes the last free place (004 Horse Game: "that
+        deck gets last place (or, if last place is taken, second-to-last place)")."""
+        s = self.to_move
+        self._looked &= ~(1 << s)
+        self._do_pass("forfeit")
+        if self._over:
+            return
+        self._forfeited += (s,)
+        self._active &= ~(1 << s)
+        self._passed &= ~(1 << s)
+        if self._active & (self._active - 1) == 0:
+            self._finish()
+            return
+        if self.to_move == s:
+            self.to_move = self._next_active(s)
+        if self._top is not None and not self._active & ~(1 << self._top_seat) & ~self._passed:
+            top_seat = self._top_seat
+            self._new_trick(top_seat if self._active >> top_seat & 1 else self._next_active(top_seat))
 
     def _new_trick(self, leader: int) -> None:
         self._top = None
@@ -651,9 +747,11 @@ class Game:
             finished = [*others, seat] if verdict == "lose" else [seat, *others]
             rest: list[int] = []
         else:
-            rest = [s for s in range(self.n) if s not in finished]
+            gone = set(self._forfeited)
+            rest = [s for s in range(self.n) if s not in finished and s not in gone]
             ref = finished[0] if finished else self.to_move
             rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
+            rest += reversed(self._forfeited)  # the first hand given up takes the last place
         order = tuple(finished + rest)
         played = {s for s, p in self._history if not p.is_pass}
         outcome = RoundOutcome(
@@ -679,7 +777,7 @@ class Game:
         top = self._top
         hands = self._hands
         offer = self._swap_offer if self._swap_offer and self.can_swap_leftover and self.rules.leftover_shown else 0
-        own = hands[seat] if seat is not None else 0
+        own = hands[seat] if seat is not None and self.sees_own_hand(seat) else 0
         required = self._required
         mine = seat is not None and seat == self.to_move and not self._over
         passed = self._passed
@@ -700,6 +798,7 @@ class Game:
             required=required & own,
             lead_elsewhere=mine and bool(required) and not required & own,
             must_answer=mine and self._must_answer(),
+            must_play=mine and self._must_play(),
             finished=self._finished,
             history=self._history_entries(),
             trick_start=self._trick_open,

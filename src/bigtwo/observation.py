@@ -81,6 +81,8 @@ class Observation:
     lead_elsewhere: bool = field(default=False, metadata=PRIVATE)
     # the "three 3s" rule binds this seat: it may not pass
     must_answer: bool = field(default=False, metadata=PRIVATE)
+    # the Horse Game: this seat looked at its face-down hand and must play (a pass gives the hand up)
+    must_play: bool = field(default=False, metadata=PRIVATE)
     finished: tuple[int, ...] = field(default=(), metadata=PUBLIC)
     history: tuple[HistoryEntry, ...] = field(default=(), metadata=PUBLIC)
     trick_start: int = field(default=0, metadata=PUBLIC)
@@ -134,9 +136,9 @@ class Observation:
         observer does not need told; the engine's own spectator view (``observe(None)``) has them all.
         """
         hidden: dict[str, Any] = {f.name: f.default for f in fields(self) if not f.metadata.get("public")}
-        shown = tuple(e for e in self.exchanges if e.get("type") == "give")
+        shown = tuple(e for e in self.exchanges if e.get("type") == "give" or e.get("public"))
         hidden["exchanges"] = tuple(
-            e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"} for e in shown
+            e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"} for e in shown
         )
         return replace(self, **hidden)
 
@@ -186,6 +188,7 @@ class Observation:
             "required_card": " ".join(cards(self.required)) if self.required else None,
             "lead_elsewhere": self.lead_elsewhere,
             "must_answer": self.must_answer,
+            "must_play": self.must_play,
             "finished": list(self.finished),
             "history": [_entry_json(e, cards) for e in self.history],
             "trick_start": self.trick_start,
@@ -248,6 +251,7 @@ class Observation:
                 required=_mask(data.get("required_card")) & hand if data.get("required_card") else 0,
                 lead_elsewhere=bool(data.get("lead_elsewhere", False)),
                 must_answer=bool(data.get("must_answer", False)),
+                must_play=bool(data.get("must_play", False)),
                 finished=tuple(data.get("finished", ())),
                 history=history,
                 trick_start=int(data.get("trick_start", 0)),

@@ -121,7 +121,7 @@ class Evaluator:
         self.straight_windows: dict[int, list[tuple[int, tuple[int, ...], int, int]]] = {}
         self.run_windows: dict[int, dict[int, list[tuple[int, tuple[int, ...], int]]]] = {2: {}, 3: {}}
         lengths = rules.straight_lengths
-        if self.players >= 5 and rules.straight_lengths_five_plus:
+        if rules.people(self.players) >= 5 and rules.straight_lengths_five_plus:
             lengths = rules.straight_lengths_five_plus
         self.straight_lengths = lengths
         if self.enabled & {"straight", "straight_flush", "royal_flush"}:

@@ -272,6 +272,13 @@ class Ruleset(BaseModel):
     last_card_call: bool = _f(
         False, "play", "A player left with one card must call 'last card'; a winner who forgot pays the penalty"
     )
+    horse_game: Literal[0, 2, 3] = _f(
+        0,
+        "play",
+        "The Horse Game: 2 or 3 people share the table's six hands alternately (0: off). Hands lie face down; "
+        "before its turn an owner may pass blind or look, and a hand looked at must play or takes the last free "
+        "place; a person's places are summed",
+    )
 
     # --- scoring -------------------------------------------------------------------------------------
     scoring: Literal["encyclopedia", "winner", "twos-count-double", "face-value", "bga", "ranking"] = _f(
@@ -334,13 +341,48 @@ class Ruleset(BaseModel):
     )
 
     # --- exchange ------------------------------------------------------------------------------------
-    exchange: Literal["none", "mandatory-trading", "big-two-president", "loser-to-winner", "pass-around"] = _f(
+    exchange: Literal[
+        "none",
+        "mandatory-trading",
+        "big-two-president",
+        "loser-to-winner",
+        "pass-around",
+        "higher-bid-auction",
+        "free-bid-auction",
+    ] = _f(
         "none",
         "exchange",
         "Cards changing hands after the deal: none; the house code's mandatory trading (roles, the president "
         "steals from the bum and gives back); the encyclopedia's Big Two President (lowest cards down, highest "
         "up); Winner's loser gives the highest card for one of the winner's choice (shown to all); "
-        "pass-around (every player passes cards to the next)",
+        "pass-around (every player passes cards to the next); higher-bid-auction (each face-up out card is sold "
+        "for a card of higher rank, which is auctioned in turn until nobody pays); free-bid-auction (out cards "
+        "sold at any price, the payments auctioned again, auction_rounds times)",
+    )
+    auction_rounds: int = _f(
+        3, "exchange", "free-bid-auction: rounds of auctions (the payments of one are sold in the next)", ge=1, le=10
+    )
+    trade_requests: bool = _f(
+        False,
+        "exchange",
+        "mandatory-trading: a bum who leaves the give-back to the president may ask for particular cards, "
+        "which the president grants or refuses",
+    )
+    free_trade: bool = _f(
+        False,
+        "exchange",
+        "After the other exchanges, players trade freely: in turn each may offer cards for as many named cards "
+        "of another player, who accepts or declines (hands keep their sizes)",
+    )
+    free_trade_end: Literal["all-pass", "lead-card-or-vote"] = _f(
+        "all-pass",
+        "exchange",
+        "When free trade ends: when every player lets it end; or when a majority does, or at once when the lead "
+        "card's holder starts play",
+    )
+    free_trade_cards: int = _f(1, "exchange", "free trade: most cards on each side of one offer", ge=1, le=3)
+    free_trade_offers: int = _f(
+        3, "exchange", "free trade: offers each player may make (so trading always ends)", ge=1, le=20
     )
     steal_small_table: int = _f(
         2, "exchange", "mandatory-trading with 2 or 3 players: cards the president steals (1 or 2)", ge=1, le=2
@@ -472,6 +514,8 @@ class Ruleset(BaseModel):
                     f"hand_size={self.hand_size} for {self.min_players + extra} hands needs more than the "
                     f"{pack}-card pack"
                 )
+        if self.horse_game and not self.min_players <= 6 <= self.max_players:
+            raise ValueError("horse_game needs a table of six hands (min_players to max_players must allow 6)")
         if self.teams and not self.min_players <= 4 <= self.max_players:
             raise ValueError("teams need a four-player table (partners sit opposite)")
         if self.match_end == "points" and self.scoring == "ranking" and not self.teams:
@@ -564,6 +608,14 @@ class Ruleset(BaseModel):
     def wild_jokers(self) -> bool:
         return self.jokers > 0 and self.joker_mode == "wild"
 
+    def people(self, seats: int) -> int:
+        """How many people sit at a table of ``seats`` hands (the Horse Game shares six among 2 or 3)."""
+        return self.horse_game or seats
+
+    def owner(self, seat: int) -> int:
+        """The person playing ``seat``'s hand: alternate hands in the Horse Game, else the seat itself."""
+        return seat % self.horse_game if self.horse_game else seat
+
     @property
     def valueless_jokers(self) -> bool:
         return self.jokers > 0 and self.joker_mode == "valueless"
@@ -614,7 +666,7 @@ class Ruleset(BaseModel):
     def engine_for(self, players: int, twos_low: bool = False) -> Evaluator:
         """The compiled evaluator for ``players`` players (straight lengths may depend on the count);
         ``twos_low``: for a round whose deal made the 2s the lowest cards (``dealt_bomb_twos_low``)."""
-        five_plus = players >= 5 and self.straight_lengths_five_plus is not None
+        five_plus = self.people(players) >= 5 and self.straight_lengths_five_plus is not None
         if self._engine is None:
             self._engine = {}  # private attributes may be set on a frozen model
         key = (five_plus, bool(twos_low))
