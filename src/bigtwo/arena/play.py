@@ -1,4 +1,8 @@
-"""One arena game: a deal, a seating of bots, every action through ``bot.choose(rules, observation)``."""
+"""One arena game: a deal, a seating of bots, every action through ``bot.choose(rules, observation)``.
+
+A game is a match of ``rounds`` rounds (one by default), so whatever the rules ask before play (exchanges,
+auctions, trading, the Horse Game's face-down hands) is decided by the bots too.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import Any
 
 from bigtwo.bots.spec import BotSpec
 from bigtwo.errors import BigTwoError
-from bigtwo.game import Game
+from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import round_utility
 
@@ -62,11 +66,13 @@ def play_game(
     rotation: int,
     seed: int = 0,
     utility: str = "score",
+    rounds: int = 1,
 ) -> GameRecord:
-    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out."""
+    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out (a
+    match of ``rounds`` rounds: the points are summed over them)."""
     n = len(lineup)
     deal_seed = seed * 1_000_003 + deal
-    game = Game(rules, players=n, seed=deal_seed)
+    game = Match(rules, players=n, seed=deal_seed, rounds=rounds)
     entries = seating(n, rotation)
     bots = [lineup[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
     think = [0.0] * n
@@ -82,22 +88,23 @@ def play_game(
         think[s] += dt
         worst[s] = max(worst[s], dt)
         calls[s] += 1
-        game.play(action)
+        game.apply(action)
         actions += 1
         if actions > MAX_ACTIONS:
             raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
-    res = game.result
-    assert res is not None
+    results = [rec.result for rec in game.records if rec.result is not None]
+    res = results[-1]
+    points = [sum(v) for v in zip(*(round_utility(r, utility) for r in results), strict=True)]
     return GameRecord(
         deal=deal,
         rotation=rotation,
         deal_seed=deal_seed,
         entries=entries,
         labels=[lineup[e].display for e in entries],
-        points=round_utility(res, utility),
-        scores=list(res.scores),
+        points=points,
+        scores=list(game.totals),
         cards_left=list(res.cards_left),
-        finishing_order=list(res.finishing_order),
+        finishing_order=list(res.finishing_order) if rounds == 1 else game.standings(),
         actions=actions,
         think_seconds=think,
         decisions=calls,

@@ -201,6 +201,9 @@ def simulate(
     ] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the score distribution to a PNG")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds in each game: a match, its points summed (exchanges included)")
+    ] = 1,
 ) -> None:
     """Play bots against each other on duplicate deals: points and win rates with 95% intervals.
 
@@ -228,6 +231,7 @@ def simulate(
             plot=plot,
             quiet=quiet,
             console=console,
+            rounds=rounds,
         )
     except (BigTwoError, ValueError) as e:
         _error(e)

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.cards import CardParseError
-from bigtwo.cli.session import DEFAULT_BOT, TableSession
+from bigtwo.cli.session import DEFAULT_BOT, TableSession, procedure_text
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
@@ -287,7 +287,7 @@ class PlainTable:
                 f"Demand the lowest {cards} of {w.object(d['from'])}? Type [bold]lowest[/bold], or "
                 f"[bold]any[/bold] to let them choose.{why}"
             )
-        return escape(str(d))
+        return procedure_text(s, d) or escape(str(d))
 
     # --- results ------------------------------------------------------------------------------------
     def show_scores(self) -> None:

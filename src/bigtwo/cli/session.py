@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from bigtwo.actions import WORD_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.cards import CardSet, CardsLike, card, to_mask
@@ -192,8 +193,8 @@ class TableSession:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        """The human's pending exchange decision, if any."""
-        if self.match is None or self.match.phase != "exchange" or not self.human_to_move:
+        """The human's pending decision, if any: an exchange, an auction, trading, or a face-down hand."""
+        if self.match is None or self.match.pending is None or not self.human_to_move:
             return None
         return self.match.observation(self.seat)["decision"]
 
@@ -203,7 +204,10 @@ class TableSession:
         return ev.sort_cards(to_mask(self.observation()["hand"]))
 
     def legal_choices(self) -> list[Any]:
-        if self.decision is not None:
+        d = self.decision
+        if d is not None:
+            if d["kind"] in WORD_DECISIONS:
+                return list(d["options"])
             return legal_exchange_choices(self.rules, self.observation())
         g = self.game
         return g.legal_plays() if g is not None and self.human_to_move else []
@@ -300,7 +304,7 @@ class TableSession:
         words = self.words
         if d is not None:
             assert self.match is not None
-            reason = self.match.exchange.why_not(CardSet.from_mask(mask))
+            reason = self.match.why_not(CardSet.from_mask(mask))
             if reason is None:
                 ev = self.rules.engine_for(self.n)
                 shown = faces(ev.sort_cards(mask), words.ascii) if mask else "Declining"
@@ -474,6 +478,50 @@ def _describe(session: TableSession, choice: Any) -> str:
     return w.render(choice, opens=False) if str(choice) else "decline"
 
 
+def procedure_text(s: TableSession, d: dict[str, Any]) -> str | None:
+    """An auction, trading, request or face-down-hand decision as markup: what to type, and why."""
+    w = s.words
+    kind = d["kind"]
+    why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
+    other = w.object(d["from"]) if d.get("from") is not None else ""
+    if kind == "look":
+        return (
+            "Your hand lies face down: type [bold]look[/bold] (then you must play, or the hand takes the last free "
+            "place) or [bold]pass[/bold] without looking."
+        )
+    if kind == "bid":
+        best = f"; the best bid is {s.cards_markup(d['best'])} by {other}" if d.get("best") else ""
+        rule = "higher than its rank" if s.rules.exchange == "higher-bid-auction" else "of any rank"
+        return (
+            f"{s.cards_markup(d['cards'])} is on auction{best}: type a card {rule} to bid (above the best bid), or "
+            "[bold]pass[/bold]."
+        )
+    if kind == "trade":
+        play = ", or [bold]play[/bold] to end trading and lead" if "play" in d.get("options", ()) else ""
+        if not d["count"]:
+            return f"Free trade: you have no offer left: type [bold]done[/bold]{play}.{why}"
+        return (
+            f"Free trade: type an offer such as [bold]5D for 2S to seat 1[/bold] (as many cards each way), or "
+            f"[bold]done[/bold] to let trading end{play}.{why}"
+        )
+    if kind == "reply":
+        return (
+            f"{w.subject(d['from'], 'offers')} {s.cards_markup(d['cards'])} for your "
+            f"{s.cards_markup(d['want'])}: type [bold]accept[/bold] or [bold]decline[/bold]."
+        )
+    if kind == "request":
+        return (
+            f"Ask {other} for up to {plural(d['count'], 'card')} of theirs back: type the cards, or "
+            f"[bold]none[/bold] to let them choose.{why}"
+        )
+    if kind == "grant":
+        return (
+            f"{w.subject(d['from'], 'asks')} you for {s.cards_markup(d['want'])}: type [bold]grant[/bold] or "
+            f"[bold]refuse[/bold]."
+        )
+    return None
+
+
 def cards_markup(tokens: list[str], ascii_cards: bool = False) -> str:
     """Rich markup for cards given in record notation: the table's faces, red suits in red."""
     out = []
@@ -495,4 +543,5 @@ __all__ = [
     "card_face",
     "faces",
     "parse_bot_spec",
+    "procedure_text",
 ]

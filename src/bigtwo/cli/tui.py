@@ -22,7 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from bigtwo.cards import CardParseError, CardSet, held_copies, to_mask
-from bigtwo.cli.session import TableSession
+from bigtwo.cli.session import TableSession, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError
@@ -706,7 +706,7 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
         )
     if kind == "demand":
         return f"Demand the lowest {cards} of {s.words.object(d['from'])}? Type (/) lowest, or any to let them choose."
-    return escape(str(d))
+    return procedure_text(s, d) or escape(str(d))
 
 
 def round_result(s: TableSession) -> Table:
