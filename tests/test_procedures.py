@@ -277,7 +277,7 @@ def test_auctions_and_trading_conserve_cards_and_hide_what_is_not_shown(name, se
     named = 0  # cards asked about, requested or wanted, by anyone
     sizes_kept = rules.exchange in ("none", "higher-bid-auction", "free-bid-auction")
     for _ in range(250):
-        if m.is_over or m.phase == "play" and m.current.index == 1:
+        if m.is_over or (m.phase == "play" and m.current.index == 1):
             break
         ex = m.exchange
         if ex is not None and m.phase == "exchange":
@@ -427,3 +427,31 @@ def test_a_person_answers_a_bid_and_a_look_at_the_plain_table_in_words():
         assert typed["answered"], text[-2000:]
         assert "Not allowed" in text
         assert "(004" not in text and "seat 0" not in text.lower()
+
+
+@pytest.mark.parametrize("name", ["horse-2", "higher-bid-auction", "zsy-free-trade"])
+def test_the_environments_play_every_variant_with_their_documented_defaults(name):
+    """Rounds are played as dealt (no auction or trading in an environment); at the Horse Game the agent to
+    move always looks, so it must play or give its hand up."""
+    import numpy as np
+
+    from bigtwo.envs.aec import raw_env
+    from bigtwo.envs.single import BigTwoGymEnv
+
+    rules, n = PROCEDURES[name]()
+    env = raw_env(rules, n)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        assert not env.game.look_pending
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.game.result is not None
+    gym = BigTwoGymEnv(rules, n, opponents="heuristic")
+    gym.reset(seed=4)
+    done = False
+    while not done:
+        _obs, _reward, done, _trunc, _info = gym.step(int(rng.choice(np.flatnonzero(gym.action_masks()))))

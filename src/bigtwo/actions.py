@@ -145,7 +145,11 @@ class Decision:
     of ``suit`` when one is named), ``surrender`` (the highest ``count`` cards ``to`` a seat, or decline),
     ``ask`` (a question to the seat ``source``; ``suit``/``committed`` bind the asker, ``answers`` so far),
     ``demand`` (one of ``options``), ``redeal`` (ask for a new deal: ``options`` redeal/keep) and ``swap`` (take
-    the leftover card for the lead card: swap/keep).
+    the leftover card for the lead card: swap/keep). The procedures before play: ``bid`` (the card on auction
+    is ``cards``, the best bid ``best`` by ``source``; a card or pass), ``trade`` (an offer of up to ``count``
+    cards for as many named, or ``done``/``play``), ``reply`` (``source`` offers ``cards`` for ``want``:
+    accept/decline), ``request`` (ask ``source`` for up to ``count`` cards, or none), ``grant`` (``source``
+    asks for ``want``: grant/refuse); and during play ``look`` (a Horse Game hand face down: look/pass).
     """
 
     seat: int

@@ -35,9 +35,10 @@ Systems (``rules.exchange``), with the readings taken where the texts leave a ch
 - ``mandatory-trading`` (003 sections 1.2, 3.2): roles from the last round's finishing order; from the second
   round the president steals 2 from the bum (1 or 2 at 2-3 players, ``steal_small_table``) and the
   vice-president 1 from the vice-bum, then each gives back as many. Questions and answers are private to the
-  two players; the others see only that cards changed hands. The bum's own requests to the president
-  (3.2.3.2, which the president may refuse or answer untruthfully) bind nobody and are not modelled, nor is the
-  optional free trade (3.3), a negotiation between people.
+  two players; the others see only that cards changed hands. With ``trade_requests`` the bum who leaves the
+  give-back to the president may ask for particular cards (3.2.3.2): ``request`` (cards, or ``none``) and the
+  president's ``grant`` (``grant`` / ``refuse``); the questions of 3.2.3.2, which may be answered untruthfully,
+  bind nobody and are table talk.
 - ``big-two-president`` (002 "Big two president variation"): from the second round the scum gives the 2
   highest cards to the president, who gives 2 lowest (simultaneously: the president's lowest before
   receiving); vice-scum and vice-president likewise with 1 card. ``president_gives = "any-after-receiving"``:
@@ -48,6 +49,12 @@ Systems (``rules.exchange``), with the readings taken where the texts leave a ch
   both cards are shown to everyone.
 - ``pass-around`` (004 Zheng Shangyou trading): every round, each player passes ``pass_count`` cards to the
   next seat; cards received are seen only once one's own are passed (all passes happen before any arrives).
+
+- ``higher-bid-auction`` and ``free-bid-auction`` (004 Zheng Shangyou): every round, the face-up out cards are
+  sold by ``bid`` decisions (a card, or ``pass``), called out for everyone; see docs/rules.md.
+- ``free_trade`` (003 3.3; 004 Trading), after any of the above: ``trade`` turns (an offer of cards for named
+  cards to one player, ``done``, or ``play`` for the lead card's holder) and ``reply`` decisions (``accept`` /
+  ``decline``), called out for everyone.
 
 Cards given in one *stage* arrive when the stage ends, so nobody can give on what they are about to receive
 unless the rule says they receive first. A seat's observation shows its hand without the cards it has

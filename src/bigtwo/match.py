@@ -40,7 +40,7 @@ from typing import Any
 
 from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
-from bigtwo.combos.play import Play
+from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import NEW_KINDS, Exchange, exchange_answers
 from bigtwo.game import Game, _seat_arg, _whole
@@ -412,7 +412,7 @@ class Match:
                 if answer.word == "look":
                     g.look()
                 else:
-                    g.play(Play.PASS)
+                    g.play(PASS)
                 taken = answer
                 self.log.append((seat, taken, True))
                 if g.is_over:

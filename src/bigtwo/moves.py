@@ -41,11 +41,11 @@ def all_combos(
         return _wild_combos(ev, hand, sizes, kinds)
     if ev.valueless and hand & ev.joker_mask:
         # a valueless joker is only ever a single
-        out = all_combos(ev, hand & ~ev.joker_mask, sizes, kinds) if hand & ~ev.joker_mask else []
+        alone = all_combos(ev, hand & ~ev.joker_mask, sizes, kinds) if hand & ~ev.joker_mask else []
         if "single" in ev.enabled and (sizes is None or 1 in sizes) and (kinds is None or "single" in kinds):
-            out += [ev.classify(1 << c) for c in bits(hand & ev.joker_mask)]  # type: ignore[misc]
-        out.sort(key=_sort_key)
-        return out
+            alone += [ev.make(1 << c, "single", ev.power[c], ev.rank_of[c]) for c in bits(hand & ev.joker_mask)]
+        alone.sort(key=_sort_key)
+        return alone
     cs = bits(hand)
     rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
     en = ev.enabled if sizes is None else ev.kinds_of_sizes(sizes)

@@ -81,6 +81,7 @@ def play_game(
     actions = 0
     while not game.is_over:
         s = game.to_move
+        assert s is not None
         obs = game.observe(s)
         t0 = time.perf_counter()
         action = bots[s].choose(rules, obs)

@@ -232,7 +232,7 @@ class Evaluator:
     def poker_key(self, cards: Any) -> int:
         """The highest card of a four of a kind's four or a junk hand's group, as poker hands rank them."""
         pp = self.poker_power
-        return max(pp[c] for c in cards)
+        return int(max(pp[c] for c in cards))
 
     def flush_key(self, cards: list[int] | tuple[int, ...]) -> int:
         prk = self.poker_rank_power

@@ -17,8 +17,12 @@ catalogues up to 2,000,000. The legal space is ``max_legal`` wide, by default
 :func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come
 at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
 
-Deal-time choices the engine offers some rules (a redeal request, the leftover swap) are not actions of the
-environment: rounds are played as dealt (pass ``options={"game": ...}`` to start from a position after them).
+Deal-time choices the engine offers some rules (a redeal request, the leftover swap), and what some rules do
+between the deal and the first play (exchanges, auctions of the out cards, free trade, requests) are not
+actions of the environment: rounds are played as dealt (pass ``options={"game": ...}`` to start from a position
+after them). In the Horse Game the agent to move always looks at its face-down hand (so it must then play, or
+give the hand up by passing): the environment offers no blind pass, and each agent's observation shows its
+hand.
 """
 
 from __future__ import annotations
@@ -288,6 +292,11 @@ class BigTwoAECEnv(AECEnv):
         self._deads_step_first()
 
     def _after_move(self) -> None:
+        g = self.game
+        if g.look_pending:
+            # the Horse Game: the agent to move always picks its hand up (the environment offers no blind pass)
+            g.look()
+            self._version += 1
         if self.action_encoding == "legal":
             cards = self.action_cards()
             self.infos = {a: {} for a in self.agents}
