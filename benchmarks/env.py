@@ -9,7 +9,10 @@
   AssertOutOfBounds, OrderEnforcing), for comparison with environments that rely on them;
 - gym vs random, gym vs heuristic: the single-agent environment, learner steps a second (three ``random`` or
   ``heuristic`` bots move in between, each reading its seat's typed observation);
-- vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments.
+- vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments;
+- batched x32: ``BatchedEnv(num_envs=32)``, the multi-seat lockstep environment of self-play training
+  (:mod:`bigtwo.envs.batched`): every seat's decision exposed, each with its state vector and one feature row
+  per legal action (what a Q(s, a) network scores), forced moves exposed too so every action is a step.
 
 Every figure is the best of ``--repeats`` runs of the same deals, the runs of all kinds interleaved, so load
 from other processes on a shared machine disturbs the comparison as little as it can; "paired" is the median
@@ -31,6 +34,7 @@ from pettingzoo.utils import wrappers
 
 from bigtwo import Game, load_rules
 from bigtwo.envs import aec_env, gym_env, raw_env, vector_env
+from bigtwo.envs.batched import BatchedEnv
 
 
 def engine_steps(rules, players: int, games: int) -> tuple[int, float]:
@@ -89,6 +93,18 @@ def vector_steps(env, num_envs: int, games: int) -> tuple[int, float]:
     return steps, time.perf_counter() - t0
 
 
+def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, float]:
+    rng = random.Random(0)
+    env = BatchedEnv(rules, players, num_envs, seed=0, skip_forced=False)
+    t0 = time.perf_counter()
+    d, _ = env.reset()
+    ended = 0
+    while ended < games:
+        d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
+        ended += len(finished)
+    return env.steps, time.perf_counter() - t0
+
+
 def wrapped(env):
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
@@ -103,8 +119,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
-    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "gym vs heuristic", "vector x8"]
-    ratios = ["aec_env", "gym vs random", "gym vs heuristic"]
+    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "gym vs heuristic", "vector x8", "batched x32"]
+    ratios = ["aec_env", "gym vs random", "gym vs heuristic", "batched x32"]
     print(
         "| preset | actions | " + " | ".join(cols) + " | " + " | ".join(f"{r} / engine (paired)" for r in ratios) + " |"
     )
@@ -128,6 +144,7 @@ def main() -> None:
             "gym vs random": partial(gym_steps, genv, games // 4),
             "gym vs heuristic": partial(gym_steps, henv, games // 4),
             "vector x8": partial(vector_steps, venv, 8, games // 4),
+            "batched x32": partial(batched_steps, rules, players, 32, games),
         }
         best = dict.fromkeys(runs, 0.0)
         # each figure over the engine's in the same repeat: steadier than the bests when the load moves

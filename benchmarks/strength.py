@@ -7,8 +7,13 @@ card in hand, the winner takes the sum: the arena's ``cards`` utility, computed 
 2. ``search``    against three ``heuristic`` (target: at least +1 point a game, the interval's lower bound
    above zero, at 1 second a move or less: the verdict checks the mean; the summary also counts the games
    in which one decision took longer)
+3. ``learned`` against three ``heuristic`` (target: at least +2 points a game, the interval's lower bound
+   above zero, under 2 ms a move on one core: the shipped self-play network, run in numpy). Besides the
+   arena's wall time a move, which a busy machine inflates (time spent waiting for a core counts), a second
+   pass over ``--cpu-games`` of the same games measures the CPU time of each ``choose`` call on its thread,
+   the learned bot's and the heuristic opponents' side by side; the 2 ms verdict uses that CPU time.
 
-3. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
+4. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
    (``heuristic(contest=False)``, the baseline) on the same deals, on ``winner`` (the rules' own points) and
    ``classic`` (one point a card left): the gain is the per-deal difference of their points, with its
    interval (target: above zero on both).
@@ -18,20 +23,28 @@ Wilson's score interval). The time a move of each bot is measured in the same ru
 beside it.
 
 Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=30:budget_ms=900"] [--workers 2]
+     [--only learned] [--learned "learned:weights=runs/x/best.npz"]
      python benchmarks/strength.py --only contest [--games 2000]
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
-from pathlib import Path
+import os
 
-from rich.console import Console
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    # one core a bot: the learned bot's matrix products stay on one thread (set before numpy is first imported,
+    # in this process and in the arena's workers, which inherit it)
+    os.environ.setdefault(_var, "1")
 
-from bigtwo.arena import mean_interval, run_arena
-from bigtwo.arena.results import ArenaResult
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from rich.console import Console  # noqa: E402
+
+from bigtwo.arena import mean_interval, run_arena  # noqa: E402
+from bigtwo.arena.results import ArenaResult  # noqa: E402
 
 console = Console(highlight=False, width=130)
 
@@ -91,6 +104,34 @@ def contest_gain(rules: str, utility: str, games: int, seed: int, workers: int |
     }
 
 
+def cpu_ms_per_move(rules: str, lineup: list[str], games: int, seed: int) -> tuple[float, float, float]:
+    """Mean CPU milliseconds a ``choose`` call of lineup entry 0 (and its maximum) and of the others, on this
+    thread, over the first ``games`` games of the match (the arena's deals and seating, in this process)."""
+    from bigtwo import Game, load_rules
+    from bigtwo.arena.play import bot_seed, seating
+    from bigtwo.bots.spec import BotSpec
+
+    r = load_rules(rules)
+    specs = [BotSpec.parse(x) for x in lineup]
+    n = len(specs)
+    mine: list[float] = []
+    theirs: list[float] = []
+    clock = time.thread_time
+    for g_i in range(games):
+        deal, rotation = divmod(g_i, n)
+        game = Game(r, players=n, seed=seed * 1_000_003 + deal)
+        entries = seating(n, rotation)
+        bots = [specs[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
+        while not game.is_over:
+            s = game.to_move
+            obs = game.observe(s)
+            t0 = clock()
+            action = bots[s].choose(r, obs)
+            (mine if entries[s] == 0 else theirs).append(clock() - t0)
+            game.play(action)
+    return 1000 * sum(mine) / len(mine), 1000 * max(mine), 1000 * sum(theirs) / len(theirs)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic")
@@ -98,7 +139,9 @@ def main() -> None:
     ap.add_argument("--search", default="search:iterations=30:budget_ms=900", help="the search bot's spec")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
-    ap.add_argument("--only", choices=["heuristic", "search", "contest"], default=None)
+    ap.add_argument("--learned", default="learned", help="the learned bot's spec (e.g. other weights)")
+    ap.add_argument("--only", choices=["heuristic", "search", "learned", "contest"], default=None)
+    ap.add_argument("--cpu-games", type=int, default=400, help="games of the learned match timed in CPU time")
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
     args = ap.parse_args()
     search = args.search if "utility=" in args.search else args.search + ":utility=cards"
@@ -106,6 +149,7 @@ def main() -> None:
     matches = [
         ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
         ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
+        ("learned", [args.learned, "heuristic", "heuristic", "heuristic"], 2.0, "heuristic"),
     ]
     rows = []
     contest = []
@@ -120,7 +164,15 @@ def main() -> None:
             result.save(args.out / f"strength-{key}.json")
         summary = {s.label: s for s in result.summary()}
         me, them = summary[lineup[0]], summary[opponent]
-        ok = me.points.mean >= target and (key != "search" or (me.points.low > 0 and me.ms_per_move <= 1000))
+        cpu = None
+        if key == "learned":
+            cpu = cpu_ms_per_move(args.rules, lineup, min(args.cpu_games, result.games), args.seed)
+            console.print(
+                f"CPU time a move over {min(args.cpu_games, result.games)} games: {lineup[0]} {cpu[0]:.2f} ms "
+                f"(slowest {cpu[1]:.1f}), {opponent} {cpu[2]:.2f} ms"
+            )
+        limit_ok = {"heuristic": True, "search": me.ms_per_move <= 1000, "learned": cpu is not None and cpu[0] <= 2}
+        ok = me.points.mean >= target and (key == "heuristic" or (me.points.low > 0 and limit_ok[key]))
         # games in which the bot under test (lineup entry 0) took more than a second over one decision
         slow = sum(1 for r in result.records if r.max_think_seconds[r.entries.index(0)] > 1.0)
         rows.append(
@@ -140,6 +192,9 @@ def main() -> None:
                 "target": target,
                 "met": ok,
                 "games_with_a_move_over_1s": slow,
+                "cpu_ms_per_move": cpu[0] if cpu else None,
+                "cpu_max_ms_per_move": cpu[1] if cpu else None,
+                "opponent_cpu_ms_per_move": cpu[2] if cpu else None,
                 "wall_seconds": wall,
             }
         )
@@ -171,11 +226,17 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         verdict = "met" if r["met"] else "NOT met"
+        cpu = ""
+        if r.get("cpu_ms_per_move") is not None:
+            cpu = (
+                f"; CPU {r['cpu_ms_per_move']:.2f} ({r['cpu_max_ms_per_move']:.1f}), "
+                f"opponent CPU {r['opponent_cpu_ms_per_move']:.2f}"
+            )
         print(
             f"| {r['match']} | {r['games']} ({r['deals']} deals) "
             f"| {r['points']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] "
             f"| {r['win_rate']:.1%} [{r['win_low']:.1%}, {r['win_high']:.1%}] "
-            f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}) | {r['games_with_a_move_over_1s']} "
+            f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}){cpu} | {r['games_with_a_move_over_1s']} "
             f"| {r['opponent_ms_per_move']:.2f} "
             f"| >= {r['target']:+.0f}: {verdict} |"
         )

@@ -33,6 +33,19 @@ from bigtwo.server.settings import Settings
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 CARD_TOKEN = re.compile(r"\b(?:[3-9TJQKA2][DCHS]|BJ|RJ)\b")
+# a card as the players read it (``10♦``, ``3♣``): the same audit covers both notations
+CARD_FACE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♦♣♥♠])")
+SUIT_OF_SYMBOL = {"♦": "D", "♣": "C", "♥": "H", "♠": "S"}
+
+
+def cards_named(text: str) -> set[str]:
+    """Every card a text names, in record notation (``TD``) or as a face (``10♦``)."""
+    named = set(CARD_TOKEN.findall(text))
+    for rank, suit in CARD_FACE.findall(text):
+        named.add(("T" if rank == "10" else rank) + SUIT_OF_SYMBOL[suit])
+    return named
+
+
 POSTGRES_URL = os.environ.get("BIGTWO_TEST_POSTGRES_URL")
 
 
@@ -302,16 +315,41 @@ def secrets_by_seq(room: Any) -> list[dict[int | None, set[str]]]:
     return out
 
 
+def hands_left(room: Any) -> list[list[set[str]]]:
+    """The cards each seat held when each finished round ended (public once it has ended)."""
+    m = room.match
+    out = []
+    for rec in m.completed:
+        out.append([_cards(rec.game.hand(s).mask) if rec.game is not None else set() for s in range(m.n)])
+    return out
+
+
+def without_finished_rounds(msg: dict[str, Any], left: list[list[set[str]]]) -> dict[str, Any]:
+    """A view without the hands left at the end of finished rounds (a past deal's cards, public once the round
+    ended), after checking they are exactly those hands."""
+    g = msg.get("match") if msg.get("type") == "view" else None
+    if not g:
+        return msg
+    for r in g.get("rounds_done", []):
+        shown = [{c.rstrip("'") for c in h} for h in r.pop("hands_left")]
+        assert shown == left[r["round"]], f"round {r['round'] + 1}: the hands left are {shown}, not {left[r['round']]}"
+    return msg
+
+
 def audit_hidden_cards(room: Any, transcript: Transcript) -> int:
-    """Check every message: no card a seat (or spectator) may not see appears anywhere in its text."""
+    """Check every message: no card a seat (or spectator) may not see appears anywhere in its text, in either
+    notation (``TD``, ``10♦``). The hands left when a round ended are checked to be exactly those, then set
+    aside: they are a finished deal's cards, public once it ended (and the next deal holds the same cards)."""
     secrets = secrets_by_seq(room)
+    left = hands_left(room)
     checked = 0
     for seat, raw in transcript.messages:
         msg = json.loads(raw)
         seq = msg.get("seq")
         if seq is None:
             continue
-        leaked = set(CARD_TOKEN.findall(raw)) & secrets[seq][seat]
+        text = json.dumps(without_finished_rounds(msg, left), ensure_ascii=False)
+        leaked = cards_named(text) & secrets[seq][seat]
         assert not leaked, (
             f"message at move {seq} to {'spectator' if seat is None else f'seat {seat}'} shows {leaked}: {raw[:1500]}"
         )

@@ -538,8 +538,8 @@ def test_sampled_deals_keep_the_cards_an_exchange_showed():
             obs = m.observation(seat)
             known = known_cards(m.observe(seat))
             truth = [Counter(faces(m.game.hand(s).mask)) for s in range(4)]
-            for s, names in known.items():
-                assert s != seat and not Counter(faces(to_mask(list(names.elements())))) - truth[s]
+            for s, mask in known.items():
+                assert s != seat and not Counter(faces(mask)) - truth[s]
             gave = [e for e in obs["exchanges"] if e["type"] == "give" and e["from"] == seat and e["to"] != seat]
             if gave:
                 assert known, (name, seat)

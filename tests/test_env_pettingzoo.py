@@ -230,3 +230,45 @@ def test_render_shows_public_state_and_the_hand_to_move():
     assert "player_1 holds 3D 9S" in text and "4D" not in text
     env.step(env.unwrapped.catalogue.encode("3D"))
     assert "to beat: 3D (single) by player_1" in env.render()
+
+
+def test_deal_time_decisions_are_actions_of_the_environment():
+    """Under rules that offer a new deal (or the leftover swap), the agent asked answers with keep/take actions;
+    the pettingzoo API test holds, and taking a new deal deals again."""
+    from bigtwo import load_rules
+    from bigtwo.envs import raw_env
+
+    redeal = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    swap = load_rules("classic").replace(players=3, leftover="swap", leftover_shown=True)
+    for rules in (redeal, swap):
+        env = raw_env(rules)
+        api_test(env, num_cycles=200)
+        env.reset(seed=4)
+        assert env.deal is not None
+        agent = env.agent_selection
+        obs, *_ = env.last()
+        assert list(np.flatnonzero(obs["action_mask"])) == [env.keep_action, env.take_action]
+        assert env.deal_observation(env.deal.seat).decision == env.deal
+        hands = [env.game.hand(s).mask for s in range(env.n)]
+        env.step(env.take_action)
+        assert [env.game.hand(s).mask for s in range(env.n)] != hands, agent
+        while env.deal is not None:
+            env.step(env.keep_action)
+        assert env.agent_selection == env.possible_agents[env.game.to_move]
+
+
+def test_the_single_agent_env_lets_its_bots_answer_deal_time_decisions():
+    from bigtwo import load_rules
+    from bigtwo.envs import gym_env
+
+    rules = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    env = gym_env(rules, opponents="random")
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+            done = term or trunc
+    assert env.aec.game.requests  # somebody asked for a new deal along the way

@@ -103,3 +103,36 @@ def test_quitting_a_match_and_the_command_line():
     # a single round is still the default
     res = runner.invoke(app, ["play", "--seed", "1", "--delay", "0", "--ascii"], input="quit\n")
     assert res.exit_code == 0 and "Round 1" not in res.output
+
+
+def test_a_person_answers_deal_time_decisions_at_the_plain_table():
+    """A match offers a qualifying hand a new deal and the lead card's holder the leftover: the person types the
+    answer, the table says what happened, and the match goes on."""
+    out = io.StringIO()
+    console = Console(file=out, width=140, highlight=False)
+    rules = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    helper = make("greedy", seed=3)
+    holder = {}
+    said = {"redeal": 0, "keep": 0}
+
+    def human(prompt: str) -> str:
+        m = holder["table"].match
+        obs = m.observe(0)
+        if obs.decision is not None and obs.decision.kind == "redeal":
+            word = "redeal" if not said["redeal"] else "keep"
+            said[word] += 1
+            return word
+        p = helper.choose(m.rules, obs)
+        return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
+
+    table = PlainTable(rules, seat=0, seed=2, rounds=1, delay=0, console=console, input_fn=human, ascii_cards=True)
+    holder["table"] = table
+    table.run()
+    text = out.getvalue()
+    assert said["redeal"] == 1 and said["keep"] >= 1
+    assert "Ask for a new deal? Type redeal or keep" in text and "You ask for a new deal" in text
+    assert table.match.is_over and table.match.records[0].deal_answers[0] == {
+        "seat": 0,
+        "kind": "redeal",
+        "answer": "redeal",
+    }

@@ -27,6 +27,7 @@ from bigtwo.server.db import actions, database_url, make_engine, metadata, migra
 from bigtwo.server.messages import parse_client_message
 from bigtwo.server.rooms import Rejected, answer_of, phase_of
 from bigtwo.server.store import ActionRow
+from bigtwo.words import Wording
 from tests.server_support import (
     LiveServer,
     Transcript,
@@ -247,10 +248,12 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
         (json.dumps({"type": "continue"}), "there is no break"),
         (json.dumps({"type": "hello", "token": "forged"}), "not a seat"),
     ]
+    # the engine's reasons, in the players' words (names, card faces, no citations)
+    words = Wording(mover, [s.name for s in room.seats])
     expected_reasons = {
-        json.dumps({"type": "play", "cards": [not_mine]}): game.why_not(not_mine),
-        json.dumps({"type": "play", "cards": wrong_combo}): game.why_not(" ".join(wrong_combo)),
-        json.dumps({"type": "pass"}): game.why_not("pass") if hasattr(game, "why_not") else None,
+        json.dumps({"type": "play", "cards": [not_mine]}): words.render(game.why_not(not_mine)),
+        json.dumps({"type": "play", "cards": wrong_combo}): words.render(game.why_not(" ".join(wrong_combo))),
+        json.dumps({"type": "pass"}): words.render(game.why_not("pass")),
     }
     before = snapshot(room)
 
@@ -279,7 +282,7 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
     assert len(answers) == len(bad_messages) + 1
     for (raw, want), (_, got) in zip(bad_messages, answers, strict=False):
         reason = expected_reasons.get(raw)
-        if reason:  # the engine's own reason, word for word
+        if reason:  # the engine's own reason, word for word (in the players' words)
             assert got == reason, (raw, got)
         elif want:
             assert want in got, (raw[:40], got)
@@ -295,7 +298,7 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
         json={"type": "play", "cards": wrong_combo},
         headers=auth(tokens[mover]),
     )
-    assert r.status_code == 422 and r.json()["detail"] == game.why_not(" ".join(wrong_combo))
+    assert r.status_code == 422 and r.json()["detail"] == words.render(game.why_not(" ".join(wrong_combo)))
     assert snapshot(room) == before
 
 
@@ -807,3 +810,19 @@ def test_bigtwo_serve_refuses_an_unsupported_database_in_words():
     assert res.exit_code == 2 and "database 'mysql' is not supported" in res.output
     res = CliRunner().invoke(app, ["serve", "--help"])
     assert res.exit_code == 0 and "--database" in res.output
+
+
+def test_a_bot_is_seated_only_at_a_table_it_can_play(server):
+    """The learned bot ships weights for some tables only: elsewhere its seat is refused in words when the room
+    is made, instead of failing at its first move."""
+    from bigtwo.bots.learned import shipped_weights
+
+    assert ("classic", 4) in shipped_weights()
+    ok = httpx.post(
+        f"{server.url}/api/rooms", json={"preset": "classic", "seats": [{"kind": "bot", "bot": "learned"}] * 4}
+    )
+    assert ok.status_code in (200, 201), ok.text
+    bad = httpx.post(
+        f"{server.url}/api/rooms", json={"preset": "winner", "seats": [{"kind": "bot", "bot": "learned"}] * 4}
+    )
+    assert bad.status_code == 400 and "has no weights for 'winner'" in bad.text and "classic" in bad.text

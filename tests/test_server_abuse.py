@@ -493,3 +493,104 @@ def test_websockets_from_other_origins_are_refused_and_the_docs_load_nothing_fro
         assert httpx.get(f"{live.url}/docs/static/swagger-ui-bundle.js").status_code == 200
     with LiveServer(str(tmp_path / "nodocs.sqlite3"), docs=False) as live:
         assert httpx.get(f"{live.url}/docs").status_code == 404
+
+
+# --- the table's own messages (issue 14): chat, help, standing orders, undo, rematch ---------------------------
+
+
+def test_a_seat_flooding_chat_help_and_rematch_costs_bounded_work_in_words(tmp_path):
+    """A seated client sends 120 chat lines of the longest kind, 120 requests for help, 60 standing orders and 60
+    rematch requests as fast as it can (its socket's own limit opened up, so the table's limits are the ones
+    tested): the table keeps at most ``chat_kept`` lines, accepts about the pace allowed and refuses the rest in
+    words, while another seat's client is answered promptly throughout; 60 rematch requests after the match open
+    one table. (``chat_kept`` is set to 3 here, so that the bound is reached.)"""
+    limits = {"messages_per_second": 10_000, "message_burst": 10_000, "chat_kept": 3}
+    with LiveServer(str(tmp_path / "chatflood.sqlite3"), **limits) as live:
+        made = httpx.post(
+            f"{live.url}/api/rooms",
+            json={
+                "host_name": "Ann",
+                "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}],
+                "move_seconds": 0,
+                "bot_delay": 0,
+                "rounds": 1,
+            },
+        ).json()
+        rid = made["room"]["id"]
+        bob = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Bob"}).json()
+        httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        room = live.rooms.rooms[rid]
+        settings = live.settings
+
+        async def flood() -> tuple[list[dict], list[float]]:
+            got: list[dict] = []
+            latencies: list[float] = []
+            async with (
+                ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.61") as ann,
+                ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.62") as other,
+            ):
+                await ann.send(json.dumps({"type": "hello", "token": made["token"]}))
+                await other.send(json.dumps({"type": "hello", "token": bob["token"]}))
+
+                async def read() -> None:
+                    with contextlib.suppress(ConnectionClosed, TimeoutError):
+                        while True:
+                            got.append(json.loads(await asyncio.wait_for(ann.recv(), 0.5)))
+
+                reader = asyncio.create_task(read())
+                messages = (
+                    [{"type": "chat", "text": "x" * 200}] * 120
+                    + [{"type": "hint"}, {"type": "legal"}, {"type": "explain", "cards": ["3D"]}] * 40
+                    + [{"type": "autopass", "auto": True}] * 60
+                    + [{"type": "undo"}] * 20
+                )
+                for i, msg in enumerate(messages):
+                    await ann.send(json.dumps(msg))
+                    await asyncio.sleep(0.002)  # it reads its answers (one that does not is cut off: tested above)
+                    if i % 40 == 0:  # meanwhile another seat asks for its view: answered promptly
+                        t0 = time.perf_counter()
+                        await other.send(json.dumps({"type": "ping"}))
+                        while json.loads(await asyncio.wait_for(other.recv(), 10))["type"] != "pong":
+                            pass
+                        latencies.append(time.perf_counter() - t0)
+                await reader
+            return got, latencies
+
+        got, latencies = asyncio.run(flood())
+        errors = [m["message"] for m in got if m["type"] == "error"]
+        chats = [m for m in got if m["type"] == "chat"]
+        helps = [m for m in got if m["type"] == "help"]
+        assert len(room.chat) == 3 and all(len(line["text"]) == 200 for line in room.chat)
+        said = max(line["id"] for line in room.chat)
+        assert settings.chat_burst <= said <= settings.chat_burst + 3  # the burst, and what the pace let through
+        assert sum("too many chat messages" in e for e in errors) == 120 - said
+        assert chats and all(len(m["messages"]) <= 3 for m in chats)
+        asked = 120 + 60 + 20 - settings.help_burst - 3
+        assert len(helps) <= settings.help_burst + 3 and sum("too many requests for help" in e for e in errors) >= asked
+        assert all(e and len(e) < 300 for e in errors)
+        assert max(latencies) < 2.0, latencies  # never held up for long (a generous bound: a loaded machine)
+
+        # after the match, rematch requests: one table opens, however many are sent
+        greedy = make("greedy")
+        deadline = time.monotonic() + 60
+        while not room.match.is_over and time.monotonic() < deadline:
+            seat = room.match.to_move
+            if seat in (0, 1):
+                token = made["token"] if seat == 0 else bob["token"]
+                body = message_for(greedy.choose(room.rules, room.match.observation(seat)), room.seq)
+                httpx.post(f"{live.url}/api/rooms/{rid}/actions", json=body, headers=auth(token))
+            time.sleep(0.005)
+        assert room.match.is_over
+        before = len(live.rooms.rooms)
+
+        async def rematches() -> None:
+            async with ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.61") as ann:
+                await ann.send(json.dumps({"type": "hello", "token": made["token"]}))
+                for _ in range(60):
+                    await ann.send(json.dumps({"type": "rematch"}))
+                with contextlib.suppress(TimeoutError):  # read what came back (a client that reads closes at once)
+                    while True:
+                        await asyncio.wait_for(ann.recv(), 0.5)
+
+        asyncio.run(rematches())
+        assert room.ref.next_room is not None and len(live.rooms.rooms) <= before + 1

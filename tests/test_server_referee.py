@@ -22,6 +22,7 @@ from bigtwo.server.messages import CreateRoom
 from bigtwo.server.referee import Referee, Rejected
 from bigtwo.server.rooms import Rooms, build_rules
 from bigtwo.server.settings import Settings
+from tests.rulesets import PROCEDURES
 from tests.server_support import rules_of
 
 
@@ -383,3 +384,138 @@ def test_a_restart_deletes_the_tables_never_started_instead_of_loading_them(tmp_
     with engine.connect() as conn:
         assert store.load_room(conn, old_id) is None
     engine.dispose()
+
+
+# --- the one protocol at the table (issue 12) -----------------------------------------------------------
+
+
+def bot_table(rules, seed: int, bot: str, kinds: list[str] | None = None, **changes: Any) -> Referee:
+    """A table of bots under ``rules``, started: the server's bot path without an event loop (``kinds``: other
+    seats, people among the bots; ``changes``: the room's row)."""
+    n = rules.players
+    kinds = kinds or ["bot"] * n
+    seats = [
+        {
+            "seat": i,
+            "kind": k,
+            "name": f"B{i}" if k == "bot" else f"P{i}",
+            "bot": bot if k == "bot" else None,
+            "token": store.token_hash(f"secret-{i}") if k == "person" else None,
+        }
+        for i, k in enumerate(kinds)
+    ]
+    row = {
+        "id": f"t{seed}",
+        "name": "test",
+        "preset": "custom",
+        "changes": {},
+        "rules": rules.to_dict(),
+        "players": n,
+        "rounds": 1,
+        "points": None,
+        "seed": seed,
+        "status": "waiting",
+        "public": 1,
+        "host_token": store.token_hash("host"),
+        "move_seconds": 30,
+        "bot_delay": 0.8,
+        "break_seconds": 0,
+        "bot": bot,
+        "created_at": datetime(2024, 1, 1, tzinfo=UTC),
+        **changes,
+    }
+    return started(Referee(row, seats, Clock(), min_bot_delay_alone=2.0))
+
+
+def test_the_stall_house_rule_never_stalls_a_table_of_bots():
+    """Regression: indonesia, 2 players, only triple straights and fours, one pass ends a trick. Bots offered
+    plays the engine refused, and the server's bot, its fallback and its timer all picked them: the room waited
+    for ever in 86 of 300 deals. Now every bot move goes through and the engine's default is always legal."""
+    from bigtwo import load_rules
+
+    rules = load_rules("indonesia").replace(
+        players=2, combinations=["triple_straight", "four_of_a_kind"], trick_end="one-pass"
+    )
+    for seed in range(300):
+        ref = bot_table(rules, seed, "heuristic" if seed % 2 else "greedy")
+        bots = [make(ref.seats[s].bot or "greedy", seed=s) for s in range(2)]
+        while not ref.match.is_over:
+            seat = ref.match.to_move
+            assert ref.match.why_not(ref.match.default_action()) is None
+            move = ref.move(bots[seat].choose(ref.rules, ref.match.observe(seat)), seat=seat, by="bot")
+            ref.confirm(move)
+        assert ref.status == "over"
+
+
+def test_deal_time_decisions_are_offered_at_the_table_and_replayed_from_the_database():
+    from bigtwo import load_rules
+    from bigtwo.server.views import match_view, spectator_view
+
+    rules = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    clock = Clock()
+    ref, _, tokens = table(["person"] * 4, clock, rules=rules.to_dict())
+    started(ref)
+    assert ref.match.phase == "deal"
+    seat = ref.match.to_move
+    view = match_view(ref.match, seat)
+    assert view["decision"]["kind"] == "redeal" and view["answers"] == ["redeal", "keep"]
+    assert spectator_view(ref.match)["decision"] is None and spectator_view(ref.match)["hand"] == []
+    with pytest.raises(Rejected, match="waits for an answer to the decision"):
+        ref.move("3D", token=tokens[seat], phase="play")
+    dealt = ref.match.current.dealt
+    ref.confirm(ref.move("redeal", token=tokens[seat], phase="exchange"))
+    assert ref.match.current.dealt != dealt and ref.actions[-1]["answer"] == "redeal"
+    while ref.match.phase == "deal":
+        s = ref.match.to_move
+        ref.confirm(ref.move("keep", token=tokens[s]))
+    again = table(["person"] * 4, clock, rules=rules.to_dict())[0]
+    again.replay([{**a, "seq": i} for i, a in enumerate(ref.actions)])
+    assert again.match.current.dealt == ref.match.current.dealt and again.match.phase == "play"
+
+
+NEW_DECISIONS = {"bid", "trade", "reply", "request", "grant", "look"}
+
+
+@pytest.mark.parametrize("name", sorted(PROCEDURES))
+def test_auctions_trading_requests_and_face_down_hands_never_stall_a_table(name):
+    """Issue 16's decisions at a server table: every turn is planned (a bot's, or the move timer's for a
+    person), bots answer auctions, offers, requests and face-down hands through the referee, the timer answers
+    with the engine's default (always legal, never a list of every offer), and the stored answers rebuild the
+    same match from the database's rows."""
+    from bigtwo.server.views import match_view
+
+    rules, n = PROCEDURES[name]()
+    rules = rules.replace(players=n)
+    kinds = ["person" if s % 2 else "bot" for s in range(n)]
+    ref = bot_table(rules, 5, "heuristic", kinds, rounds=2, break_seconds=0)
+    bots = {s: make("heuristic", seed=s) for s in range(n) if kinds[s] == "bot"}
+    kinds_seen: set[str] = set()
+    for _ in range(3000):
+        if ref.match.is_over:
+            break
+        m = ref.match
+        seat = m.to_move
+        turn = ref.turn
+        assert seat is not None and turn is not None and turn.seat == seat, "the table waits for nobody"
+        if m.pending is not None:
+            kinds_seen.add(m.pending.kind)
+        if kinds[seat] == "bot":
+            assert turn.kind == "bot"
+            move = ref.move(bots[seat].choose(ref.rules, m.observe(seat)), seat=seat, by="bot")
+        else:
+            assert turn.kind in ("timer", "auto")
+            if m.pending is not None:  # the browser's buttons: every word it offers is a legal answer
+                words = match_view(m, seat)["answers"]
+                assert all(m.why_not(word) is None for word in words or ()), (m.pending, words)
+                assert words or m.pending.kind not in NEW_DECISIONS, m.pending
+            default = m.default_action()
+            assert m.why_not(default) is None
+            by = "timeout" if turn.kind == "timer" else "auto"
+            move = ref.move(default if by == "timeout" else "pass", seat=seat, by=by)
+        ref.confirm(move)
+    assert ref.status == "over"
+    assert kinds_seen & NEW_DECISIONS, f"{name}: no new decision came up at the table"
+    again = bot_table(rules, 5, "heuristic", kinds, rounds=2, break_seconds=0)
+    again.replay([{**a, "seq": i} for i, a in enumerate(ref.actions)])
+    assert again.broken is None and again.match.is_over
+    assert again.match.result == ref.match.result

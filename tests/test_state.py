@@ -252,3 +252,21 @@ def test_two_decks_observations_are_lossless():
             assert back == obs
         g.play(g.legal_plays()[0])
     assert bigtwo.CardSet("3D'").mask != bigtwo.CardSet("3D").mask
+
+
+def test_the_engine_builds_observations_with_exactly_their_fields():
+    """The engine's fast constructor takes names as given: each must be a field (a typo would add an attribute
+    nobody reads and leave the field at its default)."""
+    names = {f.name for f in fields(Observation)}
+    m = Match("president", seed=6, rounds=2)
+    rng = random.Random(6)
+    for _ in range(120):
+        if m.is_over:
+            break
+        for seat in (None, *range(m.n)):
+            assert set(vars(m.observe(seat))) == names
+        assert set(vars(m.game.observe(0) if m.game is not None else m.observe(0))) == names
+        m.apply(rng.choice(m.legal_actions()))
+    obs = m.observe(0)
+    with pytest.raises(AttributeError):
+        obs.hand = 0  # frozen

@@ -419,3 +419,28 @@ def test_a_long_exchange_answer_list_shows_every_answer_with_its_count():
             assert not isinstance(table.screen, InfoScreen) and session.human_to_move
 
     run(scenario())
+
+
+def test_a_person_answers_a_deal_time_decision_at_the_full_screen_table():
+    rules = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    session = TableSession(rules, seed=2, rounds=1, date="2025-06-01")
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, table)
+            assert session.decision is not None and session.decision["kind"] == "redeal"
+            assert "Ask for a new deal? Press r" in screen_text(table)
+            dealt = session.match.current.dealt
+            await pilot.press("r")
+            await settle(pilot, table)
+            assert session.match.current.dealt != dealt
+            assert session.match.current.deal_answers[0] == {"seat": 0, "kind": "redeal", "answer": "redeal"}
+            while session.decision is not None and session.decision["kind"] == "redeal":
+                await pilot.press("slash")
+                table.query_one("#entry").value = "keep"
+                await pilot.press("enter")
+                await settle(pilot, table)
+            assert session.match.phase == "play"
+
+    run(scenario())

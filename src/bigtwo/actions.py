@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-from bigtwo.cards import CARDS, Card, CardSet, bits, checked_mask, mask_of_tokens, to_mask, tokens
+from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError, IllegalPlay
 
@@ -68,7 +68,7 @@ class IllegalAnswer(IllegalPlay):
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(HoldsCards):
     """A seat's answer to a :class:`Decision`: cards given (``cards``, a mask) or a word (``word``).
 
     ``kind`` is the decision's kind. ``give`` answers carry cards; ``surrender`` answers are ``surrender``
@@ -81,14 +81,6 @@ class Answer:
     mask: int = 0  # the cards given, surrendered, bid, offered or requested
     want: int = 0  # a trade offer: the cards asked for in return
     to: int | None = None  # a trade offer: the seat it is made to
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(CARDS[i] for i in bits(self.mask))
-
-    @property
-    def cardset(self) -> CardSet:
-        return CardSet.from_mask(self.mask)
 
     @property
     def is_pass(self) -> bool:
@@ -274,6 +266,20 @@ class Decision:
         if kind == "trade":
             raise IllegalAnswer(f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1'")
         return Answer(kind, "", _cards_of(value))
+
+
+def action_text(action: Action) -> str:
+    """An action as text that reads back to the same action (through its decision, for answers): the pass
+    ``pass``, cards in notation with the second deck's copies marked (``3D'``), offers as ``5D for 2S to seat
+    1``, words as they are."""
+    if isinstance(action, Play):
+        return "pass" if action.is_pass else " ".join(token(c) for c in bits(action.mask))
+    if action.kind == "trade" and action.word == "offer":
+        give, want = (" ".join(token(c) for c in bits(m)) for m in (action.mask, action.want))
+        return f"{give} for {want} to seat {action.to}"
+    if action.kind in ("give", "surrender", "bid", "request") and action.mask:
+        return " ".join(token(c) for c in bits(action.mask))
+    return action.word
 
 
 def _cards_of(value: Any) -> int:

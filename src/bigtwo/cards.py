@@ -233,6 +233,21 @@ class CardSet:
         return f"CardSet({str(self)!r})"
 
 
+class HoldsCards:
+    """What carries its cards as a ``mask`` (a play, an answer that gives cards) reads them the same way."""
+
+    __slots__ = ()
+    mask: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(CARDS[i] for i in iter_bits(self.mask))
+
+    @property
+    def cardset(self) -> CardSet:
+        return CardSet.from_mask(self.mask)
+
+
 def to_mask(cards: CardsLike) -> int:
     """The bitmask of anything card-like: a CardSet, notation string, Card, index, or iterable of them.
 

@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.actions import Answer, Decision, IllegalAnswer
-from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask
+from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
@@ -401,7 +401,8 @@ def _random_offer(rules: Any, obs: Observation, rng: random.Random) -> Answer:
 
 
 def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) -> CardSet | str:
-    """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest."""
+    """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest;
+    in the procedures before play, pass the bid, let trading end, request nothing and decline offers and requests."""
     pending = _pending(obs)
     if pending is None:
         raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
@@ -420,7 +421,14 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
         legal = legal_questions(ev, hand, d)
         want = "highest" if d.get("suit") is None else f"highest {d['suit']}"
         return want if want in legal else legal[0]
+    if kind in _PLAIN_WORDS:
+        return _PLAIN_WORDS[kind]
     return str(d["options"][0])
+
+
+# the answer always legal to each procedure's decision, whatever the hand: no bid, no offer, no request, and
+# declining what another asks (the cards asked for may not all be in hand)
+_PLAIN_WORDS = {"bid": "pass", "trade": "done", "reply": "decline", "request": "none", "grant": "refuse"}
 
 
 def _seat(obs: Observation | Mapping[str, Any]) -> Any:
@@ -680,7 +688,7 @@ class Exchange:
             "from": giver,
             "to": receiver,
             "count": mask.bit_count(),
-            "cards": [str(c) for c in self.ev.sort_cards(mask)],
+            "cards": [token(c) for c in self.ev.sort_cards(mask)],  # the second deck's copies marked
             "reason": reason,
         }
         if shown:
@@ -1024,7 +1032,7 @@ class Exchange:
                     if committed <= 0:
                         suit, committed = None, 0
                 taken += got.bit_count()
-            entry = {"question": q, "answer": reply, "cards": [str(c) for c in ev.sort_cards(got)]}
+            entry = {"question": q, "answer": reply, "cards": [token(c) for c in ev.sort_cards(got)]}
             answers.append(entry)
             self._note("question", taker, giver, question=q, answer=reply, cards=entry["cards"])
             if got:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bigtwo.actions import Decision
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import (
@@ -33,7 +34,8 @@ from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 
 AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
-MAX_REDEALS = 100
+MAX_REDEALS = 100  # deals thrown in by a rule (all four 2s) before a round gives up
+MAX_REDEAL_REQUESTS = 20  # new deals players may ask for in one round, so every round ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +309,43 @@ class Game:
     @property
     def swap_offer(self) -> CardSet | None:
         return CardSet.from_mask(self._swap_offer) if self.can_swap_leftover else None
+
+    def deal_decision(self, kept: Collection[int] = (), swap_answered: bool = False) -> Decision | None:
+        """The next deal-time choice, before any play: a seat whose hand qualifies may ask for a new deal (in
+        turn from the dealer's left, seats in ``kept`` having kept this deal), then the lead card's holder may
+        swap it for the leftover card on offer (unless ``swap_answered``). None when there is none left.
+
+        A round asks no more than :data:`MAX_REDEAL_REQUESTS` new deals, so every round ends."""
+        if self._history or self._over:
+            return None
+        if sum(1 for _s, kind in self.requests if kind == "redeal") < MAX_REDEAL_REQUESTS:
+            for k in range(1, self.n + 1):
+                seat = (self.dealer + k) % self.n
+                if seat in kept:
+                    continue
+                reasons = self.redeal_reasons(seat)
+                if reasons:
+                    why = f"you may ask for a new deal: {reasons[0]}"
+                    return Decision(seat, "redeal", 0, why, options=("redeal", "keep"))
+        if self.can_swap_leftover and not swap_answered:
+            offer = self.swap_offer
+            shown = f" ({offer})" if self.rules.leftover_shown and offer else ""
+            why = f"you may take the leftover card{shown} and set {self.required_card or 'the lead card'} aside"
+            return Decision(self.swap_seat, "swap", 1, why, options=("swap", "keep"))
+        return None
+
+    def take_deal_answer(self, decision: Decision, word: str, kept: set[int]) -> None:
+        """Carry out the answer to :meth:`deal_decision`: a new deal (``kept`` is emptied: everyone may ask
+        again), the swap, or keeping (the seat joins ``kept``). A word the decision does not offer is refused."""
+        if word not in decision.options:
+            raise IllegalPlay(f"{word!r}: answer {' or '.join(repr(o) for o in decision.options)}")
+        if word == "redeal":
+            self.request_redeal(decision.seat)
+            kept.clear()
+        elif word == "swap":
+            self.swap_leftover()
+        elif decision.kind == "redeal":
+            kept.add(decision.seat)
 
     @property
     def swap_seat(self) -> int:
@@ -782,34 +821,36 @@ class Game:
         mine = seat is not None and seat == self.to_move and not self._over
         passed = self._passed
         known = self._known
-        return Observation(
-            seat=seat,
-            players=self.n,
-            rules=self.rules.name,
-            phase="over" if self._over else "play",
-            hand=own,
-            hand_sizes=tuple(map(int.bit_count, hands)),
-            dealt_sizes=tuple(self.dealt_sizes),
-            to_move=None if self._over else self.to_move,
-            trick=top,
-            trick_seat=self._top_seat if top is not None else None,
-            passed=tuple(s for s in range(self.n) if passed >> s & 1) if passed else (),
-            # who holds the lead card is public once they lead, but the card is shown only to its holder
-            required=required & own,
-            lead_elsewhere=mine and bool(required) and not required & own,
-            must_answer=mine and self._must_answer(),
-            must_play=mine and self._must_play(),
-            finished=self._finished,
-            history=self._history_entries(),
-            trick_start=self._trick_open,
-            face_up=self.face_up,
-            twos_low=self.twos_low,
-            known=tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
-            swap_offer=offer,
-            stock_size=len(self._stock) - self._stock_pos,
-            is_over=self._over,
-            result=self._result,
-            ev=self.ev,
+        return Observation.made(
+            {
+                "seat": seat,
+                "players": self.n,
+                "rules": self.rules.name,
+                "phase": "over" if self._over else "play",
+                "hand": own,
+                "hand_sizes": tuple(map(int.bit_count, hands)),
+                "dealt_sizes": tuple(self.dealt_sizes),
+                "to_move": None if self._over else self.to_move,
+                "trick": top,
+                "trick_seat": self._top_seat if top is not None else None,
+                "passed": tuple(s for s in range(self.n) if passed >> s & 1) if passed else (),
+                # who holds the lead card is public once they lead, but the card is shown only to its holder
+                "required": required & own,
+                "lead_elsewhere": mine and bool(required) and not required & own,
+                "must_answer": mine and self._must_answer(),
+                "must_play": mine and self._must_play(),
+                "finished": self._finished,
+                "history": self._history_entries(),
+                "trick_start": self._trick_open,
+                "face_up": self.face_up,
+                "twos_low": self.twos_low,
+                "known": tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
+                "swap_offer": offer,
+                "stock_size": len(self._stock) - self._stock_pos,
+                "is_over": self._over,
+                "result": self._result,
+                "ev": self.ev,
+            }
         )
 
     def observation(self, seat: int) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.exchange import NEW_KINDS, Exchange, exchange_answers
+from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
 from bigtwo.game import Game, _seat_arg, _whole
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
@@ -50,7 +50,6 @@ from bigtwo.scoring import RoundResult
 
 RECORD_FORMAT = "bigtwo-match/1"
 SHOOTOUT_CARDS = 5
-MAX_REDEAL_REQUESTS = 20  # a bound on asked-for new deals in one round, so every match ends
 
 
 @dataclass(frozen=True)
@@ -208,6 +207,8 @@ class Match:
         self.places = [0] * n  # sum of places over completed rounds
         self.records: list[RoundRecord] = []
         self.log: list[tuple[int, Action, bool]] = []  # (seat, action, called 'last card') as applied
+        self._kept: set[int] = set()  # this round's seats that kept the deal rather than ask for a new one
+        self._swap_answered: bool = False  # this round's leftover swap was answered
         self._over = False
         self._start_round()
 
@@ -389,6 +390,26 @@ class Match:
         g = self.game
         return list(g.legal_plays()) if g is not None else []
 
+    def default_action(self) -> Action:
+        """A legal action the engine picks itself, for a seat that cannot or did not choose (a table's move
+        timer, a bot that failed): the pass when it is allowed, else the lowest play; at the deal, keep it; in
+        an exchange, the rules' plain answer (the lowest cards allowed, declining to surrender, the highest
+        question; no bid, no offer, no request, declining what another asks); a face-down hand passes blind.
+        Never a list of every answer: an exchange may have hundreds of thousands."""
+        if self._over:
+            raise IllegalPlay("the match is over")
+        d = self.pending
+        if d is not None:
+            if d.at_deal:
+                return Answer(d.kind, "keep")
+            if d.kind == "look":
+                return Answer("look", "pass")
+            return d.read(default_exchange_choice(self.rules, self.observe(d.seat)))
+        g = self.game
+        assert g is not None
+        legal = g.legal_plays()
+        return legal[-1] if legal[-1].is_pass else legal[0]
+
     # --- acting --------------------------------------------------------------------------------------------
     def apply(self, action: Action | CardsLike, call_last_card: bool = True) -> Action:
         """Take ``action`` for the seat to move (an Action, or notation such as ``"3D 3S"``, ``"pass"``,
@@ -514,43 +535,15 @@ class Match:
     def _next_deal_decision(self) -> Decision | None:
         """The next deal-time choice: a seat whose hand qualifies may ask for a new deal (in turn from the
         dealer's left), then the lead card's holder may swap it for a leftover card on offer."""
-        g = self._dealing
-        if g.is_over:
-            return None
-        rec = self.current
-        asked = sum(1 for a in rec.deal_answers if a["answer"] == "redeal")
-        if asked < MAX_REDEAL_REQUESTS:
-            for k in range(1, self.n + 1):
-                seat = (rec.dealer + k) % self.n
-                if seat in self._kept:
-                    continue
-                reasons = g.redeal_reasons(seat)
-                if reasons:
-                    why = f"you may ask for a new deal: {reasons[0]}"
-                    return Decision(seat, "redeal", 0, why, options=("redeal", "keep"))
-        if g.can_swap_leftover and not self._swap_answered:
-            seat = g.swap_seat
-            offer = g.swap_offer
-            shown = f" ({offer})" if self.rules.leftover_shown and offer else ""
-            why = f"you may take the leftover card{shown} and set {g.required_card or 'the lead card'} aside"
-            return Decision(seat, "swap", 1, why, options=("swap", "keep"))
-        return None
+        return self._dealing.deal_decision(self._kept, self._swap_answered)
 
     def _answer_deal(self, d: Decision, answer: Answer) -> Answer:
         if answer.word not in d.options:
             raise IllegalAnswer(_options_reason(d, answer))
         g = self._dealing
         rec = self.current
-        if d.kind == "redeal":
-            if answer.word == "redeal":
-                g.request_redeal(d.seat)
-                self._kept.clear()
-            else:
-                self._kept.add(d.seat)
-        else:
-            self._swap_answered = True
-            if answer.word == "swap":
-                g.swap_leftover()
+        g.take_deal_answer(d, answer.word, self._kept)
+        self._swap_answered = self._swap_answered or d.kind == "swap"
         rec.deal_answers.append({"seat": d.seat, "kind": d.kind, "answer": answer.word})
         rec.dealt = tuple(g.dealt)
         self._deal_decision = self._next_deal_decision()
@@ -577,7 +570,7 @@ class Match:
         dealing = Game(self.rules, players=n, seed=seed, dealer=dealer)
         self.records.append(RoundRecord(i, seed, dealer, tuple(dealing.dealt), None, None))
         self._dealing = dealing
-        self._kept: set[int] = set()  # seats that kept this deal rather than ask for a new one
+        self._kept = set()  # seats that kept this deal rather than ask for a new one
         self._swap_answered = False
         self._deal_decision = self._next_deal_decision()
         if self._deal_decision is None:

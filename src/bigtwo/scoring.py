@@ -120,7 +120,7 @@ def is_zero_sum(rules: Any) -> bool:
         return True
     if rules.last_card_call:
         return False
-    return not (rules.scoring == "bga" and rules.bga_mode == "cumulative")
+    return bool(rules.payment_mode != "cumulative")
 
 
 def count_multiplier(rules: Any, left: int, dealt: int, played_any: bool) -> tuple[int, str]:
@@ -293,7 +293,7 @@ def score_round(rules: Any, outcome: RoundOutcome) -> RoundResult:
     winner = order[0]
     details: list[str] = []
     owed = _owed(rules, outcome, details)
-    mode = rules.bga_mode if rules.scoring == "bga" else "winner-takes-all"
+    mode = rules.payment_mode
     if rules.assistance_penalty and mode != "pay-higher":
         a = find_assister(rules, outcome)
         if a is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
@@ -55,7 +55,7 @@ def play_chunk(job: dict[str, Any]) -> list[dict[str, Any]]:
 
 def run_arena(
     rules: Ruleset | str,
-    lineup: str | list[str | BotSpec],
+    lineup: str | Sequence[str | BotSpec],
     games: int,
     *,
     seed: int = 0,

@@ -69,7 +69,7 @@ def clustered_interval(units: Mapping[Any, list[float]], confidence: float = 0.9
     return mean_interval(means, confidence)
 
 
-def wilson_interval(units: dict[object, list[float]], confidence: float = 0.95) -> Interval:
+def wilson_interval(units: Mapping[Any, list[float]], confidence: float = 0.95) -> Interval:
     """A rate (the mean of 0/1 outcomes, clustered by deal) with Wilson's score interval, always in [0, 1].
 
     The sample size is the effective one, ``p(1-p) / var`` with ``var`` the variance of the rate estimated

@@ -41,3 +41,14 @@ def make(name: str, seed: int | None = None, **options: Any) -> Bot:
 
 def bot_names() -> list[str]:
     return sorted(BOTS)
+
+
+def cannot_play(name: str, rules: Any, players: int) -> str | None:
+    """Why the bot ``name`` cannot sit at this table, in words (a learned bot without weights for it), or None.
+
+    A bot class says so with a ``cannot_play(rules, players)`` class method; bots without one play anything."""
+    factory = BOTS.get(name)
+    if factory is None:
+        return f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}"
+    check = getattr(factory, "cannot_play", None)
+    return check(rules, players) if callable(check) else None

@@ -20,12 +20,11 @@ Cards nobody holds (a stock, cards set aside) are whatever the unseen cards not 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from bigtwo.bots.view import engine_of
-from bigtwo.cards import CARDS, DECK_SIZE, bits, free_copy, to_mask
+from bigtwo.cards import DECK_SIZE, bits, mask_of_tokens, to_mask
 from bigtwo.combos.play import PASS
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
@@ -37,11 +36,11 @@ from bigtwo.rules.ruleset import Ruleset
 MAX_REJECTIONS = 200
 
 
-def known_cards(obs: Observation) -> dict[int, Counter[str]]:
-    """The cards the observer knows another seat holds now, by notation: those a rule shows (``known``) and
-    those the exchanges it saw tell, less what each seat has played since."""
+def known_cards(obs: Observation) -> dict[int, int]:
+    """The cards the observer knows another seat holds now, as masks: those a rule shows (``known``) and those
+    the exchanges it saw tell, less what each seat has played since."""
     me = obs.seat
-    held: dict[int, Counter[str]] = {}
+    held: dict[int, int] = {}
     for e in obs.exchanges:
         if e.get("type") != "give":
             continue
@@ -49,37 +48,19 @@ def known_cards(obs: Observation) -> dict[int, Counter[str]]:
         if "cards" not in e:
             held.pop(giver, None)  # unseen cards left that hand: any of those it was known to hold
             continue
-        for t in e["cards"]:
-            if held.get(giver, Counter())[t] > 0:
-                held[giver][t] -= 1
-            if taker != me:
-                held.setdefault(taker, Counter())[t] += 1
+        moved = mask_of_tokens(e["cards"])
+        held[giver] = held.get(giver, 0) & ~moved
+        if taker != me:
+            held[taker] = held.get(taker, 0) | moved
     for entry in obs.history:
-        have = held.get(entry.seat)
-        if have and not entry.is_pass:
-            for c in bits(entry.play.mask):
-                t = str(CARDS[c])
-                if have[t] > 0:
-                    have[t] -= 1
-    out: dict[int, Counter[str]] = {}
-    shown = {s: Counter(str(CARDS[c]) for c in bits(k)) for s, k in enumerate(obs.known) if k}
-    for s in set(held) | set(shown):
-        if s == me:
-            continue
-        a, b = held.get(s, Counter()), shown.get(s, Counter())
-        both = Counter({t: max(a[t], b[t]) for t in set(a) | set(b)})
-        if +both:
-            out[s] = +both
+        if entry.seat in held:
+            held[entry.seat] &= ~entry.play.mask
+    out: dict[int, int] = {}
+    for s in range(len(obs.known)):
+        both = held.get(s, 0) | obs.known[s]
+        if both and s != me:
+            out[s] = both
     return out
-
-
-def _place(used: int, names: Mapping[str, int]) -> int:
-    """Cards named by notation, each taking a deck copy not in ``used``."""
-    m = 0
-    for t, k in sorted(names.items()):
-        for _ in range(k):
-            m |= free_copy(used | m, to_mask(t).bit_length() - 1, t)
-    return m
 
 
 class DealSampler:
@@ -96,9 +77,7 @@ class DealSampler:
         self.hand = obs.hand
         used = self.hand | obs.played | obs.face_up
         self.known = [0] * len(self.sizes)
-        for s, names in sorted(known_cards(obs).items()):
-            exact = obs.known[s] if s < len(obs.known) else 0
-            m = exact | _place(used | exact, names - Counter(str(CARDS[c]) for c in bits(exact)))
+        for s, m in sorted(known_cards(obs).items()):
             self.known[s] = m
             used |= m
         pool = ev.pack & ~used

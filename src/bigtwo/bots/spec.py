@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +101,7 @@ class BotSpec:
         return cls(d["name"], dict(d.get("options") or {}), d.get("label", ""))
 
 
-def parse_lineup(text: str | list[str | BotSpec]) -> list[BotSpec]:
+def parse_lineup(text: str | Sequence[str | BotSpec]) -> list[BotSpec]:
     """A comma-separated lineup (``"heuristic,greedy,greedy,greedy"``) or a list of specs, one per seat."""
     items = split_lineup(text) if isinstance(text, str) else list(text)
     out = [t if isinstance(t, BotSpec) else BotSpec.parse(t) for t in items if not isinstance(t, str) or t.strip()]

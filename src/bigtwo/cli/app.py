@@ -12,6 +12,7 @@ from rich.table import Table
 
 from bigtwo.cli.serve import serve
 from bigtwo.cli.session import DEFAULT_BOT
+from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
@@ -24,6 +25,7 @@ app = typer.Typer(
 rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 app.command()(serve)
+app.command()(train)
 console = Console(highlight=False)
 
 

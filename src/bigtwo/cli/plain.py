@@ -16,10 +16,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cards import CardParseError
-from bigtwo.cli.session import DEFAULT_BOT, TableSession, procedure_text
+from bigtwo.cli.session import DEFAULT_BOT, TableSession, decision_question, procedure_text
 from bigtwo.cli.words import plural
-from bigtwo.errors import BigTwoError
+from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.build import ordinal
@@ -228,7 +227,7 @@ class PlainTable:
             if not text and hint is None:
                 continue
             try:
-                s.act(text or hint.answer)
+                s.act(text or (hint.answer if hint is not None else ""))
             except CardParseError as e:
                 self.say(f"[red]{escape(str(e))}[/red]")
                 continue
@@ -256,24 +255,17 @@ class PlainTable:
         return p
 
     def describe_decision(self, d: dict[str, Any]) -> str:
-        """The human's exchange decision as markup: what to type, and why (in the table's words)."""
+        """The human's decision as markup: what is asked, what to type, and why (in the table's words)."""
         s = self.session
         w = s.words
-        k = d["count"]
-        cards = plural(k, "card")
+        what, why = decision_question(s, d)
         kind = d["kind"]
-        why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
         if kind == "give":
-            which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
-            suit = f" {d['suit']}" if d.get("suit") else ""
-            return f"Give {which}{suit} {cards} to {w.object(d['to'])}: type the cards.{why}"
+            return f"{what}: type the cards.{why}"
         if kind == "surrender":
-            return (
-                f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}? Type "
-                f"[bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
-            )
+            return f"{what} Type [bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
         if kind == "ask":
-            lines = [f"Steal {cards} from {w.object(d['from'])} by questions."]
+            lines = [what]
             if d.get("suit"):
                 lines.append(f"You must take {d['committed']} {escape(d['suit'])} first.")
             for a in d.get("answers", []):
@@ -283,18 +275,17 @@ class PlainTable:
                 lines.append(ASK_HELP)
             return "\n".join(lines)
         if kind == "demand":
-            return (
-                f"Demand the lowest {cards} of {w.object(d['from'])}? Type [bold]lowest[/bold], or "
-                f"[bold]any[/bold] to let them choose.{why}"
-            )
-        return procedure_text(s, d) or escape(str(d))
+            return f"{what} Type [bold]lowest[/bold], or [bold]any[/bold] to let them choose.{why}"
+        if kind in ("redeal", "swap"):
+            return f"{what} Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
+        return procedure_text(s, d) or what
 
     # --- results ------------------------------------------------------------------------------------
     def show_scores(self) -> None:
         s = self.session
         m = s.match
         assert m is not None
-        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        ranking = m.rules.ranks_only
         of = f" of {m.max_rounds}" if m.max_rounds else ""
         t = Table(title=f"Scores after round {len(m.completed)}{of}")
         t.add_column("round", justify="right")
@@ -328,7 +319,7 @@ class PlainTable:
                 self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {left} left, score {res.scores[seat]:+d}")
             return
         self.say("[bold]Match over.[/bold]")
-        ranking = m.rules.scoring == "ranking" and not m.rules.teams
+        ranking = m.rules.ranks_only
         for place, seat in enumerate(m.standings(), 1):
             score = f"places {m.places[seat]}" if ranking else f"{m.totals[seat]:+d}"
             self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {score}")

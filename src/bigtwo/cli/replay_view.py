@@ -201,8 +201,9 @@ class ReplayApp(App[None]):
             for g in self.frames[max(0, self.index - 40) : self.index + 1]
             if g.round == f.round
         ]
-        height = max(1, self.query_one("#steps", Static).size.height - 2) if self.is_mounted else 8
-        self.query_one("#steps", Static).update(Text("\n".join(recent[-height:]), style="dim"))
+        steps = self.query_one("#steps", Static)
+        height = max(1, steps.size.height - 2) if self.is_mounted(steps) else 8
+        steps.update(Text("\n".join(recent[-height:]), style="dim"))
 
     def action_step(self, k: int) -> None:
         self.index = max(0, min(len(self.frames) - 1, self.index + k))

@@ -18,13 +18,14 @@ from rich.markup import escape
 from bigtwo.actions import WORD_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
-from bigtwo.cards import CardSet, CardsLike, card, to_mask
+from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.match import Match
+from bigtwo.observation import as_observation
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.ruleset import Ruleset
 
@@ -118,14 +119,15 @@ class TableSession:
         self._logged: dict[int, int] = {}  # id(game) -> actions logged
         self._result_logged: dict[int, int] = {}  # id(game) -> history length when its result was logged
         self._round, self._events = -1, 0  # the round logged, and its exchange events logged
+        self._deals = 0  # the round's deal-time answers logged
         self.sync_log()
 
     # --- reading ------------------------------------------------------------------------------------
     @property
     def game(self) -> Game | None:
-        """The game being played (None during a match's exchanges)."""
+        """The game being played (None while a match's deal or exchanges are being decided)."""
         if self.match is not None:
-            return self.match.game if self.match.phase != "exchange" else None
+            return self.match.game if self.match.phase in ("play", "over") else None
         return self.single
 
     @property
@@ -193,7 +195,8 @@ class TableSession:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        """The human's pending decision, if any: an exchange, an auction, trading, or a face-down hand."""
+        """The human's pending decision, if any: at the deal, in an exchange, an auction or trading, or a
+        face-down hand."""
         if self.match is None or self.match.pending is None or not self.human_to_move:
             return None
         return self.match.observation(self.seat)["decision"]
@@ -246,15 +249,26 @@ class TableSession:
         legal = self.legal_choices()
         return legal[0] if len(legal) == 1 else None
 
-    # --- deal-time requests (a single round dealt by the game) ----------------------------------------
+    # --- deal-time requests: a match asks them as decisions, a single round offers them until play begins ------
+    def _deal_choice(self, kind: str) -> bool:
+        d = self.decision
+        return d is not None and d["kind"] == kind
+
     def redeal_reasons(self) -> list[str]:
         """Why the human may ask for a new deal now (002 Reshuffling), in the table's words; empty when they
         may not."""
+        if self._deal_choice("redeal"):
+            d = self.decision
+            assert d is not None
+            return [self.words.render(d["reason"])]
         if self.single is None:
             return []
         return [self.words.render(r) for r in self.single.redeal_reasons(self.seat)]
 
     def request_redeal(self) -> None:
+        if self._deal_choice("redeal"):
+            self.act("redeal")
+            return
         if self.single is None or not self.redeal_reasons():
             raise IllegalPlay("you may not ask for a new deal now")
         self.single.request_redeal(self.seat)
@@ -265,6 +279,8 @@ class TableSession:
     @property
     def can_swap(self) -> bool:
         """The human holds the lead card and may swap it for the leftover card shown (002 Variations)."""
+        if self._deal_choice("swap"):
+            return True
         g = self.single
         if g is None or not g.can_swap_leftover:
             return False
@@ -273,6 +289,9 @@ class TableSession:
         return swap_holder(g) == self.seat
 
     def swap(self) -> None:
+        if self._deal_choice("swap"):
+            self.act("swap")
+            return
         if not self.can_swap:
             raise IllegalPlay("there is no leftover card for you to swap")
         assert self.single is not None
@@ -339,7 +358,7 @@ class TableSession:
             source = "heuristic"
         else:
             bot, why, source = make("greedy"), None, "greedy"
-            choice = bot.choose(self.rules, obs)
+            choice = bot.choose(self.rules, as_observation(self.rules, obs))
         cards = _mask_of(choice)
         shown = _describe(self, choice)
         if source == "greedy":
@@ -373,13 +392,18 @@ class TableSession:
         for idx in range(max(self._round, 0), len(m.records)):
             rec = m.records[idx]
             if idx != self._round:
-                self._round, self._events = idx, 0
+                self._round, self._events, self._deals = idx, 0, 0
                 total = f" of {m.max_rounds}" if m.max_rounds else ""
                 deals = self.words.subject(rec.dealer, "deals")
                 self.log.append(f"[b]Round {idx + 1}{total}[/b]: {deals}.")
                 if rec.roles:
                     roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
+            for a in rec.deal_answers[self._deals :]:
+                self.log.append(self._deal_line(a))
+            self._deals = len(rec.deal_answers)
+            if rec.exchange is None:
+                continue
             events = rec.exchange.events_for(self.seat)
             for e in events[self._events :]:
                 line = self._event_line(e)
@@ -396,9 +420,18 @@ class TableSession:
                         self.log.append(f"{self.name(rec.first)} won the last round and leads.")
                 self._sync_game(g)
 
+    def _deal_line(self, a: dict[str, Any]) -> str:
+        """A deal-time answer as a log line: who asked for a new deal, swapped, or kept the deal."""
+        who, word = a["seat"], a["answer"]
+        if word == "redeal":
+            return f"[b]{self.words.subject(who, 'asks')} for a new deal[/b]: the cards are shuffled and dealt again."
+        if word == "swap":
+            return f"{self.words.subject(who, 'takes')} the leftover card for the lead card."
+        return f"[dim]{self.words.subject(who, 'keeps')} the deal.[/dim]"
+
     def _event_line(self, e: dict[str, Any]) -> str | None:
         """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""
-        frm, to = e.get("from"), e.get("to")
+        frm, to = int(e.get("from", -1)), int(e.get("to", -1))
         w = self.words
         if e["type"] == "give":
             if self.seat in (frm, to) and e["reason"].startswith("stolen"):
@@ -451,9 +484,34 @@ class TableSession:
                 self.log.append(f"[dim]{w.markup(line)}[/dim]")
 
 
+def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
+    """What a decision asks the human, as markup (``Give your lowest 2 cards to Seat 3``), and why (the rule in
+    the table's words, dim and parenthesised, or empty): each table adds how to answer it."""
+    w = s.words
+    k = d["count"]
+    cards = plural(k, "card")
+    kind = d["kind"]
+    why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
+    if kind == "give":
+        which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
+        suit = f" {d['suit']}" if d.get("suit") else ""
+        return f"Give {which}{suit} {cards} to {w.object(d['to'])}", why
+    if kind == "surrender":
+        return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
+    if kind == "ask":
+        return f"Steal {cards} from {w.object(d['from'])} by questions.", why
+    if kind == "demand":
+        return f"Demand the lowest {cards} of {w.object(d['from'])}?", why
+    if kind == "redeal":
+        return "Ask for a new deal?", why
+    if kind == "swap":
+        return "Take the leftover card for your lead card?", why
+    return escape(str(d)), why
+
+
 def _own(g: Game, mask: int, seat: int) -> int:
     """With two decks, the copies of ``mask``'s cards that ``seat`` holds."""
-    return Game._match_copies(mask, g.hand(seat).mask)
+    return held_copies(mask, g.hand(seat).mask)
 
 
 def _mask_of(choice: Any) -> int:

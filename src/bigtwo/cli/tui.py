@@ -21,11 +21,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
-from bigtwo.cards import CardParseError, CardSet, held_copies, to_mask
-from bigtwo.cli.session import TableSession, procedure_text
+from bigtwo.cards import CardSet, held_copies, to_mask
+from bigtwo.cli.session import TableSession, decision_question, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
-from bigtwo.cli.words import plural
-from bigtwo.errors import BigTwoError
+from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.record.build import ordinal
 
 KEYS_HELP = """\
@@ -119,7 +118,7 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("n,escape", "answer('stay')", "Stay"),
     ]
 
-    def __init__(self, question: str, keys: str):
+    def __init__(self, question: str | Text, keys: str):
         super().__init__()
         self.question = question
         self.keys = keys
@@ -637,9 +636,10 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
     lines: list[Text] = []
     d = s.decision
     g = s.game
-    if s.match is not None and s.match.phase == "exchange":
+    if s.match is not None and s.match.phase in ("deal", "exchange"):
         who = s.to_move
-        lines.append(Text("Exchanges before the play.", style="bold"))
+        heading = "The deal: a choice before the play." if s.match.phase == "deal" else "Exchanges before the play."
+        lines.append(Text(heading, style="bold"))
         if d is not None:
             lines.append(Text.from_markup(decision_text(s, d)))
         elif who is not None:
@@ -683,30 +683,25 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
 
 
 def decision_text(s: TableSession, d: dict[str, Any]) -> str:
-    """The human's exchange decision as markup: what to do, how, and why (the rule, in the table's words)."""
-    k = d["count"]
-    cards = plural(k, "card")
+    """The human's decision as markup: what is asked, how to answer it here, and why (in the table's words)."""
+    what, why = decision_question(s, d)
     kind = d["kind"]
-    why = f" [dim]({s.words.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
     if kind == "give":
-        which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
-        suit = f" {d['suit']}" if d.get("suit") else ""
-        return f"Give {which}{suit} {cards} to {s.words.object(d['to'])}: select, enter.{why}"
+        return f"{what}: select, enter.{why}"
     if kind == "surrender":
-        return (
-            f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {s.words.object(d['to'])}? Select them "
-            f"and enter, or p to decline (they then steal by questions).{why}"
-        )
+        return f"{what} Select them and enter, or p to decline (they then steal by questions).{why}"
     if kind == "ask":
         asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
         bound = f" You must take {d['committed']} {d['suit']} first." if d.get("suit") else ""
-        return (
-            f"Steal {cards} from {s.words.object(d['from'])} by questions: type one (/), e.g. highest, highest S, "
-            f"have 9S; l lists them.{bound}" + (f" [dim]Asked: {s.say(asked)}[/dim]" if asked else "")
+        return f"{what[:-1]}: type one (/), e.g. highest, highest S, have 9S; l lists them.{bound}" + (
+            f" [dim]Asked: {s.say(asked)}[/dim]" if asked else ""
         )
     if kind == "demand":
-        return f"Demand the lowest {cards} of {s.words.object(d['from'])}? Type (/) lowest, or any to let them choose."
-    return procedure_text(s, d) or escape(str(d))
+        return f"{what} Type (/) lowest, or any to let them choose."
+    if kind in ("redeal", "swap"):
+        key = "r" if kind == "redeal" else "w"
+        return f"{what} Press {key} (or type {kind}), or type keep.{why}"
+    return procedure_text(s, d) or what
 
 
 def round_result(s: TableSession) -> Table:

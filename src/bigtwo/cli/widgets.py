@@ -63,7 +63,7 @@ class HandView(Widget, can_focus=True):
         Binding("right", "move(1)", "Right", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("space", "toggle", "Select", show=True),
+        Binding("space", "toggle_card", "Select", show=True),
         Binding("up", "pick(True)", "Select", show=False),
         Binding("down", "pick(False)", "Unselect", show=False),
     ]
@@ -108,7 +108,7 @@ class HandView(Widget, can_focus=True):
         if self.cards:
             self.cursor = where % len(self.cards)
 
-    def action_toggle(self) -> None:
+    def action_toggle_card(self) -> None:
         if self.cards:
             c = int(self.cards[self.cursor])
             self.selected ^= {c}

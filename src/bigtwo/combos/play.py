@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bigtwo.cards import CARDS, Card, CardSet, bits
+from bigtwo.cards import CARDS, HoldsCards, bits
 
 
-class Play:
+class Play(HoldsCards):
     """A combination (``kind``, cards) or a pass.
 
     ``cls`` and ``order`` are the ruleset's comparison data: two plays of the same ``cls`` compare by
@@ -38,14 +38,6 @@ class Play:
     @property
     def is_pass(self) -> bool:
         return self.mask == 0
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(CARDS[i] for i in bits(self.mask))
-
-    @property
-    def cardset(self) -> CardSet:
-        return CardSet.from_mask(self.mask)
 
     def __len__(self) -> int:
         return self.size

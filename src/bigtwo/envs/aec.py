@@ -17,16 +17,22 @@ catalogues up to 2,000,000. The legal space is ``max_legal`` wide, by default
 :func:`bigtwo.envs.legal_bound.legal_play_bound`, which no position of the table can exceed. Rewards come
 at the end of the round (:mod:`bigtwo.envs.rewards`); ``infos`` then hold the result.
 
-Deal-time choices the engine offers some rules (a redeal request, the leftover swap), and what some rules do
-between the deal and the first play (exchanges, auctions of the out cards, free trade, requests) are not
-actions of the environment: rounds are played as dealt (pass ``options={"game": ...}`` to start from a position
-after them). In the Horse Game the agent to move always looks at its face-down hand (so it must then play, or
-give the hand up by passing): the environment offers no blind pass, and each agent's observation shows its
-hand.
+Deal-time choices (a new deal asked for with a poor hand, the leftover swap), under rules that offer them, are
+two more actions after the plays': ``keep_action`` and ``take_action`` (ask for the new deal, or swap). While one
+is pending, the agent asked is the one to move and those two are its only legal actions; the deal then stands
+(or is dealt again) and play begins. ``deal_observation(seat)`` is the typed observation with the decision,
+for bots. Rounds given as ``options={"game": ...}`` or ``"hands"`` start at their first play.
+
+What some rules do between the deal and the first play (exchanges, auctions of the out cards, free trade,
+requests) is not an action of the environment: rounds are played as dealt (pass ``options={"game": ...}`` to
+start from a position after them). In the Horse Game the agent to move always looks at its face-down hand (so
+it must then play, or give the hand up by passing): the environment offers no blind pass, and each agent's
+observation shows its hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -34,6 +40,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from bigtwo.actions import Answer, Decision
 from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
@@ -42,6 +49,7 @@ from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
 from bigtwo.envs.rewards import RewardMode, Rewards
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 ENV_VERSION = 1
@@ -107,6 +115,15 @@ class BigTwoAECEnv(AECEnv):
             if max_legal < 1:
                 raise ValueError(f"max_legal={max_legal}: must be at least 1")
             self.num_actions = max_legal
+        self.num_play_actions = self.num_actions
+        # deal-time decisions: two actions after the plays' own, only under rules that offer them
+        self.keep_action = self.take_action = -1
+        if self.rules.offers_deal_decisions:
+            self.keep_action, self.take_action = self.num_actions, self.num_actions + 1
+            self.num_actions += 2
+        self.deal: Decision | None = None  # the deal-time decision pending, if any
+        self._kept: set[int] = set()
+        self._swap_answered = False
         self.tracker = ObservationTracker(self.encoder, self.catalogue.cards if self.catalogue is not None else None)
         self.reward_fn = Rewards(self.rules, n, reward, normalize_rewards)
         self.observation_spaces = {
@@ -150,6 +167,8 @@ class BigTwoAECEnv(AECEnv):
         else:
             game = Game(self.rules, players=self.n, seed=int(opts.get("deal_seed", deal_seed)))
         self.game = game
+        self._kept, self._swap_answered = set(), False
+        self.deal = game.deal_decision() if self.keep_action >= 0 else None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -162,8 +181,31 @@ class BigTwoAECEnv(AECEnv):
         if game.is_over:  # a round decided at the deal (no cards to play)
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[game.to_move]
+            self.agent_selection = self.possible_agents[self.seat_to_move]
             self._after_move()
+
+    @property
+    def seat_to_move(self) -> int:
+        """The seat whose action is awaited: the deal-time decision's, else the player to move."""
+        return self.deal.seat if self.deal is not None else self.game.to_move
+
+    def deal_observation(self, seat: int) -> Observation:
+        """The seat's observation while a deal-time decision is pending (the decision shown to its seat only)."""
+        d = self.deal
+        assert d is not None, "no deal-time decision is pending"
+        return replace(
+            self.game.observe(seat),
+            phase="deal",
+            decision=d if d.seat == seat else None,
+            to_move=d.seat,
+            history=(),
+            trick=None,
+            trick_seat=None,
+        )
+
+    def deal_action(self, answer: Answer) -> int:
+        """The action index of an answer to the pending deal-time decision."""
+        return self.keep_action if answer.word == "keep" else self.take_action
 
     def _sync(self) -> None:
         """Take up the game's current position (the tracked public state, the legal-play cache)."""
@@ -180,9 +222,9 @@ class BigTwoAECEnv(AECEnv):
                 index = self.catalogue.index
                 self._legal_idx = [index[p.mask] for p in self._legal]
             else:
-                if len(self._legal) > self.num_actions:
+                if len(self._legal) > self.num_play_actions:
                     raise BigTwoError(
-                        f"{len(self._legal)} legal plays here, more than max_legal={self.num_actions}: "
+                        f"{len(self._legal)} legal plays here, more than max_legal={self.num_play_actions}: "
                         "make the environment with a larger max_legal (or leave it unset for a safe bound)"
                     )
                 self._legal_idx = list(range(len(self._legal)))
@@ -191,6 +233,8 @@ class BigTwoAECEnv(AECEnv):
 
     def legal_actions(self) -> list[int]:
         """The legal action indices of the agent to move."""
+        if self.deal is not None:
+            return [self.keep_action, self.take_action]
         self.legal_plays()
         return list(self._legal_idx)
 
@@ -198,6 +242,8 @@ class BigTwoAECEnv(AECEnv):
         """The card vectors of the legal actions of the agent to move, one row each, in ``legal_actions()``
         order (pass: a zero row): the input of methods that score (state, action) pairs. Laid out as the
         observation's card fields (with two decks, copies folded)."""
+        if self.deal is not None:  # keep, or ask: no cards
+            return np.zeros((2, self.encoder.card_width), dtype=np.int8)
         self.legal_plays()
         if self.catalogue is not None and not self.encoder.folded:
             return self.catalogue.cards[self._legal_idx]
@@ -231,6 +277,9 @@ class BigTwoAECEnv(AECEnv):
             return
         if action is None:
             raise IllegalAction(f"{agent} is to move: None is the action of finished agents only")
+        if self.deal is not None:
+            self._step_deal(agent, int(action))
+            return
         g = self.game
         seat = g.to_move
         self.legal_plays()
@@ -241,6 +290,8 @@ class BigTwoAECEnv(AECEnv):
             if self.illegal_reward is not None:
                 self._end_illegal(agent, a)
                 return
+            if a >= self.num_play_actions:
+                raise IllegalAction(f"action {a} answers a deal-time decision, and none is pending: {agent} plays")
             play = self.decode(a) if self.catalogue is not None else None
             why = g.why_not(play) if play is not None else None
             raise IllegalAction(
@@ -249,6 +300,34 @@ class BigTwoAECEnv(AECEnv):
             )
         play = self._legal[self._legal_idx.index(a)] if self.catalogue is None else self.catalogue.plays[a]
         self._commit(agent, seat, play, a if self.catalogue is not None else None)
+
+    def _step_deal(self, agent: str, a: int) -> None:
+        d = self.deal
+        assert d is not None
+        if a not in (self.keep_action, self.take_action):
+            if self.illegal_reward is not None and 0 <= a < self.num_actions:
+                self._end_illegal(agent, a)
+                return
+            raise IllegalAction(
+                f"action {a}: {agent} answers the deal's decision: {self.keep_action} keeps the deal, "
+                f"{self.take_action} {'asks for a new deal' if d.kind == 'redeal' else 'swaps for the leftover card'}"
+            )
+        g = self.game
+        word = "keep" if a == self.keep_action else d.kind
+        g.take_deal_answer(d, word, self._kept)
+        self._swap_answered = self._swap_answered or d.kind == "swap"
+        if word != "keep":
+            self._sync()  # new hands
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.deal = g.deal_decision(self._kept, self._swap_answered)
+        self._version += 1
+        if g.is_over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.seat_to_move]
+            self._after_move()
+        self._accumulate_rewards()
 
     def step_play(self, play: Play) -> None:
         """Step with the play itself rather than its index, for players that choose plays (the single-agent
@@ -322,8 +401,7 @@ class BigTwoAECEnv(AECEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=np.int8)
         if agent == self.agent_selection and not self.game.is_over and not self._abandoned:
-            self.legal_plays()
-            mask[self._legal_idx] = 1
+            mask[self.legal_actions()] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

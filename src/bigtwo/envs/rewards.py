@@ -108,7 +108,7 @@ class Rewards:
         extra = max_hand_size(rules, n) - max(m.bit_count() for m in game.dealt)  # stock draws, a swap
         owed = [self.owed(m.bit_count() + extra, m.bit_count()) for m in game.dealt]
         collect = sum(owed) - min(owed)  # the winner takes every loser's payment
-        mode = rules.bga_mode if rules.scoring == "bga" else "winner-takes-all"
+        mode = rules.payment_mode
         if mode == "cumulative":
             most = max(owed)
             if rules.assistance_penalty or rules.last_card_call:

@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
+from bigtwo.actions import Answer
 from bigtwo.bots import Bot, make
 from bigtwo.combos.play import Play
 from bigtwo.envs.aec import BigTwoAECEnv
@@ -72,6 +73,8 @@ class BigTwoGymEnv(gymnasium.Env):
         self.seat = 0 if seat == "random" else int(seat)
         self._bots: dict[int, Bot] = {}
         self._done = True
+        self._mask_key: tuple[int, bool] | None = None
+        self._mask = np.zeros(0, dtype=bool)
 
     # --- episode ---------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
@@ -116,8 +119,15 @@ class BigTwoGymEnv(gymnasium.Env):
         """Let the bots move until it is the learning seat's turn or the round is over."""
         aec = self.aec
         g = aec.game
-        while not g.is_over and g.to_move != self.seat:
-            s = g.to_move
+        while not g.is_over and aec.seat_to_move != self.seat:
+            s = aec.seat_to_move
+            if aec.deal is not None:  # a deal-time decision: the bot answers it
+                answer = self._bots[s].choose(self.rules, aec.deal_observation(s))
+                if not isinstance(answer, Answer):
+                    raise BigTwoError(f"bot {self._bots[s].name!r} answered {answer!r} to a deal-time decision")
+                aec.step(aec.deal_action(answer))
+                g = aec.game
+                continue
             play = self._bots[s].choose(self.rules, g.observe(s))
             if not isinstance(play, Play):
                 raise BigTwoError(f"bot {self._bots[s].name!r} answered {play!r}, not a play, in a round's play")
@@ -128,11 +138,15 @@ class BigTwoGymEnv(gymnasium.Env):
         return self.aec.observation_vector(self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as booleans (all False once the round is over)."""
-        mask = np.zeros(self.aec.num_actions, dtype=bool)
-        if not self._done and not self.aec.game.is_over:
-            mask[self.aec.legal_actions()] = True
-        return mask
+        """The legal actions as booleans (all False once the round is over); made once per position (a
+        learner asks for it, and so does every step's info), each caller getting its own copy."""
+        key = (self.aec._version, self._done)
+        if self._mask_key != key:
+            mask = np.zeros(self.aec.num_actions, dtype=bool)
+            if not self._done and not self.aec.game.is_over:
+                mask[self.aec.legal_actions()] = True
+            self._mask, self._mask_key = mask, key
+        return self._mask.copy()
 
     def _info(self) -> dict[str, Any]:
         aec = self.aec

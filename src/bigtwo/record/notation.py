@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, CardParseError, card, free_copy
+from bigtwo.cards import CARDS, DECK_SIZE, card, free_copy
+from bigtwo.errors import CardParseError
 
 _SPLIT = re.compile(r"[\s,;]+")
 

@@ -587,6 +587,12 @@ class Ruleset(BaseModel):
         return self.scoring == "ranking" and not self.teams
 
     @property
+    def payment_mode(self) -> str:
+        """Who pays whom: ``winner-takes-all`` (every loser pays the winner: all points systems but BGA's own
+        modes), BGA's ``cumulative`` penalties, or ``pay-higher`` (each pays every better-placed player)."""
+        return self.bga_mode if self.scoring == "bga" else "winner-takes-all"
+
+    @property
     def plays_to_last(self) -> bool:
         """The round goes on after the first player goes out, until one player is left."""
         return self.round_end != "first-out"

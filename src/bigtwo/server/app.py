@@ -15,7 +15,7 @@ import importlib.util
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path as FilePath
@@ -162,7 +162,7 @@ class StrictJSONRoute(APIRoute):
     """A route whose JSON body is read strictly (:func:`bigtwo.server.inputs.strict_json`): NaN, Infinity, lone
     surrogates and deep nesting are refused in words (422) before validation, so nothing can store them."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def run(request: Request) -> Response:
@@ -192,12 +192,14 @@ def create_app(
     settings: Settings | None = None,
     clock: Callable[[], float] = time.monotonic,
     now: Callable[[], datetime] = store.now,
+    seeds: Callable[[], int] | None = None,
 ) -> FastAPI:
     """The application for a database (a file path, ``sqlite:///...`` or ``postgresql://...``) under ``settings``
-    (the defaults when None); ``clock`` and ``now`` are the monotonic and wall clocks (tests pass their own)."""
+    (the defaults when None); ``clock`` and ``now`` are the monotonic and wall clocks, ``seeds`` gives each new
+    table its deal's seed (random by default; tests pass their own)."""
     settings = settings or Settings()
     engine = make_engine(database)
-    rooms = Rooms(engine, settings, clock=clock, now=now)
+    rooms = Rooms(engine, settings, clock=clock, now=now, seeds=seeds)
     limits = Limits(
         messages_per_second=settings.messages_per_second,
         message_burst=settings.message_burst,
@@ -485,7 +487,8 @@ def create_app(
                     break
                 if not conn.admit():
                     continue
-                raw = msg.get("text") if msg.get("text") is not None else msg.get("bytes") or b""
+                text, data = msg.get("text"), msg.get("bytes")
+                raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
                 try:
                     parsed = parse_client_message(raw)
                 except ValueError as e:

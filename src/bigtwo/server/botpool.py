@@ -28,6 +28,7 @@ from typing import Any
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
+from bigtwo.observation import as_observation
 from bigtwo.rules.ruleset import Ruleset
 
 log = logging.getLogger("bigtwo.server")
@@ -78,7 +79,8 @@ def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], rules
         while len(_HELD) > 256:
             _HELD.popitem(last=False)
     _HELD.move_to_end(key)
-    return bot.choose(_rules(rules_text), obs)
+    rules = _rules(rules_text)
+    return bot.choose(rules, as_observation(rules, obs))
 
 
 # --- in the server -----------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """One WebSocket client: what it may cost the server, both ways.
 
 Out: each client has its own queue, drained by its own task, so a slow client never holds up a room. A view
-replaces any unsent older view in O(1) (only the latest position matters); other messages (errors, pongs) wait
-in a queue of bounded length. A client that lets that queue fill, or takes longer than a limit to accept one
+replaces any unsent older view in O(1) (only the latest position matters), and so does the table's chat (it is
+sent whole, the latest lines); other messages (errors, pongs, answers to a seat's questions) wait in a queue of
+bounded length. A client that lets that queue fill, or takes longer than a limit to accept one
 message, is not reading: it is disconnected with a close code and a reason before it can cost more memory.
 
 In: a token bucket per client. Past its burst a client is told once to slow down; if it keeps sending (more than
@@ -79,6 +80,7 @@ class Connection:
         self.seat: int | None = None  # the seat this client shows (its token is checked again for every move)
         self.token: str | None = None  # the token it said hello with
         self._view: str | None = None
+        self._chat: str | None = None
         self._messages: deque[str] = deque()
         self._wake = asyncio.Event()
         self._goodbye: tuple[int, str] | None = None
@@ -97,6 +99,13 @@ class Connection:
         self._view = text
         self._wake.set()
 
+    def send_chat(self, text: str) -> None:
+        """The table's latest chat lines; older lines not yet sent are dropped (they are in this one)."""
+        if self.closed:
+            return
+        self._chat = text
+        self._wake.set()
+
     def send(self, message: dict[str, Any]) -> None:
         """A message in order (an error, a pong). A client that lets them pile up is disconnected."""
         if self.closed:
@@ -109,11 +118,11 @@ class Connection:
 
     @property
     def queued(self) -> int:
-        """Messages waiting to be sent (a view counts as one)."""
-        return len(self._messages) + (self._view is not None)
+        """Messages waiting to be sent (a view counts as one, the chat as one)."""
+        return len(self._messages) + (self._view is not None) + (self._chat is not None)
 
     def queued_bytes(self) -> int:
-        return sum(len(m) for m in self._messages) + len(self._view or "")
+        return sum(len(m) for m in self._messages) + len(self._view or "") + len(self._chat or "")
 
     def start(self) -> asyncio.Task[None]:
         self._pump = asyncio.get_running_loop().create_task(self._run())
@@ -122,8 +131,11 @@ class Connection:
     def _next(self) -> str | None:
         if self._messages:
             return self._messages.popleft()
-        text, self._view = self._view, None
-        return text
+        if self._chat is not None:
+            chat, self._chat = self._chat, None
+            return chat
+        view, self._view = self._view, None
+        return view
 
     async def _run(self) -> None:
         """Send what is queued, in order, the latest view last; then the goodbye, if one was asked for."""
@@ -174,7 +186,7 @@ class Connection:
         self.closed = True
         self.close_code = code
         self._messages.clear()
-        self._view = None
+        self._view = self._chat = None
         self._goodbye = (code, reason)
         if self._pump is not None and self._pump is not asyncio.current_task():
             self._pump.cancel()

@@ -9,6 +9,7 @@ and evolve it, and ``migrate(url)`` brings any database to the latest one.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -53,6 +54,7 @@ rooms = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True)),
     Column("standings", JSON),  # final places and totals, for the records list
+    Column("rematch", String(16)),  # the room of the rematch (the same seats), once one is asked for
 )
 
 seats = Table(
@@ -73,7 +75,7 @@ actions = Table(
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("seat", Integer, nullable=False),
     Column("answer", Text, nullable=False),  # a play ("3D 3S"), "pass", or an exchange answer
-    Column("by", String(8), nullable=False),  # player, bot, timeout
+    Column("by", String(8), nullable=False),  # player, bot, timeout, auto (a standing order to pass)
     Column("at", DateTime(timezone=True), nullable=False),
 )
 
@@ -97,7 +99,7 @@ def make_engine(target: str) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(conn, _record):  # type: ignore[no-untyped-def]
+        def _pragmas(conn: Any, _record: Any) -> None:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives a power cut, not only a crash

@@ -9,7 +9,17 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bigtwo.server.settings import SCHEMA_LIMITS as LIMITS
 
@@ -44,7 +54,8 @@ def _clean_name(v: str) -> str:
     return _printable(v)
 
 
-CardName = Annotated[str, Field(min_length=1, max_length=4, pattern=r"^[0-9A-Za-z♠♥♦♣]+$")]
+# a card as the observation writes it: ``3D``, ``10h``, ``2♠``; ``3D'`` is the second deck's copy
+CardName = Annotated[str, Field(min_length=1, max_length=5, pattern=r"^[0-9A-Za-z♠♥♦♣]+'?$")]
 Name = Annotated[str, Field(min_length=1, max_length=LIMITS["player_name_chars"])]
 Token = Annotated[str, Field(min_length=1, max_length=LIMITS["token_chars"], pattern=r"^[A-Za-z0-9_.~+/=-]+$")]
 Word = Annotated[str, Field(min_length=1, max_length=LIMITS["bot_name_chars"], pattern=r"^[A-Za-z0-9_-]+$")]
@@ -96,11 +107,132 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping, Field(discriminator="type")]
-client_message = TypeAdapter(ClientMessage)
+# The emotes a seat may send: names on the wire (a client draws them), never free text. Quick phrases and faces
+# that every system's fonts draw.
+EMOTES = {
+    "good-game": "GG",
+    "well-played": "Well played!",
+    "laugh": "😄",
+    "wow": "😮",
+    "oops": "😅",
+    "sad": "😢",
+    "cool": "😎",
+}
+Emote = Literal["good-game", "well-played", "laugh", "wow", "oops", "sad", "cool"]
+ChatText = Annotated[str, Field(min_length=1, max_length=LIMITS["chat_chars"])]
 
 
-def parse_client_message(raw: str | bytes) -> Hello | PlayCards | Pass | ExchangeAnswer | Continue | Ping:
+class Chat(Strict):
+    """A chat line or an emote from a seat (spectators watch in silence). Bounded, printable, rate-limited."""
+
+    type: Literal["chat"]
+    text: ChatText | None = None
+    emote: Emote | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = " ".join(v.split())
+        if not v:
+            raise ValueError("a chat line needs printable characters")
+        return _printable(v)
+
+    @model_validator(mode="after")
+    def _one(self) -> Chat:
+        if (self.text is None) == (self.emote is None):
+            raise ValueError("a chat message is a text or an emote (one of them)")
+        return self
+
+
+class Hint(Strict):
+    """Ask for a suggestion for the seat's own turn (the heuristic bot's, from the seat's own view)."""
+
+    type: Literal["hint"]
+    seq: int | None = Field(None, ge=0)
+
+
+class Explain(Strict):
+    """Ask whether these cards may be played (or given) now, and why."""
+
+    type: Literal["explain"]
+    cards: list[CardName] = Field(default_factory=list, max_length=CARDS)
+    seq: int | None = Field(None, ge=0)
+
+
+class Legal(Strict):
+    """Ask for the seat's legal plays now (or its decision's answers)."""
+
+    type: Literal["legal"]
+    seq: int | None = Field(None, ge=0)
+
+
+class Undo(Strict):
+    """Take back the seat's last turn of this round and the bots' answers since (only when every other seat is a
+    bot's: nobody else's move is taken back)."""
+
+    type: Literal["undo"]
+    seq: int | None = Field(None, ge=0)
+
+
+class AutoPass(Strict):
+    """A seat's standing orders: ``auto`` passes for it whenever the public table shows that no hand of its size
+    could beat the play (so passing at once tells nobody anything); ``trick`` passes for it until the next
+    trick begins."""
+
+    type: Literal["autopass"]
+    auto: StrictBool | None = None
+    trick: StrictBool | None = None
+
+    @model_validator(mode="after")
+    def _some(self) -> AutoPass:
+        if self.auto is None and self.trick is None:
+            raise ValueError("say which order: auto (true or false), trick (true or false), or both")
+        return self
+
+
+class Rematch(Strict):
+    """The match is over: play another with the same seats (once every connected person has asked)."""
+
+    type: Literal["rematch"]
+
+
+ClientMessage = Annotated[
+    Hello
+    | PlayCards
+    | Pass
+    | ExchangeAnswer
+    | Continue
+    | Ping
+    | Chat
+    | Hint
+    | Explain
+    | Legal
+    | Undo
+    | AutoPass
+    | Rematch,
+    Field(discriminator="type"),
+]
+AnyClientMessage = (
+    Hello
+    | PlayCards
+    | Pass
+    | ExchangeAnswer
+    | Continue
+    | Ping
+    | Chat
+    | Hint
+    | Explain
+    | Legal
+    | Undo
+    | AutoPass
+    | Rematch
+)
+client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(raw: str | bytes) -> AnyClientMessage:
     """The message, or a ValueError that says in words what was wrong with it."""
     if len(raw) > LIMITS["ws_message_bytes"]:
         raise ValueError(f"message too long ({LIMITS['ws_message_bytes'] // 1024} KiB at most)")

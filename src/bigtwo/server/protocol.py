@@ -22,7 +22,7 @@ READ_AFTER_CLOSE = 4096
 
 if WebSocketsSansIOProtocol is not None:
 
-    class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):  # type: ignore[misc,valid-type]
+    class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
         """uvicorn's sans-I/O WebSocket protocol, reading little and briefly after the server's close."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -25,15 +25,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from bigtwo.combos.play import Play
+from bigtwo.actions import action_text
 from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.legal import fewest_to_beat
 from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
-from bigtwo.server.views import match_view, spectator_view
+from bigtwo.server.views import ScoreTable, match_view, spectator_view
+from bigtwo.words import Wording
 
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
+AUTO_PASS_SECONDS = 0.4  # the pause before a standing order passes: long enough to see, short enough not to wait
 
 
 class Rejected(Exception):
@@ -79,9 +82,10 @@ class Break:
 
 @dataclass(frozen=True)
 class Turn:
-    """What the table waits for: a bot's move (due when its pause is over) or a person's (due when time is up)."""
+    """What the table waits for: a bot's move (due when its pause is over), a person's (due when time is up), or
+    a person's standing order to pass (``auto``: due after a short pause)."""
 
-    kind: Literal["bot", "timer"]
+    kind: Literal["bot", "timer", "auto"]
     seat: int
     seq: int
     due: float
@@ -152,6 +156,16 @@ class Referee:
         self.turn: Turn | None = None
         self.broken: str | None = None  # why a stored game could not be replayed (the table is then read-only)
         self._break_due = False
+        # where the tricks of the game being played began in its history (public; rebuilt with the match)
+        self.tricks: list[int] = []
+        self._tricks_of: Any = None
+        # people's standing orders: pass whenever the public table shows they cannot beat (``auto``), and pass
+        # until the trick in progress ends (the seat, and the trick: round, shoot-out, where it began)
+        self.auto: set[int] = set()
+        self.pass_trick: dict[int, tuple[int, int, int]] = {}
+        self.rematch_votes: set[int] = set()
+        self.next_room: str | None = row.get("rematch")
+        self.scores = ScoreTable()
 
     def new_match(self) -> Match:
         return Match(self.rules, players=self.players, seed=self.seed, rounds=self.rounds, points=self.points)
@@ -214,7 +228,13 @@ class Referee:
         if self.status == "waiting":
             game = None
         else:
-            game = match_view(self.match, seat) if seat is not None else spectator_view(self.match)
+            words = self.words(seat)
+            tricks = self.tricks if self._tricks_of is not None and self._tricks_of is self.match.game else []
+            done = self.scores.rows(self.match, seat, words)
+            if seat is not None:
+                game = match_view(self.match, seat, words, tricks, done)
+            else:
+                game = spectator_view(self.match, words, tricks, done)
         now = self.clock() if self.turn or self.brk else 0.0
         timer = None
         if self.turn is not None and self.turn.kind == "timer":
@@ -232,25 +252,46 @@ class Referee:
                 "ready": sorted(self.brk.ready),
                 "waiting_for": [s for s in people if s not in self.brk.ready],
             }
+        you: dict[str, Any] = {"seat": seat}
+        if seat is not None:
+            you["auto"] = seat in self.auto
+            you["pass_trick"] = self.pass_trick.get(seat) is not None and self.pass_trick[seat] == self._trick_key()
+            you["may_undo"] = self._undo_refusal(seat) is None
+        rematch = None
+        if self.status == "over":
+            people = sorted(self.people)
+            rematch = {"votes": sorted(self.rematch_votes), "people": people, "room": self.next_room}
         return {
             "type": "view",
             "seq": self.seq,
             "room": self.summary(connected),
-            "you": {"seat": seat},
+            "you": you,
             "match": game,
             "timer": timer,
             "break": brk,
             "last": self._last_public(),
+            "recent": self._recent_public(),
+            "rematch": rematch,
             "broken": self.broken,
         }
 
+    def words(self, seat: int | None) -> Wording:
+        """The table's words for ``seat`` (None: a spectator): names for seats, "you" for its own."""
+        return Wording(seat, [s.name for s in self.seats])
+
     def _last_public(self) -> dict[str, Any] | None:
         """Who made the latest move and how (a person, a bot, the timer); the cards are in the history."""
-        if not self.actions:
-            return None
-        a = self.actions[-1]
-        kind = "exchange" if a["phase"] == "exchange" else "pass" if a["answer"] == "pass" else "play"
-        return {"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind}
+        recent = self._recent_public(1)
+        return recent[0] if recent else None
+
+    def _recent_public(self, count: int = 8) -> list[dict[str, Any]]:
+        """Who made the latest moves and how, oldest first: a client that missed a view (views replace each
+        other on the way to a slow client) still learns that the timer, or a standing order, moved for someone."""
+        out = []
+        for a in self.actions[-count:]:
+            kind = "exchange" if a["phase"] in ("exchange", "deal") else "pass" if a["answer"] == "pass" else "play"
+            out.append({"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind})
+        return out
 
     # --- rebuilding ----------------------------------------------------------------------------------------
     def replay(self, action_rows: list[dict[str, Any]]) -> None:
@@ -258,6 +299,7 @@ class Referee:
         self.match = self.new_match()
         self.actions = []
         self.round_start = 0
+        self.tricks, self._tricks_of = [], None
         for row in action_rows:
             if row["seq"] != len(self.actions):
                 self.broken = f"action {len(self.actions)} is missing from the database"
@@ -274,6 +316,7 @@ class Referee:
             )
             if self.match.round_index != before:
                 self.round_start = len(self.actions)
+            self._note_trick()
         if self.match.is_over:
             self.status = "over"
         # a round had just ended: the score table shows again when the table resumes (see resume())
@@ -292,9 +335,31 @@ class Referee:
             self.brk = Break(self.match.round_index, self.clock() + self.break_seconds)
         return self.plan()
 
+    def _note_trick(self) -> None:
+        """After an action: remember where the trick in progress began (a new game starts a new list)."""
+        g = self.match.game if self.match.phase in ("play", "over") else None
+        if g is None:
+            return
+        if g is not self._tricks_of:
+            self._tricks_of, self.tricks = g, []
+        start = g.trick_start
+        if not self.tricks or self.tricks[-1] != start:
+            self.tricks.append(start)
+
+    def _trick_key(self) -> tuple[int, int, int] | None:
+        """The trick in progress (round, shoot-out, where it began), or None when there is none to beat."""
+        m = self.match
+        if m.phase != "play" or m.pending is not None:
+            return None
+        g = m.game
+        if g is None or g.is_over or g.trick is None:
+            return None
+        return (m.round_index, len(m.current.shootouts), g.trick_start)
+
     # --- what the table waits for --------------------------------------------------------------------------
     def plan(self) -> Turn | None:
-        """The turn the table now waits for (a bot's move, or a person's under the move timer), or None."""
+        """The turn the table now waits for (a bot's move, a person's standing order to pass, or a person's move
+        under the move timer), or None."""
         self.turn = None
         if self.status != "playing" or self.brk is not None or self.match.is_over or self.broken:
             return None
@@ -304,9 +369,61 @@ class Referee:
         if self.seats[seat].kind == "bot":
             delay = self.bot_delay if self.people else max(self.bot_delay, self.min_bot_delay_alone)
             self.turn = Turn("bot", seat, self.seq, self.clock() + delay)
+        elif self.auto_pass_reason(seat) is not None:
+            self.turn = Turn("auto", seat, self.seq, self.clock() + AUTO_PASS_SECONDS)
         elif self.move_seconds > 0:
             self.turn = Turn("timer", seat, self.seq, self.clock() + self.move_seconds)
         return self.turn
+
+    # --- standing orders to pass ---------------------------------------------------------------------------
+    def auto_pass_reason(self, seat: int) -> str | None:
+        """Why a standing order passes for ``seat`` now ("trick": it passes until the next trick; "public": the
+        table shows no hand of its size could beat the play), or None. Decided from public information only (the
+        seat's card count, the cards played, the play to beat): passing at once then tells nobody anything."""
+        if seat not in self.auto and seat not in self.pass_trick:
+            return None
+        key = self._trick_key()
+        if key is None or self.match.to_move != seat:
+            return None
+        if self.match.why_not("pass") is not None:
+            return None
+        if self.pass_trick.get(seat) == key:
+            return "trick"
+        if seat in self.auto and self.cannot_beat_in_public(seat):
+            return "public"
+        return None
+
+    def cannot_beat_in_public(self, seat: int) -> bool:
+        """Could no hand of ``seat``'s size beat the play on the table, whatever it held of the cards not yet
+        seen? (The engine's "automatic turn skip" test, for one seat that asked for it.)"""
+        obs = self.match.observe(None)
+        if obs.trick is None or obs.ev is None:
+            return False
+        pool = obs.ev.pack & ~obs.played & ~obs.face_up
+        return obs.hand_sizes[seat] < fewest_to_beat(obs.ev, pool, obs.trick)
+
+    def set_orders(self, seat: int, auto: bool | None, trick: bool | None) -> None:
+        """A person's standing orders: ``auto`` on or off, ``trick`` (pass until the next trick) on or off."""
+        if trick:
+            key = self._trick_key()
+            if key is None:
+                raise Rejected("there is no play to beat now: passing until the next trick needs a trick on", 409)
+            g = self.match.game
+            assert g is not None
+            if seat in g.finishing_order:
+                raise Rejected("you are out of this round: there is nothing to pass", 409)
+            if g.trick_seat == seat:
+                raise Rejected("yours is the play to beat: there is nothing to pass", 409)
+        if auto is not None:
+            (self.auto.add if auto else self.auto.discard)(seat)
+        if trick is not None:
+            if trick:
+                key = self._trick_key()
+                assert key is not None
+                self.pass_trick[seat] = key
+            else:
+                self.pass_trick.pop(seat, None)
+        self.plan()
 
     def waiting_for(self, turn: Turn) -> bool:
         """Is ``turn`` still what the table waits for (no move, pause or seat change since)?"""
@@ -347,26 +464,23 @@ class Referee:
             raise Rejected("no seat named for this move", 400)
         elif by == "bot" and self.seats[seat].kind != "bot":
             raise Rejected(f"seat {seat} is no longer a bot's", 409)
-        elif by == "timeout" and self.seats[seat].kind == "bot":
-            raise Rejected(f"seat {seat} is a bot's: the timer does not move for it", 409)
+        elif by in ("timeout", "auto") and self.seats[seat].kind == "bot":
+            raise Rejected(f"seat {seat} is a bot's: the {by} move is for people", 409)
         m = self.match
         try:
             self._check_turn(seat, seq)
-            if phase is not None and phase != m.phase:
-                wanted = "a play or a pass" if m.phase == "play" else "an answer to the exchange decision"
+            deciding = m.pending is not None  # a decision (at the deal or in an exchange), not a play
+            if phase is not None and (phase == "play") == deciding:
+                wanted = "an answer to the decision" if deciding else "a play or a pass"
                 raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
             phase, before = m.phase, m.round_index
-            value = m.act(answer, seat=seat)
+            taken = m.apply(answer)
         except IllegalPlay as e:
-            raise Rejected(e.reason, 422) from None
+            raise Rejected(self.words(seat).render(e.reason), 422) from None
         except BigTwoError as e:
-            raise Rejected(str(e), 422) from None
-        if phase == "exchange":
-            canonical = m.records[before].exchange.answers[-1]["answer"]
-        else:
-            assert isinstance(value, Play)
-            canonical = str(value)
-        return Move(self.seq, seat, canonical, by, phase, before)
+            raise Rejected(self.words(seat).render(e), 422) from None
+        # stored as text that reads back to this very action (cards with their deck copy marked)
+        return Move(self.seq, seat, action_text(taken), by, phase, before)
 
     def _check_turn(self, seat: int, seq: int | None) -> None:
         if self.broken:
@@ -394,6 +508,7 @@ class Referee:
         )
         if self.match.round_index != move.round_before:
             self.round_start = self.seq
+        self._note_trick()
         if self.match.is_over:
             self.status = "over"
             self.finished_at = finished_at or store.now()
@@ -406,6 +521,55 @@ class Referee:
         confirmed here), so that memory never runs ahead of the database."""
         self.replay(list(self.actions) if action_rows is None else action_rows)
         self.plan()
+
+    # --- taking back a turn, at a table of one person and bots -----------------------------------------------
+    def _undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back its last turn now (None: it may)."""
+        if self.status != "playing" or self.broken or self.match.is_over:
+            return "only a game being played can take back a turn"
+        if self.brk is not None:
+            return "the round is over: a finished round stands"
+        if any(s.kind != "bot" for s in self.seats if s.seat != seat):
+            return "a turn can be taken back only at a table where every other seat is a bot's"
+        if self.undo_point(seat) is None:
+            return "you have not played in this round yet: there is nothing to take back"
+        return None
+
+    def undo_point(self, seat: int) -> int | None:
+        """The move (its seq) where ``seat``'s last turn of this round's play began, or None."""
+        for a in reversed(self.actions[self.round_start :]):
+            if a["phase"] != "play":
+                return None
+            if a["seat"] == seat:
+                return int(a["seq"])
+        return None
+
+    def take_back(self, seat: int) -> int:
+        """Check that ``seat`` may take back its last turn; the seq the game goes back to (the room deletes the
+        stored actions from there, then calls :meth:`cut`)."""
+        why = self._undo_refusal(seat)
+        if why is not None:
+            raise Rejected(why, 409)
+        point = self.undo_point(seat)
+        assert point is not None
+        return point
+
+    def cut(self, seq: int) -> None:
+        """The stored actions from ``seq`` on are deleted: the match goes back to the position before them."""
+        self.replay(self.actions[:seq])
+        self._break_due = False
+        self.plan()
+
+    # --- a rematch -----------------------------------------------------------------------------------------
+    def vote_rematch(self, seat: int, connected: set[int]) -> bool:
+        """A person asks for a rematch; True when every connected person has (the room then opens it)."""
+        if self.status != "over":
+            raise Rejected("a rematch can be asked for once the match is over", 409)
+        if self.seats[seat].kind != "person":
+            raise Rejected("only a person at the table can ask for a rematch", 403)
+        self.rematch_votes.add(seat)
+        wanted = self.people & connected
+        return self.next_room is None and wanted <= self.rematch_votes
 
     def standings(self) -> dict[str, Any]:
         m = self.match

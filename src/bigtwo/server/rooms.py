@@ -27,23 +27,32 @@ from sqlalchemy.engine import Engine
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
+from bigtwo.bots.registry import cannot_play
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
-from bigtwo.server import store
+from bigtwo.server import advice, store
 from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool
-from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection
+from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
+    EMOTES,
+    AutoPass,
+    Chat,
     Continue,
     CreateRoom,
     ExchangeAnswer,
+    Explain,
     Hello,
+    Hint,
+    Legal,
     Pass,
     Ping,
     PlayCards,
+    Rematch,
+    Undo,
     text_problem,
 )
 from bigtwo.server.records import room_record
@@ -57,6 +66,7 @@ __all__ = ["Break", "Connection", "Referee", "Rejected", "Room", "Rooms", "Seat"
 PREFERRED_BOTS = ("heuristic", "greedy")  # the default strength: the strongest quick bot that is installed
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
+SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer early
 
 
 def available_bots() -> dict[str, str]:
@@ -75,11 +85,15 @@ def default_bot() -> str:
     return next((n for n in PREFERRED_BOTS if n in names), next(iter(names)))
 
 
-def check_bot(name: str | None, default: str) -> str:
+def check_bot(name: str | None, default: str, rules: Ruleset, players: int) -> str:
+    """The bot for a seat, by name (or the table's default), refused in words if it cannot play this table."""
     name = name or default
     names = available_bots()
     if name not in names:
         raise Rejected(f"no bot named {name!r}; bots: {', '.join(names)}")
+    why = cannot_play(name, rules, players)
+    if why:
+        raise Rejected(why)
     return name
 
 
@@ -173,6 +187,11 @@ class Room:
         self.creator: str | None = None  # the address that opened it (for the per-address limits)
         self._record: Record | None = None  # a finished game's record, built once
         self._bots: dict[int, tuple[str, Any]] = {}
+        # the table's chat: the latest lines (never the server's words about cards), and each seat's pace
+        self.chat: deque[dict[str, Any]] = deque(maxlen=manager.settings.chat_kept)
+        self._chat_id = 0
+        self._chat_pace: dict[int, RateLimit] = {}
+        self._help_pace: dict[int, RateLimit] = {}
 
     # --- the referee's state, read-only ----------------------------------------------------------------------
     id = property(lambda self: self.ref.id)
@@ -215,6 +234,8 @@ class Room:
         async with self.lock:
             self.conns.add(conn)
             conn.send_view(self._dump(self.view(None)))
+            if self.chat:
+                conn.send_chat(self._chat_text())
 
     async def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
@@ -278,11 +299,22 @@ class Room:
                         self._schedule()
                         self._cancel_break_timer()
                     self.broadcast()
+            elif isinstance(msg, Chat):
+                await self.say(conn, msg)
+            elif isinstance(msg, Hint | Explain | Legal):
+                await self.advise(conn, msg)
+            elif isinstance(msg, Undo):
+                await self.undo(conn, msg.seq)
+            elif isinstance(msg, AutoPass):
+                await self.orders(conn, msg)
+            elif isinstance(msg, Rematch):
+                await self.rematch(conn)
             else:
                 await self.act(conn.token, answer_of(msg), phase_of(msg), msg.seq, conn=conn)
         except Rejected as e:
             async with self.lock:
-                conn.send({"type": "error", "message": e.message, "seq": self.seq})
+                about = getattr(msg, "type", None)
+                conn.send({"type": "error", "message": e.message, "seq": self.seq, "about": about})
                 if conn.seat is not None:  # a seated client's view may be stale: it gets the current one
                     conn.send_view(self._dump(self.view(conn.seat)))
 
@@ -293,6 +325,105 @@ class Room:
             conn.seat = conn.token = None
             raise Rejected("spectators cannot act: take a seat with its token first", 403)
         return seat
+
+    def _pace(self, pace: dict[int, RateLimit], seat: int, per_minute: float, burst: int, what: str) -> None:
+        """Refuse (429, in words) a seat asking more often than ``per_minute`` (``burst`` at once)."""
+        limit = pace.get(seat)
+        if limit is None:
+            limit = pace[seat] = RateLimit(per_minute / 60, burst, self.manager.clock)
+        if not limit.take():
+            wait = max(1, round((1 - limit.tokens) / limit.rate))
+            raise Rejected(
+                f"too many {what}: at most {per_minute:g} a minute ({burst} at once); try again in {wait} s", 429
+            )
+
+    # --- chat ----------------------------------------------------------------------------------------------
+    def _chat_text(self) -> str:
+        return self._dump({"type": "chat", "seq": self.seq, "messages": list(self.chat)})
+
+    async def say(self, conn: Connection, msg: Chat) -> None:
+        """A seat's chat line or emote, to everyone at the table. The server adds only who said it: a line
+        never carries anything the server knows about cards."""
+        async with self.lock:
+            if conn.token is None:
+                raise Rejected("spectators watch in silence: take a seat to chat", 403)
+            seat = self._own_seat(conn)
+            s = self.manager.settings
+            self._pace(self._chat_pace, seat, s.chat_per_minute, s.chat_burst, "chat messages")
+            self._chat_id += 1
+            line: dict[str, Any] = {"id": self._chat_id, "seat": seat, "name": self.seats[seat].name}
+            if msg.emote is not None:
+                line["emote"] = msg.emote
+                line["text"] = EMOTES[msg.emote]
+            else:
+                line["text"] = msg.text
+            self.chat.append(line)
+            text = self._chat_text()
+            for c in self.conns:
+                c.send_chat(text)
+
+    # --- a seat's questions about its own turn ---------------------------------------------------------------
+    def _ask(self, conn: Connection) -> int:
+        """The asking connection's seat, within its pace for questions (call under the lock)."""
+        seat = self._own_seat(conn)
+        s = self.manager.settings
+        self._pace(self._help_pace, seat, s.help_per_minute, s.help_burst, "requests for help")
+        return seat
+
+    async def advise(self, conn: Connection, msg: Hint | Explain | Legal) -> None:
+        """A hint, an explanation of the selected cards, or the legal plays: to this connection alone."""
+        async with self.lock:
+            seat = self._ask(conn)
+            if self.status != "playing" or self.ref.brk is not None or self.match.is_over:
+                raise Rejected("there is no turn to help with now", 409)
+            words = self.ref.words(seat)
+            if isinstance(msg, Explain):
+                answer = advice.explain(self.match, seat, msg.cards, words)
+            else:
+                obs = self.match.observe(seat)
+                if isinstance(msg, Hint):
+                    answer = advice.hint(self.rules, obs, words, derived_seed(self.seed, "hint", seat, self.seq))
+                else:
+                    answer = advice.legal(self.rules, obs, words)
+            conn.send({"type": "help", "seq": self.seq, **answer})
+
+    # --- standing orders, taking back, a rematch -----------------------------------------------------------
+    async def orders(self, conn: Connection, msg: AutoPass) -> None:
+        """A person's standing orders to pass (see :meth:`Referee.set_orders`)."""
+        async with self.lock:
+            seat = self._ask(conn)
+            if self.seats[seat].kind != "person":
+                raise Rejected("only a person's seat takes standing orders", 403)
+            self.ref.set_orders(seat, msg.auto, msg.trick)
+            self._schedule()
+            self.broadcast()
+
+    async def undo(self, conn: Connection, seq: int | None) -> None:
+        """Take back the seat's last turn of this round and the bots' answers since, at a table where every other
+        seat is a bot's. The stored actions are deleted first; only then does the match go back."""
+        async with self.lock:
+            seat = self._ask(conn)
+            if seq is not None and seq != self.seq:
+                raise Rejected(f"the table has moved on (your view is at move {seq}, the table at {self.seq})", 409)
+            point = self.ref.take_back(seat)
+            try:
+                await self.manager.journal.write(store.delete_actions(self.id, point))
+            except Exception:
+                log.exception("room %s: could not delete actions from %d", self.id, point)
+                raise Rejected("the server could not take the turn back; nothing changed: try again", 503) from None
+            self.ref.cut(point)
+            self._bots.clear()  # a bot that plans ahead starts its plan again
+            self._schedule()
+            self.broadcast()
+
+    async def rematch(self, conn: Connection) -> None:
+        """A person asks for another match with the same seats; once every connected person has, it opens (its
+        seats keep their people, bots and secrets: each person's token is their seat there too)."""
+        async with self.lock:
+            seat = self._own_seat(conn)
+            if self.ref.vote_rematch(seat, self.connected_seats()):
+                self.ref.next_room = await self.manager.rematch(self, conn.address)
+            self.broadcast()
 
     # --- moves ---------------------------------------------------------------------------------------------
     async def act(
@@ -391,11 +522,22 @@ class Room:
         loop = asyncio.get_running_loop()
         if turn.kind == "bot":
             self.turn_task = loop.create_task(self._bot_turn(turn))
+        elif turn.kind == "auto":
+            self.turn_task = loop.create_task(self._auto_pass(turn))
         else:
             self.turn_task = loop.create_task(self._timeout(turn))
 
     async def _sleep_until(self, due: float) -> None:
-        await asyncio.sleep(max(0.0, due - self.manager.clock()))
+        """Sleep until the room's clock reads ``due``. An event loop may wake a timer a little early by that clock
+        (uvloop counts whole milliseconds, so a sleep of 40 µs may end at once), and a deadline not yet reached is
+        not acted on (``time_up``,
+        ``break_over``): a move timer woken 0.1 ms early used to give up, and the table waited for ever. The rest is
+        slept again (a few times at most: an injected clock that stands still does not hold the room)."""
+        for _ in range(SLEEP_TRIES):
+            left = due - self.manager.clock()
+            if left <= 0:
+                return
+            await asyncio.sleep(max(left, 0.001))  # a shorter sleep may be rounded down to none at all
 
     def _bot(self, seat: int) -> tuple[str, Any]:
         """The seat's quick bot (kept between turns, as a bot may plan ahead), by its registered name."""
@@ -413,7 +555,8 @@ class Room:
                 if not self.ref.waiting_for(turn):
                     return
                 name = self.seats[seat].bot or "greedy"
-                obs = self.match.observation(seat)
+                obs = self.match.observe(seat)
+                fallback = self.match.default_action()  # the engine's own legal action, should the bot fail
                 held = self._bot(seat) if self.manager.bots.quick(name) else None
                 alone = self.ref.bots_alone
             try:
@@ -422,21 +565,23 @@ class Room:
                 else:  # a bot that thinks runs in a worker process, within its budget
                     key = derived_seed(self.seed, "bot", seat, 0)
                     priority = BOTS_ALONE if alone else PEOPLE
-                    choice = await self.manager.bots.choose(self.id, seat, name, key, self.rules, obs, priority)
+                    choice = await self.manager.bots.choose(
+                        self.id, seat, name, key, self.rules, obs.to_json(), priority
+                    )
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a bot that fails must not stall the table: the safe default moves instead
-                log.exception("room %s: bot %s failed to choose; the greedy bot moves for seat %d", self.id, name, seat)
+            except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
+                log.exception("room %s: bot %s failed to choose; the engine moves for seat %d", self.id, name, seat)
                 self._bots.pop(seat, None)
-                choice = make_bot("greedy").choose(self.rules, obs)
+                choice = fallback
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
             except Rejected as e:
                 if not (self.seq == seq and e.status == 422):
                     raise
-                # the bot's own mistake: the safe default plays instead
+                # the bot's own mistake: the engine's legal default plays instead
                 log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
-                await self.submit(seat, make_bot("greedy").choose(self.rules, obs), by="bot", seq=seq)
+                await self.submit(seat, fallback, by="bot", seq=seq)
         except asyncio.CancelledError:
             raise
         except Rejected as e:  # the table moved on (paused, or the seat changed hands): nothing to do
@@ -460,7 +605,7 @@ class Room:
             async with self.lock:
                 if not self.ref.time_up(turn):
                     return
-                choice = make_bot("greedy").choose(self.rules, self.match.observation(turn.seat))
+                choice = self.match.default_action()  # the pass when allowed, else the lowest play
                 await self._commit(self.ref.move(choice, seat=turn.seat, by="timeout", seq=turn.seq))
         except asyncio.CancelledError:
             raise
@@ -469,6 +614,22 @@ class Room:
                 await self._retry_turn(turn.seq)
         except Exception:
             log.exception("room %s: timeout move failed", self.id)
+
+    async def _auto_pass(self, turn: Turn) -> None:
+        """A person's standing order: pass for them (after a short pause, so the table sees it happen)."""
+        try:
+            await self._sleep_until(turn.due)
+            async with self.lock:
+                if not self.ref.waiting_for(turn):
+                    return
+                await self._commit(self.ref.move("pass", seat=turn.seat, by="auto", seq=turn.seq))
+        except asyncio.CancelledError:
+            raise
+        except Rejected as e:
+            if e.status == 503:
+                await self._retry_turn(turn.seq)
+        except Exception:
+            log.exception("room %s: standing-order pass failed", self.id)
 
     def _start_break_timer(self) -> None:
         self._cancel_break_timer()
@@ -507,7 +668,7 @@ class Room:
 
     async def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None) -> None:
         async with self.lock:
-            name = check_bot(bot, self.ref.bot) if kind == "bot" else None
+            name = check_bot(bot, self.ref.bot, self.rules, self.ref.players) if kind == "bot" else None
             change = self.ref.change_seat(token, seat, kind, name, connected=self.connected(seat))
             if kind == "bot" and self.status == "playing" and self.ref.would_be_bots_alone(seat=seat):
                 self.manager.check_bot_tables(self)
@@ -551,11 +712,13 @@ class Rooms:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = store.now,
+        seeds: Callable[[], int] | None = None,
     ):
         self.engine = engine
         self.settings = settings or Settings()
         self.clock = clock
         self.now = now
+        self.new_seed: Callable[[], int] = seeds or (lambda: secrets.randbits(63))  # each new table's deal
         self.journal = store.Journal(engine)
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_budget_ms)
         self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
@@ -696,7 +859,7 @@ class Rooms:
         stale = [
             r
             for r in self.rooms.values()
-            if r.status == "waiting" and r.created_at and store.as_utc(r.created_at) < cutoff
+            if r.status == "waiting" and (at := store.as_utc(r.created_at)) is not None and at < cutoff
         ]
         if not stale:
             return 0
@@ -727,12 +890,12 @@ class Rooms:
         self.check_can_open(address)
         rules, changes = build_rules(spec, self.settings)
         players = rules.players if spec.players is None else spec.players
-        seed = secrets.randbits(63)
+        seed = self.new_seed()
         try:
             Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
-        default = check_bot(spec.bot, default_bot())
+        default = check_bot(spec.bot, default_bot(), rules, players)
         specs = spec.seats or []
         if specs and len(specs) != players:
             raise Rejected(f"seats lists {len(specs)} seats but the table has {players}")
@@ -743,7 +906,7 @@ class Rooms:
         for i in range(players):
             sp = specs[i] if specs else None
             if sp is not None and sp.kind == "bot":
-                s = Seat(i, "bot", "", check_bot(sp.bot, default))
+                s = Seat(i, "bot", "", check_bot(sp.bot, default, rules, players))
                 s.name = bot_name(s)
             else:
                 s = Seat(i, "open", "empty")
@@ -793,6 +956,51 @@ class Rooms:
                 del self.pending[address]
         self.rooms[room_id] = room
         return room, host_token, host_seat, seat_token
+
+    async def rematch(self, old: Room, address: str) -> str:
+        """Open the rematch of a finished room: its rules, length, clocks and seats (people keep their names and
+        secrets, bots their strengths), a new deal. Counted against the asking address's limits like any table."""
+        self.check_can_open(address)
+        ref = old.ref
+        room_id = secrets.token_hex(5)
+        seat_rows = [Seat(s.seat, s.kind, s.name, s.bot, s.token).to_row(room_id) for s in ref.seats]
+        row = {
+            "id": room_id,
+            "name": ref.name,
+            "preset": ref.preset,
+            "changes": ref.changes,
+            "rules": ref.rules.to_dict(),
+            "players": ref.players,
+            "rounds": ref.rounds,
+            "points": ref.points,
+            "seed": self.new_seed(),
+            "status": "waiting" if any(s.kind == "open" for s in ref.seats) else "playing",
+            "public": int(ref.public),
+            "host_token": ref.host_token,
+            "move_seconds": ref.move_seconds,
+            "bot_delay": ref.bot_delay,
+            "break_seconds": ref.break_seconds,
+            "bot": ref.bot,
+            "created_at": self.now(),
+            "finished_at": None,
+            "standings": None,
+            "rematch": None,
+        }
+        room = Room(self, row, seat_rows)
+        room.creator = address
+        self.pending[address] += 1
+        self.opened.setdefault(address, deque()).append(self.clock())
+        try:
+            await self.journal.write(
+                store.together([store.insert_room(row, seat_rows), store.update_room(old.id, rematch=room_id)])
+            )
+        finally:
+            self.pending[address] -= 1
+            if not self.pending[address]:
+                del self.pending[address]
+        self.rooms[room_id] = room
+        room.resume()
+        return room_id
 
     def lobby(self, status: str | None = None) -> list[Room]:
         out = [

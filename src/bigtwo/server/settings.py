@@ -37,6 +37,7 @@ SCHEMA_LIMITS = {
     "cards_per_message": 54,
     "seats": 8,
     "ws_message_bytes": 8192,
+    "chat_chars": 200,
 }
 
 
@@ -110,6 +111,17 @@ class Settings(BaseModel):
     send_timeout_seconds: float = Field(
         10, gt=0, description="longest wait for a client to take one message before it is disconnected"
     )
+
+    # --- at the table --------------------------------------------------------------------------------------
+    chat_per_minute: float = Field(
+        12, gt=0, description="chat lines and emotes a seat may send a minute (on average; spectators do not chat)"
+    )
+    chat_burst: int = Field(4, ge=1, description="chat lines and emotes a seat may send at once")
+    chat_kept: int = Field(40, ge=1, le=500, description="chat lines a table keeps and shows (the latest)")
+    help_per_minute: float = Field(
+        30, gt=0, description="hints, explanations, legal-play lists and undos a seat may ask for a minute"
+    )
+    help_burst: int = Field(6, ge=1, description="hints, explanations, legal-play lists and undos at once")
 
     @field_validator("public_url")
     @classmethod

@@ -83,6 +83,15 @@ def insert_action(room_id: str, seq: int, seat: int, answer: str, by: str) -> Ac
     return ActionRow({"room_id": room_id, "seq": seq, "seat": seat, "answer": answer, "by": by, "at": now()})
 
 
+def delete_actions(room_id: str, from_seq: int) -> Write:
+    """Delete a room's actions from ``from_seq`` on (a turn taken back at a table of one person and bots)."""
+
+    def run(conn: Connection) -> None:
+        conn.execute(delete(actions).where(actions.c.room_id == room_id, actions.c.seq >= from_seq))
+
+    return run
+
+
 def delete_room(room_id: str) -> Write:
     def run(conn: Connection) -> None:
         conn.execute(delete(actions).where(actions.c.room_id == room_id))

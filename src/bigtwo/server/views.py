@@ -1,114 +1,137 @@
-"""What each client is sent: a seat's view from ``Match.observation(seat)``, a spectator's from public fields.
+"""What each client is sent: a seat's view from ``Match.observe(seat)``, a spectator's from ``observe(None)``.
 
-Nothing here reads the engine's hidden state directly. A seat's view is its own observation (the engine already
-decides what a seat may know) plus the results of finished rounds and its legal answers, computed from that
-observation alone. A spectator's view keeps only a whitelist of public fields of one seat's observation, with
-the hand emptied and the cards of private exchanges removed.
+Nothing here reads the engine's hidden state of a round in progress. A seat's view is its own observation (the
+engine decides what a seat may know) plus the results of finished rounds and its legal answers, computed from that
+observation alone. A spectator's view is the engine's spectator observation: the fields the observation marks
+public, every private one at its hidden default, so a field added to the observation is hidden until it is marked
+public. A finished round is public as a whole: its score table shows the hands that were left (the record, which
+anyone may download once the match ends, holds them too).
+
+The engine's sentences (scoring details, decision and exchange reasons) are also sent in the players' words
+(``said``): names for seats with verbs agreeing ("You pay 4", "Ann pays 4"), the cards' faces, plurals, and no
+citations of the rule texts (:mod:`bigtwo.words`); the engine's own text stays beside them for programs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from bigtwo.cards import token
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.legal import legal_plays_from_observation
-from bigtwo.match import Match
+from bigtwo.match import Match, RoundRecord
+from bigtwo.words import Wording
 
-# fields of an observation that every seat sees alike
-PUBLIC_FIELDS = (
-    "phase",
-    "players",
-    "rules",
-    "round",
-    "rounds",
-    "points_target",
-    "dealer",
-    "roles",
-    "totals",
-    "hand_sizes",
-    "dealt_sizes",
-    "to_move",
-    "trick",
-    "passed",
-    "finished",
-    "history",
-    "trick_start",
-    "face_up",
-    "swap_offer",
-    "stock_size",
-    "is_over",
-    "result",
-    "shootout",
-    "standings",
-    "places",
-)
+# decisions whose answers are words the table lists (cards are picked from the hand instead)
+WORD_ANSWERS = ("ask", "demand", "surrender", "reply", "grant")
+# decisions answered with cards picked from the hand (or typed, for an offer) or one of their options' words
+CARD_OR_WORD = ("bid", "request", "trade")
 
 
-def rounds_done(match: Match) -> list[dict[str, Any]]:
-    """The score table: each finished round's finishing order, cards left and payments (all public)."""
+def round_entry(rec: RoundRecord, players: int) -> dict[str, Any]:
+    """One finished round of the score table: its finishing order, the cards left (the cards themselves: the
+    round is over), the payments and the engine's details. The same for every viewer."""
+    assert rec.result is not None
+    game = rec.game
+    left: list[list[str]] = []
+    if game is not None:
+        ev = game.ev
+        left = [[token(c) for c in ev.sort_cards(game.hand(s).mask)] for s in range(players)]
+    return {
+        "round": rec.index,
+        "finishing_order": list(rec.result.finishing_order),
+        "cards_left": list(rec.result.cards_left),
+        "hands_left": left,
+        "scores": list(rec.result.scores),
+        "details": list(rec.result.details),
+        "totals": list(rec.totals or []),
+    }
+
+
+def rounds_done(match: Match, words: Wording | None = None) -> list[dict[str, Any]]:
+    """The score table: each finished round (:func:`round_entry`) with its details in the viewer's words."""
+    words = words or Wording(None)
     out = []
     for rec in match.completed:
-        assert rec.result is not None
-        out.append(
-            {
-                "round": rec.index,
-                "finishing_order": list(rec.result.finishing_order),
-                "cards_left": list(rec.result.cards_left),
-                "scores": list(rec.result.scores),
-                "details": list(rec.result.details),
-                "totals": list(rec.totals or []),
-            }
-        )
+        entry = round_entry(rec, match.n)
+        out.append({**entry, "said": [words.render(d) for d in entry["details"]]})
     return out
 
 
-def match_view(match: Match, seat: int) -> dict[str, Any]:
-    """The seat's own observation, plus what the table needs to show and offer it."""
-    obs = match.observation(seat)
-    obs["rounds_done"] = rounds_done(match)
-    obs["waiting"] = waiting(match)
-    obs["can_pass"] = False
-    obs["answers"] = None
+class ScoreTable:
+    """The score table of a match, built once per finished round (and once per viewer for its words): a finished
+    round never changes, and every view sends the whole table."""
+
+    def __init__(self) -> None:
+        self._match: Match | None = None
+        self._rounds: dict[int, tuple[RoundRecord, dict[str, Any], dict[int | None, list[str]]]] = {}
+
+    def rows(self, match: Match, seat: int | None, words: Wording) -> list[dict[str, Any]]:
+        if match is not self._match:  # a rebuilt match (a restart, an undo): its rounds are new objects
+            self._match, self._rounds = match, {}
+        out = []
+        for rec in match.completed:
+            held = self._rounds.get(rec.index)
+            if held is None or held[0] is not rec:
+                held = self._rounds[rec.index] = (rec, round_entry(rec, match.n), {})
+            said = held[2].get(seat)
+            if said is None:
+                said = held[2][seat] = [words.render(d) for d in held[1]["details"]]
+            out.append({**held[1], "said": said})
+        return out
+
+
+def match_view(
+    match: Match,
+    seat: int,
+    words: Wording | None = None,
+    tricks: Sequence[int] = (),
+    done: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The seat's own observation, plus what the table needs to show and offer it (``done``: the score table,
+    when the caller keeps it)."""
+    obs = match.observe(seat)
+    view = _extras(match, obs.to_json(), words or Wording(seat), tricks, done)
+    d = obs.decision
     if match.to_move == seat:
-        if obs["phase"] == "play":
-            obs["can_pass"] = any(p.is_pass for p in legal_plays_from_observation(match.rules, obs))
-        elif obs.get("decision") and obs["decision"]["kind"] in ("ask", "demand", "surrender"):
-            choices = legal_exchange_choices(match.rules, obs)
-            obs["answers"] = [c if isinstance(c, str) else str(c) for c in choices if isinstance(c, str)]
-    if match.is_over:
-        obs["standings"] = match.standings()
-        obs["places"] = list(match.places)
-    return obs
+        if d is None and obs.phase == "play":
+            view["can_pass"] = any(p.is_pass for p in legal_plays_from_observation(match.rules, obs))
+        elif d is not None and (d.answered_by_options or d.kind in CARD_OR_WORD):
+            # the deal's choices, a face-down hand's; beside cards, a bid's, a request's, a trade's words (the
+            # offers themselves are too many to list: the cards are picked)
+            view["answers"] = list(d.options)
+        elif d is not None and d.kind in WORD_ANSWERS:
+            view["answers"] = [c for c in legal_exchange_choices(match.rules, obs) if isinstance(c, str)]
+    return view
 
 
-def spectator_view(match: Match) -> dict[str, Any]:
-    """Public information only: built from seat 0's observation (and seat 1's for the cards shown to all)."""
-    first = match.observation(0)
-    view: dict[str, Any] = {k: first[k] for k in PUBLIC_FIELDS if k in first}
-    view["seat"] = None
-    view["hand"] = []
-    view["decision"] = None
-    view["required_card"] = None
-    view["must_answer"] = False
+def spectator_view(
+    match: Match, words: Wording | None = None, tricks: Sequence[int] = (), done: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Public information only: the engine's observation for nobody's seat."""
+    return _extras(match, match.observe(None).to_json(), words or Wording(None), tricks, done)
+
+
+def _extras(
+    match: Match, view: dict[str, Any], words: Wording, tricks: Sequence[int], done: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    rules = match.rules
+    view["rounds_done"] = done if done is not None else rounds_done(match, words)
+    view["waiting"] = waiting(match)
     view["can_pass"] = False
     view["answers"] = None
-    # cards a rule shows to everyone: each seat's observation lists them for the other seats
-    known: dict[str, list[str]] = {}
-    for s, obs in ((0, first), (1, match.observation(1))):
-        for holder, cards in obs.get("known_cards", {}).items():
-            if int(holder) != s:
-                known[holder] = cards
-    view["known_cards"] = known
-    view["exchanges"] = [
-        e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"}
-        for e in first.get("exchanges", [])
-        if e.get("type") == "give"
-    ]
-    view["rounds_done"] = rounds_done(match)
-    view["waiting"] = waiting(match)
-    if match.is_over:
-        view["standings"] = match.standings()
-        view["places"] = list(match.places)
+    # where each trick of the round began in the history (public: it follows from the plays and passes)
+    view["trick_starts"] = list(tricks)
+    view["ranks_only"] = rules.ranks_only  # scored by finishing order: places, not points
+    view["suit_order"] = rules.suit_order
+    if view["decision"] is not None:
+        view["decision"]["said"] = words.render(view["decision"]["reason"])
+    for e in view["exchanges"]:
+        if e.get("reason"):
+            e["said"] = words.render(e["reason"], opens=False)
+    if view["result"] is not None:
+        view["result"]["said"] = [words.render(d) for d in view["result"]["details"]]
     return view
 
 
@@ -117,7 +140,7 @@ def waiting(match: Match) -> dict[str, Any] | None:
     seat = match.to_move
     if seat is None:
         return None
-    if match.phase == "exchange":
-        d = match.observation(seat).get("decision") or {}
-        return {"seat": seat, "kind": d.get("kind", "exchange"), "count": d.get("count")}
+    d = match.pending
+    if d is not None:
+        return {"seat": seat, "kind": d.kind, "count": d.count}
     return {"seat": seat, "kind": "play"}

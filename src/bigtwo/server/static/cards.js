@@ -53,7 +53,7 @@ export function cardLabel(name) {
 
 export function shortName(name) {
   name = face(name);
-  if (name === "BJ" || name === "RJ") return name === "BJ" ? "🃏b" : "🃏r";
+  if (name === "BJ" || name === "RJ") return name; // as the terminal writes them (bigtwo.words)
   const rank = name.slice(0, -1), suit = name.slice(-1);
   return `${RANKS[rank] || rank}${{ D: "♦", C: "♣", H: "♥", S: "♠" }[suit] || suit}`;
 }

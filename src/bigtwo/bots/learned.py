@@ -1,0 +1,240 @@
+"""The learned player: a Q(s, a) network trained by self-play (``bigtwo train``), run in numpy.
+
+The bot scores every legal action with the network and plays the best; a decision with one legal action is
+answered without it, and exchanges take the :class:`~bigtwo.bots.base.BaseBot` default. It reads only its
+observation: the features come from :func:`~bigtwo.bots.features.info_from_observation`.
+
+Weights ship in the package, one file per (preset, table size) they were trained for, under
+``bigtwo/bots/weights/<preset>-<players>p.npz``; ``learned(weights="path.npz")`` loads another file (e.g. a
+``bigtwo train`` export). A table the shipped weights do not cover is refused with the list of those that are.
+
+The first layer is split into its state part (computed once a decision) and its action part (one row per
+legal action), so a decision costs one small matrix product per layer. The products run on one BLAS thread
+(``threadpoolctl``): these matrices are too small to gain from more, and on a busy machine a second thread
+waiting for a core made a decision take 10-100 ms instead of under one.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+from bigtwo.bots.base import BaseBot
+from bigtwo.bots.features import (
+    FEATURES_VERSION,
+    ActionEncoder,
+    StateEncoder,
+    info_from_observation,
+)
+from bigtwo.bots.registry import register
+from bigtwo.combos.play import Play
+from bigtwo.errors import BigTwoError
+from bigtwo.observation import Observation
+from bigtwo.rules.ruleset import Ruleset, load_rules
+
+WEIGHTS_FORMAT = 1
+_BLAS: ThreadpoolController | None = None
+
+
+def _one_thread() -> Any:
+    """A context in which numpy's BLAS uses one thread (restored after)."""
+    global _BLAS
+    if _BLAS is None:
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
+class QPolicy:
+    """A Q(s, a) multilayer perceptron in numpy (float32 arithmetic; weights may be stored as float16).
+
+    ``layers`` are ``(weight, bias)`` pairs, weight of shape (inputs, outputs), ReLU between layers; the first
+    layer's inputs are the state vector followed by the action vector.
+    """
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], state_size: int, meta: dict[str, Any]):
+        if not layers:
+            raise ValueError("a Q network needs at least one layer")
+        w0, b0 = layers[0]
+        self.state_size = state_size
+        self.w_state = np.ascontiguousarray(w0[:state_size], dtype=np.float32)
+        self.w_action = np.ascontiguousarray(w0[state_size:], dtype=np.float32)
+        self.b0 = np.asarray(b0, dtype=np.float32)
+        self.rest = [
+            (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in layers[1:]
+        ]
+        self.meta = meta
+
+    @property
+    def action_size(self) -> int:
+        return self.w_action.shape[0]
+
+    def q_values(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Q of each action row for one state vector."""
+        with _one_thread():
+            h = actions @ self.w_action
+            h += state @ self.w_state + self.b0
+            for w, b in self.rest:
+                np.maximum(h, 0.0, out=h)
+                h = h @ w
+                h += b
+        return h[:, 0]
+
+    def q_batch(self, states: np.ndarray, actions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """Q of every action row of a batch: rows ``offsets[i]:offsets[i + 1]`` belong to ``states[i]``."""
+        seg = np.repeat(np.arange(len(states)), np.diff(offsets))
+        with _one_thread():
+            h = actions @ self.w_action
+            h += (states @ self.w_state + self.b0)[seg]
+            for w, b in self.rest:
+                np.maximum(h, 0.0, out=h)
+                h = h @ w
+                h += b
+        return h[:, 0]
+
+    # --- files ---------------------------------------------------------------------------------------
+    def save(self, path: str | Path, dtype: str = "float16") -> Path:
+        """Write the weights (as ``dtype``) and their description to an ``.npz`` file."""
+        path = Path(path)
+        arrays: dict[str, np.ndarray] = {}
+        w0 = np.concatenate([self.w_state, self.w_action])
+        for i, (w, b) in enumerate([(w0, self.b0), *self.rest]):
+            arrays[f"w{i}"] = w.astype(dtype)
+            arrays[f"b{i}"] = b.astype(dtype)
+        meta = dict(self.meta, format=WEIGHTS_FORMAT, state_size=self.state_size, layers=1 + len(self.rest))
+        arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            np.savez_compressed(f, allow_pickle=False, **arrays)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path | Any) -> QPolicy:
+        """Read weights written by :meth:`save` (a path or a readable binary file)."""
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(bytes(data["meta"]).decode())
+            if meta.get("format") != WEIGHTS_FORMAT:
+                raise BigTwoError(f"weights {path}: format {meta.get('format')!r}, expected {WEIGHTS_FORMAT}")
+            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(meta["layers"])]
+        return cls(layers, meta["state_size"], meta)
+
+
+# --- the shipped weights ---------------------------------------------------------------------------------
+def _weights_dir() -> Any:
+    return resources.files("bigtwo.bots") / "weights"
+
+
+def shipped_weights() -> dict[tuple[str, int], str]:
+    """The (preset, players) tables the package has weights for, with the file names."""
+    out: dict[tuple[str, int], str] = {}
+    d = _weights_dir()
+    if not d.is_dir():
+        return out
+    for entry in d.iterdir():
+        name = entry.name
+        if name.endswith("p.npz") and "-" in name:
+            preset, _, size = name[: -len("p.npz")].rpartition("-")
+            if size.isdigit():
+                out[(preset, int(size))] = name
+    return out
+
+
+@cache
+def _shipped_policy(name: str) -> QPolicy:
+    with (_weights_dir() / name).open("rb") as f:
+        return QPolicy.load(f)
+
+
+def _tables(found: dict[tuple[str, int], str]) -> str:
+    return ", ".join(f"{p} with {n} players" for p, n in sorted(found)) or "none"
+
+
+def policy_for(rules: Ruleset, players: int) -> QPolicy:
+    """The shipped policy for this ruleset (one of the presets, unchanged) at this table size."""
+    found = shipped_weights()
+    name = found.get((rules.name, players))
+    if name is None:
+        raise BigTwoError(
+            f"the learned bot has no weights for {rules.name!r} with {players} players; it has weights for: "
+            f"{_tables(found)}"
+        )
+    try:
+        preset = load_rules(rules.name)
+    except BigTwoError:
+        preset = None
+    if preset != rules:
+        raise BigTwoError(
+            f"the learned bot's weights for {rules.name!r} were trained on the preset's own rules, and these "
+            f"rules differ from it; it has weights for: {_tables(found)}"
+        )
+    return _shipped_policy(name)
+
+
+@register("learned")
+class LearnedBot(BaseBot):
+    """Plays the action with the highest learned Q value (``weights=`` a file; default: the shipped ones)."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, weights: str | None = None):
+        super().__init__(seed)
+        self._file = weights
+        self._custom = QPolicy.load(weights) if weights else None
+        if self._custom is None:  # read (once a process) now, not inside the first decision's time
+            for name in shipped_weights().values():
+                _shipped_policy(name)
+        self._encoders: dict[tuple[Ruleset, int], tuple[QPolicy, StateEncoder, ActionEncoder]] = {}
+
+    def _setup(self, rules: Ruleset, players: int) -> tuple[QPolicy, StateEncoder, ActionEncoder]:
+        key = (rules, players)
+        got = self._encoders.get(key)
+        if got is not None:
+            return got
+        policy = self._custom if self._custom is not None else policy_for(rules, players)
+        meta = policy.meta
+        if meta.get("features_version") != FEATURES_VERSION:
+            raise BigTwoError(
+                f"weights {self._file or meta.get('rules')}: features version {meta.get('features_version')!r}, "
+                f"this bot reads version {FEATURES_VERSION}"
+            )
+        if self._custom is not None and (meta.get("rules") != rules.name or meta.get("players") != players):
+            raise BigTwoError(
+                f"weights {self._file} were trained for {meta.get('rules')!r} with {meta.get('players')} players, "
+                f"not {rules.name!r} with {players}"
+            )
+        senc = StateEncoder(rules, players, int(meta["history"]))
+        aenc = ActionEncoder(rules, players)
+        if senc.size != policy.state_size or aenc.size != policy.action_size:
+            raise BigTwoError(
+                f"weights {self._file or meta.get('rules')} expect {policy.state_size} + {policy.action_size} inputs; "
+                f"{rules.name!r} with {players} players gives {senc.size} + {aenc.size}"
+            )
+        got = (policy, senc, aenc)
+        self._encoders[key] = got
+        return got
+
+    @classmethod
+    def cannot_play(cls, rules: Ruleset, players: int) -> str | None:
+        """Why these shipped weights cannot play this table (none trained for it), or None."""
+        try:
+            policy_for(rules, players)
+        except BigTwoError as e:
+            return str(e)
+        return None
+
+    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
+        legal = self.legal(rules, observation)
+        policy, senc, aenc = self._setup(rules, observation.players)  # checked first: an uncovered table errs
+        if len(legal) == 1:
+            return legal[0]
+        info = info_from_observation(rules, observation, senc.k)
+        q = policy.q_values(senc.encode(info), aenc.encode(observation.hand, legal))
+        return legal[int(np.argmax(q))]
+
+
+__all__ = ["WEIGHTS_FORMAT", "LearnedBot", "QPolicy", "policy_for", "shipped_weights"]

@@ -1,0 +1,239 @@
+"""Many games in lockstep with every seat's decision exposed: the environment for self-play training.
+
+``BatchedEnv(rules, players, num_envs)`` keeps ``num_envs`` rounds going. Each call hands back one
+:class:`Decisions` batch: for every game, the seat to move, its state vector and one row per legal action
+(:mod:`bigtwo.bots.features`), all games' action rows stacked so a Q(s, a) network scores the whole batch
+in one call. ``step(choices)`` plays the chosen action in every game and advances each game to its next
+exposed decision; a finished game is reported (with every seat's points) and replaced by a new deal.
+
+Unlike the Gymnasium environment, no seat is privileged: whichever seat is to move is exposed, so one shared
+network plays all of them (self-play). Seats may instead be given to bots (``bots[env][seat]``); those seats
+move inside ``step``, from their own observation, and are never exposed. With ``skip_forced`` (the default)
+a decision with a single legal action is played at once and not exposed either: it teaches nothing.
+A ``heuristic`` bot's seat (one deck) is played straight from the Game (``fast_bots``): the same
+:class:`~bigtwo.bots.heuristic.HeuristicPolicy` on the same :class:`~bigtwo.bots.view.SeatView`, without
+building an observation dict, so the same moves at about a third less cost (a test holds them equal).
+
+Features come from :func:`~bigtwo.bots.features.info_from_game`, the fast path that tests hold equal to
+what a bot builds from ``Game.observe(seat)``: nothing hidden from the seat reaches its vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bigtwo.bots.base import Bot
+from bigtwo.bots.features import ActionEncoder, StateEncoder, info_from_game
+from bigtwo.bots.heuristic import HeuristicBot, policy_for
+from bigtwo.bots.view import view_from_game
+from bigtwo.combos.play import Play
+from bigtwo.errors import BigTwoError
+from bigtwo.game import Game
+from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.utilities import round_utility
+
+MAX_ACTIONS = 10_000  # a safety net: every round ends far sooner
+
+
+@dataclass
+class Decisions:
+    """One exposed decision per active game. Rows ``offsets[i]:offsets[i + 1]`` of ``actions`` are the legal
+    actions of decision ``i``, in the order of ``plays[i]``."""
+
+    env: list[int]
+    seat: list[int]
+    state: np.ndarray  # (B, state size) float32
+    actions: np.ndarray  # (total legal actions, action size) float32
+    offsets: np.ndarray  # (B + 1,) int64
+    plays: list[list[Play]]
+
+    def __len__(self) -> int:
+        return len(self.env)
+
+    def segment(self) -> np.ndarray:
+        """For each action row, the decision it belongs to (to repeat state rows beside action rows)."""
+        return np.repeat(np.arange(len(self.env)), np.diff(self.offsets))
+
+
+@dataclass
+class Finished:
+    """A round that ended: its game, every seat's points under the env's utility."""
+
+    env: int
+    episode: int
+    game: Game
+    points: list[float] = field(default_factory=list)
+
+
+GameFactory = Callable[[int, int], Game | None]
+"""``factory(env, episode)``: the next game of one sub-environment, or None when it has no more."""
+
+
+class BatchedEnv:
+    """``num_envs`` rounds in lockstep; every seat's decision exposed (see the module docstring)."""
+
+    def __init__(
+        self,
+        rules: Ruleset | str = "classic",
+        players: int | None = None,
+        num_envs: int = 32,
+        seed: int = 0,
+        history: int = 8,
+        utility: str = "cards",
+        bots: Sequence[Sequence[Bot | None]] | None = None,
+        games: GameFactory | None = None,
+        skip_forced: bool = True,
+        fast_bots: bool = True,
+    ):
+        self.rules = rules = load_rules(rules)
+        self.n = n = rules.players if players is None else players
+        if num_envs < 1:
+            raise ValueError(f"num_envs={num_envs}: at least one game is needed")
+        self.num_envs = num_envs
+        self.seed = seed
+        self.utility = utility
+        self.history = history
+        self.skip_forced = skip_forced
+        self.fast_bots = fast_bots and rules.decks == 1
+        self.state_encoder = StateEncoder(rules, n, history)
+        self.action_encoder = ActionEncoder(rules, n)
+        if bots is not None:
+            if len(bots) != num_envs or any(len(b) != n for b in bots):
+                raise ValueError(f"bots must give {num_envs} lists of {n} entries (a bot or None per seat)")
+            if any(all(b is not None for b in row) for row in bots):
+                raise ValueError("every game needs at least one seat without a bot, or nothing is ever exposed")
+        self.bots = [list(b) for b in bots] if bots is not None else [[None] * n for _ in range(num_envs)]
+        self._factory = games
+        self.episodes = [0] * num_envs
+        self.games: list[Game | None] = [None] * num_envs
+        self.actions_played = [0] * num_envs
+        self._legal: list[list[Play] | None] = [None] * num_envs  # the pending decision's, once listed
+        self.steps = 0  # exposed decisions answered
+        self.moves = 0  # every action played (exposed, forced and bots')
+
+    def __setstate__(self, state: dict) -> None:
+        state.setdefault("_legal", [None] * state["num_envs"])  # pickled before the cache existed
+        state.setdefault("fast_bots", state["rules"].decks == 1)
+        self.__dict__.update(state)
+
+    def _new_game(self, i: int) -> Game | None:
+        ep = self.episodes[i]
+        if self._factory is not None:
+            return self._factory(i, ep)
+        # a different deal for every (run seed, env, episode)
+        return Game(self.rules, players=self.n, seed=(self.seed * 1_000_003 + i) * 1_000_003 + ep)
+
+    def reset(self) -> tuple[Decisions, list[Finished]]:
+        """Deal every game afresh and return the first decisions (and any game that ended without one)."""
+        self.episodes = [0] * self.num_envs
+        finished: list[Finished] = []
+        for i in range(self.num_envs):
+            self.games[i] = self._new_game(i)
+            self.actions_played[i] = 0
+            self._advance(i, finished)
+        return self.decisions(), finished
+
+    def _advance(self, i: int, finished: list[Finished]) -> None:
+        """Play bots' and forced moves in game ``i`` until an exposed decision (dealing anew after an end)."""
+        while True:
+            g = self.games[i]
+            if g is None:
+                return
+            if g.is_over:
+                res = g.result
+                assert res is not None
+                finished.append(Finished(i, self.episodes[i], g, round_utility(res, self.utility)))
+                self.episodes[i] += 1
+                self.games[i] = self._new_game(i)
+                self.actions_played[i] = 0
+                continue
+            seat = g.to_move
+            bot = self.bots[i][seat]
+            if bot is not None:
+                if self.fast_bots and type(bot) is HeuristicBot:
+                    g.play(_heuristic_move(bot, g))
+                else:
+                    play = bot.choose(self.rules, g.observe(seat))
+                    assert isinstance(play, Play), "a round's play is answered with a play"
+                    g.play(play)
+            elif self.skip_forced:
+                legal = g.legal_plays()
+                if len(legal) != 1:
+                    self._legal[i] = legal
+                    return
+                g.play(legal[0])
+            else:
+                return
+            self.moves += 1
+            self.actions_played[i] += 1
+            if self.actions_played[i] > MAX_ACTIONS:
+                raise BigTwoError(f"game {i}: no result after {MAX_ACTIONS} actions")
+
+    def decisions(self) -> Decisions:
+        """The pending decision of every game still running."""
+        envs: list[int] = []
+        seats: list[int] = []
+        plays: list[list[Play]] = []
+        live = [i for i, g in enumerate(self.games) if g is not None]
+        state = np.empty((len(live), self.state_encoder.size), dtype=np.float32)
+        rows: list[np.ndarray] = []
+        offsets = np.zeros(len(live) + 1, dtype=np.int64)
+        for j, i in enumerate(live):
+            g = self.games[i]
+            assert g is not None
+            seat = g.to_move
+            legal = self._legal[i] or g.legal_plays()
+            self._legal[i] = None
+            self.state_encoder.encode_into(info_from_game(g, seat, self.history), state[j])
+            rows.append(self.action_encoder.encode(g.hand(seat).mask, legal))
+            envs.append(i)
+            seats.append(seat)
+            plays.append(legal)
+            offsets[j + 1] = offsets[j] + len(legal)
+        actions = np.concatenate(rows) if rows else np.zeros((0, self.action_encoder.size), dtype=np.float32)
+        return Decisions(envs, seats, state, actions, offsets, plays)
+
+    def step(self, decisions: Decisions, choices: Sequence[int]) -> tuple[Decisions, list[Finished]]:
+        """Play ``choices[j]`` (an index into ``decisions.plays[j]``) in every game of the batch; return the
+        next decisions and the games that ended on the way."""
+        if len(choices) != len(decisions.env):
+            raise ValueError(f"{len(choices)} choices for {len(decisions.env)} decisions")
+        finished: list[Finished] = []
+        for j, i in enumerate(decisions.env):
+            g = self.games[i]
+            assert g is not None
+            c = int(choices[j])
+            legal = decisions.plays[j]
+            if not 0 <= c < len(legal):
+                raise ValueError(f"choice {c} for game {i}: it has {len(legal)} legal actions (0-{len(legal) - 1})")
+            g.play(legal[c])
+            self.steps += 1
+            self.moves += 1
+            self.actions_played[i] += 1
+            self._advance(i, finished)
+        return self.decisions(), finished
+
+    @property
+    def done(self) -> bool:
+        """Every game has run out of deals (only with a ``games`` factory that ends)."""
+        return all(g is None for g in self.games)
+
+
+def _heuristic_move(bot: HeuristicBot, g: Game) -> Play:
+    """What ``bot`` would answer to the seat to move's observation, read from the Game instead: the view
+    is the same (:mod:`bigtwo.bots.view`), and so is the bot's hint of its last hand, kept on the bot."""
+    played = 0
+    for _s, p in g.history:
+        played |= p.mask
+    view = view_from_game(g, played)
+    if len(view.legal) == 1:
+        return view.legal[0]
+    play = policy_for(g.ev).act(view, bot._last_hand)
+    bot._last_hand = view.hand
+    return play
+
+
+__all__ = ["BatchedEnv", "Decisions", "Finished", "GameFactory"]

@@ -1,0 +1,457 @@
+"""Deep Monte-Carlo self-play (DouZero's method) for any ruleset and table size, on the CPU with torch.
+
+One network Q(s, a) scores a seat's state vector beside each legal action's vector
+(:mod:`bigtwo.bots.features`) and is shared by every seat. ``num_envs`` games run in lockstep
+(:class:`~bigtwo.envs.batched.BatchedEnv`); each step scores every game's legal actions in one batched call
+and plays the best (a random legal action with probability ``epsilon``). When a game ends, every decision a
+seat made in it is labelled with that seat's final points (the Monte-Carlo return, scaled by
+``1 / reward_scale``) and queued; each full batch in the queue is one gradient step on the squared error
+(every frame is learned from once, as in DouZero). Decisions with one legal action are played at once and
+never become frames.
+
+``opponent_share`` of the games seat one learning seat among ``opponent`` bots (the rest are pure
+self-play): the network then also learns the values of its actions against the bots it is measured against.
+
+Everything that decides the run (weights, optimiser, random generators, every game in progress, the frames
+not yet learned from) is in the checkpoint, so a resumed run continues exactly as an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pickle
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from bigtwo.bots import make
+from bigtwo.bots.features import FEATURES_VERSION
+from bigtwo.bots.learned import QPolicy
+from bigtwo.envs.batched import BatchedEnv, Decisions, Finished
+from bigtwo.rl.evaluate import Evaluation, evaluate
+from bigtwo.rules.ruleset import load_rules
+
+CHECKPOINT_FORMAT = 1
+
+
+@dataclass
+class TrainConfig:
+    """Everything that defines a training run (saved in its checkpoints)."""
+
+    rules: str = "classic"
+    players: int | None = None
+    seed: int = 0
+    num_envs: int = 32
+    history: int = 8
+    hidden: tuple[int, ...] = (512, 512, 256)
+    lr: float = 3e-4
+    batch_size: int = 512
+    replay: int = 1  # gradient steps per new batch: the new batch, then batches drawn from recent frames
+    replay_frames: int = 32_768  # how many recent frames those are drawn from (replay > 1)
+    epsilon: float = 0.05
+    utility: str = "cards"
+    reward_scale: float = 13.0
+    max_grad_norm: float = 40.0
+    opponent: str = "heuristic"
+    opponent_share: float = 0.0
+    eval_every: int = 250_000  # frames between evaluations (0: never)
+    eval_deals: int = 100
+    eval_seed: int = 7
+    eval_opponent: str = "heuristic"
+    init_from: str | None = None  # start from this checkpoint's network (fine-tuning); None: random weights
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["hidden"] = list(self.hidden)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown training settings: {', '.join(sorted(unknown))}")
+        d = dict(d)
+        if "hidden" in d:
+            d["hidden"] = tuple(d["hidden"])
+        return cls(**d)
+
+
+class QNet(nn.Module):
+    """Q(s, a): a multilayer perceptron over the state vector and the action vector side by side."""
+
+    def __init__(self, state_size: int, action_size: int, hidden: tuple[int, ...]):
+        super().__init__()
+        sizes = [state_size + action_size, *hidden, 1]
+        layers: list[nn.Module] = []
+        for i in range(len(sizes) - 1):
+            layers.append(nn.Linear(sizes[i], sizes[i + 1]))
+            if i < len(sizes) - 2:
+                layers.append(nn.ReLU())
+        self.net = nn.Sequential(*layers)
+        self.state_size = state_size
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(x).squeeze(-1)
+
+    def score(self, states: torch.Tensor, actions: torch.Tensor, segment: torch.Tensor) -> torch.Tensor:
+        """Q of each action row beside its decision's state (``segment``): the first layer's state part is
+        computed once a decision, not once an action (the same values as ``forward`` on the joined rows)."""
+        first = self.net[0]
+        assert isinstance(first, nn.Linear)
+        w = first.weight
+        s = self.state_size
+        h = actions @ w[:, s:].T + (states @ w[:, :s].T + first.bias)[segment]
+        for m in list(self.net)[1:]:
+            h = m(h)
+        return h.squeeze(-1)
+
+    def layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(weight, bias)`` of each linear layer as numpy (weight as inputs x outputs)."""
+        return [
+            (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+            for m in self.net
+            if isinstance(m, nn.Linear)
+        ]
+
+
+@dataclass
+class Progress:
+    """One line of the training log."""
+
+    frames: int
+    games: int
+    updates: int
+    seconds: float
+    frames_per_second: float
+    loss: float | None
+    evaluation: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Trainer:
+    """A DMC run writing to ``out`` (checkpoint, log, exported weights, learning curve)."""
+
+    def __init__(self, config: TrainConfig, out: str | Path):
+        self.config = cfg = config
+        self.out = Path(out)
+        self.rules = rules = load_rules(cfg.rules)
+        self.n = n = rules.players if cfg.players is None else cfg.players
+        if not 0.0 <= cfg.opponent_share <= 1.0:
+            raise ValueError(f"opponent_share={cfg.opponent_share}: a fraction of the games, 0 to 1")
+        if not 0.0 <= cfg.epsilon <= 1.0:
+            raise ValueError(f"epsilon={cfg.epsilon}: a probability, 0 to 1")
+        torch.manual_seed(cfg.seed)
+        self.rng = random.Random(cfg.seed)
+        with_bots = round(cfg.opponent_share * cfg.num_envs)
+        bots = [
+            [
+                None if s == i % n or i >= with_bots else make(cfg.opponent, seed=cfg.seed * 1000 + i * n + s)
+                for s in range(n)
+            ]
+            for i in range(cfg.num_envs)
+        ]
+        self.env = BatchedEnv(
+            rules, n, cfg.num_envs, seed=cfg.seed, history=cfg.history, utility=cfg.utility, bots=bots
+        )
+        s_size, a_size = self.env.state_encoder.size, self.env.action_encoder.size
+        self.model = QNet(s_size, a_size, cfg.hidden)
+        if cfg.init_from:
+            start = torch.load(cfg.init_from, weights_only=False)
+            try:
+                self.model.load_state_dict(start["model"])
+            except (KeyError, RuntimeError) as e:
+                raise ValueError(f"init_from {cfg.init_from}: not a checkpoint of this network shape ({e})") from None
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
+        self.pending: list[list[list[tuple[np.ndarray, np.ndarray]]]] = [
+            [[] for _ in range(n)] for _ in range(cfg.num_envs)
+        ]
+        self.queue: list[tuple[np.ndarray, np.ndarray, float]] = []
+        self.recent: list[tuple[np.ndarray, np.ndarray, float]] = []  # a ring of learned frames (replay > 1)
+        self.recent_at = 0
+        self.frames = 0
+        self.games = 0
+        self.updates = 0
+        self.seconds = 0.0  # training wall time so far (across resumptions)
+        self.losses: list[float] = []  # since the last log line
+        self.log: list[dict[str, Any]] = []
+        self.best: float | None = None
+        self.stop_requested = False  # set (e.g. by a signal handler) to end ``run`` after the current step
+        self._resumed = False
+        self.decisions, finished = self.env.reset()
+        self._finish(finished)
+
+    # --- acting ----------------------------------------------------------------------------------------
+    def _choose(self, d: Decisions) -> list[int]:
+        with torch.no_grad():
+            q = self.model.score(
+                torch.from_numpy(d.state), torch.from_numpy(d.actions), torch.from_numpy(d.segment())
+            ).numpy()
+        o = d.offsets
+        eps = self.config.epsilon
+        rng = self.rng
+        out = []
+        for j in range(len(d.env)):
+            k = int(o[j + 1] - o[j])
+            if eps and rng.random() < eps:
+                out.append(rng.randrange(k))
+            else:
+                out.append(int(np.argmax(q[o[j] : o[j + 1]])))
+        return out
+
+    def _finish(self, finished: list[Finished]) -> None:
+        scale = self.config.reward_scale
+        for f in finished:
+            self.games += 1
+            for seat, frames in enumerate(self.pending[f.env]):
+                target = f.points[seat] / scale
+                self.queue.extend((s, a, target) for s, a in frames)
+                frames.clear()
+
+    def step(self) -> None:
+        """One lockstep move of every game, then a gradient step for every full batch of finished frames."""
+        d = self.decisions
+        choices = self._choose(d)
+        o = d.offsets
+        for j, (i, seat) in enumerate(zip(d.env, d.seat, strict=True)):
+            self.pending[i][seat].append((d.state[j], d.actions[o[j] + choices[j]]))
+        self.frames += len(d.env)
+        self.decisions, finished = self.env.step(d, choices)
+        self._finish(finished)
+        cfg = self.config
+        b = cfg.batch_size
+        while len(self.queue) >= b:
+            batch, self.queue = self.queue[:b], self.queue[b:]
+            self.losses.append(self.learn(batch))
+            if cfg.replay > 1:
+                self._remember(batch)
+                for _ in range(cfg.replay - 1):
+                    self.learn([self.recent[self.rng.randrange(len(self.recent))] for _ in range(b)])
+
+    def _remember(self, batch: list[tuple[np.ndarray, np.ndarray, float]]) -> None:
+        """Keep learned frames (as float16: the features are 0/1 and small fractions) in the replay ring."""
+        cap = self.config.replay_frames
+        for s, a, y in batch:
+            item = (s.astype(np.float16), a.astype(np.float16), y)
+            if len(self.recent) < cap:
+                self.recent.append(item)
+            else:
+                self.recent[self.recent_at] = item
+                self.recent_at = (self.recent_at + 1) % cap
+
+    def learn(self, batch: list[tuple[np.ndarray, np.ndarray, float]]) -> float:
+        """One gradient step on a batch of (state, action, return) frames; the batch's loss before it."""
+        x = torch.from_numpy(np.stack([np.concatenate([s, a]) for s, a, _ in batch]).astype(np.float32, copy=False))
+        y = torch.tensor([t for _, _, t in batch], dtype=torch.float32)
+        loss = nn.functional.mse_loss(self.model(x), y)
+        self.optimizer.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
+        self.optimizer.step()
+        self.updates += 1
+        return float(loss.item())
+
+    def loss_on(self, batch: list[tuple[np.ndarray, np.ndarray, float]]) -> float:
+        """The model's squared error on some frames, without learning from them."""
+        x = torch.from_numpy(np.stack([np.concatenate([s, a]) for s, a, _ in batch]))
+        y = torch.tensor([t for _, _, t in batch], dtype=torch.float32)
+        with torch.no_grad():
+            return float(nn.functional.mse_loss(self.model(x), y).item())
+
+    # --- the policy --------------------------------------------------------------------------------------
+    def policy(self) -> QPolicy:
+        """The current greedy policy as the numpy network the learned bot runs (weights rounded to float16,
+        as they ship)."""
+        layers = [
+            (w.astype(np.float16).astype(np.float32), b.astype(np.float16).astype(np.float32))
+            for w, b in self.model.layers()
+        ]
+        cfg = self.config
+        meta = {
+            "rules": self.rules.name,
+            "players": self.n,
+            "history": cfg.history,
+            "hidden": list(cfg.hidden),
+            "features_version": FEATURES_VERSION,
+            "frames": self.frames,
+            "games": self.games,
+            "seed": cfg.seed,
+            "train_seconds": round(self.seconds, 1),
+        }
+        return QPolicy(layers, self.env.state_encoder.size, meta)
+
+    def evaluate(self, deals: int | None = None) -> Evaluation:
+        cfg = self.config
+        return evaluate(
+            self.policy(),
+            self.rules,
+            self.n,
+            deals=deals or cfg.eval_deals,
+            seed=cfg.eval_seed,
+            opponent=cfg.eval_opponent,
+            utility=cfg.utility,
+        )
+
+    # --- checkpoints -------------------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "config": self.config.to_dict(),
+            "model": self.model.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "torch_rng": torch.get_rng_state(),
+            "python": pickle.dumps(
+                {
+                    "rng": self.rng.getstate(),
+                    "env": self.env,
+                    "decisions": self.decisions,
+                    "pending": self.pending,
+                    "queue": self.queue,
+                    "recent": (self.recent, self.recent_at),
+                    "counters": (self.frames, self.games, self.updates, self.seconds, self.best),
+                    "losses": self.losses,
+                    "log": self.log,
+                }
+            ),
+        }
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the checkpoint (atomically: a crash mid-write leaves the previous one)."""
+        path = Path(path) if path is not None else self.out / "checkpoint.pt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        buf = io.BytesIO()
+        torch.save(self.state(), buf)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(buf.getvalue())
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, out: str | Path | None = None) -> Trainer:
+        """The run saved at ``path``, ready to continue exactly where it stopped."""
+        path = Path(path)
+        state = torch.load(path, weights_only=False)
+        if state.get("format") != CHECKPOINT_FORMAT:
+            raise ValueError(f"{path}: checkpoint format {state.get('format')!r}, expected {CHECKPOINT_FORMAT}")
+        self = cls.__new__(cls)
+        self.config = cfg = TrainConfig.from_dict(state["config"])
+        self.out = Path(out) if out is not None else path.parent
+        self.rules = load_rules(cfg.rules)
+        self.n = self.rules.players if cfg.players is None else cfg.players
+        py = pickle.loads(state["python"])
+        self.rng = random.Random()
+        self.rng.setstate(py["rng"])
+        self.env = py["env"]
+        self.model = QNet(self.env.state_encoder.size, self.env.action_encoder.size, cfg.hidden)
+        self.model.load_state_dict(state["model"])
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
+        self.optimizer.load_state_dict(state["optimizer"])
+        torch.set_rng_state(state["torch_rng"])
+        self.decisions = py["decisions"]
+        self.pending = py["pending"]
+        self.queue = py["queue"]
+        self.recent, self.recent_at = py.get("recent", ([], 0))
+        self.frames, self.games, self.updates, self.seconds, self.best = py["counters"]
+        self.losses = py["losses"]
+        self.log = py["log"]
+        self.stop_requested = False
+        self._resumed = True
+        return self
+
+    # --- the run -----------------------------------------------------------------------------------------
+    def run(
+        self,
+        frames: int | None = None,
+        seconds: float | None = None,
+        report_every: float = 30.0,
+        checkpoint_every: float = 600.0,
+        on_progress: Callable[[Progress], None] | None = None,
+        export: Path | None = None,
+    ) -> None:
+        """Train until ``frames`` frames in all (or ``seconds`` more wall time), reporting, evaluating,
+        checkpointing and exporting the best weights (to ``out/best.npz`` and ``export``) on the way."""
+        cfg = self.config
+        log = self.out / "log.jsonl"
+        if self._resumed and log.exists():  # lines written after the checkpoint belong to a lost continuation
+            log.write_text("".join(json.dumps(line) + "\n" for line in self.log))
+        self._resumed = False
+        start = time.perf_counter()
+        base_seconds = self.seconds
+        last_report = last_ckpt = start
+        report_frames = self.frames
+        next_eval = (self.frames // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else None
+        while True:
+            now = time.perf_counter()
+            self.seconds = base_seconds + (now - start)
+            if frames is not None and self.frames >= frames:
+                break
+            if seconds is not None and now - start >= seconds:
+                break
+            if self.stop_requested:  # between two steps, so the checkpoint is a consistent state
+                break
+            self.step()
+            evaluation = None
+            if next_eval is not None and self.frames >= next_eval:
+                next_eval += cfg.eval_every
+                evaluation = self._evaluate_and_export(export)
+            now = time.perf_counter()
+            if evaluation is not None or now - last_report >= report_every:
+                fps = (self.frames - report_frames) / max(now - last_report, 1e-9)
+                p = Progress(
+                    self.frames,
+                    self.games,
+                    self.updates,
+                    base_seconds + (now - start),
+                    fps,
+                    float(np.mean(self.losses)) if self.losses else None,
+                    evaluation.to_dict() if evaluation is not None else None,
+                )
+                self.losses = []
+                self.log.append(asdict(p))
+                self._append_log(p)
+                if on_progress is not None:
+                    on_progress(p)
+                last_report, report_frames = time.perf_counter(), self.frames
+            if now - last_ckpt >= checkpoint_every:
+                self.save()
+                last_ckpt = time.perf_counter()
+        self.seconds = base_seconds + (time.perf_counter() - start)
+        self.save()
+
+    def _evaluate_and_export(self, export: Path | None) -> Evaluation:
+        t0 = time.perf_counter()
+        ev = self.evaluate()
+        policy = self.policy()
+        policy.meta["evaluation"] = ev.to_dict()
+        policy.save(self.out / "latest.npz")
+        if self.best is None or ev.points > self.best:
+            self.best = ev.points
+            policy.save(self.out / "best.npz")
+            if export is not None:
+                policy.save(export)
+        try:
+            from bigtwo.rl.curve import plot_curve
+
+            point = {"frames": self.frames, "seconds": self.seconds, "evaluation": ev.to_dict()}
+            plot_curve([*self.log, point], self.out / "curve.png", title=f"{self.rules.name}, {self.n} players")
+        except ImportError:
+            pass
+        self.eval_seconds = time.perf_counter() - t0
+        return ev
+
+    def _append_log(self, p: Progress) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        with (self.out / "log.jsonl").open("a") as f:
+            f.write(json.dumps(asdict(p)) + "\n")
+
+
+__all__ = ["Progress", "QNet", "TrainConfig", "Trainer"]

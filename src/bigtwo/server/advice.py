@@ -1,0 +1,152 @@
+"""What a seat may ask the table about its own turn: a hint, whether its selection may be played, its legal plays.
+
+Every answer goes to the asking seat's connection alone, in the players' words (names, card faces, plurals,
+no citations: :mod:`bigtwo.words`), and is computed from what that seat may know: a hint is the ``heuristic``
+bot's choice and reason from the seat's own observation (as the terminal's hint), the legal plays come from
+the same observation, and an explanation is the engine's ruling on the seat's own move at its own turn (a
+ruling that depends only on the seat's cards and the public table). Nothing here reads another seat's cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bigtwo.actions import DEAL_DECISIONS, Action, Answer
+from bigtwo.bots import BOTS, make
+from bigtwo.cards import CardSet, to_mask, token
+from bigtwo.combos.play import Play
+from bigtwo.errors import BigTwoError
+from bigtwo.exchange import legal_exchange_choices
+from bigtwo.legal import legal_plays_from_observation
+from bigtwo.match import Match
+from bigtwo.observation import Observation
+from bigtwo.rules.ruleset import Ruleset
+from bigtwo.words import Wording, faces
+
+HINT_BOT = "heuristic"
+LEGAL_SHOWN = 120  # plays listed at most (the count says how many there are)
+
+
+def _faces(ev: Any, mask: int) -> str:
+    return faces(ev.sort_cards(mask))
+
+
+def _tokens(ev: Any, mask: int) -> list[str]:
+    return [token(c) for c in ev.sort_cards(mask)]
+
+
+def describe(rules: Ruleset, obs: Observation, action: Action | CardSet, words: Wording) -> str:
+    """A play, a pass or an answer as the table words it: ``5♦ 5♥ (a pair of 5s)``, ``pass``, ``keep``."""
+    ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
+    if isinstance(action, Play):
+        if action.is_pass:
+            return "pass"
+        shown = _faces(ev, action.mask)
+        if action.kind == "single":
+            return shown
+        return f"{shown} ({words.render(ev.describe(action), opens=False)})"
+    mask = action.mask if isinstance(action, CardSet | Answer) else 0
+    if mask:
+        return _faces(ev, mask)
+    word = action.word if isinstance(action, Answer) else ""
+    return words.render(word, opens=False) if word else "decline"
+
+
+def _answer(rules: Ruleset, obs: Observation, action: Action, words: Wording) -> dict[str, Any]:
+    """An action as the client can take it: the cards to select, or the word to answer."""
+    ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
+    if isinstance(action, Play):
+        return {"action": "pass" if action.is_pass else "play", "cards": _tokens(ev, action.mask)}
+    if action.kind in ("give", "surrender") and (action.mask or action.kind == "give"):
+        return {"action": "cards", "cards": _tokens(ev, action.mask)}
+    return {"action": "answer", "answer": action.word or "decline", "cards": []}
+
+
+def hint(rules: Ruleset, obs: Observation, words: Wording, seed: int) -> dict[str, Any]:
+    """The heuristic bot's suggestion for the seat's turn, with its reason (the greedy bot's, said so, when the
+    heuristic is not installed)."""
+    if not obs.is_my_turn:
+        return {"kind": "hint", "ok": False, "text": "It is not your turn: a hint is for your own turn."}
+    name = HINT_BOT if HINT_BOT in BOTS else "greedy"
+    bot = make(name, seed=seed)
+    explain = getattr(bot, "explain", None)
+    if callable(explain):
+        choice, why = explain(rules, obs)
+    else:
+        choice, why = bot.choose(rules, obs), None
+    shown = describe(rules, obs, choice, words)
+    if name != HINT_BOT:
+        text = f"Greedy suggestion (no heuristic bot installed): {shown}: the lowest legal choice."
+    else:
+        text = f"Hint: {shown}" + (f": {words.render(why, opens=False)}" if why else "")
+    return {"kind": "hint", "ok": True, "text": text, **_answer(rules, obs, choice, words)}
+
+
+def explain(match: Match, seat: int, cards: list[str], words: Wording) -> dict[str, Any]:
+    """Whether ``cards`` may be played (or given) now by ``seat``, and why, in words."""
+    rules = match.rules
+    ev = rules.engine_for(match.n)
+    try:
+        mask = to_mask(" ".join(cards)) if cards else 0
+    except BigTwoError as e:
+        return {"kind": "explain", "ok": False, "text": words.render(e)}
+    if match.to_move != seat or match.is_over:
+        kind = ev.classify(mask) if mask else None
+        said = f"{_faces(ev, mask)} is {words.render(ev.describe(kind), opens=False)}" if kind else None
+        text = "It is not your turn" + (f"; {said}." if said else ".")
+        return {"kind": "explain", "ok": False, "text": text}
+    d = match.pending
+    if d is not None:
+        if d.kind in DEAL_DECISIONS:
+            options = " or ".join(d.options)
+            return {"kind": "explain", "ok": False, "text": f"This decision is answered with a word: {options}."}
+        reason = match.why_not(CardSet.from_mask(mask))
+        if reason is None:
+            shown = _faces(ev, mask) if mask else "Declining"
+            return {"kind": "explain", "ok": True, "text": f"{shown} answers the decision."}
+        return {"kind": "explain", "ok": False, "text": words.render(reason)}
+    if not mask:
+        return {"kind": "explain", "ok": False, "text": "Select cards first, or pass."}
+    reason = match.why_not(CardSet.from_mask(mask))
+    if reason is not None:
+        return {"kind": "explain", "ok": False, "text": words.render(reason)}
+    g = match.game
+    assert g is not None
+    play = ev.classify(mask)
+    what = _faces(ev, mask)
+    if play is not None and play.kind != "single":
+        what = f"{what} ({words.render(ev.describe(play, detail=True), opens=False)})"
+    if g.trick is not None:
+        return {"kind": "explain", "ok": True, "text": f"{what} beats {_faces(ev, g.trick.mask)}: legal."}
+    return {"kind": "explain", "ok": True, "text": f"{what}: a legal lead."}
+
+
+def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_SHOWN) -> dict[str, Any]:
+    """The seat's legal plays (or its decision's word answers) now: the first ``limit``, and how many."""
+    if not obs.is_my_turn:
+        return {"kind": "legal", "ok": False, "text": "It is not your turn.", "plays": [], "count": 0}
+    d = obs.decision
+    if d is not None:
+        if d.kind in DEAL_DECISIONS:
+            words_ = list(d.options)
+        elif d.kind in ("give", "surrender"):
+            n = d.count
+            cards = "card" if n == 1 else "cards"
+            text = f"Select {n} {cards} from your hand to answer: {words.render(d.reason)}"
+            return {"kind": "legal", "ok": True, "text": text, "plays": [], "count": 0}
+        else:
+            words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]
+        plays = [{"action": "answer", "answer": w, "cards": [], "text": words.render(w, opens=False)} for w in words_]
+        return {"kind": "legal", "ok": True, "text": _count(len(plays), "answer"), "plays": plays, "count": len(plays)}
+    options = legal_plays_from_observation(rules, obs)
+    shown: list[dict[str, Any]] = []
+    for p in options[:limit]:
+        shown.append({**_answer(rules, obs, p, words), "text": describe(rules, obs, p, words)})
+    text = _count(len(options), "legal play")
+    if len(options) > limit:
+        text += f" (the first {limit} shown)"
+    return {"kind": "legal", "ok": True, "text": text, "plays": shown, "count": len(options)}
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -1,0 +1,140 @@
+"""How the tables word things for a player: names for seats, plurals, one card notation, and engine messages.
+
+Shared by the terminal tables (:mod:`bigtwo.cli.words` adds rich markup) and the server's browser table, so
+both say the same thing the same way; it sits below both layers and imports only the cards.
+
+The engine speaks in seat numbers and record notation, and cites the rule texts it follows ("seat 0 does not
+hold 5D", "... (003 section 3.2.2)"): right for records, logs and tests, wrong for a player, who reads names
+("You do not hold 5♦"), the table's own card faces, and no citations (those stay in the docs and tests).
+:class:`Wording` turns the one into the other, so every message of a table reads the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bigtwo.cards import card
+
+# a card in record notation: 2-9, T (or 10), J, Q, K, A and a suit letter (a trailing ' marks a second copy)
+_CARD = re.compile(r"(?<![\w'♦♣♥♠])(?:10|[2-9TJQKA])[DCHS]'?(?![\w'])")
+# "seat 3", "seats 0 and 2", "P3" (records), with a possessive and the verb that follows
+_SEAT = re.compile(r"\b(?:[Ss]eat (\d)|P(\d))\b('s)?(?: ([a-z]+)\b)?")
+_SEATS = re.compile(r"\b[Ss]eats (\d) and (\d)\b")
+# a citation of a source text: "(003 section 3.2.2)", "(000 End Game)", "(003 section 3.2.2.2.2, the privacy rule)"
+_CITED_WITH_NOTE = re.compile(r"\(\d{3} sections? [\d.]+(?:(?:,| and) [\d.]+)*, ([^()]+)\)")
+_CITATION = re.compile(r"\s*\(\d{3}\b[^()]*\)")
+# a ten inside a run of ranks ("7-8-9-T-J"): written 10 as on the cards
+_RUN_TEN = re.compile(r"(?<=[\dJQKA]-)T\b|\bT(?=-[JQKA\d])")
+# "1 cards" (an engine message counting without a plural rule): one thing is singular
+_ONE_OF = re.compile(r"(?<![\d.,])(?<![Ss]eat )(?<!Round )\b1 (card|play|point|round|place|trick|game|deal)s\b")
+_IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+_NOT_VERBS = {"its", "this", "plus", "less", "us", "as", "always", "was"}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards`` (``many`` for an irregular plural)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def card_face(c: Any, ascii_cards: bool = False) -> str:
+    """``10♦``, ``3♣``, ``BJ`` (``10D``, ``3C`` with ``ascii_cards``): a card as the tables show it."""
+    if c.is_joker:
+        return str(c)
+    text = str(c) if ascii_cards else c.symbol()
+    return text.replace("T", "10", 1)
+
+
+def faces(cards: Iterable[Any], ascii_cards: bool = False) -> str:
+    return " ".join(card_face(c, ascii_cards) for c in cards)
+
+
+def _you_form(verb: str) -> str:
+    """The verb after "you": ``pays`` -> ``pay``, ``passes`` -> ``pass``, ``has`` -> ``have``."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb in _NOT_VERBS or not verb.endswith("s") or verb.endswith("ss") or len(verb) < 3:
+        return verb
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def _sentence_start(text: str, at: int, opens: bool) -> bool:
+    before = text[:at].rstrip()
+    return opens if not before else before.endswith((".", "!", "?"))
+
+
+class Wording:
+    """The words of one table: who "you" are, what the other seats are called, and how cards are written."""
+
+    def __init__(self, seat: int | None, names: Sequence[str] | None = None, ascii_cards: bool = False):
+        self.seat = seat
+        self.names = list(names) if names is not None else None
+        self.ascii = ascii_cards
+
+    def name(self, s: int) -> str:
+        """``You`` or the seat's name at this table (``Seat 2`` unless the table gives names); a spectator's
+        table (``seat`` None) has no "you"."""
+        if s == self.seat:
+            return "You"
+        if self.names is not None and s < len(self.names) and self.names[s]:
+            return self.names[s]
+        return f"Seat {s}"
+
+    def object(self, s: int) -> str:
+        """A seat after a verb or preposition: ``you``, ``Seat 2``."""
+        return "you" if s == self.seat else self.name(s)
+
+    def subject(self, s: int, verb: str) -> str:
+        """``You pay``, ``Seat 2 pays``: the seat and the verb (given in the third person) agreeing."""
+        return f"{self.name(s)} {_you_form(verb) if s == self.seat else verb}"
+
+    def face(self, c: Any) -> str:
+        return card_face(c, self.ascii)
+
+    def token(self, token: str) -> str:
+        """One card of record notation as this table writes it."""
+        return self.face(card(token.rstrip("'"), copy=1 if token.endswith("'") else 0))
+
+    def cards(self, tokens: Iterable[str]) -> str:
+        return " ".join(self.token(t) for t in tokens)
+
+    def render(self, message: Any, opens: bool = True) -> str:
+        """An engine message for the player: names for seats (verbs agreeing), the table's card faces, and
+        no citations of the rule texts. ``opens``: the message starts a sentence (else it follows a colon).
+        Plain text (the terminal's :meth:`bigtwo.cli.words.Wording.markup` escapes it for rich)."""
+        text = str(message)
+        text = _CITED_WITH_NOTE.sub(lambda m: f"({m.group(1)})", text)
+        text = _CITATION.sub("", text)
+        text = _SEATS.sub(lambda m: self._pair(m, text, opens), text)
+        text = _SEAT.sub(lambda m: self._seat(m, text, opens), text)
+        text = _CARD.sub(lambda m: self.token(m.group(0)), text)
+        text = _RUN_TEN.sub("10", text)
+        text = _ONE_OF.sub(r"1 \1", text)
+        if not text:
+            return text
+        return text[:1].upper() + text[1:] if opens else text
+
+    def _pair(self, m: re.Match[str], text: str, opens: bool) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        first = self.name(a) if _sentence_start(text, m.start(), opens) else self.object(a)
+        return f"{first} and {self.object(b)}"
+
+    def _seat(self, m: re.Match[str], text: str, opens: bool) -> str:
+        s = int(m.group(1) or m.group(2))
+        possessive, verb = m.group(3), m.group(4)
+        start = _sentence_start(text, m.start(), opens)
+        if possessive:
+            who = ("Your" if start else "your") if s == self.seat else f"{self.name(s)}'s"
+        else:
+            who = self.name(s) if start or s != self.seat else self.object(s)
+        if verb is None:
+            return who
+        if s == self.seat and not possessive:
+            verb = _you_form(verb)
+        return f"{who} {verb}"
+
+
+__all__ = ["Wording", "card_face", "faces", "plural"]

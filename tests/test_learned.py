@@ -1,0 +1,258 @@
+"""The learned player without torch (issue 15): its features see only the seat's observation, the batched
+multi-seat environment, and the numpy bot with the shipped weights."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bigtwo import Game, load_rules
+from bigtwo.bots import make
+from bigtwo.bots.features import (
+    ActionEncoder,
+    StateEncoder,
+    add_folded,
+    fold,
+    info_from_game,
+    info_from_observation,
+    sub_folded,
+)
+from bigtwo.bots.learned import QPolicy, shipped_weights
+from bigtwo.cards import CardSet, to_mask
+from bigtwo.envs.batched import BatchedEnv
+from bigtwo.errors import BigTwoError
+from tests.test_bots import HIDDEN_CASES, midgame, ruleset, scrambled
+
+PRESETS = ["classic", "bga", "president", "tien-len", "zheng-shangyou", "winner"]
+
+
+def random_policy(rules, players, seed=0, history=4, hidden=(16,)):
+    """A small network with random weights: enough to drive every code path of the bot."""
+    rng = np.random.default_rng(seed)
+    s = StateEncoder(rules, players, history).size
+    a = ActionEncoder(rules, players).size
+    sizes = [s + a, *hidden, 1]
+    layers = [
+        (rng.normal(0, 0.3, (sizes[i], sizes[i + 1])).astype(np.float32), rng.normal(0, 0.1, sizes[i + 1]))
+        for i in range(len(sizes) - 1)
+    ]
+    meta = {"rules": rules.name, "players": players, "history": history, "features_version": 1}
+    return QPolicy(layers, s, meta)
+
+
+# --- the two feature paths ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", [*PRESETS, "two-decks", "wild-jokers", "two-player-draw", "known-leftover"])
+def test_game_path_equals_observation_path(name):
+    rules = ruleset(name)
+    enc = StateEncoder(rules, rules.players, 5)
+    rng = random.Random(name)
+    for seed in range(2):
+        g = Game(rules, seed=seed)
+        while not g.is_over:
+            for seat in range(g.n):
+                fast = info_from_game(g, seat, 5)
+                slow = info_from_observation(rules, g.observation(seat), 5)
+                assert fast == slow
+                assert np.array_equal(enc.encode(fast), enc.encode(slow))
+            g.play(rng.choice(g.legal_plays()))
+
+
+def test_state_vector_fields():
+    rules = load_rules("classic")
+    g = Game(rules, hands=["3D 4D 5D", "6D 7D", "8D 9D", "10D JD"])
+    g.play("3D")
+    g.play("6D")
+    enc = StateEncoder(rules, 4, 2)
+    v = enc.encode(info_from_game(g, 2, 2))  # seat 2: seat 0 played 3D, seat 1 (relative 3) played 6D
+    d = enc.width
+    rows = v[: enc.card_rows * d].reshape(enc.card_rows, d)
+    assert rows[0].nonzero()[0].tolist() == [to_mask("8D").bit_length() - 1, to_mask("9D").bit_length() - 1]
+    unseen = {i for i in rows[1].nonzero()[0]}
+    assert len(unseen) == 52 - 2 - 2  # neither in the hand nor played
+    assert rows[2 + 2].nonzero()[0].tolist() == [to_mask("3D").bit_length() - 1]  # relative seat 2 = seat 0
+    assert rows[2 + 3].nonzero()[0].tolist() == [to_mask("6D").bit_length() - 1]  # relative seat 3 = seat 1
+    assert rows[2 + 4].nonzero()[0].tolist() == [to_mask("6D").bit_length() - 1]  # the play to beat
+    assert rows[2 + 4 + 1].nonzero()[0].tolist() == [to_mask("6D").bit_length() - 1]  # most recent action
+
+
+def test_action_vector_marks_split_combinations():
+    rules = load_rules("classic")
+    enc = ActionEncoder(rules, 4)
+    hand = to_mask("3D 3C 3H 5S 7D 7C")
+    plays = [rules.engine.classify(to_mask(c)) for c in ("3D", "7D 7C", "5S")]
+    rows = enc.encode(hand, plays)
+    x = 2 * enc.width + len(enc.kinds)
+    assert rows[0, x + 3] == 1 and rows[0, x + 5] == 0.25  # a 3 out of three 3s: splits a triple
+    assert rows[1, x + 2 : x + 6].tolist() == [0, 0, 0, 0]  # the whole pair of 7s
+    assert rows[2, x + 2 : x + 6].tolist() == [0, 0, 0, 0]  # a lone card
+    after = rows[0, enc.width : 2 * enc.width]
+    assert CardSet.from_mask(sum(1 << int(i) for i in after.nonzero()[0])) == CardSet.from_mask(hand & ~to_mask("3D"))
+
+
+def test_folded_counts():
+    a = to_mask("3D") | to_mask("3D") << 54  # both copies
+    assert fold(a) == to_mask("3D") | to_mask("3D") << 54
+    assert fold(to_mask("3D") << 54) == to_mask("3D")  # either copy alone folds to the first
+    assert add_folded(fold(to_mask("3D")), fold(to_mask("3D"))) == a
+    assert sub_folded(a, to_mask("3D")) == to_mask("3D")
+    assert sub_folded(to_mask("3D 4D"), to_mask("3D")) == to_mask("4D")
+
+
+# --- the batched multi-seat environment --------------------------------------------------------------------
+def test_batched_env_exposes_every_seat_and_replays_the_game():
+    env = BatchedEnv("classic", 4, num_envs=3, seed=5, history=4, skip_forced=False)
+    d, finished = env.reset()
+    seats, rng, ended = set(), random.Random(0), []
+    mirror = [Game("classic", players=4, seed=(5 * 1_000_003 + i) * 1_000_003) for i in range(3)]
+    while len(ended) < 3:
+        assert d.state.shape == (len(d), env.state_encoder.size)
+        assert d.actions.shape == (d.offsets[-1], env.action_encoder.size)
+        choices = [rng.randrange(len(p)) for p in d.plays]
+        for j, i in enumerate(d.env):
+            g = mirror[i]
+            if g is None:
+                continue
+            assert d.seat[j] == g.to_move and d.plays[j] == g.legal_plays()
+            g.play(d.plays[j][choices[j]])
+            seats.add(d.seat[j])
+        d, finished = env.step(d, choices)
+        for f in finished:
+            g = mirror[f.env]
+            if g is not None:
+                assert g.is_over and f.game.result.cards_left == g.result.cards_left
+                assert sum(f.points) == 0
+                ended.append(f.env)
+                mirror[f.env] = None
+    assert seats == {0, 1, 2, 3}
+
+
+def test_batched_env_bots_move_inside_and_forced_moves_are_not_exposed():
+    bots = [[None, make("greedy"), make("greedy"), make("greedy")] for _ in range(2)]
+    env = BatchedEnv("classic", 4, num_envs=2, seed=1, bots=bots)
+    d, _ = env.reset()
+    for _ in range(40):
+        assert set(d.seat) <= {0}
+        assert all(len(p) > 1 for p in d.plays)
+        d, _ = env.step(d, [0] * len(d))
+    with pytest.raises(ValueError, match="legal actions"):
+        env.step(d, [99] * len(d))
+
+
+def test_batched_env_refuses_a_table_of_bots():
+    with pytest.raises(ValueError, match="at least one seat"):
+        BatchedEnv("classic", 4, num_envs=1, bots=[[make("greedy")] * 4])
+
+
+# --- the numpy bot -------------------------------------------------------------------------------------------
+def test_q_policy_round_trips_through_a_file(tmp_path):
+    rules = load_rules("classic")
+    p = random_policy(rules, 4)
+    path = p.save(tmp_path / "w.npz", dtype="float32")
+    q = QPolicy.load(path)
+    s = np.random.default_rng(1).random(p.state_size).astype(np.float32)
+    a = np.random.default_rng(2).random((5, p.action_size)).astype(np.float32)
+    assert np.allclose(p.q_values(s, a), q.q_values(s, a))
+    offsets = np.array([0, 2, 5])
+    both = q.q_batch(np.stack([s, s]), a, offsets)
+    assert np.allclose(both, q.q_values(s, a), atol=1e-5)
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "two-decks", "wild-jokers", "two-player-draw"])
+def test_learned_bot_with_given_weights_plays_legal_games(name, tmp_path):
+    rules = ruleset(name)
+    path = random_policy(rules, rules.players, seed=3).save(tmp_path / "w.npz")
+    bots = [make("learned", weights=str(path)) for _ in range(rules.players)]
+    for seed in range(2):
+        g = Game(rules, seed=seed)
+        while not g.is_over:
+            g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))  # an illegal play raises
+
+
+def test_learned_bot_refuses_weights_for_another_table(tmp_path):
+    path = random_policy(load_rules("classic"), 4).save(tmp_path / "w.npz")
+    g = Game("taiwan", seed=1)
+    with pytest.raises(BigTwoError, match="trained for 'classic' with 4 players"):
+        make("learned", weights=str(path)).choose(g.rules, g.observation(g.to_move))
+
+
+def test_learned_bot_names_the_tables_it_has_weights_for():
+    covered = shipped_weights()
+    uncovered = next(p for p in ("taiwan", "winner", "tien-len") if (p, 4) not in covered)
+    g = Game(uncovered, seed=1)
+    with pytest.raises(BigTwoError, match=f"no weights for '{uncovered}' with 4 players; it has weights for") as e:
+        make("learned").choose(g.rules, g.observation(g.to_move))
+    for preset, players in covered:
+        assert f"{preset} with {players} players" in str(e.value)
+    house = load_rules("classic").replace(suit_order="CDHS")
+    if ("classic", 4) in covered:
+        g = Game(house, seed=1)
+        with pytest.raises(BigTwoError, match="rules differ"):
+            make("learned").choose(house, g.observation(g.to_move))
+
+
+SHIPPED = sorted(shipped_weights())
+
+
+@pytest.mark.parametrize("preset,players", SHIPPED)
+def test_shipped_weights_play_whole_games_legally(preset, players):
+    rules = load_rules(preset)
+    bots = [make("learned") for _ in range(players)]
+    for seed in range(3):
+        g = Game(rules, players=players, seed=seed)
+        while not g.is_over:
+            g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))
+
+
+@pytest.mark.parametrize("name,players,seed,actions", [c for c in HIDDEN_CASES if c[0] == "classic"])
+def test_learned_choice_does_not_depend_on_hidden_cards(name, players, seed, actions):
+    """Swapping the unseen cards between opponents (same hand sizes) never changes the learned bot's choice."""
+    if (name, players) not in shipped_weights():
+        pytest.skip(f"no shipped weights for {name} with {players} players")
+    rules = ruleset(name)
+    rng = random.Random(seed)
+    for k in range(6):
+        g = midgame(rules, seed + 100 * k, actions + k, players)
+        if g.is_over:
+            continue
+        seat = g.to_move
+        twin = scrambled(g, seat, rng)
+        obs, obs2 = g.observation(seat), twin.observation(seat)
+        assert obs == obs2
+        assert make("learned").choose(rules, obs) == make("learned").choose(rules, obs2)
+        # and the fast path the trainer uses reads the same from both games
+        assert info_from_game(g, seat, 8) == info_from_game(twin, seat, 8)
+
+
+def test_batched_env_plays_heuristic_seats_as_the_bot_would():
+    def run(fast):
+        bots = [[None if s == i % 4 else make("heuristic") for s in range(4)] for i in range(4)]
+        env = BatchedEnv("classic", 4, num_envs=4, seed=9, bots=bots, fast_bots=fast)
+        d, done = env.reset()
+        rng = random.Random(1)
+        while len(done) < 12:
+            d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
+            done += finished
+        return [(f.env, f.episode, [(s, p.mask) for s, p in f.game.history]) for f in done[:12]]
+
+    assert run(True) == run(False)
+
+
+def test_learned_bot_answers_exchanges_with_the_base_default():
+    from bigtwo.match import Match
+
+    rules = load_rules("classic").replace(exchange="big-two-president")
+    m = Match(rules, players=4, seed=5, rounds=2)
+    learned, heuristic = make("learned"), make("heuristic")
+    decisions = 0
+    while not m.is_over:
+        obs = m.observation(m.to_move)
+        if obs["phase"] == "exchange":
+            choice = learned.choose(rules, obs)
+            assert m.exchange.why_not(choice) is None
+            decisions += 1
+        else:
+            choice = heuristic.choose(rules, obs)
+        m.act(choice)
+    assert decisions

@@ -1,0 +1,139 @@
+"""The self-play training harness (issue 15): it learns, it resumes bit for bit, its policy is the bot's.
+
+Needs torch (the ``[rl]`` extra); skipped without it. Runs are a few hundred frames with small networks.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from bigtwo import Game, load_rules  # noqa: E402
+from bigtwo.bots import make  # noqa: E402
+from bigtwo.bots.learned import QPolicy  # noqa: E402
+from bigtwo.cli.app import app  # noqa: E402
+from bigtwo.rl.dmc import TrainConfig, Trainer  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def small(**changes):
+    base = dict(num_envs=8, hidden=(32, 32), history=4, batch_size=64, lr=1e-3, eval_every=0, seed=3)
+    return TrainConfig(**{**base, **changes})
+
+
+def test_loss_falls_on_a_few_hundred_frames(tmp_path):
+    t = Trainer(small(), tmp_path / "run")
+    untrained = Trainer(small(), tmp_path / "same-start")  # same seed: the same initial network
+    batches = []
+    learn = t.learn
+    t.learn = lambda batch: (batches.append(batch), learn(batch))[1]
+    t.run(frames=600, report_every=1e9, checkpoint_every=1e9)
+    assert t.updates >= 6
+    first = batches[0]  # the first frames it learned from
+    assert t.loss_on(first) < 0.95 * untrained.loss_on(first)
+
+
+def params(t):
+    return [p.detach().clone() for p in t.model.parameters()]
+
+
+@pytest.mark.parametrize("share,replay", [(0.0, 1), (0.5, 3)])
+def test_checkpoint_resumes_bit_for_bit(tmp_path, share, replay):
+    cfg = small(opponent_share=share, epsilon=0.2, replay=replay, replay_frames=100)
+    straight = Trainer(cfg, tmp_path / "a")
+    straight.run(frames=500, report_every=1e9, checkpoint_every=1e9)
+    straight.run(frames=1000, report_every=1e9, checkpoint_every=1e9)
+
+    halves = Trainer(cfg, tmp_path / "b")
+    halves.run(frames=500, report_every=1e9, checkpoint_every=1e9)  # saves its checkpoint on the way out
+    del halves
+    resumed = Trainer.load(tmp_path / "b" / "checkpoint.pt")
+    resumed.run(frames=1000, report_every=1e9, checkpoint_every=1e9)
+
+    assert (resumed.frames, resumed.games, resumed.updates) == (straight.frames, straight.games, straight.updates)
+    assert resumed.updates > 0
+    for a, b in zip(params(straight), params(resumed), strict=True):
+        assert torch.equal(a, b)
+    for a, b in zip(straight.queue, resumed.queue, strict=True):
+        assert np.array_equal(a[0], b[0]) and a[2] == b[2]
+
+
+def test_split_scoring_equals_the_joined_network(tmp_path):
+    t = Trainer(small(), tmp_path)
+    d = t.decisions
+    joined = np.concatenate([d.state[d.segment()], d.actions], axis=1)
+    with torch.no_grad():
+        a = t.model(torch.from_numpy(joined)).numpy()
+        b = t.model.score(torch.from_numpy(d.state), torch.from_numpy(d.actions), torch.from_numpy(d.segment())).numpy()
+    assert np.allclose(a, b, atol=1e-5)
+    p = t.policy()  # float16-rounded weights: close, not equal
+    assert np.allclose(p.q_batch(d.state, d.actions, d.offsets), a, atol=0.05)
+
+
+def test_exported_weights_drive_the_learned_bot(tmp_path):
+    t = Trainer(small(), tmp_path)
+    t.run(frames=200, report_every=1e9, checkpoint_every=1e9)
+    path = t.policy().save(tmp_path / "w.npz")
+    loaded = QPolicy.load(path)
+    assert loaded.meta["rules"] == "classic" and loaded.meta["players"] == 4
+    rules = load_rules("classic")
+    bots = [make("learned", weights=str(path)) for _ in range(4)]
+    g = Game(rules, seed=11)
+    while not g.is_over:
+        g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))
+
+
+def test_other_presets_and_table_sizes_train(tmp_path):
+    for rules, players in (("tien-len", 4), ("classic", 3), ("president", 5)):
+        t = Trainer(small(rules=rules, players=players, num_envs=4), tmp_path / f"{rules}{players}")
+        t.run(frames=400, report_every=1e9, checkpoint_every=1e9)
+        assert t.games > 0 and t.frames >= 400
+        assert t.env.n == players and {len(r) for r in t.pending} == {players}
+
+
+def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
+    runner = CliRunner()
+    args = ["train", "--out", str(tmp_path), "--frames", "600", "--envs", "4", "--hidden", "16", "--history", "2",
+            "--batch-size", "64", "--eval-every", "300", "--eval-deals", "2", "--report-every", "0"]  # fmt: skip
+    r = runner.invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "frames/s" in r.output and "eval vs 3 heuristic" in r.output
+    for name in ("checkpoint.pt", "best.npz", "latest.npz", "log.jsonl", "curve.png"):
+        assert (tmp_path / name).exists(), name
+    lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert any(x["evaluation"] for x in lines)
+    r = runner.invoke(app, [*args[:4], "1000", *args[5:]])
+    assert r.exit_code == 0, r.output
+    assert "resuming" in r.output
+    assert Trainer.load(tmp_path / "checkpoint.pt").frames >= 1000
+
+
+def test_cli_train_rejects_bad_settings(tmp_path):
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--hidden", "a,b", "--frames", "1"])
+    assert r.exit_code != 0 and "whole numbers" in r.output
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--opponent-share", "2", "--frames", "1"])
+    assert r.exit_code == 2 and "fraction" in r.output
+
+
+def test_a_stop_request_ends_the_run_with_a_checkpoint(tmp_path):
+    t = Trainer(small(), tmp_path)
+
+    def stop(_progress):
+        t.stop_requested = True
+
+    t.run(frames=100_000, report_every=0, checkpoint_every=1e9, on_progress=stop)
+    assert 0 < t.frames < 100_000
+    assert Trainer.load(tmp_path / "checkpoint.pt").frames == t.frames
