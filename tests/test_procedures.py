@@ -427,6 +427,8 @@ def test_a_person_answers_a_bid_and_a_look_at_the_plain_table_in_words():
         assert typed["answered"], text[-2000:]
         assert "Not allowed" in text
         assert "(004" not in text and "seat 0" not in text.lower()
+        if rules.exchange == "higher-bid-auction":  # the log says what became of each card on auction
+            assert re.search(r"Nobody bids for \S+\.| buys \S+ with \S+, now on the table", text), text[-2000:]
 
 
 @pytest.mark.parametrize("name", ["horse-2", "higher-bid-auction", "zsy-free-trade"])

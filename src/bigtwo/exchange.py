@@ -732,7 +732,7 @@ class Exchange:
         self.events.append({"stage": self._stage_no, "type": kind, "public": True, **fields})
 
     def _cards(self, mask: int) -> list[str]:
-        return [str(c) for c in self.ev.sort_cards(mask)]
+        return [token(c) for c in self.ev.sort_cards(mask)]  # the second deck's copies marked
 
     def _auctions(self, higher_bid: bool) -> Steps:
         """Each out card is auctioned; its payment card is auctioned next: at once and until nobody pays

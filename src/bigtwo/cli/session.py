@@ -450,6 +450,32 @@ class TableSession:
             return f"{w.subject(frm, 'declines')} to surrender."
         if e["type"] == "demand":
             return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'])} cards back."
+        if e["type"] == "bid":
+            return f"{w.subject(frm, 'bids')} {self.cards_markup(e['cards'])} for {self.cards_markup([e['card']])}."
+        if e["type"] == "sold":
+            paid = self.cards_markup(e["paid"])
+            return f"[b]{w.subject(to, 'buys')} {self.cards_markup(e['cards'])}[/b] with {paid}, now on the table."
+        if e["type"] == "unsold":
+            return f"[dim]Nobody bids for {self.cards_markup(e['cards'])}.[/dim]"
+        if e["type"] == "offer":
+            return (
+                f"{w.subject(frm, 'offers')} {self.cards_markup(e['cards'])} to {w.object(to)} for "
+                f"{self.cards_markup(e['want'])}."
+            )
+        if e["type"] == "reply":
+            verb = "accepts" if e["answer"] == "accept" else "declines"
+            return f"{w.subject(frm, verb)} the offer."
+        if e["type"] == "vote":
+            return f"[dim]{w.subject(frm, 'lets')} trading end ({e['votes']} of {e['needed']}).[/dim]"
+        if e["type"] == "trade-ended":
+            if e.get("reason") == "play":
+                return f"{w.subject(frm, 'ends')} trading to lead."
+            return "Trading ends."
+        if e["type"] == "request":
+            return f"{w.subject(frm, 'asks')} {w.object(to)} for {self.cards_markup(e['cards'])}."
+        if e["type"] == "grant":
+            verb = "grants" if e["answer"] == "grant" else "refuses"
+            return f"{w.subject(frm, verb)} {self.cards_markup(e['cards'])} to {w.object(to)}."
         return None
 
     def _sync_game(self, g: Game) -> None:

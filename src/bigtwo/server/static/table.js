@@ -601,7 +601,8 @@ export function tablePage(roomId, app, statusLine) {
     } else if (d.kind === "bid") {
       const pick = selectedCards();
       buttons.append(h("button", { class: "primary", id: "bid", disabled: pick.length !== 1,
-        onclick: () => send({ type: "exchange", cards: selectedCards(), seq: v.seq }) }, pick.length === 1 ? `Bid ${faces(pick)}` : "Pick a card to bid"),
+        onclick: () => { const cards = selectedCards(); state.selected.clear(); send({ type: "exchange", cards, seq: v.seq }); } },
+      pick.length === 1 ? `Bid ${faces(pick)}` : "Pick a card to bid"),
       h("button", { id: "bid-pass", onclick: () => send({ type: "exchange", answer: "pass", seq: v.seq }) }, "Pass"));
     } else if (d.kind === "request" || d.kind === "trade") {
       // the cards asked for are another player's: typed, as on the cards (10S or TS); an offer gives the picked cards
@@ -617,6 +618,7 @@ export function tablePage(roomId, app, statusLine) {
         buttons.append(want, to, h("button", { class: "primary", id: "offer", onclick: () => {
           const give = selectedCards(), wanted = want.value.trim();
           if (!give.length || !wanted) { state.error = `pick up to ${plural(d.count, "card")} to give, and type the cards you want`; render(); return; }
+          state.selected.clear();  // a bid outbid or an offer declined leaves the hand as it was: start afresh
           send({ type: "exchange", answer: `${give.join(" ")} for ${wanted} to seat ${to.value}`, seq: v.seq });
         } }, "Offer the picked cards"));
       }
@@ -644,12 +646,28 @@ export function tablePage(roomId, app, statusLine) {
     return box;
   }
 
+  // an exchange event other than a card given, in the table's words (auctions, trading and requests)
+  function eventLine(e, w) {
+    const said = {
+      bid: () => `${w.subject(e.from, "bids")} ${faces(e.cards)} for ${faces([e.card])}`,
+      sold: () => `${w.subject(e.to, "buys")} ${faces(e.cards)} with ${faces(e.paid)}, now on the table`,
+      unsold: () => `Nobody bids for ${faces(e.cards)}`,
+      offer: () => `${w.subject(e.from, "offers")} ${faces(e.cards)} to ${w.object(e.to)} for ${faces(e.want)}`,
+      reply: () => `${w.subject(e.from, e.answer === "accept" ? "accepts" : "declines")} the offer`,
+      vote: () => `${w.subject(e.from, "lets")} trading end (${e.votes} of ${e.needed})`,
+      "trade-ended": () => (e.reason === "play" ? `${w.subject(e.from, "ends")} trading to lead` : "Trading ends"),
+      request: () => `${w.subject(e.from, "asks")} ${w.object(e.to)} for ${faces(e.cards)}`,
+      grant: () => `${w.subject(e.from, e.answer === "grant" ? "grants" : "refuses")} ${faces(e.cards)} to ${w.object(e.to)}`,
+    }[e.type];
+    return said ? h("div", { class: "line exchange" }, said()) : null;
+  }
+
   // the round so far: exchanges, then every play and pass, a rule between tricks; the newest stays in view
   function historyLog(v) {
     const g = v.match, room = v.room, w = wording(room, v.you.seat);
     const lines = [h("div", { class: "sep round" }, `Round ${g.round + 1}`)];
     for (const e of g.exchanges || []) {
-      if (e.type !== "give") continue;
+      if (e.type !== "give") { const line = eventLine(e, w); if (line) lines.push(line); continue; }
       const count = e.count ?? (e.cards || []).length;
       lines.push(h("div", { class: "line exchange" }, `${w.subject(e.from, "gives")} ${plural(count, "card")} to ${w.object(e.to)}${e.cards ? `: ${faces(e.cards)}` : ""}`,
         e.said ? h("span", { class: "why" }, ` (${e.said})`) : null));
