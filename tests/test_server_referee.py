@@ -482,7 +482,10 @@ def test_auctions_trading_requests_and_face_down_hands_never_stall_a_table(name)
     person), bots answer auctions, offers, requests and face-down hands through the referee, the timer answers
     with the engine's default (always legal, never a list of every offer), and the stored answers rebuild the
     same match from the database's rows."""
+    from bigtwo.cards import CardSet
+    from bigtwo.server import advice
     from bigtwo.server.views import match_view
+    from bigtwo.words import Wording
 
     rules, n = PROCEDURES[name]()
     rules = rules.replace(players=n)
@@ -508,6 +511,13 @@ def test_auctions_trading_requests_and_face_down_hands_never_stall_a_table(name)
                 words = match_view(m, seat)["answers"]
                 assert all(m.why_not(word) is None for word in words or ()), (m.pending, words)
                 assert words or m.pending.kind not in NEW_DECISIONS, m.pending
+            if m.pending is not None and m.pending.kind in NEW_DECISIONS:  # the help panel: legal, never every offer
+                obs, said = m.observe(seat), Wording(seat)
+                listed = advice.legal(ref.rules, obs, said)
+                assert listed["ok"] and all(m.why_not(p["answer"]) is None for p in listed["plays"]), listed
+                tip = advice.hint(ref.rules, obs, said, seed=seat)
+                sent = tip["answer"] if tip["action"] == "answer" else CardSet(" ".join(tip["cards"]))
+                assert m.why_not(sent) is None, tip
             default = m.default_action()
             assert m.why_not(default) is None
             by = "timeout" if turn.kind == "timer" else "auto"
