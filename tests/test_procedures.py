@@ -457,3 +457,25 @@ def test_the_environments_play_every_variant_with_their_documented_defaults(name
     done = False
     while not done:
         _obs, _reward, done, _trunc, _info = gym.step(int(rng.choice(np.flatnonzero(gym.action_masks()))))
+
+
+def test_the_terminal_lists_the_words_of_trading_and_says_offers_are_not_listed():
+    """An offer of 3 cards for 3 has millions of forms: the tables list the words (let trading end, start play)
+    and say offers are written instead, and never answer for the person (one word listed is not the only
+    answer)."""
+    from bigtwo.cli.session import TableSession
+
+    rules = ZSY_TRADE.replace(free_trade_cards=3)
+    for seed in range(40):
+        s = TableSession(rules, players=4, seat=0, seed=seed, rounds=1)
+        while s.decision is None and s.bot_step():
+            pass
+        d = s.decision
+        if d is not None and d["kind"] == "trade" and d["count"] == 3:
+            break
+    else:
+        raise AssertionError("no deal where the person offers first")
+    assert s.legal_choices() == list(d["options"]) and s.only_answer() is None
+    assert "offer of up to 3 cards" in (s.unlisted() or "")
+    s.act("done")
+    assert any(e["type"] == "vote" and e["from"] == 0 for e in s.match.current.exchange.events)

@@ -243,6 +243,8 @@ class PlainTable:
         what = "answer" if s.decision is not None else "play"
         self.say(f"{plural(len(legal), 'legal ' + what)}:")
         self.say(escape(", ".join(s.describe(x) for x in legal)))
+        if s.unlisted() is not None:
+            self.say(escape(f"({s.unlisted()})"))
 
     def save(self, path: str | Path) -> Path | None:
         try:

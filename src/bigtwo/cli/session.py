@@ -209,11 +209,21 @@ class TableSession:
     def legal_choices(self) -> list[Any]:
         d = self.decision
         if d is not None:
-            if d["kind"] in WORD_DECISIONS:
+            if d["kind"] in WORD_DECISIONS or self.unlisted() is not None:
                 return list(d["options"])
             return legal_exchange_choices(self.rules, self.observation())
         g = self.game
         return g.legal_plays() if g is not None and self.human_to_move else []
+
+    def unlisted(self) -> str | None:
+        """What :meth:`legal_choices` leaves out, in words: offers and requests name other players' cards, far
+        too many to list (an offer of 3 cards for 3 has millions); None when every answer is listed."""
+        d = self.decision
+        if d is None or d["kind"] not in ("trade", "request") or not d["count"]:
+            return None
+        if d["kind"] == "trade":
+            return f"or an offer of up to {plural(d['count'], 'card')} for as many named cards of another player"
+        return f"or a request for up to {plural(d['count'], 'card')}"
 
     # --- acting -------------------------------------------------------------------------------------
     def act(self, answer: CardsLike | Play | str, call_last_card: bool = True) -> Any:
@@ -247,7 +257,7 @@ class TableSession:
         if self.decision is None:
             return None
         legal = self.legal_choices()
-        return legal[0] if len(legal) == 1 else None
+        return legal[0] if len(legal) == 1 and self.unlisted() is None else None
 
     # --- deal-time requests: a match asks them as decisions, a single round offers them until play begins ------
     def _deal_choice(self, kind: str) -> bool:

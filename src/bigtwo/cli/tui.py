@@ -398,6 +398,8 @@ class TableApp(App[None]):
         legal = s.legal_choices()
         what = "answers" if s.decision is not None else "plays"
         count = f"{len(legal)} legal {what[:-1] if len(legal) == 1 else what}"
+        if s.unlisted() is not None:
+            count += f" ({s.unlisted()})"
         if len(legal) <= 6:  # a short list fits under the hand
             self.say(f"{count}: " + ", ".join(s.describe(x) for x in legal))
             return
