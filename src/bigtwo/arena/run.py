@@ -48,7 +48,7 @@ def play_chunk(job: dict[str, Any]) -> list[dict[str, Any]]:
     for deal in range(job["start"], job["stop"]):
         rotations = range(n) if job["duplicate"] else [deal % n]
         for rot in rotations:
-            rec = play_game(rules, lineup, deal, rot, seed=job["seed"], utility=job["utility"])
+            rec = play_game(rules, lineup, deal, rot, seed=job["seed"], utility=job["utility"], rounds=job["rounds"])
             out.append(rec.to_dict())
     return out
 
@@ -66,6 +66,7 @@ def run_arena(
     chunk: int | None = None,
     progress: Progress | None = None,
     confidence: float = 0.95,
+    rounds: int = 1,
 ) -> ArenaResult:
     """Play ``games`` games of ``lineup`` (one bot spec per seat) and collect the records.
 
@@ -76,6 +77,9 @@ def run_arena(
     """
     rules = load_rules(rules)
     specs = parse_lineup(lineup)
+    if rules.horse_game and len(specs) == rules.horse_game:
+        # the Horse Game: one bot a person, playing that person's alternate hands of the six
+        specs = [specs[rules.owner(s)] for s in range(6)]
     n = len(specs)
     if not rules.min_players <= n <= rules.max_players:
         raise BigTwoError(
@@ -85,6 +89,8 @@ def run_arena(
         raise ValueError(f"utility {utility!r} is not one of {', '.join(UTILITIES)}")
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, not {rounds}")
     deals = math.ceil(games / n) if duplicate else games
     per_deal = n if duplicate else 1
     total = deals * per_deal
@@ -98,6 +104,7 @@ def run_arena(
         "seed": seed,
         "utility": utility,
         "duplicate": duplicate,
+        "rounds": rounds,
     }
     jobs = [{**base, "start": a, "stop": min(a + chunk, deals)} for a in range(0, deals, chunk)]
     config = {
@@ -109,6 +116,7 @@ def run_arena(
         "utility": utility,
         "duplicate": duplicate,
         "confidence": confidence,
+        "rounds": rounds,
     }
     done = 0
     dicts: list[dict[str, Any]] = []

@@ -38,6 +38,7 @@ def simulate(
     plot: Path | None = None,
     quiet: bool = False,
     console: Console | None = None,
+    rounds: int = 1,
 ) -> ArenaResult:
     console = console or Console(highlight=False)
     # everything that can be refused is refused before the first game is played
@@ -47,7 +48,7 @@ def simulate(
         check_plot_path(plot)
     names = split_lineup(bots)
     if len(names) == 1:
-        names = names * (players or rules.players)
+        names = names * (rules.horse_game or players or rules.players)
     elif players is not None and players != len(names):
         raise ValueError(f"--bots lists {len(names)} bots but --players is {players}")
     measure = utility or default_measure(rules)
@@ -76,6 +77,7 @@ def simulate(
             workers=workers,
             ray=ray,
             progress=progress,
+            rounds=rounds,
         )
     console.print(result.table())
     for path in out or []:
