@@ -79,3 +79,19 @@ def every_ruleset():
 
 def rules_named(name):
     return HOUSE_RULES[name]() if name in HOUSE_RULES else load_rules(name)
+
+
+# the procedures before play, and the Horse Game (issue 16): name -> (rules, table size)
+def _zsy(**changes):
+    return load_rules("zheng-shangyou").replace(**changes)
+
+
+PROCEDURES = {
+    "higher-bid-auction": lambda: (_zsy(exchange="higher-bid-auction", jokers=0), 5),
+    "free-bid-auction": lambda: (_zsy(exchange="free-bid-auction", auction_rounds=2), 4),
+    "zsy-free-trade": lambda: (_zsy(exchange="none", free_trade=True, free_trade_end="lead-card-or-vote"), 4),
+    "house-free-trade": lambda: (load_rules("house-code").replace(free_trade=True), 3),
+    "president-requests": lambda: (load_rules("president").replace(trade_requests=True, free_trade=True), 4),
+    "horse-2": lambda: (_zsy(horse_game=2, players=6, exchange="none"), 6),
+    "horse-3": lambda: (_zsy(horse_game=3, players=6, jokers=0, exchange="higher-bid-auction"), 6),
+}

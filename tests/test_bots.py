@@ -84,7 +84,7 @@ def test_every_bot_plays_only_legal_actions_on_every_preset_and_table_size(name)
 
 EXCHANGES = {
     "president": 4,  # the house code's mandatory trading: steals, questions, demands, gifts back
-    "house-code": 6,
+    "president-6": 6,
     "winner": 4,  # the loser's highest card for one of the winner's choosing, shown to all
     "zheng-shangyou": 5,  # pass-around
     "big-two-president": 4,
@@ -94,8 +94,8 @@ EXCHANGES = {
 @pytest.mark.parametrize("name", EXCHANGES)
 def test_every_bot_answers_exchanges_and_plays_on_with_what_they_showed(name):
     """Matches: every exchange decision answered legally, then rounds played knowing the cards exchanged."""
-    rules = load_rules("classic").replace(exchange="big-two-president") if name not in list_presets() else None
-    rules = rules or load_rules(name)
+    rules = load_rules("classic").replace(exchange="big-two-president") if name == "big-two-president" else None
+    rules = rules or load_rules(name.removesuffix("-6"))
     n = EXCHANGES[name]
     m = Match(rules, players=n, seed=5, rounds=2)
     bots = lineups(n, 1)
@@ -469,7 +469,7 @@ def test_following_the_table_s_hints_plays_a_whole_match_with_exchanges():
     """Hints answer every decision, a question or demand (a word) as well as cards and plays."""
     from bigtwo.cli.session import TableSession
 
-    session = TableSession(load_rules("house-code"), seed=3, rounds=2)
+    session = TableSession(load_rules("president"), seed=3, rounds=2)
     kinds = set()
     while not session.is_over:
         if session.human_to_move:

@@ -18,7 +18,7 @@ from bigtwo.exchange import (
 )
 from bigtwo.match import Match
 
-HOUSE = load_rules("house-code")
+HOUSE = load_rules("president")  # the house code with its mandatory trading (003 3.2)
 CLASSIC = load_rules("classic")
 
 
@@ -247,7 +247,7 @@ def test_pass_around_cards_are_seen_only_after_passing():
 
 
 def test_first_round_has_no_roles_and_later_rounds_do():
-    m = Match("house-code", players=4, seed=3, rounds=2)
+    m = Match("president", players=4, seed=3, rounds=2)
     assert m.current.roles is None and m.phase == "play"  # 003 3.2: trading from the second round
     greedy = _players(4)
     while m.round_index == 0:

@@ -43,10 +43,10 @@ def test_the_first_round_is_the_game_of_the_same_seed():
 
 
 def test_same_seed_same_match():
-    a = Match("house-code", players=5, seed=8, rounds=3).play_out(bots(5, "random", 3))
-    b = Match("house-code", players=5, seed=8, rounds=3).play_out(bots(5, "random", 3))
+    a = Match("president", players=5, seed=8, rounds=3).play_out(bots(5, "random", 3))
+    b = Match("president", players=5, seed=8, rounds=3).play_out(bots(5, "random", 3))
     assert a.to_dict() == b.to_dict()
-    c = Match("house-code", players=5, seed=9, rounds=3).play_out(bots(5, "random", 3))
+    c = Match("president", players=5, seed=9, rounds=3).play_out(bots(5, "random", 3))
     assert c.to_dict()["records"][0]["dealt"] != a.to_dict()["records"][0]["dealt"]
 
 
@@ -88,7 +88,7 @@ def matches(draw):
         st.sampled_from(
             [
                 CLASSIC,
-                load_rules("house-code"),
+                load_rules("president"),
                 load_rules("bga"),
                 load_rules("pusoy-dos"),
                 CLASSIC.replace(exchange="big-two-president", later_lead="previous-winner"),
@@ -139,7 +139,7 @@ def test_length_settings_and_their_errors():
 
 
 def test_records_replay_and_audit():
-    m = Match("house-code", players=4, seed=21, rounds=3).play_out(bots(4, "random", 5))
+    m = Match("president", players=4, seed=21, rounds=3).play_out(bots(4, "random", 5))
     text = m.to_json()
     again = Match.replay(text)
     assert again.to_dict() == m.to_dict() and again.is_over
@@ -238,7 +238,7 @@ def test_hidden_cards_over_whole_matches():
     """Across whole matches with every exchange system, a seat never sees a card it has not held, been shown,
     or seen played."""
     systems = [
-        load_rules("house-code"),
+        load_rules("president"),
         CLASSIC.replace(exchange="big-two-president", president_gives="any-after-receiving"),
         CLASSIC.replace(exchange="loser-to-winner"),
         CLASSIC.replace(exchange="pass-around"),

@@ -59,10 +59,10 @@ def scripted_table(preset, rounds=5, seed=4, players=None, **changes):
     return table, out, typed
 
 
-def test_a_whole_house_code_match_in_the_terminal():
-    """`bigtwo play --rules house-code --rounds 5`: roles and trading, the human typing exchange decisions,
+def test_a_whole_president_match_in_the_terminal():
+    """`bigtwo play --rules president --rounds 5`: roles and trading, the human typing exchange decisions,
     the score table between rounds."""
-    table, out, typed = scripted_table("house-code", rounds=5, seed=4)
+    table, out, typed = scripted_table("president", rounds=5, seed=4)
     table.run()
     text = out.getvalue()
     assert table.match.is_over and len(table.match.completed) == 5

@@ -367,7 +367,7 @@ def test_json_errors_name_the_line_or_the_path(sample):
 
 def _fuzz_sources():
     out = []
-    for rules, kind, seed in [("classic", "game", 2), ("house-code", "match", 4), ("bga-skip", "game", 9)]:
+    for rules, kind, seed in [("classic", "game", 2), ("president", "match", 4), ("bga-skip", "game", 9)]:
         r = rules_named(rules)
         played = random_round(r, seed) if kind == "game" else random_match(r, seed, rounds=2)
         rec = record_of(played, names=names(played.n), date=DATE)

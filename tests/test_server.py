@@ -306,7 +306,7 @@ def prepared_matches() -> list[tuple[Ruleset, int, list[tuple[int, Any]]]]:
     """A match waiting for a play, and ones waiting for each kind of exchange decision (give, ask): rules, seed
     and the moves that lead there."""
     out = [(rules_of("classic"), 1, [])]
-    for preset, changes in (("classic", {"exchange": "big-two-president"}), ("house-code", {})):
+    for preset, changes in (("classic", {"exchange": "big-two-president"}), ("president", {})):
         m = Match(rules_of(preset, changes), players=4, seed=2, rounds=3)
         greedy = make("greedy")
         moves = []

@@ -195,6 +195,22 @@ def act(page, g: dict[str, Any], choice: Any) -> None:
             page.click("#decline" if choice.word == "decline" else "#surrender")
         elif decision["kind"] in ("redeal", "swap"):
             page.click(f"#deal-{choice.word}")
+        elif decision["kind"] == "bid":
+            if choice.mask:
+                click_cards(page, [str(c) for c in choice.cards])
+                page.click("#bid")
+            else:
+                page.click("#bid-pass")
+        elif decision["kind"] == "request" and choice.mask:
+            page.fill("#want", " ".join(str(c) for c in choice.cards))
+            page.click("#request")
+        elif decision["kind"] == "trade" and choice.word == "offer":
+            click_cards(page, [str(c) for c in choice.cards])
+            page.fill("#want", str(CardSet.from_mask(choice.want)))
+            page.select_option("#offer-to", str(choice.to))
+            page.click("#offer")
+        elif decision["kind"] in ("trade", "request", "reply", "grant", "look"):
+            page.click(f"#answer-{choice.word}")
         else:
             page.select_option("#answer-pick", str(choice))
             page.click("#answer")
@@ -714,6 +730,76 @@ def test_a_person_asks_for_a_new_deal_then_keeps_one(browser, server, viewport):
     page.click("#deal-keep")
     page.wait_for_function("() => window.bigtwo.view.match.phase === 'play'", timeout=20000)
     assert page.evaluate(STATE)["match"]["hand"] == second["hand"]
+    assert errors == []
+    page.close()
+
+
+# --- the procedures before play, and the Horse Game (issue 16) -----------------------------------------------
+
+
+def test_a_person_bids_looks_and_offers_a_trade_at_the_browser_table(browser, server):
+    """The new decisions at the browser table, answered by clicking: a bid on an out card (the Horse Game with the
+    higher-bid auction), the face-down hands' look or blind pass, and a free-trade offer typed and sent to a bot;
+    the page shows each in the table's words and the game goes on to its end."""
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    changes = {"horse_game": 3, "jokers": 0, "exchange": "higher-bid-auction"}
+    rules = rules_of("zheng-shangyou", {**changes, "players": 6})
+    first_bid = lambda m: m.pending is not None and m.pending.seat == 0 and m.pending.kind == "bid"  # noqa: E731
+    seed = seed_where(rules, {}, players=6, also=first_bid)
+    made = open_table(
+        server,
+        seed,
+        preset="zheng-shangyou",
+        players=6,
+        rules=changes,
+        rounds=1,
+        seats=[{"kind": "open"}] + [{"kind": "bot"}] * 5,
+    )
+    sit(page, server, made)
+    page.wait_for_selector('#decision[data-kind="bid"] #bid-pass')
+    assert "on auction" in page.inner_text("#decision .why")
+    assert "You are deciding whether to bid" in page.inner_text("#trick")
+    seen: set[str] = set()
+    for _ in range(200):
+        page.wait_for_function(READY, timeout=30000)
+        g = page.evaluate(STATE)["match"]
+        if g["decision"] is not None:
+            seen.add(g["decision"]["kind"])
+        if take_turn(page, rules) == "over":
+            break
+    assert {"bid", "look"} <= seen, seen
+    assert SEAT_WORDS.search(page.inner_text("#log")) is None
+    # free trade: the lead card's holder may end it; anyone may offer cards for named cards of another player
+    changes = {"exchange": "none", "free_trade": True, "free_trade_end": "lead-card-or-vote"}
+    rules = rules_of("zheng-shangyou", changes)
+    first_trade = lambda m: m.pending is not None and m.pending.seat == 0 and m.pending.kind == "trade"  # noqa: E731
+    seed = seed_where(rules, {}, players=4, also=first_trade)
+    made = open_table(
+        server, seed, preset="zheng-shangyou", rules=changes, rounds=1, seats=[{"kind": "open"}] + [{"kind": "bot"}] * 3
+    )
+    page.close()
+    page = browser.new_page(viewport=DESKTOP)
+    errors += watch_errors(page)
+    sit(page, server, made)
+    page.wait_for_selector('#decision[data-kind="trade"] #offer')
+    view = page.evaluate(STATE)
+    g = view["match"]
+    give = g["hand"][0]
+    want = next(c for c in ("2S", "2H", "AS", "AH", "KS") if c not in g["hand"])
+    click_cards(page, [give])
+    page.fill("#want", want)
+    page.select_option("#offer-to", "1")
+    page.click("#offer")
+    page.wait_for_function("s => window.bigtwo.view.seq > s", arg=view["seq"])
+    wait_for(lambda: any(e.get("type") == "reply" for e in page.evaluate(STATE)["match"]["exchanges"]))
+    offers = [e for e in page.evaluate(STATE)["match"]["exchanges"] if e.get("type") == "offer"]
+    offer = offers[0]
+    assert (offer["from"], offer["to"], offer["cards"], offer["want"]) == (0, 1, [give], [want])
+    log = page.inner_text("#log")
+    assert re.search(r"You offer \S+ to .+ for \S+", log) and re.search(r"(accepts|declines) the offer", log), log
+    while take_turn(page, rules) != "over":
+        pass
     assert errors == []
     page.close()
 

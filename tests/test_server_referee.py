@@ -22,6 +22,7 @@ from bigtwo.server.messages import CreateRoom
 from bigtwo.server.referee import Referee, Rejected
 from bigtwo.server.rooms import Rooms, build_rules
 from bigtwo.server.settings import Settings
+from tests.rulesets import PROCEDURES
 from tests.server_support import rules_of
 
 
@@ -388,10 +389,21 @@ def test_a_restart_deletes_the_tables_never_started_instead_of_loading_them(tmp_
 # --- the one protocol at the table (issue 12) -----------------------------------------------------------
 
 
-def bot_table(rules, seed: int, bot: str) -> Referee:
-    """A table of bots under ``rules``, started: the server's bot path without an event loop."""
+def bot_table(rules, seed: int, bot: str, kinds: list[str] | None = None, **changes: Any) -> Referee:
+    """A table of bots under ``rules``, started: the server's bot path without an event loop (``kinds``: other
+    seats, people among the bots; ``changes``: the room's row)."""
     n = rules.players
-    seats = [{"seat": i, "kind": "bot", "name": f"B{i}", "bot": bot, "token": None} for i in range(n)]
+    kinds = kinds or ["bot"] * n
+    seats = [
+        {
+            "seat": i,
+            "kind": k,
+            "name": f"B{i}" if k == "bot" else f"P{i}",
+            "bot": bot if k == "bot" else None,
+            "token": store.token_hash(f"secret-{i}") if k == "person" else None,
+        }
+        for i, k in enumerate(kinds)
+    ]
     row = {
         "id": f"t{seed}",
         "name": "test",
@@ -410,6 +422,7 @@ def bot_table(rules, seed: int, bot: str) -> Referee:
         "break_seconds": 0,
         "bot": bot,
         "created_at": datetime(2024, 1, 1, tzinfo=UTC),
+        **changes,
     }
     return started(Referee(row, seats, Clock(), min_bot_delay_alone=2.0))
 
@@ -458,3 +471,61 @@ def test_deal_time_decisions_are_offered_at_the_table_and_replayed_from_the_data
     again = table(["person"] * 4, clock, rules=rules.to_dict())[0]
     again.replay([{**a, "seq": i} for i, a in enumerate(ref.actions)])
     assert again.match.current.dealt == ref.match.current.dealt and again.match.phase == "play"
+
+
+NEW_DECISIONS = {"bid", "trade", "reply", "request", "grant", "look"}
+
+
+@pytest.mark.parametrize("name", sorted(PROCEDURES))
+def test_auctions_trading_requests_and_face_down_hands_never_stall_a_table(name):
+    """Issue 16's decisions at a server table: every turn is planned (a bot's, or the move timer's for a
+    person), bots answer auctions, offers, requests and face-down hands through the referee, the timer answers
+    with the engine's default (always legal, never a list of every offer), and the stored answers rebuild the
+    same match from the database's rows."""
+    from bigtwo.cards import CardSet
+    from bigtwo.server import advice
+    from bigtwo.server.views import match_view
+    from bigtwo.words import Wording
+
+    rules, n = PROCEDURES[name]()
+    rules = rules.replace(players=n)
+    kinds = ["person" if s % 2 else "bot" for s in range(n)]
+    ref = bot_table(rules, 5, "heuristic", kinds, rounds=2, break_seconds=0)
+    bots = {s: make("heuristic", seed=s) for s in range(n) if kinds[s] == "bot"}
+    kinds_seen: set[str] = set()
+    for _ in range(3000):
+        if ref.match.is_over:
+            break
+        m = ref.match
+        seat = m.to_move
+        turn = ref.turn
+        assert seat is not None and turn is not None and turn.seat == seat, "the table waits for nobody"
+        if m.pending is not None:
+            kinds_seen.add(m.pending.kind)
+        if kinds[seat] == "bot":
+            assert turn.kind == "bot"
+            move = ref.move(bots[seat].choose(ref.rules, m.observe(seat)), seat=seat, by="bot")
+        else:
+            assert turn.kind in ("timer", "auto")
+            if m.pending is not None:  # the browser's buttons: every word it offers is a legal answer
+                words = match_view(m, seat)["answers"]
+                assert all(m.why_not(word) is None for word in words or ()), (m.pending, words)
+                assert words or m.pending.kind not in NEW_DECISIONS, m.pending
+            if m.pending is not None and m.pending.kind in NEW_DECISIONS:  # the help panel: legal, never every offer
+                obs, said = m.observe(seat), Wording(seat)
+                listed = advice.legal(ref.rules, obs, said)
+                assert listed["ok"] and all(m.why_not(p["answer"]) is None for p in listed["plays"]), listed
+                tip = advice.hint(ref.rules, obs, said, seed=seat)
+                sent = tip["answer"] if tip["action"] == "answer" else CardSet(" ".join(tip["cards"]))
+                assert m.why_not(sent) is None, tip
+            default = m.default_action()
+            assert m.why_not(default) is None
+            by = "timeout" if turn.kind == "timer" else "auto"
+            move = ref.move(default if by == "timeout" else "pass", seat=seat, by=by)
+        ref.confirm(move)
+    assert ref.status == "over"
+    assert kinds_seen & NEW_DECISIONS, f"{name}: no new decision came up at the table"
+    again = bot_table(rules, 5, "heuristic", kinds, rounds=2, break_seconds=0)
+    again.replay([{**a, "seq": i} for i, a in enumerate(ref.actions)])
+    assert again.broken is None and again.match.is_over
+    assert again.match.result == ref.match.result

@@ -15,7 +15,7 @@ from bigtwo.errors import IllegalPlay
 from bigtwo.observation import Observation
 from bigtwo.state import State, legal_actions
 from tests.house_rules import house_rules
-from tests.rulesets import every_ruleset, rules_named
+from tests.rulesets import PROCEDURES, every_ruleset, rules_named
 
 STALL_RULES = dict(players=2, combinations=["triple_straight", "four_of_a_kind"], trick_end="one-pass")
 
@@ -59,6 +59,23 @@ def test_legal_actions_from_an_observation_are_the_state_s_on_every_ruleset(name
     for players in sorted({rules.min_players, rules.players, min(rules.max_players, 6)}):
         m = Match(rules, players=players, seed=players, rounds=2)
         walk(m, random.Random(players), 250, observed_equals_engine)
+
+
+@pytest.mark.parametrize("name", PROCEDURES)
+def test_legal_actions_from_an_observation_are_the_state_s_for_every_procedure(name):
+    """Auctions, free trade, requests and the Horse Game's looks: every decision's answers, from the seat's
+    observation alone, are the match's own (two rounds: roles, trading and requests come in the second)."""
+    rules, players = PROCEDURES[name]()
+    m = Match(rules, players=players, seed=11, rounds=2)
+    kinds = set()
+
+    def check(m):
+        observed_equals_engine(m)
+        if m.pending is not None:
+            kinds.add(m.pending.kind)
+
+    walk(m, random.Random(11), 400, check)
+    assert kinds & {"bid", "trade", "reply", "request", "grant", "look"}, kinds
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -59,7 +59,7 @@ def test_engine_messages_in_the_players_words():
     assert plural(1, "card") == "1 card" and plural(2, "card") == "2 cards"
 
 
-@pytest.mark.parametrize(("preset", "rounds"), [("classic", None), ("pusoy-dos", None), ("house-code", 2)])
+@pytest.mark.parametrize(("preset", "rounds"), [("classic", None), ("pusoy-dos", None), ("president", 2)])
 def test_everything_the_table_says_is_in_the_players_words(preset, rounds):
     """A whole round (or a match with exchanges) following the hint: every log line, decision, hint, error and
     explanation names players, agrees in number, writes cards one way and cites no source."""
@@ -138,7 +138,7 @@ def test_the_plain_table_defaults_to_the_heuristic_bot_and_lists_every_legal_ans
     out = io.StringIO()
     answers = iter(["legal", "quit"])
     table = PlainTable(
-        load_rules("house-code"),
+        load_rules("president"),
         seed=1,  # the human becomes the president and steals by questions: 53 of them to choose from
         rounds=2,
         delay=0,

@@ -137,9 +137,9 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
 
 
 def test_a_match_with_exchanges_scores_between_rounds_and_a_saved_record(tmp_path):
-    """house-code: the human is a president or a bum in round 2 and answers by selection or typing."""
+    """president: the human is a president or a bum in round 2 and answers by selection or typing."""
     path = tmp_path / "match.json"
-    session = TableSession(load_rules("house-code"), seed=3, rounds=2, date="2025-06-01")
+    session = TableSession(load_rules("president"), seed=3, rounds=2, date="2025-06-01")
     table = TableApp(session, delay=0, save_path=path)
     seen = {"scores": 0, "decisions": set()}
 
@@ -388,9 +388,9 @@ def test_q_then_y_leaves_without_saving():
 
 
 def test_a_long_exchange_answer_list_shows_every_answer_with_its_count():
-    """house-code, seed 1: the human, president, steals by questions and may ask any of 53: `l` opens a panel
+    """president, seed 1: the human, president, steals by questions and may ask any of 53: `l` opens a panel
     that scrolls through all of them (no longer cut after three lines)."""
-    session = TableSession(load_rules("house-code"), seed=1, rounds=2)
+    session = TableSession(load_rules("president"), seed=1, rounds=2)
     while not (session.human_to_move and session.decision is not None and len(session.legal_choices()) > 40):
         session.act(session.hint().answer) if session.human_to_move else session.bot_step()
     legal = [session.describe(x) for x in session.legal_choices()]

@@ -12,17 +12,55 @@ reads a move through the board: ``"2S AS"`` answers a ``give``, ``"highest S"`` 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-from bigtwo.cards import CardSet, HoldsCards, bits, to_mask, token
+from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError, IllegalPlay
 
-DecisionKind = Literal["give", "surrender", "ask", "demand", "redeal", "swap"]
-DECISION_KINDS: tuple[str, ...] = ("give", "surrender", "ask", "demand", "redeal", "swap")
+DecisionKind = Literal[
+    "give", "surrender", "ask", "demand", "redeal", "swap", "bid", "trade", "reply", "request", "grant", "look"
+]
+DECISION_KINDS: tuple[str, ...] = (
+    "give",
+    "surrender",
+    "ask",
+    "demand",
+    "redeal",
+    "swap",
+    "bid",
+    "trade",
+    "reply",
+    "request",
+    "grant",
+    "look",
+)
 # decisions made at the deal, before any exchange or play
 DEAL_DECISIONS: tuple[str, ...] = ("redeal", "swap")
+# decisions whose answers are exactly their options, whatever the hand
+WORD_DECISIONS: tuple[str, ...] = ("redeal", "swap", "look")
+# the words each decision kind understands, beside cards: (word typed, answer meant)
+_SYNONYMS: dict[str, dict[str, str]] = {
+    "redeal": {
+        "no": "keep",
+        "decline": "keep",
+        "pass": "keep",
+        "yes": "redeal",
+        "new deal": "redeal",
+        "reshuffle": "redeal",
+    },
+    "swap": {"no": "keep", "decline": "keep", "pass": "keep", "yes": "swap"},
+    "look": {"yes": "look", "no": "pass", "blind": "pass"},
+    "bid": {"no": "pass", "": "pass"},
+    "trade": {"no": "done", "pass": "done", "end": "done", "stop": "done", "": "done", "start": "play"},
+    "reply": {"yes": "accept", "no": "decline", "refuse": "decline"},
+    "request": {"no": "none", "nothing": "none", "pass": "none", "": "none"},
+    "grant": {"yes": "grant", "no": "refuse", "decline": "refuse"},
+}
+_OFFER = re.compile(r"^(?:offer\s+)?(.+?)\s+for\s+(.+?)\s+to\s+(?:seat\s+|p)?(\d)$", re.IGNORECASE)
 
 
 class IllegalAnswer(IllegalPlay):
@@ -40,7 +78,9 @@ class Answer(HoldsCards):
 
     kind: str
     word: str = ""
-    mask: int = 0  # the cards given or surrendered
+    mask: int = 0  # the cards given, surrendered, bid, offered or requested
+    want: int = 0  # a trade offer: the cards asked for in return
+    to: int | None = None  # a trade offer: the seat it is made to
 
     @property
     def is_pass(self) -> bool:
@@ -48,14 +88,42 @@ class Answer(HoldsCards):
         return False
 
     def __str__(self) -> str:
-        if self.kind == "give":
+        if self.kind == "trade" and self.word == "offer":
+            return f"offer {CardSet.from_mask(self.mask)} for {CardSet.from_mask(self.want)} to seat {self.to}"
+        if self.kind in ("give", "bid", "request") and self.mask:
             return str(CardSet.from_mask(self.mask))
         return self.word
 
     def __repr__(self) -> str:
         extra = f", cards={str(CardSet.from_mask(self.mask))!r}" if self.mask else ""
+        if self.want:
+            extra += f", want={str(CardSet.from_mask(self.want))!r}, to={self.to}"
         word = f", {self.word!r}" if self.word else ""
         return f"Answer({self.kind!r}{word}{extra})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The answer as a match record keeps it (exact cards as masks: two decks lose nothing)."""
+        d: dict[str, Any] = {"kind": self.kind, "answer": str(self)}
+        if self.mask:
+            d["mask"] = self.mask
+        if self.want:
+            d["want"] = self.want
+        if self.to is not None:
+            d["to"] = self.to
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Answer:
+        """The answer a :meth:`to_dict` entry describes (the word is read from ``answer`` where no cards are)."""
+        kind = str(d["kind"])
+        mask, want = int(d.get("mask", 0)), int(d.get("want", 0))
+        if kind == "trade" and want:
+            return cls(kind, "offer", mask, want, d.get("to"))
+        if mask and kind in ("give", "bid", "request"):
+            return cls(kind, "", mask)
+        if kind == "surrender" and mask:
+            return cls(kind, "surrender", mask)
+        return cls(kind, str(d.get("answer", "")))
 
 
 Action = Union[Play, Answer]  # noqa: UP007  (a runtime alias: isinstance checks and annotations alike)
@@ -69,7 +137,11 @@ class Decision:
     of ``suit`` when one is named), ``surrender`` (the highest ``count`` cards ``to`` a seat, or decline),
     ``ask`` (a question to the seat ``source``; ``suit``/``committed`` bind the asker, ``answers`` so far),
     ``demand`` (one of ``options``), ``redeal`` (ask for a new deal: ``options`` redeal/keep) and ``swap`` (take
-    the leftover card for the lead card: swap/keep).
+    the leftover card for the lead card: swap/keep). The procedures before play: ``bid`` (the card on auction
+    is ``cards``, the best bid ``best`` by ``source``; a card or pass), ``trade`` (an offer of up to ``count``
+    cards for as many named, or ``done``/``play``), ``reply`` (``source`` offers ``cards`` for ``want``:
+    accept/decline), ``request`` (ask ``source`` for up to ``count`` cards, or none), ``grant`` (``source``
+    asks for ``want``: grant/refuse); and during play ``look`` (a Horse Game hand face down: look/pass).
     """
 
     seat: int
@@ -84,9 +156,16 @@ class Decision:
     committed: int = 0
     answers: tuple[dict[str, Any], ...] = ()
     options: tuple[str, ...] = ()
+    cards: int = 0  # the card on auction; the cards offered to this seat
+    want: int = 0  # the cards an offer or a request asks of this seat
+    best: int = 0  # the highest bid so far (made by ``source``)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "count": self.count, "reason": self.reason}
+        for name in ("cards", "want", "best"):
+            mask = getattr(self, name)
+            if mask:
+                d[name] = tokens(bits(mask))
         if self.to is not None:
             d["to"] = self.to
         if self.source is not None:
@@ -120,12 +199,20 @@ class Decision:
             committed=int(d.get("committed", 0)),
             answers=tuple(dict(a) for a in d.get("answers", ())),
             options=tuple(d.get("options", ())),
+            cards=mask_of_tokens(d.get("cards", ())),
+            want=mask_of_tokens(d.get("want", ())),
+            best=mask_of_tokens(d.get("best", ())),
         )
 
     @property
     def at_deal(self) -> bool:
         """Whether the decision is made at the deal (a new deal, the leftover swap) rather than an exchange."""
         return self.kind in DEAL_DECISIONS
+
+    @property
+    def answered_by_options(self) -> bool:
+        """Whether the legal answers are exactly the options, whatever the hand (a new deal, a swap, a look)."""
+        return self.kind in WORD_DECISIONS
 
     def read(self, value: Any) -> Answer:
         """``value`` as an answer to this decision: an Answer, cards (a CardSet, notation, a Play) or a word.
@@ -149,27 +236,48 @@ class Decision:
             if kind == "surrender":
                 return Answer("surrender", "surrender", mask) if mask else Answer("surrender", "decline")
             return Answer("give", "", mask)
+        if kind in ("bid", "request", "trade"):
+            return self._read_cards_or_word(value)
         if value is None or (isinstance(value, Play | CardSet) and kind != "ask"):
             raise IllegalAnswer(f"{value!r} is not an answer to this decision: answer {_words(self)}")
         if kind == "ask":
             text = value if isinstance(value, str) else str(CardSet(to_mask(value)))
             return Answer("ask", text.strip())
         word = str(value).strip().lower()
-        if kind in ("redeal", "swap") and word in ("no", "decline", "pass"):
-            word = "keep"
-        if kind == "redeal" and word in ("yes", "new deal", "reshuffle"):
-            word = "redeal"
-        if kind == "swap" and word == "yes":
-            word = "swap"
+        word = _SYNONYMS.get(kind, {}).get(word, word)
         return Answer(kind, word)
+
+    def _read_cards_or_word(self, value: Any) -> Answer:
+        """A bid (a card, or pass), a request (cards, or none) or a trade (an offer, done or play)."""
+        kind = self.kind
+        if isinstance(value, str):
+            text = value.strip()
+            word = _SYNONYMS[kind].get(text.lower(), text.lower())
+            if word in self.options or word in _SYNONYMS[kind].values():
+                return Answer(kind, word)
+            if kind == "trade":
+                m = _OFFER.match(text)
+                if m is None:
+                    raise IllegalAnswer(
+                        f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1', or answer {_words(self)}"
+                    )
+                give, want = _cards_of(m.group(1)), _cards_of(m.group(2))
+                return Answer("trade", "offer", give, want, int(m.group(3)))
+        if kind == "trade":
+            raise IllegalAnswer(f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1'")
+        return Answer(kind, "", _cards_of(value))
 
 
 def action_text(action: Action) -> str:
     """An action as text that reads back to the same action (through its decision, for answers): the pass
-    ``pass``, cards in notation with the second deck's copies marked (``3D'``), words as they are."""
+    ``pass``, cards in notation with the second deck's copies marked (``3D'``), offers as ``5D for 2S to seat
+    1``, words as they are."""
     if isinstance(action, Play):
         return "pass" if action.is_pass else " ".join(token(c) for c in bits(action.mask))
-    if action.kind in ("give", "surrender") and action.mask:
+    if action.kind == "trade" and action.word == "offer":
+        give, want = (" ".join(token(c) for c in bits(m)) for m in (action.mask, action.want))
+        return f"{give} for {want} to seat {action.to}"
+    if action.kind in ("give", "surrender", "bid", "request") and action.mask:
         return " ".join(token(c) for c in bits(action.mask))
     return action.word
 
@@ -177,12 +285,10 @@ def action_text(action: Action) -> str:
 def _cards_of(value: Any) -> int:
     if isinstance(value, Play | CardSet):
         return value.mask
-    if value is None:
-        raise IllegalAnswer("None is not a set of cards")
     try:
-        return to_mask(value)
-    except (CardParseError, TypeError, ValueError) as e:
-        raise IllegalAnswer(f"{value!r} is not a set of cards: {e}") from None
+        return checked_mask(value)
+    except CardParseError as e:
+        raise IllegalAnswer(str(e)) from None
 
 
 def _words(d: Decision) -> str:

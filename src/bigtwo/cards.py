@@ -279,6 +279,36 @@ def to_mask(cards: CardsLike) -> int:
     return mask
 
 
+def checked_mask(cards: object, pack: int | None = None, where: str = "") -> int:
+    """:func:`to_mask` for input from outside, which may be anything: whatever is not a set of cards, or names
+    a card the pack does not hold (a card written twice with one deck, a joker without jokers), is a
+    :class:`CardParseError` saying so in words. ``where`` ends the message (e.g. " under 'classic'")."""
+    shown = repr(cards) if cards is None or isinstance(cards, str | int | float | list | tuple) else ""
+    shown = shown if 0 < len(shown) <= 60 else f"a {type(cards).__name__}"
+    refusal = f"{shown} is not a set of cards: write cards such as '3D 3S'"
+    if cards is None or isinstance(cards, bool | float | complex):
+        raise CardParseError(shown, refusal)
+    try:
+        mask = to_mask(cards)  # type: ignore[arg-type]
+    except CardParseError:
+        raise
+    except (TypeError, ValueError, AttributeError, IndexError):
+        raise CardParseError(shown, refusal) from None
+    if mask < 0 or mask >> (DECK_SIZE * MAX_COPIES):
+        raise CardParseError(shown, f"{shown} is not a set of cards (no card has that index)")
+    if pack is not None and mask & ~pack:
+        extra = mask & ~pack
+        for i in bits(extra):
+            twin = i - DECK_SIZE
+            if twin >= 0 and mask >> twin & 1:
+                name = str(CARDS[i])
+                raise CardParseError(name, f"{name} appears twice{where}: the pack holds one {name}")
+        shown = " ".join(str(CARDS[i]) for i in bits(extra))
+        verb = "is" if extra & (extra - 1) == 0 else "are"
+        raise CardParseError(shown, f"{shown} {verb} not in the pack{where}")
+    return mask
+
+
 def free_copy(mask: int, face: int, token: str) -> int:
     """The bit of the first deck copy of ``face`` not yet in ``mask`` (a repeated token is the next copy)."""
     for copy in range(MAX_COPIES):

@@ -138,6 +138,14 @@ def redeal_reasons(rules: Any, ev: Any, mask: int) -> list[str]:
     return out
 
 
+def four_of_a_kind(ev: Any, mask: int) -> bool:
+    """Whether the hand holds four cards of one rank (jokers aside)."""
+    counts = [0] * 14
+    for c in bits(mask):
+        counts[ev.rank_of[c]] += 1
+    return max(counts[:13]) >= 4
+
+
 def four_twos(ev: Any, mask: int) -> bool:
     return sum(1 for c in bits(mask) if ev.rank_of[c] == 12) >= 4
 

@@ -35,9 +35,10 @@ Systems (``rules.exchange``), with the readings taken where the texts leave a ch
 - ``mandatory-trading`` (003 sections 1.2, 3.2): roles from the last round's finishing order; from the second
   round the president steals 2 from the bum (1 or 2 at 2-3 players, ``steal_small_table``) and the
   vice-president 1 from the vice-bum, then each gives back as many. Questions and answers are private to the
-  two players; the others see only that cards changed hands. The bum's own requests to the president
-  (3.2.3.2, which the president may refuse or answer untruthfully) bind nobody and are not modelled, nor is the
-  optional free trade (3.3), a negotiation between people.
+  two players; the others see only that cards changed hands. With ``trade_requests`` the bum who leaves the
+  give-back to the president may ask for particular cards (3.2.3.2): ``request`` (cards, or ``none``) and the
+  president's ``grant`` (``grant`` / ``refuse``); the questions of 3.2.3.2, which may be answered untruthfully,
+  bind nobody and are table talk.
 - ``big-two-president`` (002 "Big two president variation"): from the second round the scum gives the 2
   highest cards to the president, who gives 2 lowest (simultaneously: the president's lowest before
   receiving); vice-scum and vice-president likewise with 1 card. ``president_gives = "any-after-receiving"``:
@@ -49,6 +50,12 @@ Systems (``rules.exchange``), with the readings taken where the texts leave a ch
 - ``pass-around`` (004 Zheng Shangyou trading): every round, each player passes ``pass_count`` cards to the
   next seat; cards received are seen only once one's own are passed (all passes happen before any arrives).
 
+- ``higher-bid-auction`` and ``free-bid-auction`` (004 Zheng Shangyou): every round, the face-up out cards are
+  sold by ``bid`` decisions (a card, or ``pass``), called out for everyone; see docs/rules.md.
+- ``free_trade`` (003 3.3; 004 Trading), after any of the above: ``trade`` turns (an offer of cards for named
+  cards to one player, ``done``, or ``play`` for the lead card's holder) and ``reply`` decisions (``accept`` /
+  ``decline``), called out for everyone.
+
 Cards given in one *stage* arrive when the stage ends, so nobody can give on what they are about to receive
 unless the rule says they receive first. A seat's observation shows its hand without the cards it has
 handed over, the public facts (who gave how many to whom), and the cards of exchanges it took part in.
@@ -57,16 +64,18 @@ handed over, the public facts (who gave how many to whom), and the cards of exch
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.actions import Answer, Decision, IllegalAnswer
-from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits, card, held_copies, to_mask, token
+from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask, token
 from bigtwo.combos.play import Play
+from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, as_observation
 
 ROLE_NAMES = {
     "mandatory-trading": ("president", "vice-president", "neutral", "vice-bum", "bum"),
@@ -92,6 +101,8 @@ _SUIT_WORDS = {
 }
 _SUIT_NAMES = {"D": "diamond", "C": "club", "H": "heart", "S": "spade"}
 
+
+MAX_REQUESTS = 3  # requests a bum may make for cards back (003 3.2.3.2 sets none: a bound so the trading ends)
 
 # an exchange script: it yields each decision and is sent the answer's value (cards as a mask, or a word)
 Steps = Generator[Decision, Any, None]
@@ -238,12 +249,70 @@ def _pending(obs: Observation | Mapping[str, Any]) -> tuple[dict[str, Any], int]
     return d, to_mask(obs["hand"])
 
 
+NEW_KINDS = ("bid", "trade", "reply", "request", "grant")  # auctions, free trade, requests: answered by Answers
+
+
+def card_price(ev: Any, c: int) -> int:
+    """What a card is worth as a bid: its rank alone (004: "bought with a card higher than their rank"), the
+    colour joker above the other."""
+    p = int(ev.power[c])
+    return (p // 8) * 2 + (p % 8 if ev.rank_of[c] == JOKER_RANK else 0)
+
+
+def _bid_floor(ev: Any, d: Decision, higher_bid: bool) -> int:
+    """The price a bid must exceed: the best bid so far, and under a higher-bid auction the card's own."""
+    floor = -1
+    if d.best:
+        floor = card_price(ev, d.best.bit_length() - 1)
+    if higher_bid and d.cards:
+        floor = max(floor, card_price(ev, d.cards.bit_length() - 1))
+    return floor
+
+
+def _offer_pool(obs: Observation) -> int:
+    """The cards a trader may ask for: any the pack holds outside their hand and off the table."""
+    ev = obs.ev
+    assert ev is not None
+    return int(ev.pack) & ~obs.hand & ~obs.face_up
+
+
+def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
+    """Every legal answer to a bid, trade, reply, request or grant decision, in a fixed order."""
+    d = obs.decision
+    assert d is not None and obs.ev is not None
+    ev, hand, kind = obs.ev, obs.hand, d.kind
+    order = sorted(bits(hand), key=lambda c: (ev.power[c], c))
+    if kind == "bid":
+        floor = _bid_floor(ev, d, rules.exchange == "higher-bid-auction")
+        return [Answer("bid", "pass")] + [Answer("bid", "", 1 << c) for c in order if card_price(ev, c) > floor]
+    if kind in ("reply", "grant"):
+        yes = "accept" if kind == "reply" else "grant"
+        return [Answer(kind, w) for w in d.options if w != yes or d.want & hand == d.want]
+    pool = sorted(bits(_offer_pool(obs)), key=lambda c: (ev.power[c], c))
+    if kind == "request":
+        out = [Answer("request", "none")]
+        for k in range(1, d.count + 1):
+            out += [Answer("request", "", sum(1 << c for c in combo)) for combo in itertools.combinations(pool, k)]
+        return out
+    out = [Answer("trade", w) for w in d.options]
+    seat = obs.seat
+    for k in range(1, d.count + 1):
+        gives = [sum(1 << c for c in combo) for combo in itertools.combinations(order, k)]
+        wants = [sum(1 << c for c in combo) for combo in itertools.combinations(pool, k)]
+        for to in range(obs.players):
+            if to != seat:
+                out += [Answer("trade", "offer", g, w, to) for g in gives for w in wants]
+    return out
+
+
 def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[Answer]:
     """Every legal answer to the exchange decision in ``obs``, as actions (empty when the seat has none)."""
     pending = _pending(obs)
     if pending is None:
         return []
     kind = pending[0]["kind"]
+    if kind in NEW_KINDS:
+        return new_kind_answers(rules, as_observation(rules, obs))
     out: list[Answer] = []
     for c in legal_exchange_choices(rules, obs):
         if isinstance(c, CardSet):
@@ -267,6 +336,8 @@ def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> 
     d, hand = pending
     ev = rules.engine
     kind = d["kind"]
+    if kind in NEW_KINDS:
+        return [_as_choice(a) for a in new_kind_answers(rules, as_observation(rules, obs))]
     if kind == "give":
         return list(give_choices(ev, hand, d["count"], d.get("must", "any"), d.get("suit")))
     if kind == "surrender":
@@ -278,12 +349,21 @@ def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> 
     raise ValueError(f"unknown decision kind {kind!r}")
 
 
+def _as_choice(a: Answer) -> CardSet | str:
+    """An answer as the tables list choices: cards (a bid, a request) or words (the rest, offers written out)."""
+    if a.kind in ("bid", "request") and a.mask:
+        return CardSet.from_mask(a.mask)
+    return str(a)
+
+
 def random_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any], rng: random.Random) -> CardSet | str:
     """A uniformly random legal answer, without listing every set of cards (a 6-card pass from 26 is 230,230)."""
     pending = _pending(obs)
     if pending is None:
         raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
     d, hand = pending
+    if d["kind"] == "trade" and d["count"]:
+        return _as_choice(_random_offer(rules, as_observation(rules, obs), rng))
     if d["kind"] != "give":
         return rng.choice(legal_exchange_choices(rules, obs))
     ev = rules.engine
@@ -299,8 +379,30 @@ def random_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any], rng
     return CardSet(sum(1 << c for c in beyond + rng.sample(ties, k - len(beyond))))
 
 
+def _random_offer(rules: Any, obs: Observation, rng: random.Random) -> Answer:
+    """A trade answer drawn uniformly from the legal ones, without listing every offer."""
+    d = obs.decision
+    assert d is not None
+    words = [Answer("trade", w) for w in d.options]
+    hand, pool = bits(obs.hand), bits(_offer_pool(obs))
+    seats = [t for t in range(obs.players) if t != obs.seat]
+    counts = [math.comb(len(hand), k) * math.comb(len(pool), k) * len(seats) for k in range(1, d.count + 1)]
+    pick = rng.randrange(len(words) + sum(counts))
+    if pick < len(words):
+        return words[pick]
+    pick -= len(words)
+    k = 1
+    while pick >= counts[k - 1]:
+        pick -= counts[k - 1]
+        k += 1
+    give = sum(1 << c for c in rng.sample(hand, k))
+    want = sum(1 << c for c in rng.sample(pool, k))
+    return Answer("trade", "offer", give, want, rng.choice(seats))
+
+
 def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) -> CardSet | str:
-    """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest."""
+    """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest;
+    in the procedures before play, pass the bid, let trading end, request nothing and decline offers and requests."""
     pending = _pending(obs)
     if pending is None:
         raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
@@ -319,7 +421,14 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
         legal = legal_questions(ev, hand, d)
         want = "highest" if d.get("suit") is None else f"highest {d['suit']}"
         return want if want in legal else legal[0]
+    if kind in _PLAIN_WORDS:
+        return _PLAIN_WORDS[kind]
     return str(d["options"][0])
+
+
+# the answer always legal to each procedure's decision, whatever the hand: no bid, no offer, no request, and
+# declining what another asks (the cards asked for may not all be in hand)
+_PLAIN_WORDS = {"bid": "pass", "trade": "done", "reply": "decline", "request": "none", "grant": "refuse"}
 
 
 def _seat(obs: Observation | Mapping[str, Any]) -> Any:
@@ -349,11 +458,16 @@ class Exchange:
         hands: Sequence[int],
         previous_order: Sequence[int] | None = None,
         dealer: int = 0,
+        table: int = 0,
+        ev: Any = None,
     ):
         self.rules = rules
-        self.ev = rules.engine
+        self.ev = ev if ev is not None else rules.engine_for(len(hands))
         self.n = len(hands)
         self.hands = list(hands)
+        self.table = table  # the out cards lying face up (auctioned, and left where nobody buys them)
+        self._start = (list(hands), list(previous_order) if previous_order is not None else None, dealer, table)
+        self.known: dict[int, int] = {}  # seat -> cards everyone heard or saw go into (or be offered from) it
         self.previous = list(previous_order) if previous_order is not None else None
         self.dealer = dealer
         self.roles = roles_for(rules, self.previous, self.n)
@@ -364,6 +478,11 @@ class Exchange:
         self.pending: Decision | None = None
         self._script_iter = self._script()
         self._advance(None)
+
+    def fresh(self) -> Exchange:
+        """The same exchange from its start, before any answer (records run it again to name each party)."""
+        hands, previous, dealer, table = self._start
+        return Exchange(self.rules, hands, previous, dealer, table=table, ev=self.ev)
 
     # --- reading -----------------------------------------------------------------------------------------
     @property
@@ -379,6 +498,9 @@ class Exchange:
         out = []
         for e in self.events:
             parties = (e.get("from"), e.get("to"))
+            if e.get("public"):
+                out.append(dict(e))
+                continue
             if e["type"] != "give":
                 if seat in parties:
                     out.append(dict(e))
@@ -402,6 +524,11 @@ class Exchange:
         if d is None:
             raise IllegalExchange("no exchange decision is pending")
         value = self._validate(d, answer)
+        if isinstance(value, Answer):
+            entry = {"seat": d.seat, **value.to_dict()}
+            self.answers.append(entry)
+            self._advance(value)
+            return value
         shown = str(CardSet(value)) if isinstance(value, int) else value
         entry = {"seat": d.seat, "kind": d.kind, "answer": shown}
         if isinstance(value, int):
@@ -429,6 +556,10 @@ class Exchange:
 
     def _validate(self, d: Decision, answer: Any) -> Any:
         who = f"seat {d.seat}"
+        if d.kind in NEW_KINDS:
+            if not isinstance(answer, Answer):
+                answer = d.read(answer)
+            return self._validate_new(d, answer)
         if isinstance(answer, Answer):
             if answer.kind != d.kind:
                 raise IllegalExchange(f"{answer} answers a {answer.kind!r} decision, not this {d.kind!r} one")
@@ -485,6 +616,67 @@ class Exchange:
             return choice
         raise IllegalExchange(f"unknown decision kind {d.kind!r}")
 
+    def _held(self, seat: int, mask: int) -> int:
+        """``mask`` as the cards of ``seat``'s hand it names (two decks: the copy held), or an error."""
+        hand = self.hand(seat)
+        if mask & ~hand:
+            mask = held_copies(mask, hand)
+        if mask & ~hand:
+            raise IllegalExchange(f"seat {seat} does not hold {CardSet(mask & ~hand)}")
+        return mask
+
+    def _validate_new(self, d: Decision, a: Answer) -> Answer:
+        """An auction, free-trade or request answer, checked; the normalised Answer the script is sent."""
+        if a.kind != d.kind:
+            raise IllegalExchange(f"{a} answers a {a.kind!r} decision, not this {d.kind!r} one")
+        ev, who, hand = self.ev, f"seat {d.seat}", self.hand(d.seat)
+        try:
+            for mask in (a.mask, a.want):
+                checked_mask(mask, ev.pack, f" under {self.rules.name!r}")
+        except CardParseError as e:
+            raise IllegalExchange(str(e)) from None
+        words = ", ".join(repr(o) for o in d.options)
+        if not a.mask and not a.want:
+            if a.word not in d.options or (d.kind == "trade" and a.word == "offer"):
+                raise IllegalExchange(
+                    f"{a.word or 'nothing'}: answer {words}" + (" or make an offer" if d.count else "")
+                )
+            if a.word in ("accept", "grant") and d.want & ~hand:
+                raise IllegalExchange(f"{who} does not hold {CardSet(d.want & ~hand)} ({d.reason})")
+            return Answer(d.kind, a.word)
+        if d.kind in ("reply", "grant"):
+            raise IllegalExchange(f"{CardSet(a.mask)}: answer {words}")
+        if d.kind == "bid":
+            mask = self._held(d.seat, a.mask)
+            if mask.bit_count() != 1:
+                raise IllegalExchange(f"{CardSet(mask)}: a bid is one card ({d.reason})")
+            floor = _bid_floor(ev, d, self.rules.exchange == "higher-bid-auction")
+            if card_price(ev, mask.bit_length() - 1) <= floor:
+                what = f"the bid of {CardSet(d.best)}" if d.best else f"{CardSet(d.cards)}"
+                raise IllegalExchange(f"{CardSet(mask)} does not outbid {what}: offer a card of higher rank")
+            return Answer("bid", "", mask)
+        pool = int(ev.pack) & ~hand & ~self.table
+        if d.kind == "request":
+            if not 1 <= a.mask.bit_count() <= d.count:
+                raise IllegalExchange(f"{CardSet(a.mask)}: ask for 1 to {d.count} cards ({d.reason})")
+            if a.mask & ~pool:
+                raise IllegalExchange(f"{CardSet(a.mask & ~pool)} cannot be asked for: it is not in another hand")
+            return Answer("request", "", a.mask)
+        if not d.count:
+            raise IllegalExchange(f"{who} has made every offer allowed; answer {words}")
+        give = self._held(d.seat, a.mask)
+        k = give.bit_count()
+        if not 1 <= k <= d.count or a.want.bit_count() != k:
+            raise IllegalExchange(
+                f"{CardSet(give)} for {CardSet(a.want)}: an offer is 1 to {d.count} of your cards for as many "
+                "named cards (hands keep their sizes)"
+            )
+        if a.want & ~pool:
+            raise IllegalExchange(f"{CardSet(a.want & ~pool)} cannot be asked for: it is not in another hand")
+        if not isinstance(a.to, int) or not 0 <= a.to < self.n or a.to == d.seat:
+            raise IllegalExchange(f"an offer goes to another player at the table, not {a.to!r}")
+        return Answer("trade", "offer", give, a.want, a.to)
+
     # --- bookkeeping -------------------------------------------------------------------------------------
     def _give(self, giver: int, receiver: int, mask: int, reason: str, shown: bool = False, seen: bool = False) -> None:
         """Hand ``mask`` over (it arrives when the stage ends); ``seen``: the receiver knows the cards at once."""
@@ -521,14 +713,143 @@ class Exchange:
         system = self.rules.exchange
         if system == "pass-around":
             yield from self._pass_around()
+        elif system in ("higher-bid-auction", "free-bid-auction"):
+            yield from self._auctions(system == "higher-bid-auction")
         elif self.previous is None or self.n < 2:
-            return
+            pass
         elif system == "mandatory-trading":
             yield from self._mandatory_trading()
         elif system == "big-two-president":
             yield from self._big_two_president()
         elif system == "loser-to-winner":
             yield from self._loser_to_winner()
+        if self.rules.free_trade and self.n >= 2:
+            yield from self._free_trade()
+
+    # --- auctions of the out cards (004 Zheng Shangyou, Higher-Bid and Free-Bid Auction) --------------------
+    def _public(self, kind: str, **fields: Any) -> None:
+        """An event everyone hears (bids and offers are called out): its cards are shown to all."""
+        self.events.append({"stage": self._stage_no, "type": kind, "public": True, **fields})
+
+    def _cards(self, mask: int) -> list[str]:
+        return [token(c) for c in self.ev.sort_cards(mask)]  # the second deck's copies marked
+
+    def _auctions(self, higher_bid: bool) -> Steps:
+        """Each out card is auctioned; its payment card is auctioned next: at once and until nobody pays
+        (higher-bid), or in the next of ``auction_rounds`` rounds (free-bid)."""
+        ev = self.ev
+        lots = sorted(bits(self.table), key=lambda c: (ev.power[c], c))
+        rounds = 1 if higher_bid else self.rules.auction_rounds
+        for _ in range(rounds):
+            paid: list[int] = []
+            for lot in lots:
+                chain: int | None = lot
+                while chain is not None:
+                    payment = yield from self._auction(chain, higher_bid)
+                    chain = payment if higher_bid else None
+                    if payment is not None and not higher_bid:
+                        paid.append(payment)
+            lots = paid
+            if not lots:
+                break
+
+    def _auction(self, lot: int, higher_bid: bool) -> Generator[Decision, Any, int | None]:
+        """One card on auction: bids go round from the dealer's left, each above the last; the best bid buys
+        it once everyone else has passed. Returns the payment card (now on the table), or None if unsold."""
+        n, ev = self.n, self.ev
+        best, bidder = 0, None
+        passes, seat = 0, (self.dealer + 1) % n
+        card_name = str(CARDS[lot])
+        rule = "a card of higher rank than it" if higher_bid else "any card"
+        while passes < (n if bidder is None else n - 1):  # until everyone (else) has passed in a row
+            floor = _bid_floor(ev, Decision(seat, "bid", 1, "", cards=1 << lot, best=best), higher_bid)
+            if any(card_price(ev, c) > floor for c in bits(self.hand(seat))):
+                why = f"{card_name} is on auction: bid {rule}" + (", higher than the best bid" if best else "")
+                a = yield Decision(seat, "bid", 1, why, source=bidder, options=("pass",), cards=1 << lot, best=best)
+            else:
+                a = Answer("bid", "pass")  # nothing in the hand could outbid: a pass without asking
+            if a.mask:
+                best, bidder, passes = a.mask, seat, 0
+                self.known[seat] = self.known.get(seat, 0) | a.mask
+                self._public("bid", **{"from": seat}, card=card_name, cards=self._cards(a.mask))
+            else:
+                passes += 1
+            seat = (seat + 1) % n
+        if bidder is None:
+            self._public("unsold", cards=[card_name])
+            return None
+        pay = best.bit_length() - 1
+        self.hands[bidder] = (self.hands[bidder] & ~best) | (1 << lot)
+        self.table = (self.table & ~(1 << lot)) | best
+        self.known[bidder] = (self.known.get(bidder, 0) & ~best) | (1 << lot)
+        self._public("sold", to=bidder, cards=[card_name], paid=self._cards(best))
+        return pay
+
+    # --- free trade (003 section 3.3; 004 Zheng Shangyou, Trading) --------------------------------------------
+    def _lead_holder(self) -> int | None:
+        union = 0
+        for h in self.hands:
+            union |= h
+        mask = lead_card_mask(self.rules, self.ev, union) if self.rules.lead_card != "lowest" else 0
+        return holder(self.hands, mask) if mask else None
+
+    def _free_trade(self) -> Steps:
+        """Players in turn from the dealer's left offer cards for named cards of another player, who accepts or
+        declines; a player who lets trading end votes to end it. It ends when every player has (003), or a
+        majority has, or the lead card's holder starts play (004); a player with no offer left votes to end."""
+        rules, n = self.rules, self.n
+        by_vote = rules.free_trade_end == "lead-card-or-vote"
+        need = n // 2 + 1 if by_vote else n
+        left = [rules.free_trade_offers] * n
+        votes: set[int] = set()
+        seat = (self.dealer + 1) % n
+        end = "a majority votes to end it" if by_vote else "every player has let it end"
+        while len(votes) < need:
+            lead = by_vote and self._lead_holder() == seat
+            if left[seat] == 0 and not lead:
+                votes.add(seat)
+                seat = (seat + 1) % n
+                continue
+            options = ("done", "play") if lead else ("done",)
+            k = min(rules.free_trade_cards, self.hand(seat).bit_count()) if left[seat] else 0
+            why = (
+                f"free trade: offer up to {k} of your cards for as many named cards of another player, or let "
+                f"trading end ('done'); it ends when {end}"
+                + ("; holding the lead card, you may end it now and start play ('play')" if lead else "")
+                + " (003 section 3.3; 004 Zheng Shangyou, Trading)"
+            )
+            a = yield Decision(seat, "trade", k, why, options=options)
+            if a.word == "play":
+                self._public("trade-ended", **{"from": seat}, reason="play")
+                return
+            if a.word == "done":
+                votes.add(seat)
+                self._public("vote", **{"from": seat}, votes=len(votes), needed=need)
+            else:
+                votes.discard(seat)
+                left[seat] -= 1
+                yield from self._offer(seat, a)
+            seat = (seat + 1) % n
+        self._public("trade-ended", reason="vote")
+
+    def _offer(self, seat: int, a: Answer) -> Steps:
+        to = a.to
+        assert to is not None
+        give, want = a.mask, a.want
+        self.known[seat] = self.known.get(seat, 0) | give
+        self._public("offer", **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
+        why = f"seat {seat} offers {CardSet(give)} for your {CardSet(want)}: accept or decline"
+        reply = yield Decision(
+            to, "reply", give.bit_count(), why, source=seat, options=("accept", "decline"), cards=give, want=want
+        )
+        accepted = reply.word == "accept"
+        self._public("reply", **{"from": to}, to=seat, answer=reply.word)
+        if accepted:
+            have = held_copies(want, self.hands[to])
+            self.hands[seat] = (self.hands[seat] & ~give) | have
+            self.hands[to] = (self.hands[to] & ~have) | give
+            for s, gone, came in ((seat, give, have), (to, have, give)):
+                self.known[s] = (self.known.get(s, 0) & ~gone) | came
 
     def _pass_around(self) -> Steps:
         n = self.n
@@ -613,14 +934,47 @@ class Exchange:
             )
             demand = yield Decision(giver, "demand", k, why, source=taker, options=("lowest", "any"))
             self._note("demand", giver, taker, choice=demand)
-            why = (
-                f"the {t_role} gives {k} card{plural} back to the {g_role}"
-                + (", their lowest as demanded" if demand == "lowest" else ", of their choosing")
-                + " (003 section 3.2.3)"
-            )
-            mask = yield Decision(taker, "give", k, why, to=giver, must=demand)
-            self._give(taker, giver, mask, f"given back by the {t_role}")
+            rest = k
+            if demand == "any" and self.rules.trade_requests:
+                rest = yield from self._requests(taker, giver, k)
+            if rest:
+                plural = "s" if rest > 1 else ""
+                why = (
+                    f"the {t_role} gives {rest} card{plural} back to the {g_role}"
+                    + (", their lowest as demanded" if demand == "lowest" else ", of their choosing")
+                    + " (003 section 3.2.3)"
+                )
+                mask = yield Decision(taker, "give", rest, why, to=giver, must=demand)
+                self._give(taker, giver, mask, f"given back by the {t_role}")
             self._end_stage()
+
+    def _requests(self, taker: int, giver: int, k: int) -> Generator[Decision, Any, int]:
+        """The bum asks the president for particular cards back, each request granted or refused (003
+        section 3.2.3.2); at most MAX_REQUESTS requests. Returns how many cards are still to give back."""
+        t_role, g_role = self._role(taker), self._role(giver)
+        granted = 0
+        for _ in range(MAX_REQUESTS):
+            rest = k - granted
+            if not rest:
+                break
+            why = (
+                f"you may ask the {t_role} for any {'card' if rest == 1 else f'{rest} cards or fewer'} of theirs, "
+                f"which they may grant or refuse; 'none' lets them choose (003 section 3.2.3.2)"
+            )
+            a = yield Decision(giver, "request", rest, why, source=taker, options=("none",))
+            if not a.mask:
+                break
+            self._note("request", giver, taker, cards=self._cards(a.mask))
+            why = f"the {g_role} asks you for {CardSet(a.mask)}: grant (give them) or refuse (003 section 3.2.3.2)"
+            g = yield Decision(
+                taker, "grant", a.mask.bit_count(), why, source=giver, options=("grant", "refuse"), want=a.mask
+            )
+            self._note("grant", taker, giver, answer=g.word, cards=self._cards(a.mask))
+            if g.word == "grant":
+                have = held_copies(a.mask, self.hand(taker))
+                self._give(taker, giver, have, f"granted to the {g_role} on request", seen=True)
+                granted += have.bit_count()
+        return k - granted
 
     def _questions(self, taker: int, giver: int, k: int) -> Steps:
         ev = self.ev

@@ -14,10 +14,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from bigtwo.actions import Decision
-from bigtwo.cards import THREE, CardSet, CardsLike, bits, held_copies, to_mask
+from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
-from bigtwo.deal import Deal, deal, four_twos, holder, lead_card_mask, malta_dragon, redeal_reasons
-from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.deal import (
+    Deal,
+    deal,
+    four_of_a_kind,
+    four_twos,
+    holder,
+    lead_card_mask,
+    malta_dragon,
+    redeal_reasons,
+)
+from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation
@@ -48,6 +57,9 @@ class Snapshot:
     trick_open: int
     stock_pos: int
     uncalled: int
+    looked: int
+    viewer: int
+    forfeited: tuple[int, ...]
 
 
 class Game:
@@ -57,7 +69,8 @@ class Game:
     hands (any sizes: puzzles, duplicate deals). ``first`` names the seat that leads; by default it is the
     holder of ``rules.lead_card`` (or of the lowest card dealt when nobody holds it), who must then play it.
     ``dealer`` (default: the last seat) decides who is dealt to first and who gets a 'dealer' leftover.
-    ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``.
+    ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``. ``twos_low`` fixes
+    whether the 2s rank lowest this round (by default the deal decides, under ``dealt_bomb_twos_low``).
     """
 
     def __init__(
@@ -69,11 +82,19 @@ class Game:
         first: int | None = None,
         dealer: int | None = None,
         stock: CardsLike | list[CardsLike] | None = None,
+        twos_low: bool | None = None,
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         self.seed = seed
+        self._twos_low_given = twos_low
+        players = _whole(players, "players")
+        first = _whole(first, "first")
+        dealer = _whole(dealer, "dealer")
         if hands is not None:
-            masks = [to_mask(h) for h in hands]
+            pack = CardSet.deck(self.rules.jokers, self.rules.decks).mask
+            if isinstance(hands, str | CardSet | int) or not isinstance(hands, Sequence):
+                raise BigTwoError(f"hands={hands!r}: give a list of hands, one per seat, such as ['3D 4D', '5S']")
+            masks = [checked_mask(h, pack, f" under {self.rules.name!r}") for h in hands]
             n = len(masks)
             if players is not None and players != n:
                 raise BigTwoError(f"players={players} but {n} hands were given")
@@ -96,7 +117,10 @@ class Game:
         self.dealer = n - 1 if dealer is None else dealer
         if not 0 <= self.dealer < n:
             raise BigTwoError(f"dealer={dealer} is not a seat (0-{n - 1})")
-        self._rng = random.Random(seed)
+        try:
+            self._rng = random.Random(seed)
+        except TypeError:
+            raise BigTwoError(f"seed={seed!r}: a seed is a whole number") from None
         self._rng_shared = False  # clones share the generator until one of them deals again
         self.redeals: list[str] = []  # why each earlier deal of this round was thrown in, in words
         self.requests: list[tuple[int, str]] = []  # deal-time decisions taken: (seat, 'redeal' or 'swap')
@@ -120,6 +144,7 @@ class Game:
             rng = random.Random()
             rng.setstate(self._rng.getstate())
             self._rng, self._rng_shared = rng, False
+        self.ev = self.rules.engine_for(self.n)  # the pack's own order, whatever the last deal made of it
         for _ in range(MAX_REDEALS):
             d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
             if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
@@ -129,9 +154,20 @@ class Game:
             return d
         raise BigTwoError("no playable deal after 100 redeals")
 
-    def _setup(self, d: Deal) -> None:
+    def _round_engine(self, masks: Sequence[int]) -> None:
+        """The evaluator of this deal: under ``dealt_bomb_twos_low`` a dealt four of a kind makes the 2s the
+        lowest cards (002 Four-of-a-kind), which everyone is told (``twos_low`` in every observation)."""
+        low = self.rules.dealt_bomb_twos_low and any(four_of_a_kind(self.ev, m) for m in masks)
+        if self._twos_low_given is not None:
+            low = self._twos_low_given  # a position rebuilt from an observation keeps the round's order
+        self.twos_low = low
+        self.ev = self.rules.engine_for(self.n, twos_low=low)
+
+    def _setup(self, d: Deal, dealt: bool = True) -> None:
         n = self.n
         masks = d.hands
+        if dealt:
+            self._round_engine(masks)
         self.dealt: tuple[int, ...] = tuple(masks)
         self.dealt_sizes = [m.bit_count() for m in masks]
         self.face_up = d.face_up  # set aside, seen by everyone
@@ -149,6 +185,12 @@ class Game:
         self._passed = 0
         self._blocked = 0
         self._uncalled = 0  # seats that reached one card without calling 'last card'
+        # the Horse Game (004): hands lie face down; seats that looked and must now play, the seat that played
+        # last (it may look on until the next play), and the hands given up, in order
+        self._horse = bool(self.rules.horse_game)
+        self._looked = 0
+        self._viewer = -1
+        self._forfeited: tuple[int, ...] = ()
         self._over = False
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
@@ -175,6 +217,9 @@ class Game:
         self._instant_results()
 
     def _first_lead(self, hands: list[int]) -> tuple[int, int]:
+        if self.rules.horse_game:
+            # 004 Horse Game: "pick a player to start" (nobody knows where the lead card lies): the dealer's left
+            return (self.dealer + 1) % self.n, 0
         dealt = 0
         for h in hands:
             dealt |= h
@@ -197,38 +242,51 @@ class Game:
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
-    def replace_hands(self, hands: list[CardsLike], first: int | None = None) -> None:
+    def replace_hands(
+        self,
+        hands: list[CardsLike],
+        first: int | None = None,
+        face_up: int | None = None,
+        known: dict[int, int] | None = None,
+    ) -> None:
         """The hands after card exchanges between the deal and the first play (a match's exchanges).
 
-        Each hand keeps its size and no card appears or vanishes; what the deal set aside (face-up cards, the
-        stock, the hidden cards) stays. ``first`` names a seat that leads freely (None: the lead card's holder).
+        Each hand keeps its size and no card appears or vanishes; what the deal set aside (the stock, the hidden
+        cards) stays, and so do the face-up cards unless ``face_up`` says what lies there now (an auction of the
+        out cards). ``first`` names a seat that leads freely (None: the lead card's holder). ``known``: cards
+        everyone saw or heard go into a hand during the exchanges (bids, offers, cards bought).
         """
         if self._history:
             raise IllegalPlay("hands can only change before the first play")
         masks = [to_mask(h) for h in hands]
         if len(masks) != self.n or [m.bit_count() for m in masks] != [h.bit_count() for h in self._hands]:
             raise BigTwoError("an exchange must leave every hand its size")
-        union = 0
+        table = self.face_up if face_up is None else face_up
+        union = table
         for m in masks:
             if union & m:
-                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two hands")
+                raise BigTwoError(f"{CardSet.from_mask(union & m)} would be in two places")
             union |= m
-        old = 0
+        old = self.face_up
         for h in self._hands:
             old |= h
         if union != old:
-            raise BigTwoError("an exchange may only move cards between hands")
-        known = {s: k & masks[s] for s, k in enumerate(self._known) if k & masks[s]}
+            raise BigTwoError("an exchange may only move cards between hands and the table")
+        seen = dict(enumerate(self._known))
+        for s, k in (known or {}).items():
+            seen[s] = seen.get(s, 0) | k
+        known = {s: k & masks[s] for s, k in seen.items() if k & masks[s]}
         self._first = first
         self._setup(
             Deal(
                 hands=masks,
                 stock=list(self._stock[self._stock_pos :]),
-                face_up=self.face_up,
+                face_up=table,
                 hidden=self._hidden,
                 swap_offer=self._swap_offer,
                 known=known,
-            )
+            ),
+            dealt=False,  # the deal decided the round's rank order; exchanges do not
         )
 
     # --- deal-time decisions ----------------------------------------------------------------------------
@@ -330,7 +388,7 @@ class Game:
         return self.n
 
     def hand(self, seat: int) -> CardSet:
-        return CardSet.from_mask(self._hands[seat])
+        return CardSet.from_mask(self._hands[_seat_arg(seat, self.n)])
 
     def hand_sizes(self) -> list[int]:
         return [h.bit_count() for h in self._hands]
@@ -393,10 +451,14 @@ class Game:
 
     # --- legal plays ------------------------------------------------------------------------------------
     def legal_plays(self) -> list[Play]:
-        """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed."""
+        """Every legal action for the player to move: plays lowest first, then ``Play.PASS`` where allowed.
+
+        In the Horse Game a hand not yet looked at may only pass (blind): :meth:`look` first to play."""
         if self._over:
             return []
         seat = self.to_move
+        if self.look_pending:
+            return [PASS]
         required = self._required
         return hand_actions(
             self.ev,
@@ -406,7 +468,40 @@ class Game:
             self._forbid,
             self._must_answer(),
             lead_elsewhere=bool(required) and not required & self._hands[seat],
+            must_play=self._must_play(),
         )
+
+    # --- the Horse Game (004): face-down hands ---------------------------------------------------------------
+    @property
+    def look_pending(self) -> bool:
+        """The seat to move follows with its hand face down: it may pass blind, or :meth:`look` and then play."""
+        return self._horse and not self._over and self._top is not None and not self._looked >> self.to_move & 1
+
+    def _must_play(self) -> bool:
+        """The seat to move looked at its hand to follow: it must play (a pass gives the hand up)."""
+        return self._horse and self._top is not None and bool(self._looked >> self.to_move & 1)
+
+    def look(self) -> None:
+        """The seat to move picks its hand up (004 Horse Game: "Any player who picks up their deck to look at
+        their cards must play, or else that deck gets last place")."""
+        if not self.look_pending:
+            raise IllegalPlay("there is no face-down hand to look at now")
+        self._looked |= 1 << self.to_move
+
+    def turn_hands_up(self) -> None:
+        """Play on as if every hand looked when it is to move (a search's rebuilt position): no more blind
+        passes; hands already given up stay out."""
+        self._horse = False
+        self._looked = 0
+
+    def sees_own_hand(self, seat: int) -> bool:
+        """Whether ``seat`` may see its cards now: always, except a face-down hand in the Horse Game (seen while
+        its owner looks and plays, "until the next person has played")."""
+        if not self._horse:
+            return True
+        if seat == self._viewer:
+            return True
+        return not self._over and seat == self.to_move and (self._top is None or bool(self._looked >> seat & 1))
 
     legal_actions = legal_plays  # the state protocol's name (a round's actions are plays and passes)
 
@@ -436,6 +531,8 @@ class Game:
         s = self.to_move
         if isinstance(cards, str) and cards.strip().lower() == "pass":
             cards = PASS
+        if self.look_pending and not (isinstance(cards, Play) and cards.is_pass):
+            raise IllegalPlay(f"seat {s}'s hand lies face down: look at it first (then you must play), or pass")
         if isinstance(cards, Play) and cards.is_pass:
             # a pass is legal when following, except under the three-3s rule; when leading, only if blocked
             if (self._top is None or self._must_answer()) and PASS not in self.legal_plays():
@@ -443,7 +540,7 @@ class Game:
                     raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
                 raise IllegalPlay(f"seat {s} may not pass: after a lead of three 3s, three 2s must be played")
             return PASS
-        mask = cards.mask if isinstance(cards, Play) else to_mask(cards)
+        mask = cards.mask if isinstance(cards, Play) else self._mask_arg(cards)
         hand = self._hands[s]
         if mask & ~hand:
             mask = held_copies(mask, hand)
@@ -464,6 +561,12 @@ class Game:
                 raise IllegalPlay(reason)
         return p
 
+    def _mask_arg(self, cards: object) -> int:
+        try:
+            return checked_mask(cards, self.ev.pack, f" under {self.rules.name!r}")
+        except CardParseError as e:
+            raise IllegalPlay(str(e)) from None
+
     # --- acting ---------------------------------------------------------------------------------------
     def play(self, cards: CardsLike | Play, call_last_card: bool = True) -> Play:
         """Play ``cards`` (notation, a CardSet or a Play; ``"pass"`` passes) for the seat to move.
@@ -474,6 +577,10 @@ class Game:
         p = self._check(cards)
         if p.is_pass:
             self._undo.append(self._snapshot())
+            if self._must_play():
+                self._forfeit()
+                self._auto_skip()
+                return p
             self._do_pass()
         else:
             self._undo.append(self._snapshot())
@@ -505,6 +612,9 @@ class Game:
             trick_open=self._trick_open,
             stock_pos=self._stock_pos,
             uncalled=self._uncalled,
+            looked=self._looked,
+            viewer=self._viewer,
+            forfeited=self._forfeited,
         )
 
     @property
@@ -530,6 +640,9 @@ class Game:
         self._trick_open = snap.trick_open
         self._stock_pos = snap.stock_pos
         self._uncalled = snap.uncalled
+        self._looked = snap.looked
+        self._viewer = snap.viewer
+        self._forfeited = snap.forfeited
         n = snap.history_length
         del self._history[n:]
         del self._notes[n:]
@@ -539,6 +652,9 @@ class Game:
 
     def _do_play(self, p: Play, call_last_card: bool = True) -> None:
         s = self.to_move
+        if self._horse:
+            self._looked &= ~(1 << s)
+            self._viewer = s
         hand = self._hands[s] & ~p.mask
         self._hands[s] = hand
         self._idx[s] = self._idx[s].without(p.mask)
@@ -595,6 +711,26 @@ class Game:
             self._new_trick(lead)
             return
         self.to_move = self._next_to_move(s)
+
+    def _forfeit(self) -> None:
+        """A looked-at hand that did not play is given up: it takes the last free place (004 Horse Game: "that
+        deck gets last place (or, if last place is taken, second-to-last place)")."""
+        s = self.to_move
+        self._looked &= ~(1 << s)
+        self._do_pass("forfeit")
+        if self._over:
+            return
+        self._forfeited += (s,)
+        self._active &= ~(1 << s)
+        self._passed &= ~(1 << s)
+        if self._active & (self._active - 1) == 0:
+            self._finish()
+            return
+        if self.to_move == s:
+            self.to_move = self._next_active(s)
+        if self._top is not None and not self._active & ~(1 << self._top_seat) & ~self._passed:
+            top_seat = self._top_seat
+            self._new_trick(top_seat if self._active >> top_seat & 1 else self._next_active(top_seat))
 
     def _new_trick(self, leader: int) -> None:
         self._top = None
@@ -655,9 +791,11 @@ class Game:
             finished = [*others, seat] if verdict == "lose" else [seat, *others]
             rest: list[int] = []
         else:
-            rest = [s for s in range(self.n) if s not in finished]
+            gone = set(self._forfeited)
+            rest = [s for s in range(self.n) if s not in finished and s not in gone]
             ref = finished[0] if finished else self.to_move
             rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
+            rest += reversed(self._forfeited)  # the first hand given up takes the last place
         order = tuple(finished + rest)
         played = {s for s, p in self._history if not p.is_pass}
         outcome = RoundOutcome(
@@ -679,12 +817,11 @@ class Game:
     # --- what a seat may see ----------------------------------------------------------------------------
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know: its own hand and public information only; ``None``: a spectator's view."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
+        seat = _seat_arg(seat, self.n, spectator=True)
         top = self._top
         hands = self._hands
         offer = self._swap_offer if self._swap_offer and self.can_swap_leftover and self.rules.leftover_shown else 0
-        own = hands[seat] if seat is not None else 0
+        own = hands[seat] if seat is not None and self.sees_own_hand(seat) else 0
         required = self._required
         mine = seat is not None and seat == self.to_move and not self._over
         passed = self._passed
@@ -706,10 +843,12 @@ class Game:
                 "required": required & own,
                 "lead_elsewhere": mine and bool(required) and not required & own,
                 "must_answer": mine and self._must_answer(),
+                "must_play": mine and self._must_play(),
                 "finished": self._finished,
                 "history": self._history_entries(),
                 "trick_start": self._trick_open,
                 "face_up": self.face_up,
+                "twos_low": self.twos_low,
                 "known": tuple(k & hands[s] if s != seat else 0 for s, k in enumerate(known)) if any(known) else known,
                 "swap_offer": offer,
                 "stock_size": len(self._stock) - self._stock_pos,
@@ -721,9 +860,7 @@ class Game:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The JSON form of :meth:`observe` (cards as notation): what ``seat`` may know."""
-        if not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
-        return self.observe(seat).to_json()
+        return self.observe(_seat_arg(seat, self.n)).to_json()
 
     def _history_entries(self) -> tuple[HistoryEntry, ...]:
         """The observation's history: each action's entry is built once, as the action is first observed."""
@@ -765,3 +902,19 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.name!r} {self.n} players, {len(self._history)} actions, {state}>"
+
+
+def _whole(value: Any, name: str) -> Any:
+    """A whole-number argument (or None), refused in words when it is anything else."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise BigTwoError(f"{name}={value!r}: {name} is a whole number")
+
+
+def _seat_arg(seat: Any, n: int, spectator: bool = False) -> Any:
+    """A seat number of this table (None too, for a spectator, where one is allowed), refused in words."""
+    if seat is None and spectator:
+        return None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise BigTwoError(f"seat {seat!r} is not at this table (seats 0-{n - 1})")
+    return seat

@@ -44,12 +44,15 @@ def last_play_reason(ev: Evaluator, rule: str, p: Play) -> str | None:
 
 def answers(ev: Evaluator, idx: HandIndex, top: Play) -> list[Play]:
     """Every play of the hand that beats ``top``: ordinary answers, then bombs."""
-    if not ev.has_bombs:
-        return idx.answers(top)
-    if top.bomb:
+    if ev.has_bombs and top.bomb:
         return [p for p in idx.bombs() if ev.beats(p, top)]
     out = idx.answers(top)
-    out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
+    if ev.valueless and top.kind == "single" and idx.hand & ev.joker_mask:
+        # valueless jokers answer any single and any single answers them (002 Joker rules): they come first,
+        # being the lowest singles
+        out = [p for p in idx.jokers() if p.mask != top.mask] + [p for p in out if not p.mask & ev.joker_mask]
+    if ev.has_bombs:
+        out.extend(p for p in idx.bombs() if not ev.normally_beats(p, top) and ev.beats(p, top))
     return out
 
 
@@ -61,13 +64,15 @@ def hand_actions(
     forbid: str,
     must_answer: bool = False,
     lead_elsewhere: bool = False,
+    must_play: bool = False,
 ) -> list[Play]:
     """The legal actions of a hand (as its index) facing ``top`` (None: leading): plays lowest first, then
     ``Play.PASS`` where it is allowed.
 
     ``required``: a card of the hand the play must contain (the first lead); ``lead_elsewhere``: the first
     play must contain a card this hand does not hold, so it can only pass. ``must_answer`` drops the pass when
-    the only answers are three 2s (the "three 3s" rule).
+    the only answers are three 2s (the "three 3s" rule); ``must_play`` drops it whenever there is an answer (a
+    Horse Game hand looked at).
     """
     if top is None:
         if lead_elsewhere:
@@ -81,6 +86,8 @@ def hand_actions(
     if top is None:
         return plays if plays else [PASS]
     if must_answer and plays and all(p.kind == "triple" and p.value == TWO for p in plays):
+        return plays
+    if must_play and plays:
         return plays
     plays.append(PASS)
     return plays
@@ -101,7 +108,14 @@ def legal_plays_from_observation(
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     idx = hand_index(ev, obs.hand, index)
     return hand_actions(
-        ev, idx, obs.trick, obs.required, rules.last_play_forbidden, obs.must_answer, obs.lead_elsewhere
+        ev,
+        idx,
+        obs.trick,
+        obs.required,
+        rules.last_play_forbidden,
+        obs.must_answer,
+        obs.lead_elsewhere,
+        must_play=obs.must_play,
     )
 
 

@@ -40,10 +40,10 @@ from typing import Any
 
 from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
-from bigtwo.combos.play import Play
+from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.exchange import Exchange, default_exchange_choice, exchange_answers
-from bigtwo.game import Game
+from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
+from bigtwo.game import Game, _seat_arg, _whole
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
@@ -59,6 +59,9 @@ class MatchResult:
     standings: tuple[int, ...]
     totals: tuple[int, ...]
     places: tuple[int, ...]
+    # the Horse Game: each person's sum of their hands' places (lowest wins), and the people from best to worst
+    people_places: tuple[int, ...] | None = None
+    people_standings: tuple[int, ...] | None = None
 
     @property
     def winner(self) -> int:
@@ -111,6 +114,7 @@ class RoundRecord:
                 "answers": list(ex.answers) if ex is not None else [],
             },
             "hands": [cards(m) for m in self.hands],
+            "face_up": cards(ex.table) if ex is not None and ex.table else [],
             "first": self.first,
         }
         if self.game is not None:
@@ -146,12 +150,20 @@ def _actions(game: Game) -> list[dict[str, Any]]:
 
 def _replay_actions(m: Match, actions: list[dict[str, Any]]) -> None:
     for a in actions:
-        if a.get("note") != "auto":
-            m.act(
-                "pass" if a["action"] == "pass" else a["cards"],
-                seat=a["seat"],
-                call_last_card=a.get("note") == "called",
-            )
+        if a.get("note") == "auto":
+            continue
+        d = m.pending
+        if d is not None and d.kind == "look":
+            # the Horse Game: a play, or a hand given up, was made after looking; any other pass was blind
+            blind = a["action"] == "pass" and a.get("note") != "forfeit"
+            m.act("pass" if blind else "look", seat=a["seat"])
+            if blind:
+                continue
+        m.act(
+            "pass" if a["action"] == "pass" else a["cards"],
+            seat=a["seat"],
+            call_last_card=a.get("note") == "called",
+        )
 
 
 class Match:
@@ -167,11 +179,14 @@ class Match:
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         r = self.rules
+        players, rounds, points = _whole(players, "players"), _whole(rounds, "rounds"), _whole(points, "points")
         n = r.players if players is None else players
         if not r.min_players <= n <= r.max_players:
             raise BigTwoError(f"{n} players: {r.name!r} is for {r.min_players}-{r.max_players} players")
         if r.teams and n != 4:
             raise BigTwoError(f"team play needs 4 players (partners opposite), not {n}")
+        if r.horse_game and n != 6:
+            raise BigTwoError(f"the Horse Game deals six hands: a table of 6 hands, not {n}")
         self.n = n
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         if rounds is None and points is None:
@@ -220,7 +235,22 @@ class Match:
         """Standings, totals and places once the match is over; None before."""
         if not self._over:
             return None
-        return MatchResult(tuple(self.standings()), tuple(self.totals), tuple(self.places))
+        people = self.people_places()
+        return MatchResult(
+            tuple(self.standings()),
+            tuple(self.totals),
+            tuple(self.places),
+            tuple(people) if people is not None else None,
+            tuple(sorted(range(len(people)), key=lambda p: (people[p], p))) if people is not None else None,
+        )
+
+    def people_places(self) -> list[int] | None:
+        """The Horse Game: each person's sum of the places of their hands (004: "adding up their places ...
+        the lowest sum" wins); None in other games."""
+        k = self.rules.horse_game
+        if not k:
+            return None
+        return [sum(self.places[s] for s in range(self.n) if self.rules.owner(s) == p) for p in range(k)]
 
     @property
     def phase(self) -> str:
@@ -251,7 +281,21 @@ class Match:
             return None
         if self.current.exchange is None:
             return self._deal_decision
-        return self.current.exchange.pending
+        d = self.current.exchange.pending
+        if d is None and self.phase == "play":
+            return self._play_decision()
+        return d
+
+    def _play_decision(self) -> Decision | None:
+        """A decision during play: the Horse Game's face-down hand, passed blind or looked at."""
+        g = self.game
+        if g is None or not g.look_pending:
+            return None
+        why = (
+            "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
+            "or pass without looking (004 Zheng Shangyou, Horse Game)"
+        )
+        return Decision(g.to_move, "look", 0, why, options=("look", "pass"))
 
     @property
     def to_move(self) -> int | None:
@@ -280,8 +324,7 @@ class Match:
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know now (``None``: a spectator): its own cards, public facts, its decisions, and
         the exchanges it took part in."""
-        if seat is not None and not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
+        seat = _seat_arg(seat, self.n, spectator=True)
         rec = self.current
         phase = self.phase
         pending = self.pending
@@ -302,9 +345,9 @@ class Match:
         }
         if seat is None and ex is not None:
             common["exchanges"] = tuple(
-                e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"}
+                e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"}
                 for e in ex.events
-                if e.get("type") == "give"
+                if e.get("type") == "give" or e.get("public")
             )
         if phase in ("play", "over") and self.game is not None:
             obs = self.game.observe(seat)
@@ -322,18 +365,18 @@ class Match:
             hand=ex.hand(seat) if seat is not None else 0,
             hand_sizes=sizes,
             dealt_sizes=sizes,
-            known=(0,) * self.n,
+            known=tuple(ex.known.get(s, 0) if s != seat else 0 for s in range(self.n)),
+            face_up=ex.table,
             to_move=self.to_move,
             is_over=over,
             ev=self._dealing.ev,
+            twos_low=self._dealing.twos_low,
             **common,
         )
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The JSON form of :meth:`observe` (cards as notation, copies marked)."""
-        if not 0 <= seat < self.n:
-            raise BigTwoError(f"seat {seat} is not at this table (0-{self.n - 1})")
-        return self.observe(seat).to_json()
+        return self.observe(_seat_arg(seat, self.n)).to_json()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move: plays and the pass, or the answers to its decision."""
@@ -341,7 +384,7 @@ class Match:
             return []
         d = self.pending
         if d is not None:
-            if d.at_deal:
+            if d.answered_by_options:
                 return [Answer(d.kind, word) for word in d.options]
             return list(exchange_answers(self.rules, self.observe(d.seat)))
         g = self.game
@@ -351,13 +394,16 @@ class Match:
         """A legal action the engine picks itself, for a seat that cannot or did not choose (a table's move
         timer, a bot that failed): the pass when it is allowed, else the lowest play; at the deal, keep it; in
         an exchange, the rules' plain answer (the lowest cards allowed, declining to surrender, the highest
-        question). Never a list of every answer: an exchange may have hundreds of thousands."""
+        question; no bid, no offer, no request, declining what another asks); a face-down hand passes blind.
+        Never a list of every answer: an exchange may have hundreds of thousands."""
         if self._over:
             raise IllegalPlay("the match is over")
         d = self.pending
         if d is not None:
             if d.at_deal:
                 return Answer(d.kind, "keep")
+            if d.kind == "look":
+                return Answer("look", "pass")
             return d.read(default_exchange_choice(self.rules, self.observe(d.seat)))
         g = self.game
         assert g is not None
@@ -379,6 +425,20 @@ class Match:
         d = self.pending
         if d is not None:
             answer = d.read(action)
+            if d.kind == "look":
+                if answer.word not in d.options:
+                    raise IllegalAnswer(_options_reason(d, answer))
+                g = self.game
+                assert g is not None
+                if answer.word == "look":
+                    g.look()
+                else:
+                    g.play(PASS)
+                taken = answer
+                self.log.append((seat, taken, True))
+                if g.is_over:
+                    self._finish_game()
+                return taken
             if d.at_deal:
                 taken = self._answer_deal(d, answer)
             else:
@@ -412,7 +472,7 @@ class Match:
                 answer = d.read(action)
             except IllegalAnswer as e:
                 return e.reason
-            if d.at_deal:
+            if d.answered_by_options:
                 return None if answer.word in d.options else _options_reason(d, answer)
             ex = self.current.exchange
             assert ex is not None
@@ -522,7 +582,8 @@ class Match:
         prev = self.records[rec.index - 1] if rec.index > 0 else None
         order = prev.result.finishing_order if prev is not None and prev.result is not None else None
         rec.dealt = tuple(self._dealing.dealt)
-        ex = Exchange(self.rules, list(rec.dealt), order, rec.dealer)
+        g = self._dealing
+        ex = Exchange(self.rules, list(rec.dealt), order, rec.dealer, table=g.face_up, ev=g.ev)
         rec.exchange, rec.roles = ex, ex.roles
         if ex.is_done:
             self._start_play()
@@ -539,7 +600,8 @@ class Match:
         rec.first = first
         game = self._dealing
         if not game.is_over:  # a round decided at the deal (an instant win or draw) keeps its result
-            game.replace_hands(list(rec.hands), first=first)
+            ex = rec.exchange
+            game.replace_hands(list(rec.hands), first=first, face_up=ex.table, known=ex.known)
         rec.game = game
         if rec.game.is_over:
             self._finish_game()
@@ -642,7 +704,10 @@ class Match:
             if rec is None or not same:
                 raise BigTwoError(f"round {i + 1}: the deal does not match the record")
             for a in r["exchange"]["answers"]:
-                m.act(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
+                if a.get("kind") in NEW_KINDS:
+                    m.act(Answer.from_dict(a), seat=a["seat"])
+                else:
+                    m.act(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
             _replay_actions(m, r.get("actions", []))
             for shoot in r.get("shootouts", []):
                 _replay_actions(m, shoot["actions"])

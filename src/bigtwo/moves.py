@@ -39,6 +39,13 @@ def all_combos(
     """
     if ev.wild and hand & ev.joker_mask:
         return _wild_combos(ev, hand, sizes, kinds)
+    if ev.valueless and hand & ev.joker_mask:
+        # a valueless joker is only ever a single
+        alone = all_combos(ev, hand & ~ev.joker_mask, sizes, kinds) if hand & ~ev.joker_mask else []
+        if "single" in ev.enabled and (sizes is None or 1 in sizes) and (kinds is None or "single" in kinds):
+            alone += [ev.make(1 << c, "single", ev.power[c], ev.rank_of[c]) for c in bits(hand & ev.joker_mask)]
+        alone.sort(key=_sort_key)
+        return alone
     cs = bits(hand)
     rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
     en = ev.enabled if sizes is None else ev.kinds_of_sizes(sizes)
@@ -116,9 +123,8 @@ def all_combos(
                     continue
                 junk = [c for c in cs if rank_of[c] != r1 and rank_of[c] != r2]
                 for p1 in pairs[r1]:
-                    k1 = max(power[c] for c in p1)
                     for p2 in pairs[r2]:
-                        key = max(power[c] for c in p2) * POWER_SPAN + k1
+                        key = ev._pairs_key(list(p2), list(p1))
                         m = _mask(p1) | _mask(p2)
                         for j in junk:
                             for shape in shapes:
@@ -128,7 +134,7 @@ def all_combos(
         for t, g in by_rank.items():
             if len(g) >= 3:
                 for trip in combinations(g, 3):
-                    tm, tk = _mask(trip), max(power[c] for c in trip)
+                    tm, tk = _mask(trip), max(ev.full_power[c] for c in trip)
                     for r2 in pair_ranks:
                         if r2 != t:
                             for pr in pairs[r2]:
@@ -141,7 +147,7 @@ def all_combos(
             if len(g) >= 4:
                 kickers = [c for c in cs if rank_of[c] != r]
                 for quad in combinations(g, 4):
-                    qm, qk = _mask(quad), max(power[c] for c in quad)
+                    qm, qk = _mask(quad), ev.poker_key(quad)
                     for j in kickers:
                         m = qm | _BIT[j]
                         p = cache.get(m)
@@ -152,7 +158,7 @@ def all_combos(
             if len(g) >= 3:
                 others = [c for c in cs if rank_of[c] != t]
                 for trip in combinations(g, 3):
-                    tm, tk = _mask(trip), max(power[c] for c in trip)
+                    tm, tk = _mask(trip), ev.poker_key(trip)
                     for a, b in combinations(others, 2):
                         if rank_of[a] != rank_of[b]:
                             m = tm | _BIT[a] | _BIT[b]
@@ -194,12 +200,13 @@ def all_combos(
                         if kind == "royal_flush":
                             key, value = power[choice[ranks.index(11)]], 11
                         else:
-                            key, value = ev.straight_key(pos, choice[tbi]), tb
+                            key, value = ev.straight_kv(pos, choice, choice[tbi], tb)
                         if via_dict:
                             add(m, kind, key, value)
                             continue
                     elif want_straight:
-                        kind, key, value = "straight", ev.straight_key(pos, choice[tbi]), tb
+                        kind = "straight"
+                        key, value = ev.straight_kv(pos, choice, choice[tbi], tb)
                     else:
                         continue
                     p = cache.get(m)
@@ -365,6 +372,10 @@ class HandIndex:
             found.sort(key=lambda p: p.bomb)
             self._bombs = found
         return self._bombs
+
+    def jokers(self) -> list[Play]:
+        """The hand's jokers as singles (valueless jokers answer any single)."""
+        return [p for p in self._size(1) if p.mask & self.ev.joker_mask]
 
     def containing(self, mask: int) -> list[Play]:
         return [p for p in self.plays if p.mask & mask == mask]

@@ -81,10 +81,14 @@ class Observation:
     lead_elsewhere: bool = field(default=False, metadata=PRIVATE)
     # the "three 3s" rule binds this seat: it may not pass
     must_answer: bool = field(default=False, metadata=PRIVATE)
+    # the Horse Game: this seat looked at its face-down hand and must play (a pass gives the hand up)
+    must_play: bool = field(default=False, metadata=PRIVATE)
     finished: tuple[int, ...] = field(default=(), metadata=PUBLIC)
     history: tuple[HistoryEntry, ...] = field(default=(), metadata=PUBLIC)
     trick_start: int = field(default=0, metadata=PUBLIC)
     face_up: int = field(default=0, metadata=PUBLIC)
+    # the deal made the 2s the lowest cards of this round (dealt_bomb_twos_low)
+    twos_low: bool = field(default=False, metadata=PUBLIC)
     # per seat, cards a rule showed everyone to be in that hand (own: 0)
     known: tuple[int, ...] = field(default=(), metadata=PUBLIC)
     # the leftover card on offer, when the rules show it
@@ -142,9 +146,9 @@ class Observation:
         observer does not need told; the engine's own spectator view (``observe(None)``) has them all.
         """
         hidden: dict[str, Any] = {f.name: f.default for f in fields(self) if not f.metadata.get("public")}
-        shown = tuple(e for e in self.exchanges if e.get("type") == "give")
+        shown = tuple(e for e in self.exchanges if e.get("type") == "give" or e.get("public"))
         hidden["exchanges"] = tuple(
-            e if e.get("shown") else {k: v for k, v in e.items() if k != "cards"} for e in shown
+            e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"} for e in shown
         )
         return replace(self, **hidden)
 
@@ -194,10 +198,12 @@ class Observation:
             "required_card": " ".join(cards(self.required)) if self.required else None,
             "lead_elsewhere": self.lead_elsewhere,
             "must_answer": self.must_answer,
+            "must_play": self.must_play,
             "finished": list(self.finished),
             "history": [_entry_json(e, cards) for e in self.history],
             "trick_start": self.trick_start,
             "face_up": cards(self.face_up),
+            "twos_low": self.twos_low,
             "known_cards": {str(s): cards(k) for s, k in enumerate(self.known) if k},
             "swap_offer": cards(self.swap_offer) if self.swap_offer else None,
             "stock_size": self.stock_size,
@@ -221,7 +227,8 @@ class Observation:
         """The observation a :meth:`to_json` dict describes (plain notation without copy marks reads too)."""
         try:
             players = int(data.get("players") or rules.players)
-            ev = rules.engine_for(players)
+            twos_low = bool(data.get("twos_low", False))
+            ev = rules.engine_for(players, twos_low=twos_low)
             seat = data.get("seat")
             hand = _mask(data.get("hand"))
             trick = data.get("trick")
@@ -254,10 +261,12 @@ class Observation:
                 required=_mask(data.get("required_card")) & hand if data.get("required_card") else 0,
                 lead_elsewhere=bool(data.get("lead_elsewhere", False)),
                 must_answer=bool(data.get("must_answer", False)),
+                must_play=bool(data.get("must_play", False)),
                 finished=tuple(data.get("finished", ())),
                 history=history,
                 trick_start=int(data.get("trick_start", 0)),
                 face_up=_mask(data.get("face_up")),
+                twos_low=twos_low,
                 known=tuple(known),
                 swap_offer=_mask(data.get("swap_offer")),
                 stock_size=int(data.get("stock_size", 0)),

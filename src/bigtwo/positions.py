@@ -53,7 +53,7 @@ def position_from_observation(
     replay_rules = (
         rules.replace(auto_skip=False, draw_on_pass=False) if rules.auto_skip or rules.draw_on_pass else rules
     )
-    g = Game(replay_rules, hands=dealt, first=first)
+    g = Game(replay_rules, hands=dealt, first=first, twos_low=obs.twos_low)
     if obs.required or obs.lead_elsewhere:
         # the first lead is still bound to the lead card (its holder may have been blocked and passed)
         union = 0
@@ -63,7 +63,11 @@ def position_from_observation(
     g.face_up = obs.face_up
     made = iter(plays)
     for entry in history:
+        if g.look_pending and (not entry.is_pass or entry.note == "forfeit"):
+            g.look()  # the Horse Game: every play, and every hand given up, was looked at first
         g.play(PASS if entry.is_pass else CardSet.from_mask(next(made)))
+    if rules.horse_game:
+        g.turn_hands_up()  # candidate lines are played on with every hand looked at when it is to move
     g.rules = rules
     g.dealt_sizes = list(obs.dealt_sizes)  # drawn cards are in the hands, not in what was dealt
     g._notes = [entry.note for entry in history]

@@ -61,7 +61,7 @@ def legal_actions(rules: Ruleset, observation: Observation | Mapping[str, Any]) 
         return []
     d = obs.decision
     if d is not None:
-        if d.at_deal:
+        if d.answered_by_options:
             return [Answer(d.kind, word) for word in d.options]
         return list(exchange_answers(rules, obs))
     return list(legal_plays_from_observation(rules, obs))

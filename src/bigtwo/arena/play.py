@@ -1,4 +1,10 @@
-"""One arena game: a deal, a seating of bots, every action through ``bot.choose(rules, observation)``."""
+"""One arena game: a deal, a seating of bots, every action through ``bot.choose(rules, observation)``.
+
+A game is one round as dealt, or, with ``rounds`` above one or rules that ask for decisions before or during
+play that a dealt round cannot make (auctions, free trade, the Horse Game's face-down hands), a match: then the
+bots decide those too and the points are summed over the rounds. (A round as dealt is played by a bare
+``Game``, close to twice as fast with cheap bots, and its results are those of earlier versions.)
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import Any
 from bigtwo.bots.spec import BotSpec
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
+from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import round_utility
 
@@ -60,6 +67,16 @@ def seating(n: int, rotation: int) -> list[int]:
     return [(s - rotation) % n for s in range(n)]
 
 
+def needs_match(rules: Ruleset, rounds: int = 1) -> bool:
+    """Whether a game must be played as a match: several rounds, or decisions a dealt round cannot make."""
+    return (
+        rounds > 1
+        or bool(rules.horse_game)
+        or rules.free_trade
+        or rules.exchange in ("higher-bid-auction", "free-bid-auction")
+    )
+
+
 def play_game(
     rules: Ruleset,
     lineup: list[BotSpec],
@@ -67,16 +84,24 @@ def play_game(
     rotation: int,
     seed: int = 0,
     utility: str = "score",
+    rounds: int = 1,
     recorder: Any = None,
 ) -> GameRecord:
-    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out.
+    """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out (a
+    match of ``rounds`` rounds: the points are summed over them).
 
     ``recorder`` (a :class:`~bigtwo.arena.decisions.DecisionRecorder`) is shown the game as it starts, every
-    decision and the end; its arrays are then its ``last`` attribute.
+    decision and the end; its arrays are then its ``last`` attribute. It records rounds as dealt (a bare Game).
     """
     n = len(lineup)
     seed_of_deal = deal_seed(seed, deal)
-    game = Game(rules, players=n, seed=seed_of_deal)
+    if recorder is not None and needs_match(rules, rounds):
+        raise BigTwoError("decisions are recorded from single rounds as dealt, not from matches")
+    game: Game | Match = (
+        Match(rules, players=n, seed=seed_of_deal, rounds=rounds)
+        if needs_match(rules, rounds)
+        else Game(rules, players=n, seed=seed_of_deal)
+    )
     entries = seating(n, rotation)
     bots = [lineup[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
     think = [0.0] * n
@@ -87,6 +112,7 @@ def play_game(
         recorder.start(game)
     while not game.is_over:
         s = game.to_move
+        assert s is not None
         obs = game.observe(s)
         t0 = time.perf_counter()
         action = bots[s].choose(rules, obs)
@@ -96,22 +122,29 @@ def play_game(
         calls[s] += 1
         if recorder is not None:
             recorder.decision(game, s, obs, action)
-        game.play(action)
+        game.apply(action)
         actions += 1
         if actions > MAX_ACTIONS:
             raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
-    res = game.result
-    assert res is not None
+    if isinstance(game, Match):
+        results = [rec.result for rec in game.records if rec.result is not None]
+        totals, standings = list(game.totals), game.standings()
+    else:
+        assert game.result is not None
+        results = [game.result]
+        totals, standings = list(game.result.scores), list(game.result.finishing_order)
+    res = results[-1]
+    points = [sum(v) for v in zip(*(round_utility(r, utility) for r in results), strict=True)]
     record = GameRecord(
         deal=deal,
         rotation=rotation,
         deal_seed=seed_of_deal,
         entries=entries,
         labels=[lineup[e].display for e in entries],
-        points=round_utility(res, utility),
-        scores=list(res.scores),
+        points=points,
+        scores=totals,
         cards_left=list(res.cards_left),
-        finishing_order=list(res.finishing_order),
+        finishing_order=list(res.finishing_order) if rounds == 1 else standings,
         actions=actions,
         think_seconds=think,
         decisions=calls,

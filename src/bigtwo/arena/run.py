@@ -53,7 +53,10 @@ def play_chunk(job: dict[str, Any]) -> list[dict[str, Any]]:
     for deal in range(job["start"], job["stop"]):
         rotations = range(n) if job["duplicate"] else [deal % n]
         for rot in rotations:
-            rec = play_game(rules, lineup, deal, rot, seed=job["seed"], utility=job["utility"], recorder=recorder)
+            rec = play_game(
+                rules, lineup, deal, rot, seed=job["seed"], utility=job["utility"], rounds=job["rounds"],
+                recorder=recorder,
+            )  # fmt: skip
             d = rec.to_dict()
             if recorder is not None:
                 d["recorded"] = recorder.last  # numpy arrays: they cross to the parent as they are
@@ -74,6 +77,7 @@ def run_arena(
     chunk: int | None = None,
     progress: Progress | None = None,
     confidence: float = 0.95,
+    rounds: int = 1,
     record_decisions: bool = False,
 ) -> ArenaResult:
     """Play ``games`` games of ``lineup`` (one bot spec per seat) and collect the records.
@@ -86,6 +90,9 @@ def run_arena(
     """
     rules = load_rules(rules)
     specs = parse_lineup(lineup)
+    if rules.horse_game and len(specs) == rules.horse_game:
+        # the Horse Game: one bot a person, playing that person's alternate hands of the six
+        specs = [specs[rules.owner(s)] for s in range(6)]
     n = len(specs)
     if not rules.min_players <= n <= rules.max_players:
         raise BigTwoError(
@@ -95,6 +102,8 @@ def run_arena(
         raise ValueError(f"utility {utility!r} is not one of {', '.join(UTILITIES)}")
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, not {rounds}")
     deals = math.ceil(games / n) if duplicate else games
     per_deal = n if duplicate else 1
     total = deals * per_deal
@@ -108,6 +117,7 @@ def run_arena(
         "seed": seed,
         "utility": utility,
         "duplicate": duplicate,
+        "rounds": rounds,
         "record_decisions": record_decisions,
     }
     jobs = [{**base, "start": a, "stop": min(a + chunk, deals)} for a in range(0, deals, chunk)]
@@ -120,6 +130,7 @@ def run_arena(
         "utility": utility,
         "duplicate": duplicate,
         "confidence": confidence,
+        "rounds": rounds,
     }
     done = 0
     dicts: list[dict[str, Any]] = []

@@ -21,6 +21,8 @@ from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 
 DECISION_KINDS = ("give", "surrender", "ask", "demand", "redeal", "swap")
+# decisions of the procedures before play (auctions, free trade, requests) and the Horse Game's look
+PROCEDURE_KINDS = ("bid", "trade", "reply", "request", "grant", "look")
 
 
 @runtime_checkable
@@ -46,6 +48,7 @@ class BaseBot:
         self.seed = seed
         self.rng = random.Random(seed)
         self._index: HandIndex | None = None
+        self._memory: tuple[int, int] | None = None  # (round, hand) as last seen: a face-down hand remembered
 
     def choose(self, rules: Ruleset, observation: Observation | Mapping[str, Any]) -> Action:
         obs = as_observation(rules, observation)
@@ -53,8 +56,76 @@ class BaseBot:
         if d is not None:
             if d.at_deal:
                 return self.choose_deal(rules, obs)
+            if d.kind in PROCEDURE_KINDS:
+                return self.choose_procedure(rules, obs)
             return d.read(self.choose_exchange(rules, obs))
-        return self.choose_play(rules, obs)
+        play = self.choose_play(rules, obs)
+        if rules.horse_game and obs.hand:
+            self._memory = (obs.round, obs.hand & ~play.mask)  # what a person who looked remembers
+        return play
+
+    # --- the procedures before play, and the Horse Game's face-down hands -------------------------------
+    def choose_procedure(self, rules: Ruleset, observation: Observation) -> Answer:
+        """A plain, always legal answer to a bid, a trade turn, an offer, a request or a face-down hand:
+
+        - bid: under a higher-bid auction, the lowest loose card (one of its rank) that may pay, when the card on
+          auction matches a rank held (a pair or more); under a free-bid auction, the lowest card that may pay
+          and ranks below the card on auction (a gain); otherwise pass;
+        - trade: let trading end; reply: accept when the cards offered rank higher than those asked for;
+        - request: leave the choice to the president; grant: only cards among one's lowest;
+        - look: look when the remembered hand (or, never seen, its size) could answer the play to beat.
+        """
+        d = observation.decision
+        assert d is not None
+        if d.kind == "look":
+            return Answer("look", "look" if self._worth_looking(rules, observation) else "pass")
+        ev = observation.ev if observation.ev is not None else rules.engine_for(observation.players)
+        hand, power = observation.hand, ev.power
+        if d.kind == "bid":
+            return self._bid(rules, observation, ev)
+        if d.kind == "reply":
+            gain = sum(power[c] for c in bits(d.cards)) > sum(power[c] for c in bits(d.want))
+            return Answer("reply", "accept" if gain and d.want & hand == d.want else "decline")
+        if d.kind == "grant":
+            lowest = sorted(bits(hand), key=lambda c: (power[c], c))[: d.count]
+            cheap = d.want & hand == d.want and not d.want & ~sum(1 << c for c in lowest)
+            return Answer("grant", "grant" if cheap else "refuse")
+        if d.kind == "request":
+            return Answer("request", "none")
+        return Answer("trade", "done")
+
+    def _bid(self, rules: Ruleset, obs: Observation, ev: Any) -> Answer:
+        from bigtwo.exchange import new_kind_answers
+
+        d = obs.decision
+        assert d is not None
+        offers = [a for a in new_kind_answers(rules, obs) if a.mask]  # lowest first
+        if not offers or not d.cards:
+            return Answer("bid", "pass")
+        lot = d.cards.bit_length() - 1
+        ranks = [ev.rank_of[c] for c in bits(obs.hand)]
+        if rules.exchange == "higher-bid-auction":
+            if ev.rank_of[lot] not in ranks:
+                return Answer("bid", "pass")
+            loose = [a for a in offers if ranks.count(ev.rank_of[a.mask.bit_length() - 1]) == 1]
+            return loose[0] if loose else Answer("bid", "pass")
+        cheaper = [a for a in offers if ev.power[a.mask.bit_length() - 1] < ev.power[lot]]
+        return cheaper[0] if cheaper else Answer("bid", "pass")
+
+    def _worth_looking(self, rules: Ruleset, obs: Observation) -> bool:
+        """Look only when the hand could answer: the remembered hand has a play, or (never seen) it holds as
+        many cards as the play to beat."""
+        top = obs.trick
+        size = obs.hand_sizes[obs.seat] if obs.seat is not None else 0
+        if top is None:
+            return True
+        memory = self._memory
+        if memory is not None and memory[0] == obs.round and memory[1].bit_count() == size:
+            from bigtwo.legal import answers
+
+            ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
+            return bool(answers(ev, HandIndex.build(ev, memory[1]), top))
+        return size >= top.size
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         raise NotImplementedError

@@ -33,6 +33,14 @@ class RandomBot(BaseBot):
         assert d is not None
         return Answer(d.kind, self.rng.choice(d.options))
 
+    def choose_procedure(self, rules: Ruleset, observation: Observation) -> Answer:
+        """Uniform among the legal answers (offers drawn without listing them all)."""
+        d = observation.decision
+        assert d is not None
+        if d.answered_by_options:
+            return Answer(d.kind, self.rng.choice(d.options))
+        return d.read(random_exchange_choice(rules, observation, self.rng))
+
 
 @register("greedy")
 class GreedyBot(BaseBot):

@@ -210,6 +210,9 @@ def simulate(
         typer.Option("--record-decisions", help="Write every play decision to a .npz file (imitation data)"),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds in each game: a match, its points summed (exchanges included)")
+    ] = 1,
 ) -> None:
     """Play bots against each other on duplicate deals: points and win rates with 95% intervals.
 
@@ -239,6 +242,7 @@ def simulate(
             record_decisions=record_decisions,
             quiet=quiet,
             console=console,
+            rounds=rounds,
         )
     except (BigTwoError, ValueError) as e:
         _error(e)
@@ -361,6 +365,8 @@ def rules_show(
             shown = f"[yellow]{shown}[/yellow]"
         t.add_row(field_section(key), key, shown, escape(field.description or ""))
     console.print(t)
+    for note in r.notes():
+        console.print(escape(note))
     console.print("[dim]Yellow: differs from the classic defaults.[/dim]")
 
 

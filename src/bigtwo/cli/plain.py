@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cli.session import TableSession, decision_question
+from bigtwo.cli.session import TableSession, decision_question, procedure_text
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
@@ -245,6 +245,8 @@ class PlainTable:
         what = "answer" if s.decision is not None else "play"
         self.say(f"{plural(len(legal), 'legal ' + what)}:")
         self.say(escape(", ".join(s.describe(x) for x in legal)))
+        if s.unlisted() is not None:
+            self.say(escape(f"({s.unlisted()})"))
 
     def save(self, path: str | Path) -> Path | None:
         try:
@@ -280,7 +282,7 @@ class PlainTable:
             return f"{what} Type [bold]lowest[/bold], or [bold]any[/bold] to let them choose.{why}"
         if kind in ("redeal", "swap"):
             return f"{what} Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
-        return what
+        return procedure_text(s, d) or what
 
     # --- results ------------------------------------------------------------------------------------
     def show_scores(self) -> None:

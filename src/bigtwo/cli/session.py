@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from bigtwo.actions import DEAL_DECISIONS
+from bigtwo.actions import WORD_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.registry import strongest_bot
 from bigtwo.bots.spec import BotSpec, split_lineup
@@ -208,7 +208,8 @@ class TableSession:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        """The human's pending decision (at the deal, or in an exchange), if any."""
+        """The human's pending decision, if any: at the deal, in an exchange, an auction or trading, or a
+        face-down hand."""
         if self.match is None or self.match.pending is None or not self.human_to_move:
             return None
         return self.match.observation(self.seat)["decision"]
@@ -221,11 +222,21 @@ class TableSession:
     def legal_choices(self) -> list[Any]:
         d = self.decision
         if d is not None:
-            if d["kind"] in DEAL_DECISIONS:
+            if d["kind"] in WORD_DECISIONS or self.unlisted() is not None:
                 return list(d["options"])
             return legal_exchange_choices(self.rules, self.observation())
         g = self.game
         return g.legal_plays() if g is not None and self.human_to_move else []
+
+    def unlisted(self) -> str | None:
+        """What :meth:`legal_choices` leaves out, in words: offers and requests name other players' cards, far
+        too many to list (an offer of 3 cards for 3 has millions); None when every answer is listed."""
+        d = self.decision
+        if d is None or d["kind"] not in ("trade", "request") or not d["count"]:
+            return None
+        if d["kind"] == "trade":
+            return f"or an offer of up to {plural(d['count'], 'card')} for as many named cards of another player"
+        return f"or a request for up to {plural(d['count'], 'card')}"
 
     # --- acting -------------------------------------------------------------------------------------
     def act(self, answer: CardsLike | Play | str, call_last_card: bool = True) -> Any:
@@ -282,7 +293,7 @@ class TableSession:
         if self.decision is None:
             return None
         legal = self.legal_choices()
-        return legal[0] if len(legal) == 1 else None
+        return legal[0] if len(legal) == 1 and self.unlisted() is None else None
 
     # --- deal-time requests: a match asks them as decisions, a single round offers them until play begins ------
     def _deal_choice(self, kind: str) -> bool:
@@ -485,6 +496,32 @@ class TableSession:
             return f"{w.subject(frm, 'declines')} to surrender."
         if e["type"] == "demand":
             return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'])} cards back."
+        if e["type"] == "bid":
+            return f"{w.subject(frm, 'bids')} {self.cards_markup(e['cards'])} for {self.cards_markup([e['card']])}."
+        if e["type"] == "sold":
+            paid = self.cards_markup(e["paid"])
+            return f"[b]{w.subject(to, 'buys')} {self.cards_markup(e['cards'])}[/b] with {paid}, now on the table."
+        if e["type"] == "unsold":
+            return f"[dim]Nobody bids for {self.cards_markup(e['cards'])}.[/dim]"
+        if e["type"] == "offer":
+            return (
+                f"{w.subject(frm, 'offers')} {self.cards_markup(e['cards'])} to {w.object(to)} for "
+                f"{self.cards_markup(e['want'])}."
+            )
+        if e["type"] == "reply":
+            verb = "accepts" if e["answer"] == "accept" else "declines"
+            return f"{w.subject(frm, verb)} the offer."
+        if e["type"] == "vote":
+            return f"[dim]{w.subject(frm, 'lets')} trading end ({e['votes']} of {e['needed']}).[/dim]"
+        if e["type"] == "trade-ended":
+            if e.get("reason") == "play":
+                return f"{w.subject(frm, 'ends')} trading to lead."
+            return "Trading ends."
+        if e["type"] == "request":
+            return f"{w.subject(frm, 'asks')} {w.object(to)} for {self.cards_markup(e['cards'])}."
+        if e["type"] == "grant":
+            verb = "grants" if e["answer"] == "grant" else "refuses"
+            return f"{w.subject(frm, verb)} {self.cards_markup(e['cards'])} to {w.object(to)}."
         return None
 
     def _sync_game(self, g: Game) -> None:
@@ -571,6 +608,50 @@ def _describe(session: TableSession, choice: Any) -> str:
     return w.render(choice, opens=False) if str(choice) else "decline"
 
 
+def procedure_text(s: TableSession, d: dict[str, Any]) -> str | None:
+    """An auction, trading, request or face-down-hand decision as markup: what to type, and why."""
+    w = s.words
+    kind = d["kind"]
+    why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
+    other = w.object(d["from"]) if d.get("from") is not None else ""
+    if kind == "look":
+        return (
+            "Your hand lies face down: type [bold]look[/bold] (then you must play, or the hand takes the last free "
+            "place) or [bold]pass[/bold] without looking."
+        )
+    if kind == "bid":
+        best = f"; the best bid is {s.cards_markup(d['best'])} by {other}" if d.get("best") else ""
+        rule = "higher than its rank" if s.rules.exchange == "higher-bid-auction" else "of any rank"
+        return (
+            f"{s.cards_markup(d['cards'])} is on auction{best}: type a card {rule} to bid (above the best bid), or "
+            "[bold]pass[/bold]."
+        )
+    if kind == "trade":
+        play = ", or [bold]play[/bold] to end trading and lead" if "play" in d.get("options", ()) else ""
+        if not d["count"]:
+            return f"Free trade: you have no offer left: type [bold]done[/bold]{play}.{why}"
+        return (
+            f"Free trade: type an offer such as [bold]5D for 2S to seat 1[/bold] (as many cards each way), or "
+            f"[bold]done[/bold] to let trading end{play}.{why}"
+        )
+    if kind == "reply":
+        return (
+            f"{w.subject(d['from'], 'offers')} {s.cards_markup(d['cards'])} for your "
+            f"{s.cards_markup(d['want'])}: type [bold]accept[/bold] or [bold]decline[/bold]."
+        )
+    if kind == "request":
+        return (
+            f"Ask {other} for up to {plural(d['count'], 'card')} of theirs back: type the cards, or "
+            f"[bold]none[/bold] to let them choose.{why}"
+        )
+    if kind == "grant":
+        return (
+            f"{w.subject(d['from'], 'asks')} you for {s.cards_markup(d['want'])}: type [bold]grant[/bold] or "
+            f"[bold]refuse[/bold]."
+        )
+    return None
+
+
 def cards_markup(tokens: list[str], ascii_cards: bool = False) -> str:
     """Rich markup for cards given in record notation: the table's faces, red suits in red."""
     out = []
@@ -592,4 +673,5 @@ __all__ = [
     "card_face",
     "faces",
     "parse_bot_spec",
+    "procedure_text",
 ]

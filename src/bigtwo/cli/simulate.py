@@ -16,6 +16,7 @@ from rich.progress import (
 )
 
 from bigtwo.arena.decisions import check_decisions_path, write_decisions
+from bigtwo.arena.play import needs_match
 from bigtwo.arena.plot import check_plot_path, plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
@@ -40,6 +41,7 @@ def simulate(
     record_decisions: Path | None = None,
     quiet: bool = False,
     console: Console | None = None,
+    rounds: int = 1,
 ) -> ArenaResult:
     console = console or Console(highlight=False)
     # everything that can be refused is refused before the first game is played
@@ -49,9 +51,15 @@ def simulate(
         check_plot_path(plot)
     if record_decisions is not None:
         check_decisions_path(record_decisions)
+        if needs_match(rules, rounds):
+            raise ValueError(
+                f"--record-decisions records single rounds as dealt; {rules.name!r}"
+                + (f" with --rounds {rounds}" if rounds > 1 else "")
+                + " is played as a match (decisions before play)"
+            )
     names = split_lineup(bots)
     if len(names) == 1:
-        names = names * (players or rules.players)
+        names = names * (rules.horse_game or players or rules.players)
     elif players is not None and players != len(names):
         raise ValueError(f"--bots lists {len(names)} bots but --players is {players}")
     measure = utility or default_measure(rules)
@@ -80,6 +88,7 @@ def simulate(
             workers=workers,
             ray=ray,
             progress=progress,
+            rounds=rounds,
             record_decisions=record_decisions is not None,
         )
     console.print(result.table())

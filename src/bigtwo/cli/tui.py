@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from bigtwo.cards import CardSet, held_copies, to_mask
-from bigtwo.cli.session import TableSession, decision_question
+from bigtwo.cli.session import TableSession, decision_question, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.record.build import ordinal
@@ -411,6 +411,8 @@ class TableApp(App[None]):
         legal = s.legal_choices()
         what = "answers" if s.decision is not None else "plays"
         count = f"{len(legal)} legal {what[:-1] if len(legal) == 1 else what}"
+        if s.unlisted() is not None:
+            count += f" ({s.unlisted()})"
         if len(legal) <= 6:  # a short list fits under the hand
             self.say(f"{count}: " + ", ".join(s.describe(x) for x in legal))
             return
@@ -714,7 +716,7 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
     if kind in ("redeal", "swap"):
         key = "r" if kind == "redeal" else "w"
         return f"{what} Press {key} (or type {kind}), or type keep.{why}"
-    return what
+    return procedure_text(s, d) or what
 
 
 def round_result(s: TableSession) -> Table:

@@ -25,9 +25,11 @@ from bigtwo.cards import (
     TWO,
     CardSet,
     bits,
+    checked_mask,
     to_mask,
 )
 from bigtwo.combos.play import Play
+from bigtwo.errors import CardParseError
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
@@ -46,29 +48,47 @@ RUN_WIDTH = {"pair_straight": 2, "triple_straight": 3}
 class Evaluator:
     """Compiled comparison data for one Ruleset. Build through ``rules.engine`` (cached)."""
 
-    def __init__(self, rules: Any, players: int | None = None):
+    def __init__(self, rules: Any, players: int | None = None, twos_low: bool = False):
         self.rules = rules
         self.name = rules.name
         self.players = rules.players if players is None else players
+        self.twos_low = twos_low
         so = rules.suit_order
         self.suit_ranked = so != "none"
         self.suit_power = [so.index(s) for s in "DCHS"] if self.suit_ranked else [0, 0, 0, 0]
         self.pack = CardSet.deck(rules.jokers, rules.decks).mask
         high_joker = RED_JOKER if rules.high_joker == "red" else BLACK_JOKER
+        # where each rank stands (3..2, then the jokers): the 2s drop below the 3s in a round a dealt four of a
+        # kind made 'twos low' (002 Four-of-a-kind), and inside poker hands under poker_twos = "low"
+        low = [r + 1 for r in range(TWO)] + [0, JOKER_RANK]
+        self.rank_power = low if twos_low else list(range(JOKER_RANK + 1))
+        self.poker_rank_power = low if rules.poker_twos == "low" else self.rank_power
         n_all = VIRTUAL + JOKER_RANK * SUIT_SLOTS
         self.rank_of = [0] * n_all
         self.suit_of = [4] * n_all
+        # power orders cards (rank, then suit); the others order them inside poker hands: full_power for full
+        # houses and straights (the 2s keep their place), poker_power for flushes, fours and junk hands
         self.power = [0] * n_all
+        self.full_power = [0] * n_all
+        self.poker_power = [0] * n_all
+        suits_split = rules.poker_suit_tiebreak
         self.joker_mask = 0
+
+        def place(i: int, r: int, slot_power: int) -> None:
+            self.power[i] = self.rank_power[r] * SUIT_SLOTS + slot_power
+            tie = slot_power if suits_split else 0
+            self.full_power[i] = self.rank_power[r] * SUIT_SLOTS + tie
+            self.poker_power[i] = self.poker_rank_power[r] * SUIT_SLOTS + tie
+
         for i in range(NCARDS):
             f = i % DECK_SIZE
             if f < 52:
                 r, s = f >> 2, f & 3
                 self.rank_of[i], self.suit_of[i] = r, s
-                self.power[i] = r * SUIT_SLOTS + self.suit_power[s]
+                place(i, r, self.suit_power[s])
             else:
                 self.rank_of[i] = JOKER_RANK
-                self.power[i] = JOKER_RANK * SUIT_SLOTS + (1 if f == high_joker else 0)
+                place(i, JOKER_RANK, 1 if f == high_joker else 0)
                 self.joker_mask |= 1 << i
         # a wild joker standing for rank r: slot 0-3 as that suit (for flushes), 4/5 'above spades' as the low/high
         # joker (house code 5.3.1: a pair holding a joker beats one without, the high joker's beats the low's)
@@ -77,11 +97,13 @@ class Evaluator:
                 v = VIRTUAL + r * SUIT_SLOTS + slot
                 self.rank_of[v] = r
                 self.suit_of[v] = slot if slot < 4 else 4
-                self.power[v] = r * SUIT_SLOTS + (self.suit_power[slot] if slot < 4 else slot)
+                place(v, r, self.suit_power[slot] if slot < 4 else slot)
         self.high_joker_face = high_joker
         self.wild = rules.wild_jokers
+        self.valueless = rules.valueless_jokers
         self.highest_face = max(range(52), key=lambda c: (self.power[c], c))
-        self.kinds = tuple(rules.combinations)
+        self.highest_card_straights = rules.straight_order == "highest-card"
+        self.kinds = tuple(k for k in rules.combinations if k not in rules.kinds_not_played)
         self.enabled = frozenset(self.kinds)
         self.cat = {k: i for i, k in enumerate(self.kinds)}
         families = sorted({KINDS[k].family for k in self.kinds})
@@ -99,7 +121,7 @@ class Evaluator:
         self.straight_windows: dict[int, list[tuple[int, tuple[int, ...], int, int]]] = {}
         self.run_windows: dict[int, dict[int, list[tuple[int, tuple[int, ...], int]]]] = {2: {}, 3: {}}
         lengths = rules.straight_lengths
-        if self.players >= 5 and rules.straight_lengths_five_plus:
+        if rules.people(self.players) >= 5 and rules.straight_lengths_five_plus:
             lengths = rules.straight_lengths_five_plus
         self.straight_lengths = lengths
         if self.enabled & {"straight", "straight_flush", "royal_flush"}:
@@ -115,12 +137,12 @@ class Evaluator:
                 ]
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
-        for width, kind, least in (
-            (2, "pair_straight", rules.pair_straight_min),
-            (3, "triple_straight", rules.triple_straight_min),
+        for width, kind, least, most in (
+            (2, "pair_straight", rules.pair_straight_min, rules.pair_straight_max),
+            (3, "triple_straight", rules.triple_straight_min, rules.triple_straight_max),
         ):
             if kind in self.enabled:
-                for n in range(least, table.max_length() + 1):
+                for n in range(least, min(most, table.max_length()) + 1):
                     runs = table.line_runs(n)
                     if runs:
                         self.runs[width][n] = {sum(1 << r for r in run): (pos, run[-1]) for pos, run in enumerate(runs)}
@@ -157,7 +179,7 @@ class Evaluator:
             "joker_pair": self._m_joker_pair,
             "dragon": self._m_dragon,
         }
-        self.bomb_rules = [(b.kind, b.length, frozenset(b.beats)) for b in rules.bombs]
+        self.bomb_rules = [(b.kind, b.length, frozenset(b.beats)) for b in rules.bombs if b.kind in self.enabled]
         self.has_bombs = bool(self.bomb_rules)
         self.bomb_same_kind = rules.bomb_vs_bomb == "same-kind"
         self.bomb_sizes = frozenset(n for kind, _l, _t in self.bomb_rules for n in self._sizes_of(kind))
@@ -194,20 +216,37 @@ class Evaluator:
         return max(p[c] for c in cards)
 
     def straight_key(self, pos: int, tb_card: int) -> int:
-        return pos * POWER_SPAN + (self.power[tb_card] if self.rules.straight_suit_tiebreak else 0)
+        """A straight's key by the table: its place, then (where suits split straights) the tie-break card."""
+        return pos * POWER_SPAN + (self.full_power[tb_card] if self.rules.straight_suit_tiebreak else 0)
+
+    def straight_kv(self, pos: int, cards: Any, tb_card: int, tb_rank: int) -> tuple[int, int]:
+        """(key, value) of a straight or straight flush: by the table, or by its highest card (004 Chor Dai Di:
+        "Straight, determined by highest card", a card's value being its number, then its suit)."""
+        if self.highest_card_straights:
+            top = max(cards, key=self.power.__getitem__)
+            tie = self.rules.straight_suit_tiebreak
+            fp = self.full_power[top]
+            return (fp if tie else fp - fp % SUIT_SLOTS), self.rank_of[top]
+        return self.straight_key(pos, tb_card), tb_rank
+
+    def poker_key(self, cards: Any) -> int:
+        """The highest card of a four of a kind's four or a junk hand's group, as poker hands rank them."""
+        pp = self.poker_power
+        return int(max(pp[c] for c in cards))
 
     def flush_key(self, cards: list[int] | tuple[int, ...]) -> int:
-        ranks = sorted((self.rank_of[c] for c in cards), reverse=True)
+        prk = self.poker_rank_power
+        ranks = sorted((prk[self.rank_of[c]] for c in cards), reverse=True)
         rk = 0
         for r in ranks:
             rk = rk * 16 + r
-        suit = self.suit_power[self.suit_of[cards[0]]]
+        suit = self.suit_power[self.suit_of[cards[0]]] if self.rules.poker_suit_tiebreak else 0
         order = self.rules.flush_order
         if order == "ranks-then-suit":
             return rk * SUIT_SLOTS + suit
         if order == "suit-then-ranks":
             return suit * (16**5) + rk
-        return self.max_power(cards)
+        return self.poker_key(cards)
 
     CACHE_LIMIT = 400_000
 
@@ -233,7 +272,9 @@ class Evaluator:
             cls = size
         order = (cat << KEY_BITS) | key
         if size == 5 and self.card_value_fives:
-            order |= value << (KEY_BITS + 5)
+            order |= self.rank_power[value] << (KEY_BITS + 5)
+        if self.valueless and kind == "single" and mask & self.joker_mask:
+            order = -1  # a valueless joker: any single beats it (it beats any single by the rule in beats())
         bomb = 0
         for i, (bkind, length, _targets) in enumerate(self.bomb_rules):
             if bkind == kind and (length is None or length * RUN_WIDTH.get(kind, 1) == size):
@@ -249,6 +290,8 @@ class Evaluator:
         kinds = self.kinds_by_size.get(mask.bit_count())
         if not kinds:
             return None
+        if self.valueless and mask & self.joker_mask and mask & (mask - 1):
+            return None  # a valueless joker is played alone
         if self.wild and mask & self.joker_mask:
             best = self._best_wild(mask, kinds)
         else:
@@ -344,6 +387,11 @@ class Evaluator:
         hi, lo = sorted((r for r, v in g.items() if len(v) == 2), reverse=True)
         return hi, lo
 
+    def _pairs_key(self, hi: list[int], lo: list[int]) -> int:
+        """A two-pair five-card hand's key: its pairs as poker ranks them, the higher pair first."""
+        a, b = self.poker_key(hi), self.poker_key(lo)
+        return max(a, b) * POWER_SPAN + min(a, b)
+
     def _m_two_pairs(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         hl = self._pairs_hi_lo(g, [2, 2])
         if hl is None:
@@ -354,13 +402,13 @@ class Evaluator:
         hl = self._pairs_hi_lo(g, [1, 2, 2])
         if hl is None:
             return None
-        return self.max_power(g[hl[0]]) * POWER_SPAN + self.max_power(g[hl[1]]), hl[0]
+        return self._pairs_key(g[hl[0]], g[hl[1]]), hl[0]
 
     def _m_sisters(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         hl = self._pairs_hi_lo(g, [1, 2, 2])
         if hl is None or hl[0] != hl[1] + 1 or hl[0] >= JOKER_RANK:
             return None
-        return self.max_power(g[hl[0]]) * POWER_SPAN + self.max_power(g[hl[1]]), hl[0]
+        return self._pairs_key(g[hl[0]], g[hl[1]]), hl[0]
 
     def _straight_info(self, cs: list[int], g: dict[int, list[int]]) -> tuple[int, int] | None:
         if len(g) != len(cs):
@@ -375,7 +423,7 @@ class Evaluator:
 
     def _straight_result(self, g: dict[int, list[int]], info: tuple[int, int]) -> tuple[int, int]:
         pos, tb = info
-        return self.straight_key(pos, g[tb][0]), tb
+        return self.straight_kv(pos, [v[0] for v in g.values()], g[tb][0], tb)
 
     def _suited(self, cs: list[int]) -> bool:
         s = self.suit_of[cs[0]]
@@ -408,21 +456,22 @@ class Evaluator:
         if sorted((len(a), len(b))) != [2, 3]:
             return None
         t = r1 if len(a) == 3 else r2
-        return self.max_power(g[t]), t
+        fp = self.full_power
+        return max(fp[c] for c in g[t]), t
 
     def _m_four_of_a_kind(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         if len(g) != 2:
             return None
         for r, v in g.items():
             if len(v) == 4:
-                return self.max_power(v), r
+                return self.poker_key(v), r
         return None
 
     def _m_triple_junk(self, cs: list[int], g: dict[int, list[int]]) -> MatchResult:
         if sorted(len(v) for v in g.values()) != [1, 1, 3]:
             return None
         t = next(r for r, v in g.items() if len(v) == 3)
-        return self.max_power(g[t]), t
+        return self.poker_key(g[t]), t
 
     def _m_run(self, cs: list[int], g: dict[int, list[int]], width: int) -> MatchResult:
         if any(len(v) != width for v in g.values()):
@@ -452,6 +501,8 @@ class Evaluator:
             return self._bomb_beats(new, old)
         if new.cls != old.cls:
             return False
+        if self.valueless and (new.mask | old.mask) & self.joker_mask and new.kind == old.kind == "single":
+            return True  # 002 Joker rules: it beats any card, and any card beats it
         return new.order >= old.order if self.equal_beats else new.order > old.order
 
     def normally_beats(self, new: Play, old: Play) -> bool:
@@ -489,11 +540,16 @@ class Evaluator:
             return c < VIRTUAL and c % DECK_SIZE == self.highest_face
         return False
 
+    def mask_of(self, cards: Any) -> int:
+        """The mask of anything card-like from outside, checked against the pack (a card written twice under
+        one deck is an error naming it, as is anything that is not cards)."""
+        return checked_mask(cards.mask if isinstance(cards, Play) else cards, self.pack, f" under {self.name!r}")
+
     def play_of(self, cards: Any) -> Play | None:
         """Classify anything card-like (a Play is re-classified unless it is already ours)."""
-        if isinstance(cards, Play):
-            return self.classify(cards.mask) if cards.mask else cards
-        return self.classify(to_mask(cards))
+        if isinstance(cards, Play) and not cards.mask:
+            return cards
+        return self.classify(self.mask_of(cards))
 
     def classify_cards(self, cards: Any) -> Play | None:
         return self.play_of(cards)
@@ -586,7 +642,10 @@ class Evaluator:
 
     def why_not(self, new: Any, old: Any = None) -> str | None:
         """Why ``new`` may not be played on ``old`` (``None``: leading), or None when it may."""
-        mask = new.mask if isinstance(new, Play) else to_mask(new)
+        try:
+            mask = self.mask_of(new)
+        except CardParseError as e:
+            return str(e)
         if mask == 0:
             return "a play needs at least one card"
         p = self.classify(mask)
@@ -600,7 +659,10 @@ class Evaluator:
             return f"{cards} is not a combination under {self.name!r}"
         if old is None:
             return None
-        q = self.play_of(old)
+        try:
+            q = self.play_of(old)
+        except CardParseError as e:
+            return str(e)
         if q is None or q.is_pass:
             return None
         if self.beats(p, q):

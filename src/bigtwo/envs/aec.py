@@ -22,6 +22,12 @@ two more actions after the plays': ``keep_action`` and ``take_action`` (ask for 
 is pending, the agent asked is the one to move and those two are its only legal actions; the deal then stands
 (or is dealt again) and play begins. ``deal_observation(seat)`` is the typed observation with the decision,
 for bots. Rounds given as ``options={"game": ...}`` or ``"hands"`` start at their first play.
+
+What some rules do between the deal and the first play (exchanges, auctions of the out cards, free trade,
+requests) is not an action of the environment: rounds are played as dealt (pass ``options={"game": ...}`` to
+start from a position after them). In the Horse Game the agent to move always looks at its face-down hand (so
+it must then play, or give the hand up by passing): the environment offers no blind pass, and each agent's
+observation shows its hand.
 """
 
 from __future__ import annotations
@@ -365,6 +371,11 @@ class BigTwoAECEnv(AECEnv):
         self._deads_step_first()
 
     def _after_move(self) -> None:
+        g = self.game
+        if g.look_pending:
+            # the Horse Game: the agent to move always picks its hand up (the environment offers no blind pass)
+            g.look()
+            self._version += 1
         if self.action_encoding == "legal":
             cards = self.action_cards()
             self.infos = {a: {} for a in self.agents}

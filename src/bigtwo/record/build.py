@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bigtwo.cards import CardSet
-from bigtwo.exchange import Exchange
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.model import Action, Deal, Record, Request, Round, Trade, seat_token
 from bigtwo.record.notation import write_cards
+from bigtwo.record.trades import trade_of
 
 
 def notation(ev: Any, mask: int) -> str:
@@ -59,6 +58,8 @@ def played_deal(game: Game, dealt: Sequence[int] | None = None) -> tuple[Deal, G
             continue
         lead = walk.trick is None
         before = walk.hand(seat).mask
+        if walk.look_pending and (not p.is_pass or note == "forfeit"):
+            walk.look()  # the Horse Game: a hand is looked at before it plays (or is given up)
         walk.play(p, call_last_card=note == "called")
         a = Action(seat, None if p.is_pass else notation(ev, p.mask), note)
         if note == "drew":
@@ -137,22 +138,14 @@ def _trades(match: Match, index: int) -> list[Trade]:
     rec = match.records[index]
     if rec.exchange is None:
         return []  # the deal's own decisions are pending: no exchange yet
-    prev = match.records[index - 1].result if index else None
-    again = Exchange(match.rules, list(rec.dealt), prev.finishing_order if prev else None, rec.dealer)
-    ev = match.rules.engine
+    again = rec.exchange.fresh()
     out = []
     for a in rec.exchange.answers:
         d = again.pending
         assert d is not None and d.seat == a["seat"]
-        other = d.to if d.kind in ("give", "surrender") else d.source
-        answer = a["answer"]
-        if d.kind in ("give", "surrender"):
-            exact = a["mask"]
-            answer = notation(ev, exact)
-            again.decide(CardSet.from_mask(exact))
-        else:
-            again.decide(answer)
-        out.append(Trade(d.seat, d.kind, answer, -1 if other is None else other))
+        trade, answer = trade_of(d, a, again.ev)
+        again.decide(answer)
+        out.append(trade)
     return out
 
 

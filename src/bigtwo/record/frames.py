@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.cards import CardSet
-from bigtwo.exchange import Exchange
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.build import notation, start_of_play
-from bigtwo.record.model import Record, Trade, seat_token
+from bigtwo.record.model import Record, seat_token
 from bigtwo.record.replay import replay
 from bigtwo.record.text import trade_text
+from bigtwo.record.trades import trade_of
 
 
 @dataclass
@@ -71,8 +70,12 @@ def _walk(game: Game, rnd: int, out: list[Frame], roles: list[str] | None, title
         seat, p = hist[i]
         if walk.trick is None:
             trick += 1
+        if walk.look_pending and (not p.is_pass or notes[i] == "forfeit"):
+            walk.look()  # the Horse Game: the hand was looked at first
         walk.play(p, call_last_card=notes[i] == "called")
         words = "passes" if p.is_pass else f"plays {notation(walk.ev, p.mask)}"
+        if notes[i] == "forfeit":
+            words = "looks, cannot play, and gives the hand up (last free place)"
         if notes[i] == "drew":
             words += " and draws a card"
         if notes[i] == "called":
@@ -108,16 +111,15 @@ def _match_frames(m: Match, out: list[Frame]) -> None:
         hands = [notation(ev, h) for h in rec.dealt]
         dealer = seat_token(rec.dealer)
         out.append(Frame(round=rnd, label=f"Round {rnd}: {dealer} deals", hands=hands, roles=rec.roles))
-        prev = m.records[i - 1].result if i else None
-        again = Exchange(m.rules, list(rec.dealt), prev.finishing_order if prev else None, rec.dealer)
-        for a in rec.exchange.answers if rec.exchange is not None else ():
+        if rec.exchange is None:
+            continue
+        again = rec.exchange.fresh()
+        for a in rec.exchange.answers:
             d = again.pending
             assert d is not None
-            other = d.to if d.kind in ("give", "surrender") else d.source
-            exact = a.get("mask")
-            answer = notation(ev, exact) if exact is not None else a["answer"]
-            words = trade_text(Trade(d.seat, d.kind, answer, -1 if other is None else other))
-            again.decide(CardSet.from_mask(exact) if exact is not None else a["answer"])
+            trade, answer = trade_of(d, a, again.ev)
+            words = trade_text(trade)
+            again.decide(answer)
             out.append(
                 Frame(
                     round=rnd,

@@ -260,7 +260,10 @@ def record_from_dict(data: Any) -> Record:
                 answer = r.cards(answer, f"{tw}.answer", ev)
                 if tk == "give" and not answer:
                     raise RecordError("give needs cards", where=f"{tw}.answer")
-            trades.append(Trade(r.get(t, "seat", tw, "seat"), tk, answer, r.get(t, "other", tw, "seat"), where=tw))
+            # a bid or a trade turn without an offer has no other party: -1
+            none = isinstance(t, dict) and t.get("other") == -1 and tk in ("bid", "trade")
+            other = -1 if none else r.get(t, "other", tw, "seat")
+            trades.append(Trade(r.get(t, "seat", tw, "seat"), tk, answer, other, where=tw))
         face_up = r.get(rd, "face_up", w, str, optional=True)
         stock = r.get(rd, "stock", w, int, optional=True)
         if stock is not None and stock < 1:

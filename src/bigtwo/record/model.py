@@ -14,8 +14,9 @@ from typing import Any
 from bigtwo.errors import BigTwoError
 
 FORMAT = "bigtwo-record/1"
-NOTES = ("auto", "drew", "called")  # an automatic pass, a pass that drew from the stock, a called last card
-TRADE_KINDS = ("give", "surrender", "ask", "demand")
+# an automatic pass, a pass that drew from the stock, a called last card, a Horse Game hand given up
+NOTES = ("auto", "drew", "called", "forfeit")
+TRADE_KINDS = ("give", "surrender", "ask", "demand", "bid", "trade", "reply", "request", "grant")
 REQUESTS = ("redeal", "swap")
 RESERVED_TAGS = frozenset(
     [

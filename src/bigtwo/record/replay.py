@@ -20,6 +20,7 @@ from bigtwo.match import Match
 from bigtwo.record.build import _is_ranking, notation, result_text
 from bigtwo.record.model import Action, Deal, Record, RecordError, Round, seat_token
 from bigtwo.record.notation import read_cards
+from bigtwo.record.trades import answer_of, decision_other
 
 
 def _fail(problem: str, at: Any) -> RecordError:
@@ -53,7 +54,7 @@ def _check_hands(ev: Any, masks: Any, claimed: list[str], what: str, at: Any) ->
 def play_deal(
     game: Game,
     deal: Deal,
-    act: Callable[[Any, bool], Any],
+    act: Callable[[Any, bool, str | None], Any],
     on_action: Callable[[Game, Action], None] | None = None,
 ) -> None:
     """Play ``deal``'s tricks on ``game`` through ``act(cards_or_pass, call_last_card)``, checking each step."""
@@ -89,12 +90,18 @@ def play_deal(
                 raise _fail(f"the trick before is not over ({top} by {seat_token(game.trick_seat or 0)})", a)
             before = game.hand(a.seat).mask
             try:
-                act("pass" if a.cards is None else CardSet.from_mask(read_cards(a.cards)), a.note == "called")
+                act("pass" if a.cards is None else CardSet.from_mask(read_cards(a.cards)), a.note == "called", a.note)
             except BigTwoError as e:
                 raise _fail(f"{who}: {a.cards or 'pass'}: {getattr(e, 'reason', e)}", a) from None
             note = game.history_notes[k]
             if note != a.note:
-                said = {None: "no note", "drew": "{drew}", "called": "{last card}", "auto": "{auto}"}
+                said = {
+                    None: "no note",
+                    "drew": "{drew}",
+                    "called": "{last card}",
+                    "auto": "{auto}",
+                    "forfeit": "{gave up}",
+                }
                 raise _fail(f"{who}'s action has {said[note]} in the engine, {said[a.note]} in the record", a)
             if note == "drew" and a.drew is not None:
                 drawn = notation(game.ev, game.hand(a.seat).mask & ~before)
@@ -187,7 +194,13 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
         raise _fail(str(e), r) from None
     _check_hands(g.ev, g.dealt, d.hands, "the deal", d if d.line or d.where else r)
     _start_checks(g, r)
-    play_deal(g, d, lambda cards, called: g.play(cards, call_last_card=called), on_action)
+
+    def act_on_game(cards: Any, called: bool, note: str | None = None) -> None:
+        if g.look_pending and (cards != "pass" or note == "forfeit"):
+            g.look()  # the Horse Game: a hand is looked at before it plays (or is given up)
+        g.play(cards, call_last_card=called)
+
+    play_deal(g, d, act_on_game, on_action)
     res = g.result
     want = "*"
     if res is not None:
@@ -243,12 +256,11 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
                 raise _fail("no exchange decision is pending here", t)
             if d.seat != t.seat:
                 raise _fail(f"{seat_token(t.seat)} has no decision to make; {seat_token(d.seat)} has", t)
-            other = d.to if d.kind in ("give", "surrender") else d.source
-            if d.kind != t.kind or other != t.other:
+            other = t.other if d.kind in ("bid", "trade") else decision_other(d)
+            if d.kind != t.kind or (-1 if other is None else other) != t.other:
                 raise _fail(f"the decision here is {d.kind!r} with {seat_token(other or 0)}, not {t.kind!r}", t)
             try:
-                answer = CardSet.from_mask(read_cards(t.answer)) if t.kind in ("give", "surrender") else t.answer
-                m.act(answer, seat=t.seat)
+                m.act(answer_of(t), seat=t.seat)
             except BigTwoError as e:
                 raise _fail(getattr(e, "reason", str(e)), t) from None
         if rec.game is None:
@@ -266,7 +278,14 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             start.undo()
         _start_checks(start, r)
 
-        def act(cards: Any, called: bool) -> None:
+        def act(cards: Any, called: bool, note: str | None = None) -> None:
+            d = m.pending
+            if d is not None and d.kind == "look":
+                # the Horse Game: a play, or a hand given up, was looked at first; another pass was blind
+                blind = cards == "pass" and note != "forfeit"
+                m.act("pass" if blind else "look")
+                if blind:
+                    return
             m.act(cards, call_last_card=called)
 
         play_deal(rec.game, r.game, act, on_action)

@@ -26,7 +26,9 @@
 A tag is ``[Name value]`` or ``[Name key value]`` (a seat ``P0`` or a setting name); the value is JSON (a
 string in double quotes, a number, or a list). Each numbered line is one trick: ``P<seat>:`` then the cards or
 ``pass``, with at most one note in braces: ``{auto}`` (the automatic turn skip passed), ``{drew 7H}`` (a pass
-that drew from the stock), ``{last card}`` (a play announced as leaving one card). Lines starting with ``;``
+that drew from the stock), ``{last card}`` (a play announced as leaving one card), ``{gave up}`` (a Horse Game
+hand looked at that could not play). The Horse Game's other looks are implied: a play was looked at, another
+pass was blind. Lines starting with ``;``
 are comments. :func:`parse_text` raises :class:`RecordError` naming the line for anything else.
 
 A round section may hold, in this order: ``Dealer``, ``Roles``, ``Request`` (``"redeal"``/``"swap"``),
@@ -57,6 +59,20 @@ _TRADE = {
     "ask": re.compile(r"^asks P(\d): (.+)$"),
     "demand": re.compile(r"^demands (.+) from P(\d)$"),
 }
+# the procedures before play: (kind, pattern, answer from the match, other party's group or None)
+_PROCEDURES: list[tuple[str, re.Pattern[str], Any, int | None]] = [
+    ("bid", re.compile(r"^passes on the auction$"), "pass", None),
+    ("bid", re.compile(r"^bids (.+)$"), 1, None),
+    ("trade", re.compile(r"^offers (.+ for .+) to P(\d)$"), 1, 2),
+    ("trade", re.compile(r"^lets trading end$"), "done", None),
+    ("trade", re.compile(r"^starts play$"), "play", None),
+    ("reply", re.compile(r"^accepts P(\d)'s offer$"), "accept", 1),
+    ("reply", re.compile(r"^declines P(\d)'s offer$"), "decline", 1),
+    ("request", re.compile(r"^asks P(\d) for nothing$"), "none", 1),
+    ("request", re.compile(r"^asks P(\d) for (.+)$"), 2, 1),
+    ("grant", re.compile(r"^grants P(\d)'s request$"), "grant", 1),
+    ("grant", re.compile(r"^refuses P(\d)'s request$"), "refuse", 1),
+]
 
 
 def _value(v: Any) -> str:
@@ -84,6 +100,16 @@ def trade_text(t: Trade) -> str:
         return f"surrenders {t.answer} to {other}" if t.answer else f"declines to surrender to {other}"
     if t.kind == "ask":
         return f"asks {other}: {t.answer}"
+    if t.kind == "bid":
+        return "passes on the auction" if t.answer == "pass" else f"bids {t.answer}"
+    if t.kind == "trade":
+        return {"done": "lets trading end", "play": "starts play"}.get(t.answer, f"offers {t.answer} to {other}")
+    if t.kind == "reply":
+        return f"{t.answer}s {other}'s offer"
+    if t.kind == "request":
+        return f"asks {other} for {'nothing' if t.answer == 'none' else t.answer}"
+    if t.kind == "grant":
+        return f"{t.answer}s {other}'s request"
     return f"demands {t.answer} from {other}"
 
 
@@ -95,6 +121,8 @@ def action_text(a: Action) -> str:
         body += f" {{drew {a.drew}}}" if a.drew else " {drew}"
     elif a.note == "called":
         body += " {last card}"
+    elif a.note == "forfeit":
+        body += " {gave up}"
     return body
 
 
@@ -445,6 +473,18 @@ class _Parser:
                 raise self.fail(f"[Hands] lists {len(self.rounds[-1].exchanged)} hands; the table has {self.n}")
 
     def trade(self, seat: int, text: str) -> Trade:
+        for kind, pattern, answer, other in _PROCEDURES:
+            m = pattern.match(text.strip())
+            if m is None:
+                continue
+            said = m.group(answer).strip() if isinstance(answer, int) else answer
+            if kind in ("bid", "request") and isinstance(answer, int):
+                said = self.cards(said)
+            elif kind == "trade" and isinstance(answer, int):
+                give, want = said.split(" for ", 1)
+                said = f"{self.cards(give)} for {self.cards(want)}"
+            party = self.seat(f"P{m.group(other)}") if other is not None else -1
+            return Trade(seat, kind, said, party, line=self.line)
         for kind, pattern in _TRADE.items():
             m = pattern.match(text.strip())
             if not m:
@@ -502,12 +542,14 @@ class _Parser:
                 a.note = "auto"
             elif note == "last card":
                 a.note = "called"
+            elif note == "gave up":
+                a.note = "forfeit"
             elif note == "drew" or note.startswith("drew "):
                 a.note = "drew"
                 drawn = note[4:].strip()
                 a.drew = self.cards(drawn) if drawn else None
             else:
-                raise self.fail(f"{{{note}}} is not a note: {{auto}}, {{drew CARD}} or {{last card}}")
+                raise self.fail(f"{{{note}}} is not a note: {{auto}}, {{drew CARD}}, {{last card}} or {{gave up}}")
             if (a.note == "called") != (a.cards is not None):
                 raise self.fail(f"{{{note}}} does not go with {'a pass' if a.cards is None else 'a play'}")
         return a

@@ -35,10 +35,10 @@ if TYPE_CHECKING:
 PRESET_DIR = Path(__file__).with_name("presets")
 # The combos layer, above this one, registers how rules compile into an evaluator (see ``compile_with``):
 # the rules ask no upward import of their own.
-_COMPILER: Callable[[Ruleset, int], Evaluator] | None = None
+_COMPILER: Callable[[Ruleset, int, bool], Evaluator] | None = None
 
 
-def compile_with(compiler: Callable[[Ruleset, int], Evaluator]) -> None:
+def compile_with(compiler: Callable[[Ruleset, int, bool], Evaluator]) -> None:
     """Register the function that compiles a ruleset for a player count (the combos layer's Evaluator)."""
     global _COMPILER
     _COMPILER = compiler
@@ -106,11 +106,12 @@ class Ruleset(BaseModel):
     )
     decks: int = _f(1, "cards", "Packs shuffled together (two decks for 5-8 players and five of a kind)", ge=1, le=2)
     jokers: int = _f(0, "cards", "Jokers in each pack (0-2)", ge=0, le=2)
-    joker_mode: Literal["high", "wild"] = _f(
+    joker_mode: Literal["high", "wild", "valueless"] = _f(
         "high",
         "cards",
         "high: jokers rank above the 2s (singles, and a pair of jokers); "
-        "wild: a joker stands for any card, ranking above the natural card it replaces",
+        "wild: a joker stands for any card, ranking above the natural card it replaces; "
+        "valueless: a joker is played alone, beats any single card, and any single card beats it",
     )
     high_joker: Literal["red", "black"] = _f("red", "cards", "Which joker ranks above the other")
 
@@ -156,6 +157,11 @@ class Ruleset(BaseModel):
     malta_dragon: bool = _f(
         False, "deal", "Six pairs and a single in the first 13 cards win at once (with a pair of 3s: lose at once)"
     )
+    dealt_bomb_twos_low: bool = _f(
+        False,
+        "deal",
+        "A four of a kind in any dealt hand makes the 2s the lowest cards of that round (the 2 of diamonds lowest)",
+    )
 
     # --- combinations --------------------------------------------------------------------------------
     combinations: tuple[str, ...] = _f(
@@ -169,6 +175,24 @@ class Ruleset(BaseModel):
     straight_lengths: tuple[int, ...] = _f((5,), "combinations", "Allowed straight lengths in cards")
     straight_suit_tiebreak: bool = _f(
         True, "combinations", "Equal straights are split by suit (false: a straight must win by a full rank)"
+    )
+    straight_order: Literal["table", "highest-card"] = _f(
+        "table",
+        "combinations",
+        "How straights (and straight flushes) compare: by their place in the straight table, or by their "
+        "highest card (rank, then suit), whatever the table's order",
+    )
+    poker_suit_tiebreak: bool = _f(
+        True,
+        "combinations",
+        "Equal poker hands (straights, flushes, full houses, fours, their flushes) are split by suit; false: "
+        "a hand must win exactly, as in traditional poker (singles and pairs still rank by suit)",
+    )
+    poker_twos: Literal["high", "low"] = _f(
+        "high",
+        "combinations",
+        "Inside five-card poker hands other than straights, the 2s rank high, or low as in traditional poker "
+        "(a full house of 2s still tops the full houses)",
     )
     flush_order: Literal["ranks-then-suit", "suit-then-ranks", "top-card"] = _f(
         "ranks-then-suit",
@@ -186,6 +210,8 @@ class Ruleset(BaseModel):
     )
     pair_straight_min: int = _f(3, "combinations", "Fewest pairs in a pair straight", ge=2, le=13)
     triple_straight_min: int = _f(2, "combinations", "Fewest triples in a triple straight", ge=2, le=13)
+    pair_straight_max: int = _f(13, "combinations", "Most pairs in a pair straight", ge=2, le=13)
+    triple_straight_max: int = _f(13, "combinations", "Most triples in a triple straight", ge=2, le=13)
 
     bombs: tuple[BombRule, ...] = _f(
         (),
@@ -245,6 +271,13 @@ class Ruleset(BaseModel):
     )
     last_card_call: bool = _f(
         False, "play", "A player left with one card must call 'last card'; a winner who forgot pays the penalty"
+    )
+    horse_game: Literal[0, 2, 3] = _f(
+        0,
+        "play",
+        "The Horse Game: 2 or 3 people share the table's six hands alternately (0: off). Hands lie face down; "
+        "before its turn an owner may pass blind or look, and a hand looked at must play or takes the last free "
+        "place; a person's places are summed",
     )
 
     # --- scoring -------------------------------------------------------------------------------------
@@ -308,13 +341,48 @@ class Ruleset(BaseModel):
     )
 
     # --- exchange ------------------------------------------------------------------------------------
-    exchange: Literal["none", "mandatory-trading", "big-two-president", "loser-to-winner", "pass-around"] = _f(
+    exchange: Literal[
+        "none",
+        "mandatory-trading",
+        "big-two-president",
+        "loser-to-winner",
+        "pass-around",
+        "higher-bid-auction",
+        "free-bid-auction",
+    ] = _f(
         "none",
         "exchange",
         "Cards changing hands after the deal: none; the house code's mandatory trading (roles, the president "
         "steals from the bum and gives back); the encyclopedia's Big Two President (lowest cards down, highest "
         "up); Winner's loser gives the highest card for one of the winner's choice (shown to all); "
-        "pass-around (every player passes cards to the next)",
+        "pass-around (every player passes cards to the next); higher-bid-auction (each face-up out card is sold "
+        "for a card of higher rank, which is auctioned in turn until nobody pays); free-bid-auction (out cards "
+        "sold at any price, the payments auctioned again, auction_rounds times)",
+    )
+    auction_rounds: int = _f(
+        3, "exchange", "free-bid-auction: rounds of auctions (the payments of one are sold in the next)", ge=1, le=10
+    )
+    trade_requests: bool = _f(
+        False,
+        "exchange",
+        "mandatory-trading: a bum who leaves the give-back to the president may ask for particular cards, "
+        "which the president grants or refuses",
+    )
+    free_trade: bool = _f(
+        False,
+        "exchange",
+        "After the other exchanges, players trade freely: in turn each may offer cards for as many named cards "
+        "of another player, who accepts or declines (hands keep their sizes)",
+    )
+    free_trade_end: Literal["all-pass", "lead-card-or-vote"] = _f(
+        "all-pass",
+        "exchange",
+        "When free trade ends: when every player lets it end; or when a majority does, or at once when the lead "
+        "card's holder starts play",
+    )
+    free_trade_cards: int = _f(1, "exchange", "free trade: most cards on each side of one offer", ge=1, le=3)
+    free_trade_offers: int = _f(
+        3, "exchange", "free trade: offers each player may make (so trading always ends)", ge=1, le=20
     )
     steal_small_table: int = _f(
         2, "exchange", "mandatory-trading with 2 or 3 players: cards the president steals (1 or 2)", ge=1, le=2
@@ -427,8 +495,17 @@ class Ruleset(BaseModel):
                 raise ValueError(f"bomb kind {bomb.kind!r} is not among the enabled combinations")
         if self.draw_on_pass and self.leftover != "stock":
             raise ValueError("draw_on_pass needs leftover = 'stock' (the cards to draw from)")
-        if "joker_pair" in self.combinations and self.jokers * self.decks < 2:
-            raise ValueError("joker_pair needs at least two jokers in the pack")
+        if self.pair_straight_min > self.pair_straight_max:
+            raise ValueError(
+                f"pair_straight_min={self.pair_straight_min} is above pair_straight_max={self.pair_straight_max}"
+            )
+        if self.triple_straight_min > self.triple_straight_max:
+            raise ValueError(
+                f"triple_straight_min={self.triple_straight_min} is above "
+                f"triple_straight_max={self.triple_straight_max}"
+            )
+        if not set(self.combinations) - set(self.kinds_not_played):
+            raise ValueError("no kind listed in combinations can be played with this pack")
         if self.deal in ("fixed", "ghost"):
             pack = self.decks * (52 + self.jokers)
             extra = 1 if self.deal == "ghost" else 0
@@ -437,6 +514,8 @@ class Ruleset(BaseModel):
                     f"hand_size={self.hand_size} for {self.min_players + extra} hands needs more than the "
                     f"{pack}-card pack"
                 )
+        if self.horse_game and not self.min_players <= 6 <= self.max_players:
+            raise ValueError("horse_game needs a table of six hands (min_players to max_players must allow 6)")
         if self.teams and not self.min_players <= 4 <= self.max_players:
             raise ValueError("teams need a four-player table (partners sit opposite)")
         if self.match_end == "points" and self.scoring == "ranking" and not self.teams:
@@ -535,6 +614,34 @@ class Ruleset(BaseModel):
     def wild_jokers(self) -> bool:
         return self.jokers > 0 and self.joker_mode == "wild"
 
+    def people(self, seats: int) -> int:
+        """How many people sit at a table of ``seats`` hands (the Horse Game shares six among 2 or 3)."""
+        return self.horse_game or seats
+
+    def owner(self, seat: int) -> int:
+        """The person playing ``seat``'s hand: alternate hands in the Horse Game, else the seat itself."""
+        return seat % self.horse_game if self.horse_game else seat
+
+    @property
+    def valueless_jokers(self) -> bool:
+        return self.jokers > 0 and self.joker_mode == "valueless"
+
+    @property
+    def kinds_not_played(self) -> dict[str, str]:
+        """Listed kinds the pack cannot make, with why: they drop out by themselves (004: "Jokers may be kept
+        or removed" is one setting, ``jokers = 0``)."""
+        out: dict[str, str] = {}
+        if "joker_pair" in self.combinations:
+            if self.jokers * self.decks < 2:
+                out["joker_pair"] = "the pack has no pair of jokers"
+            elif self.joker_mode == "valueless":
+                out["joker_pair"] = "valueless jokers are played alone"
+        return out
+
+    def notes(self) -> list[str]:
+        """What a reader of the settings should know that no single setting says (shown by ``rules show``)."""
+        return [f"{KINDS[k].plural.capitalize()} are not played: {why}." for k, why in self.kinds_not_played.items()]
+
     @property
     def leftover_on_table(self) -> bool:
         """A leftover card lies face up on the table (set aside face up, or on offer for the lead card)."""
@@ -562,17 +669,19 @@ class Ruleset(BaseModel):
         """The compiled evaluator for these rules at the default player count (cached on the instance)."""
         return self.engine_for(self.players)
 
-    def engine_for(self, players: int) -> Evaluator:
-        """The compiled evaluator for ``players`` players (straight lengths may depend on the count)."""
-        five_plus = players >= 5 and self.straight_lengths_five_plus is not None
+    def engine_for(self, players: int, twos_low: bool = False) -> Evaluator:
+        """The compiled evaluator for ``players`` players (straight lengths may depend on the count);
+        ``twos_low``: for a round whose deal made the 2s the lowest cards (``dealt_bomb_twos_low``)."""
+        five_plus = self.people(players) >= 5 and self.straight_lengths_five_plus is not None
         if self._engine is None:
             self._engine = {}  # private attributes may be set on a frozen model
-        ev: Evaluator | None = self._engine.get(five_plus)
+        key = (five_plus, bool(twos_low))
+        ev: Evaluator | None = self._engine.get(key)
         if ev is None:
             if _COMPILER is None:
                 raise RulesError("no rules compiler is registered: import bigtwo (its combos layer compiles rules)")
-            ev = _COMPILER(self, players)
-            self._engine[five_plus] = ev
+            ev = _COMPILER(self, players, bool(twos_low))
+            self._engine[key] = ev
         return ev
 
     def classify(self, cards: Any) -> Any:

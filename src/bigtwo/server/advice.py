@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtwo.actions import DEAL_DECISIONS, Action, Answer
+from bigtwo.actions import Action, Answer, action_text
 from bigtwo.bots import BOTS, make
 from bigtwo.cards import CardSet, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
-from bigtwo.exchange import legal_exchange_choices
+from bigtwo.exchange import legal_exchange_choices, new_kind_answers
 from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
 from bigtwo.observation import Observation
@@ -45,6 +45,9 @@ def describe(rules: Ruleset, obs: Observation, action: Action | CardSet, words: 
         if action.kind == "single":
             return shown
         return f"{shown} ({words.render(ev.describe(action), opens=False)})"
+    if isinstance(action, Answer) and action.kind == "trade" and action.word == "offer" and action.to is not None:
+        give, want = _faces(ev, action.mask), _faces(ev, action.want)
+        return f"offer {give} for {want} to {words.object(action.to)}"
     mask = action.mask if isinstance(action, CardSet | Answer) else 0
     if mask:
         return _faces(ev, mask)
@@ -57,8 +60,10 @@ def _answer(rules: Ruleset, obs: Observation, action: Action, words: Wording) ->
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     if isinstance(action, Play):
         return {"action": "pass" if action.is_pass else "play", "cards": _tokens(ev, action.mask)}
-    if action.kind in ("give", "surrender") and (action.mask or action.kind == "give"):
+    if action.kind in ("give", "surrender", "bid") and (action.mask or action.kind == "give"):
         return {"action": "cards", "cards": _tokens(ev, action.mask)}
+    if action.kind in ("trade", "request") and action.mask:  # cards of another seat named: the answer as text
+        return {"action": "answer", "answer": action_text(action), "cards": []}
     return {"action": "answer", "answer": action.word or "decline", "cards": []}
 
 
@@ -97,7 +102,7 @@ def explain(match: Match, seat: int, cards: list[str], words: Wording) -> dict[s
         return {"kind": "explain", "ok": False, "text": text}
     d = match.pending
     if d is not None:
-        if d.kind in DEAL_DECISIONS:
+        if d.answered_by_options:
             options = " or ".join(d.options)
             return {"kind": "explain", "ok": False, "text": f"This decision is answered with a word: {options}."}
         reason = match.why_not(CardSet.from_mask(mask))
@@ -127,8 +132,18 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
         return {"kind": "legal", "ok": False, "text": "It is not your turn.", "plays": [], "count": 0}
     d = obs.decision
     if d is not None:
-        if d.kind in DEAL_DECISIONS:
+        if d.answered_by_options:
             words_ = list(d.options)
+        elif d.kind in ("trade", "request"):
+            # offers and requests name cards of other seats: far too many to list (an offer of 3 cards for 3:
+            # millions), so only the words are
+            words_ = list(d.options)
+            plays = [{"action": "answer", "answer": w, "cards": [], "text": w} for w in words_]
+            what = "offers" if d.kind == "trade" else "requests"
+            text = f"{_count(len(plays), 'answer')}, and {what} of cards (not listed): {words.render(d.reason)}"
+            return {"kind": "legal", "ok": True, "text": text, "plays": plays, "count": len(plays)}
+        elif d.kind == "bid":
+            words_ = [action_text(a) for a in new_kind_answers(rules, obs)]  # pass, and each card that may bid
         elif d.kind in ("give", "surrender"):
             n = d.count
             cards = "card" if n == 1 else "cards"

@@ -24,7 +24,9 @@ from bigtwo.match import Match, RoundRecord
 from bigtwo.words import Wording
 
 # decisions whose answers are words the table lists (cards are picked from the hand instead)
-WORD_ANSWERS = ("ask", "demand", "surrender", "redeal", "swap")
+WORD_ANSWERS = ("ask", "demand", "surrender", "reply", "grant")
+# decisions answered with cards picked from the hand (or typed, for an offer) or one of their options' words
+CARD_OR_WORD = ("bid", "request", "trade")
 
 
 def round_entry(rec: RoundRecord, players: int) -> dict[str, Any]:
@@ -95,7 +97,9 @@ def match_view(
     if match.to_move == seat:
         if d is None and obs.phase == "play":
             view["can_pass"] = any(p.is_pass for p in legal_plays_from_observation(match.rules, obs))
-        elif d is not None and d.at_deal:
+        elif d is not None and (d.answered_by_options or d.kind in CARD_OR_WORD):
+            # the deal's choices, a face-down hand's; beside cards, a bid's, a request's, a trade's words (the
+            # offers themselves are too many to list: the cards are picked)
             view["answers"] = list(d.options)
         elif d is not None and d.kind in WORD_ANSWERS:
             view["answers"] = [c for c in legal_exchange_choices(match.rules, obs) if isinstance(c, str)]

@@ -456,7 +456,9 @@ export function tablePage(roomId, app, statusLine) {
   }
 
   const DECIDING = { redeal: "whether to ask for a new deal", swap: "whether to swap for the leftover card", give: "which cards to give",
-    surrender: "whether to surrender", ask: "what to ask", demand: "what to demand" };
+    surrender: "whether to surrender", ask: "what to ask", demand: "what to demand", bid: "whether to bid",
+    trade: "what to offer", reply: "whether to accept an offer", request: "what to ask for", grant: "whether to grant a request",
+    look: "whether to look at the hand" };
   function describeTrick(v) {
     const g = v.match, w = wording(v.room, v.you.seat);
     if (g.phase === "exchange" || g.phase === "deal") {
@@ -495,8 +497,8 @@ export function tablePage(roomId, app, statusLine) {
     const parts = [ring, h("div", { class: "bottom-seat" }, seatBox(v, room.seats[bottom], "bottom", inTrick))];
     if (me !== null) {
       parts.push(handRow(v));
-      if (g.phase === "play" && !g.is_over) parts.push(playActions(v, mine));
-      else if ((g.phase === "exchange" || g.phase === "deal") && g.decision && room.status === "playing") parts.push(decisionPanel(v));
+      if (g.decision && room.status === "playing") parts.push(decisionPanel(v));  // a face-down hand's too
+      else if (g.phase === "play" && !g.is_over) parts.push(playActions(v, mine));
       parts.push(helpPanel(v));
     }
     parts.push(historyLog(v));
@@ -596,6 +598,40 @@ export function tablePage(roomId, app, statusLine) {
       for (const o of d.options || []) {
         buttons.append(h("button", { class: o === "keep" ? "" : "primary", id: `deal-${o}`, onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
       }
+    } else if (d.kind === "bid") {
+      const pick = selectedCards();
+      buttons.append(h("button", { class: "primary", id: "bid", disabled: pick.length !== 1,
+        onclick: () => { const cards = selectedCards(); state.selected.clear(); send({ type: "exchange", cards, seq: v.seq }); } },
+      pick.length === 1 ? `Bid ${faces(pick)}` : "Pick a card to bid"),
+      h("button", { id: "bid-pass", onclick: () => send({ type: "exchange", answer: "pass", seq: v.seq }) }, "Pass"));
+    } else if (d.kind === "request" || d.kind === "trade") {
+      // the cards asked for are another player's: typed, as on the cards (10S or TS); an offer gives the picked cards
+      const want = h("input", { id: "want", type: "text", maxlength: "20", placeholder: d.kind === "trade" ? "cards wanted, e.g. 2S" : "cards, e.g. 2S AH" });
+      if (d.kind === "request" && d.count) {
+        buttons.append(want, h("button", { class: "primary", id: "request", onclick: () => {
+          const cards = want.value.trim().split(/\s+/).filter(Boolean);
+          if (cards.length) send({ type: "exchange", cards, seq: v.seq });
+        } }, `Ask ${w.object(d.from)}`));
+      } else if (d.kind === "trade" && d.count) {
+        const others = room.seats.filter((s) => s.seat !== v.you.seat);
+        const to = h("select", { id: "offer-to" }, others.map((s) => h("option", { value: String(s.seat) }, w.object(s.seat))));
+        buttons.append(want, to, h("button", { class: "primary", id: "offer", onclick: () => {
+          const give = selectedCards(), wanted = want.value.trim();
+          if (!give.length || !wanted) { state.error = `pick up to ${plural(d.count, "card")} to give, and type the cards you want`; render(); return; }
+          state.selected.clear();  // a bid outbid or an offer declined leaves the hand as it was: start afresh
+          send({ type: "exchange", answer: `${give.join(" ")} for ${wanted} to seat ${to.value}`, seq: v.seq });
+        } }, "Offer the picked cards"));
+      }
+      const label = { none: "Let them choose", done: "Let trading end", play: "End trading and lead" };
+      for (const o of d.options || []) buttons.append(h("button", { id: `answer-${o}`, onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
+    } else if (d.kind === "reply" || d.kind === "grant" || d.kind === "look") {
+      if (d.cards) box.append(h("div", { class: "offer" }, "Offered: ", miniCards(d.cards)));
+      if (d.want) box.append(h("div", { class: "offer" }, "Asked of you: ", miniCards(d.want)));
+      const label = { accept: "Accept", decline: "Decline", grant: "Grant", refuse: "Refuse", look: "Look at the hand", pass: "Pass without looking" };
+      for (const o of g.answers || d.options || []) {
+        buttons.append(h("button", { class: o === "accept" || o === "grant" || o === "look" ? "primary" : "", id: `answer-${o}`,
+          onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
+      }
     } else if (d.kind === "surrender") {
       const highest = g.hand.slice(-d.count);
       buttons.append(h("button", { class: "primary", id: "surrender", onclick: () => send({ type: "exchange", cards: highest, seq: v.seq }) }, `Surrender ${faces(highest)}`),
@@ -610,12 +646,28 @@ export function tablePage(roomId, app, statusLine) {
     return box;
   }
 
+  // an exchange event other than a card given, in the table's words (auctions, trading and requests)
+  function eventLine(e, w) {
+    const said = {
+      bid: () => `${w.subject(e.from, "bids")} ${faces(e.cards)} for ${faces([e.card])}`,
+      sold: () => `${w.subject(e.to, "buys")} ${faces(e.cards)} with ${faces(e.paid)}, now on the table`,
+      unsold: () => `Nobody bids for ${faces(e.cards)}`,
+      offer: () => `${w.subject(e.from, "offers")} ${faces(e.cards)} to ${w.object(e.to)} for ${faces(e.want)}`,
+      reply: () => `${w.subject(e.from, e.answer === "accept" ? "accepts" : "declines")} the offer`,
+      vote: () => `${w.subject(e.from, "lets")} trading end (${e.votes} of ${e.needed})`,
+      "trade-ended": () => (e.reason === "play" ? `${w.subject(e.from, "ends")} trading to lead` : "Trading ends"),
+      request: () => `${w.subject(e.from, "asks")} ${w.object(e.to)} for ${faces(e.cards)}`,
+      grant: () => `${w.subject(e.from, e.answer === "grant" ? "grants" : "refuses")} ${faces(e.cards)} to ${w.object(e.to)}`,
+    }[e.type];
+    return said ? h("div", { class: "line exchange" }, said()) : null;
+  }
+
   // the round so far: exchanges, then every play and pass, a rule between tricks; the newest stays in view
   function historyLog(v) {
     const g = v.match, room = v.room, w = wording(room, v.you.seat);
     const lines = [h("div", { class: "sep round" }, `Round ${g.round + 1}`)];
     for (const e of g.exchanges || []) {
-      if (e.type !== "give") continue;
+      if (e.type !== "give") { const line = eventLine(e, w); if (line) lines.push(line); continue; }
       const count = e.count ?? (e.cards || []).length;
       lines.push(h("div", { class: "line exchange" }, `${w.subject(e.from, "gives")} ${plural(count, "card")} to ${w.object(e.to)}${e.cards ? `: ${faces(e.cards)}` : ""}`,
         e.said ? h("span", { class: "why" }, ` (${e.said})`) : null));
