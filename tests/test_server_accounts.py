@@ -326,3 +326,47 @@ def test_places_share_ties_and_every_preset_has_a_family():
     from bigtwo.rules.ruleset import list_presets
 
     assert {ratings.family_of(p) for p in list_presets()} == set(ratings.FAMILY_NAMES)
+
+
+def test_arena_results_are_published_to_the_ladder_once(tmp_path):
+    from typer.testing import CliRunner
+
+    from bigtwo.arena.run import run_arena
+    from bigtwo.cli.app import app
+
+    run = run_arena("classic", "heuristic,random,random,random", 8, seed=3, workers=1)
+    path = run.save(tmp_path / "run.json")
+    database = str(tmp_path / "ladder.sqlite3")
+    runner = CliRunner()
+    first = runner.invoke(app, ["ladder", "publish", str(path), "--database", database])
+    assert first.exit_code == 0 and "8 rated now, 0 already" in first.output, first.output
+    again = runner.invoke(app, ["ladder", "publish", str(path), "--database", database])
+    assert again.exit_code == 0 and "0 rated now, 8 already" in again.output
+    with sqlite3.connect(database) as conn:
+        got = {p: (mu, sigma, n) for p, mu, sigma, n in conn.execute("SELECT player, mu, sigma, matches FROM ratings")}
+    # the same ratings from openskill directly: each seat rated from the bot's rating before the game, the bot
+    # moved by the mean of its seats' changes
+    model = ratings.MODEL
+    want = {"heuristic": (model.mu, model.sigma), "random": (model.mu, model.sigma)}
+    for g in run.records:
+        teams = [[model.rating(mu=want[b][0], sigma=want[b][1])] for b in g.labels]
+        places = [g.finishing_order.index(seat) + 1 for seat in range(4)]
+        rated = model.rate(teams, ranks=places)
+        moves: dict[str, list[tuple[float, float]]] = {}
+        for b, team in zip(g.labels, rated, strict=True):
+            moves.setdefault(b, []).append((team[0].mu - want[b][0], team[0].sigma - want[b][1]))
+        for b, m in moves.items():
+            want[b] = (want[b][0] + sum(x for x, _ in m) / len(m), want[b][1] + sum(y for _, y in m) / len(m))
+    assert set(got) == {"bot:heuristic", "bot:random"}
+    for b, (mu, sigma) in want.items():
+        assert got[f"bot:{b}"] == (pytest.approx(mu), pytest.approx(sigma), 8)
+    shown = runner.invoke(app, ["ladder", "show", "--database", database])
+    assert shown.exit_code == 0 and "heuristic (bot)" in shown.output
+    # house rules, or a bot under a name with options, are not rated
+    house = run_arena(load_rules_with_change(), "greedy,random,random,random", 1, workers=1)
+    refused = runner.invoke(app, ["ladder", "publish", str(house.save(tmp_path / "h.json")), "--database", database])
+    assert refused.exit_code == 2 and "house rules" in refused.output
+
+
+def load_rules_with_change():
+    return rules_of("classic", {"pass_locks_out": True})
