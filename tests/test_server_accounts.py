@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -370,3 +371,40 @@ def test_arena_results_are_published_to_the_ladder_once(tmp_path):
 
 def load_rules_with_change():
     return rules_of("classic", {"pass_locks_out": True})
+
+
+def test_a_quick_match_seats_bots_of_the_chosen_band(tmp_path):
+    database = str(tmp_path / "db.sqlite3")
+    with LiveServer(database) as live, client(live) as c:
+        csrf = sign_up(c, "bea")
+        engine = create_engine(database_url(database))
+        shown = {"heuristic": 20.0, "search": 15.0, "learned": 10.0, "greedy": 3.0, "random": -5.0}
+        with engine.begin() as conn:
+            for bot, rating in shown.items():  # sigma 1: the rating shown is mu - 3
+                conn.execute(
+                    ratings_table.insert().values(
+                        player=f"bot:{bot}",
+                        family="classic",
+                        name=bot,
+                        mu=rating + 3,
+                        sigma=1.0,
+                        matches=50,
+                        updated_at=datetime.now(UTC),
+                    )
+                )
+        engine.dispose()
+
+        def bots_for(band: str) -> set[str]:
+            r = c.post(
+                "/api/quick-match",
+                json={"preset": "classic", "band": band, "move_seconds": 0},
+                headers={"X-CSRF-Token": csrf},
+            )
+            assert r.status_code == 201, r.text
+            return {s["bot"] for s in r.json()["room"]["seats"] if s["kind"] == "bot"}
+
+        assert bots_for("weaker") == {"random"}  # bea is a newcomer: 0.0
+        assert bots_for("level") == {"greedy", "random"}  # within 5 of 0.0, the closest first
+        assert bots_for("stronger") == {"greedy", "learned", "search"}  # the three closest at or above 0.0
+        fresh = c.post("/api/quick-match", json={"preset": "winner", "band": "weaker"}, headers={"X-CSRF-Token": csrf})
+        assert fresh.status_code == 201  # no bot rated in Winner yet: all are newcomers at 0.0, as bea is

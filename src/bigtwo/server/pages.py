@@ -19,6 +19,7 @@ header{background:#14532d;color:#fff;padding:.5rem 1rem}header a{color:#fff;marg
 main{max-width:52rem;margin:0 auto;padding:1rem}section{background:#fff;border-radius:8px;padding:1rem;margin:0 0 1rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid #ddd}
 td.n,th.n{text-align:right}.muted{color:#666}.prov{color:#a15c00;font-size:.85em}nav.pages a{margin-right:1rem}
+section{overflow-x:auto}td a{display:inline-block}
 svg.history{background:#fbfbf8;border:1px solid #ddd;border-radius:4px;max-width:100%}
 @media (max-width:600px){main{padding:.5rem}th,td{padding:.25rem .2rem;font-size:.9rem}.wide{display:none}}
 """
@@ -95,7 +96,7 @@ def player_page(
     parts.append('<section><h2>Recent matches</h2><table id="recent">')
     if recent:
         parts.append(
-            '<tr><th>finished</th><th>rules</th><th>seats (place)</th><th class="n">place</th>'
+            '<tr><th>finished</th><th class="wide">rules</th><th>seats (place)</th><th class="n">place</th>'
             '<th class="n">rating</th><th></th></tr>'
         )
         for m in recent:
@@ -107,7 +108,7 @@ def player_page(
                 room = quote(m["room"])
                 links = f'<a href="/replay/{room}">replay</a> <a href="/api/records/{room}?format=text">record</a>'
             parts.append(
-                f"<tr><td>{_date(m['at'])}</td><td>{escape(m['preset'])}</td><td>{seats}</td>"
+                f"<tr><td>{_date(m['at'])}</td><td class=\"wide\">{escape(m['preset'])}</td><td>{seats}</td>"
                 f'<td class="n">{places}</td><td class="n">{change}</td><td>{links}</td></tr>'
             )
     else:
