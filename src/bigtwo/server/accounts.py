@@ -43,6 +43,7 @@ COOKIE = "bigtwo_session"
 CSRF_HEADER = "X-CSRF-Token"
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,23}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
+PRUNE_AT = 10_000  # keys a sign-in limit holds before it drops those whose window has passed
 
 
 def _password(v: str) -> str:
@@ -127,6 +128,9 @@ class Window:
         return max(1, round((q[0] + self.seconds - self.clock()) / 60 + 0.49))
 
     def add(self, key: str) -> None:
+        if len(self.events) >= PRUNE_AT:  # many keys (an attacker's guessed usernames): drop the stale ones
+            for k in list(self.events):
+                self.count(k)
         self.events.setdefault(key, deque()).append(self.clock())
 
     def clear(self, key: str) -> None:

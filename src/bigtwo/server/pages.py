@@ -108,7 +108,7 @@ def player_page(
                 room = quote(m["room"])
                 links = f'<a href="/replay/{room}">replay</a> <a href="/api/records/{room}?format=text">record</a>'
             parts.append(
-                f"<tr><td>{_date(m['at'])}</td><td class=\"wide\">{escape(m['preset'])}</td><td>{seats}</td>"
+                f'<tr><td>{_date(m["at"])}</td><td class="wide">{escape(m["preset"])}</td><td>{seats}</td>'
                 f'<td class="n">{places}</td><td class="n">{change}</td><td>{links}</td></tr>'
             )
     else:
