@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime
 
 import httpx
@@ -408,3 +409,32 @@ def test_a_quick_match_seats_bots_of_the_chosen_band(tmp_path):
         assert bots_for("stronger") == {"greedy", "learned", "search"}  # the three closest at or above 0.0
         fresh = c.post("/api/quick-match", json={"preset": "winner", "band": "weaker"}, headers={"X-CSRF-Token": csrf})
         assert fresh.status_code == 201  # no bot rated in Winner yet: all are newcomers at 0.0, as bea is
+
+
+def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(tmp_path):
+    with LiveServer(str(tmp_path / "db.sqlite3")) as live, client(live) as c:
+        csrf = sign_up(c, "cyd")
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "greedy"}] * 3
+        spec = {"preset": "classic", "host_name": "ignored", "rated": True, "rounds": 1, "seats": seats}
+        made = c.post("/api/rooms", json={**spec, "bot_delay": 0, "move_seconds": 0}, headers={"X-CSRF-Token": csrf})
+        assert made.status_code == 201, made.text
+        made = made.json()
+        rid, host = made["room"]["id"], auth(made["host_token"])
+        assert made["room"]["seats"][0]["name"] == "cyd" and made["room"]["seats"][0]["account"]
+        # a guest may not sit at a rated table; cy may not take a second seat
+        assert httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Gus"}).status_code in (403, 409)
+        assert c.post(f"/api/rooms/{rid}/start", json={}, headers=host).status_code == 200
+        # cy is away: the host may not give the seat to someone else, only to a bot that plays it out for cy
+        opened = c.post(f"/api/rooms/{rid}/seats/0", json={"kind": "open"}, headers=host)
+        assert opened.status_code == 409 and "plays it out for them" in opened.json()["detail"]
+        given = c.post(f"/api/rooms/{rid}/seats/0", json={"kind": "bot", "bot": "random"}, headers=host)
+        assert given.status_code == 200, given.text
+        for _ in range(400):
+            if httpx.get(f"{live.url}/api/rooms/{rid}").json()["status"] == "over":
+                break
+            time.sleep(0.05)
+        me = c.get("/api/account").json()
+        assert me["ratings"]["classic"]["matches"] == 1
+        board = c.get("/api/leaderboard/classic").json()["players"]
+        assert {p["player"]: p["matches"] for p in board} == {"account:1": 1, "bot:greedy": 1}
+        assert [p["name"] for p in board if p["kind"] == "account"] == ["cyd"]

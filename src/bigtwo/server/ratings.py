@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -28,7 +28,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import and_, case, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from bigtwo.server.db import finished_matches, match_results, ratings
+from bigtwo.server.db import accounts, finished_matches, match_results, ratings
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300, kappa 0.0001 (openskill's defaults)
 PROVISIONAL = 10  # rated matches in a family before a rating stops being provisional
@@ -112,6 +112,16 @@ def record_match(
     transaction, once: False when ``match_id`` was already stored (nothing is written)."""
     if is_recorded(conn, match_id):
         return False
+    # an account is named by its username (its seat may be played out by a bot under the bot's name)
+    ids = {int(e.player.partition(":")[2]) for e in entries if e.player.startswith("account:")}
+    if ids:
+        usernames = dict(conn.execute(select(accounts.c.id, accounts.c.username).where(accounts.c.id.in_(ids))).all())
+        entries = [
+            replace(e, name=usernames.get(int(e.player.partition(":")[2]), e.name))
+            if e.player.startswith("account:")
+            else e
+            for e in entries
+        ]
     family = family_of(preset) or "unrated"
     rated = rated and family_of(preset) is not None and all(e.player != "guest" for e in entries)
     conn.execute(

@@ -71,10 +71,10 @@ class Seat:
     @property
     def player(self) -> str:
         """Who the seat is for ratings and player pages: ``account:<id>``, ``bot:<name>`` or ``guest``."""
+        if self.account is not None and self.kind in ("person", "bot"):  # a bot playing out an account's seat
+            return f"account:{self.account}"
         if self.kind == "bot":
             return f"bot:{self.bot or 'greedy'}"
-        if self.kind == "person" and self.account is not None:
-            return f"account:{self.account}"
         return "guest"
 
 
@@ -674,9 +674,19 @@ class Referee:
         s = self.seats[seat]
         if s.kind == "person" and connected:
             raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
+        # at a rated table in play, a signed-in player's seat stays theirs: a bot plays it out for them (their
+        # rating takes the result), so leaving a match that goes badly does not leave the rating untouched
+        keeps = self.rated and self.status != "waiting" and s.kind in ("person", "bot") and s.account is not None
+        if keeps and kind != "bot":
+            raise Rejected(
+                f"this table is rated: {s.name}'s seat can be given to a bot, which plays it out for them, "
+                "but not to someone else",
+                409,
+            )
         new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
         if kind == "bot":
             new.name = bot_name(new)
+            new.account = s.account if keeps else None
 
         def apply() -> None:
             self.seats[seat] = new  # the old token is no seat from now on
@@ -685,7 +695,9 @@ class Referee:
             else:
                 self.plan()
 
-        write = store.update_seat(self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None, account_id=None)
+        write = store.update_seat(
+            self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None, account_id=new.account
+        )
         return Change([write], apply)
 
     def join(self, name: str, seat: int | None, account: int | None = None) -> Change:
