@@ -249,7 +249,7 @@ def describe(e: ValidationError | list[dict[str, Any]], prefix: str = "bad messa
     parts = []
     for err in errors[:3]:
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-        msg = shorten(str(err.get("msg", "invalid")), 160)
+        msg = shorten(str(err.get("msg", "invalid")).removeprefix("Value error, "), 160)
         parts.append(f"{shorten(loc, 60)}: {msg}" if loc else msg)
     if len(errors) > 3:
         parts.append(f"and {len(errors) - 3} more")
