@@ -20,10 +20,10 @@ async function loadAccount() {
 // --- routing ----------------------------------------------------------------------------------------------
 const path = location.pathname;
 let m;
-await loadAccount();
+account.ready = loadAccount();  // the table starts at once; a change it asks for waits for the account (ui.js)
 if ((m = path.match(/^\/room\/([A-Za-z0-9_-]+)/))) tablePage(m[1], app, statusLine);
 else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) replayPage(m[1]);
-else lobbyPage();
+else account.ready.then(lobbyPage);
 
 // --- the account panel: sign up / in / out, change password, quick match ----------------------------------
 const RATED = { classic: "Big Two (classic-like)", president: "President", winner: "Winner", "zheng-shangyou": "Zheng Shangyou", "tien-len": "Tien Len" };

@@ -19,9 +19,10 @@ export function h(tag, attrs = {}, ...children) {
 
 // The signed-in session's CSRF token (GET /api/account): every change this page asks for carries it, so a
 // page of another site, which cannot read it, cannot act with this browser's session cookie.
-export const account = { csrf: null, username: null };
+export const account = { csrf: null, username: null, ready: null };
 
 export async function api(method, path, body, token) {
+  if (method !== "GET" && account.ready) await account.ready;
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (account.csrf && method !== "GET") headers["X-CSRF-Token"] = account.csrf;
