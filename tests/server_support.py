@@ -62,7 +62,12 @@ def reset_postgres(url: str) -> None:
     """An empty database for a test: drop whatever an earlier run left."""
     engine = create_engine(database_url(url))
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS actions, seats, rooms, alembic_version CASCADE"))
+        conn.execute(
+            text(
+                "DROP TABLE IF EXISTS match_results, finished_matches, ratings, sessions, accounts, "
+                "actions, seats, rooms, alembic_version CASCADE"
+            )
+        )
     engine.dispose()
 
 
@@ -77,6 +82,9 @@ TEST_SETTINGS: dict[str, Any] = {
     "max_bot_tables": 1_000,
     "messages_per_second": 10_000,  # scripted players answer the moment it is their turn, flat out
     "message_burst": 10_000,
+    "signups_per_address_per_hour": 10_000,
+    "argon2_memory_kib": 8192,  # cheaper hashes for the tests' many sign-ups (the default is 64 MiB)
+    "argon2_parallelism": 1,
 }
 
 

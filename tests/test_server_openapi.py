@@ -67,6 +67,15 @@ def test_the_schema_documents_every_route_of_the_api():
         "/api/records",
         "/api/records/{room_id}",
         "/api/records/{room_id}/replay",
+        "/api/account",
+        "/api/account/signup",
+        "/api/account/signin",
+        "/api/account/signout",
+        "/api/account/password",
+        "/api/leaderboard/{family}",
+        "/api/players/{username}",
+        "/api/bots/{name}",
+        "/api/quick-match",
     } == paths
 
 

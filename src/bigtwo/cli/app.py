@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.serve import serve
 from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
@@ -23,6 +24,7 @@ app = typer.Typer(
 )
 rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
+app.add_typer(ladder_app, name="ladder")
 app.command()(serve)
 app.command()(train)
 console = Console(highlight=False)

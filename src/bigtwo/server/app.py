@@ -31,7 +31,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bigtwo import __version__
 from bigtwo.rules.ruleset import list_presets, load_rules
-from bigtwo.server import store
+from bigtwo.server import pages, ratings, store
+from bigtwo.server.accounts import COOKIE, CSRF_HEADER, Accounts, Credentials, PasswordChange, Session
 from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection, Limits
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.inputs import BadInput, strict_json
@@ -44,6 +45,7 @@ from bigtwo.server.messages import (
     Joined,
     Preset,
     Problem,
+    QuickMatch,
     RecordSummary,
     RoomOut,
     SeatChange,
@@ -67,6 +69,8 @@ log = logging.getLogger("bigtwo.server")
 STATIC = FilePath(__file__).with_name("static")
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 RoomId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]
+Family = Annotated[str, Path(pattern="^(" + "|".join(ratings.FAMILY_NAMES) + ")$")]
+PlayerName = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")]
 bearer = HTTPBearer(auto_error=False, description="a seat's token (moves) or the host's token (host actions)")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 CSP = (
@@ -200,6 +204,7 @@ def create_app(
     settings = settings or Settings()
     engine = make_engine(database)
     rooms = Rooms(engine, settings, clock=clock, now=now, seeds=seeds)
+    people = Accounts(engine, settings, clock=clock, now=now)
     limits = Limits(
         messages_per_second=settings.messages_per_second,
         message_burst=settings.message_burst,
@@ -235,6 +240,7 @@ def create_app(
     app.router.route_class = StrictJSONRoute
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.state.rooms = rooms
+    app.state.accounts = people
     app.state.settings = settings
 
     @app.exception_handler(Rejected)
@@ -254,6 +260,171 @@ def create_app(
         if credentials is None or not credentials.credentials:
             raise Rejected("this needs a token: send 'Authorization: Bearer <token>'", 401)
         return credentials.credentials
+
+    # --- accounts ---------------------------------------------------------------------------------------------
+    def check_origin(request: Request) -> None:
+        """A state-changing request from a page of another site is refused (browsers always say whose page sent
+        a cross-site request; a client without an Origin header is not a page and is not refused here)."""
+        if not settings.origin_allowed(request.headers.get("origin"), request.headers.get("host")):
+            raise Rejected("a page from another site may not do this here", 403)
+
+    async def session_of(request: Request) -> Session | None:
+        return await asyncio.to_thread(people.session, request.cookies.get(COOKIE))
+
+    async def signed_in_for_change(request: Request) -> Session | None:
+        """The session a state-changing request acts for: None for a guest (no or an unknown cookie); refused
+        (403) when the cookie is a live session but the request lacks its CSRF token or comes from another site."""
+        check_origin(request)
+        session = await session_of(request)
+        if session is not None:
+            people.check_csrf(session, request.headers.get(CSRF_HEADER))
+        return session
+
+    async def must_sign_in(request: Request) -> Session:
+        session = await signed_in_for_change(request)
+        if session is None:
+            raise Rejected("sign in first", 401)
+        return session
+
+    def secure_cookie(request: Request) -> bool:
+        if settings.secure_cookies is not None:
+            return settings.secure_cookies
+        return (settings.public_url or "").startswith("https://") or request.url.scheme == "https"
+
+    def signed_in(request: Request, session: Session, secret: str) -> JSONResponse:
+        response = JSONResponse(account_out(session))
+        response.set_cookie(
+            COOKIE,
+            secret,
+            max_age=int(settings.session_days * 86400),
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=secure_cookie(request),
+        )
+        return response
+
+    def account_out(session: Session | None) -> dict[str, Any]:
+        if session is None:
+            return {"signed_in": False, "username": None, "csrf": None}
+        return {
+            "signed_in": True,
+            "username": session.username,
+            "csrf": session.csrf,
+            "page": f"/players/{session.username}",
+        }
+
+    @app.get("/api/account", responses=ERRORS, tags=["accounts"])
+    async def account(request: Request) -> dict[str, Any]:
+        """Who this browser is signed in as (from its session cookie), with the CSRF token its page must send in
+        the X-CSRF-Token header of every change, and the account's ratings."""
+        session = await session_of(request)
+        out = account_out(session)
+        if session is not None:
+
+            def read() -> dict[str, Any]:
+                with engine.connect() as conn:
+                    return ratings.player_ratings(conn, f"account:{session.account_id}")
+
+            out["ratings"] = await asyncio.to_thread(read)
+        return out
+
+    @app.post("/api/account/signup", status_code=201, responses=ERRORS, tags=["accounts"])
+    async def sign_up(body: Credentials, request: Request) -> JSONResponse:
+        """Open an account and sign in (a session cookie: HttpOnly, SameSite=Lax, Secure behind TLS)."""
+        check_origin(request)
+        session, secret = await asyncio.to_thread(people.sign_up, body.username, body.password, client_address(request))
+        response = signed_in(request, session, secret)
+        response.status_code = 201
+        return response
+
+    @app.post("/api/account/signin", responses=ERRORS, tags=["accounts"])
+    async def sign_in(body: Credentials, request: Request) -> JSONResponse:
+        """Sign in: a new session every time (the one this browser had, if any, ends). Attempts are limited per
+        address and wrong passwords per username (429 in words past them)."""
+        check_origin(request)
+        session, secret = await asyncio.to_thread(
+            people.sign_in, body.username, body.password, client_address(request), request.cookies.get(COOKIE)
+        )
+        return signed_in(request, session, secret)
+
+    @app.post("/api/account/signout", responses=ERRORS, tags=["accounts"])
+    async def sign_out(request: Request) -> JSONResponse:
+        """End this browser's session (needs the CSRF token)."""
+        session = await must_sign_in(request)
+        await asyncio.to_thread(people.sign_out, session)
+        response = JSONResponse(account_out(None))
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure_cookie(request))
+        return response
+
+    @app.post("/api/account/password", responses=ERRORS, tags=["accounts"])
+    async def change_password(body: PasswordChange, request: Request) -> JSONResponse:
+        """Change the password (the current one is asked for); every other session of the account ends."""
+        session = await must_sign_in(request)
+        new_session, secret = await asyncio.to_thread(
+            people.change_password, session, body.current, body.new, client_address(request)
+        )
+        return signed_in(request, new_session, secret)
+
+    # --- ratings, players, the ladder -------------------------------------------------------------------------
+
+    def read_leaderboard(family: str, limit: int, offset: int) -> tuple[list[dict[str, Any]], int]:
+        with engine.connect() as conn:
+            return ratings.leaderboard(conn, family, limit, offset)
+
+    @app.get("/api/leaderboard/{family}", responses=ERRORS, tags=["ratings"])
+    async def leaderboard(
+        family: Family,
+        limit: Annotated[int, Query(ge=1, le=100)] = 25,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    ) -> dict[str, Any]:
+        """A rules family's players and bots, best rating (μ − 3σ) first, one page."""
+        rows, total = await asyncio.to_thread(read_leaderboard, family, limit, offset)
+        return {"family": family, "name": ratings.FAMILY_NAMES[family], "total": total, "players": rows}
+
+    def read_player(player: str) -> dict[str, Any]:
+        with engine.connect() as conn:
+            by_family = ratings.player_ratings(conn, player)
+            return {
+                "ratings": by_family,
+                "history": {f: ratings.history(conn, player, f) for f in by_family},
+                "recent": ratings.recent_matches(conn, player),
+                "presets": ratings.preset_stats(conn, player),
+            }
+
+    async def account_player(username: str) -> tuple[str, dict[str, Any]]:
+        found = await asyncio.to_thread(people.account_by_name, username)
+        if found is None:
+            raise Rejected(f"no player named {username!r}", 404)
+        return found["username"], await asyncio.to_thread(read_player, f"account:{found['id']}")
+
+    def bot_player(name: str) -> str:
+        if name not in available_bots():
+            raise Rejected(f"no bot named {name!r}; bots: {', '.join(available_bots())}", 404)
+        return name
+
+    @app.get("/api/players/{username}", responses=ERRORS, tags=["ratings"])
+    async def player(username: PlayerName) -> dict[str, Any]:
+        """A player's ratings, rating history, recent finished matches and statistics per preset."""
+        name, data = await account_player(username)
+        return {"name": name, "kind": "person", **data}
+
+    @app.get("/api/bots/{name}", responses=ERRORS, tags=["ratings"])
+    async def bot_page_data(name: PlayerName) -> dict[str, Any]:
+        """A bot's place on the ladder: the same as a player's page."""
+        bot = bot_player(name)
+        return {"name": bot, "kind": "bot", **await asyncio.to_thread(read_player, f"bot:{bot}")}
+
+    @app.post("/api/quick-match", response_model=Created, status_code=201, responses=ERRORS, tags=["ratings"])
+    async def quick_match(body: QuickMatch, request: Request) -> Created:
+        """Signed in: a rated table on a preset, started at once, you against bots of a rating band (around your
+        own rating in that preset's family)."""
+        session = await must_sign_in(request)
+        room, host_token, seat, token = await rooms.quick_match(
+            body, (session.account_id, session.username), client_address(request)
+        )
+        out = room_out(room)
+        return Created(room=out, host_token=host_token, seat=seat, token=token, invite=out.invite)
 
     # --- what can be played -----------------------------------------------------------------------------------
     @app.get("/api/presets", response_model=list[Preset], tags=["rules"])
@@ -300,8 +471,11 @@ def create_app(
         """Open a table: a preset plus house rules, a match length, and the seats. Keep the host token.
 
         An address may open a limited number of tables a minute, and have a limited number not yet finished
-        (429); a table nobody starts is closed after a while (see the server's settings)."""
-        room, host_token, seat, token = await rooms.create(spec, client_address(request))
+        (429); a table nobody starts is closed after a while (see the server's settings). A signed-in host (the
+        session cookie and its X-CSRF-Token) sits as their account; only they may open a rated table."""
+        session = await signed_in_for_change(request)
+        account = (session.account_id, session.username) if session else None
+        room, host_token, seat, token = await rooms.create(spec, client_address(request), account)
         out = room_out(room)
         return Created(room=out, host_token=host_token, seat=seat, token=token, invite=out.invite)
 
@@ -316,10 +490,13 @@ def create_app(
         return await room.view_for_token(credentials.credentials if credentials else None)
 
     @app.post("/api/rooms/{room_id}/join", response_model=Joined, responses=ERRORS, tags=["rooms"])
-    async def join_room(room_id: RoomId, body: Join) -> Joined:
-        """Take an open seat (the first, or the one named). Keep the token: it is the only way to act."""
+    async def join_room(room_id: RoomId, body: Join, request: Request) -> Joined:
+        """Take an open seat (the first, or the one named). Keep the token: it is the only way to act. Signed in
+        (the session cookie and its X-CSRF-Token), you sit under your username; a rated table needs that."""
+        session = await signed_in_for_change(request)
         room = await rooms.get(room_id)
-        seat, token = await room.join(body.name, body.seat)
+        account = (session.account_id, session.username) if session else None
+        seat, token = await room.join(body.name, body.seat, account)
         return Joined(room=room_out(room), seat=seat, token=token)
 
     @app.post("/api/rooms/{room_id}/seats/{seat}", response_model=RoomOut, responses=ERRORS, tags=["host"])
@@ -520,6 +697,41 @@ def create_app(
     @app.get("/replay/{room_id}", include_in_schema=False)
     async def replay_page(room_id: str) -> FileResponse:
         return page()
+
+    def html(text: str, status: int = 200) -> HTMLResponse:
+        return HTMLResponse(text, status_code=status, headers=PAGE_HEADERS)
+
+    @app.get("/players/{username}", include_in_schema=False)
+    async def player_html(username: str) -> HTMLResponse:
+        try:
+            name, data = await account_player(username[:40])
+        except Rejected as e:
+            return html(pages.missing_page(e.message), 404)
+        return html(
+            pages.player_page(name, "player", data["ratings"], data["history"], data["recent"], data["presets"])
+        )
+
+    @app.get("/bots/{name}", include_in_schema=False)
+    async def bot_html(name: str) -> HTMLResponse:
+        try:
+            bot = bot_player(name[:40])
+        except Rejected as e:
+            return html(pages.missing_page(e.message), 404)
+        data = await asyncio.to_thread(read_player, f"bot:{bot}")
+        kind = f"bot: {available_bots()[bot]}"
+        return html(pages.player_page(bot, kind, data["ratings"], data["history"], data["recent"], data["presets"]))
+
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/leaderboard/{family}", include_in_schema=False)
+    async def leaderboard_html(
+        family: str = "classic",
+        limit: Annotated[int, Query(ge=1, le=100)] = 25,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    ) -> HTMLResponse:
+        if family not in ratings.FAMILY_NAMES:
+            return html(pages.missing_page(f"no rules family {family[:40]!r}"), 404)
+        rows, total = await asyncio.to_thread(read_leaderboard, family, limit, offset)
+        return html(pages.leaderboard_page(family, rows, total, limit, offset))
 
     if swagger is not None:
 

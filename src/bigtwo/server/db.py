@@ -1,4 +1,4 @@
-"""The database: three tables (rooms, seats, actions), the engine for a URL, and migrations run at start.
+"""The database: rooms, seats and actions; accounts, sessions and ratings; the engine for a URL; migrations.
 
 A game is stored as its seed, its rules and the ordered list of accepted actions; the live state is rebuilt by
 replaying them through the engine, so the tables never hold a position that could disagree with the rules.
@@ -55,6 +55,7 @@ rooms = Table(
     Column("finished_at", DateTime(timezone=True)),
     Column("standings", JSON),  # final places and totals, for the records list
     Column("rematch", String(16)),  # the room of the rematch (the same seats), once one is asked for
+    Column("rated", Integer, nullable=False, server_default="0"),  # a rated table (see bigtwo.server.ratings)
 )
 
 seats = Table(
@@ -66,6 +67,7 @@ seats = Table(
     Column("name", String(40), nullable=False),
     Column("bot", String(40)),
     Column("token", String(64), index=True),  # sha256 of the seat's secret
+    Column("account_id", Integer, index=True),  # the signed-in person's account (None: a guest, a bot, open)
 )
 
 actions = Table(
@@ -76,6 +78,70 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("answer", Text, nullable=False),  # a play ("3D 3S"), "pass", or an exchange answer
     Column("by", String(8), nullable=False),  # player, bot, timeout, auto (a standing order to pass)
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# --- accounts (bigtwo.server.accounts) ------------------------------------------------------------------------
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(24), nullable=False),  # as typed at sign-up
+    Column("username_key", String(24), nullable=False, unique=True),  # lower case: one account per name
+    Column("password_hash", String(256), nullable=False),  # argon2id, with its parameters and salt
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),  # sha256 of the cookie's secret
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),  # the token every state-changing request must echo
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+# --- ratings (bigtwo.server.ratings) --------------------------------------------------------------------------
+# A player is "account:<id>" or "bot:<name>"; one rating per player and rules family.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("family", String(24), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+# One row per finished match whose results are stored: its key makes storing them happen once.
+finished_matches = Table(
+    "finished_matches",
+    metadata,
+    Column("id", String(96), primary_key=True),  # "room:<id>" or "arena:<digest>:<deal>:<rotation>"
+    Column("room_id", String(16)),
+    Column("family", String(24), nullable=False),
+    Column("preset", String(40), nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("public", Integer, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+match_results = Table(
+    "match_results",
+    metadata,
+    Column("match_id", String(96), ForeignKey("finished_matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player", String(64), nullable=False, index=True),  # account:<id>, bot:<name> or guest
+    Column("name", String(40), nullable=False),
+    Column("place", Integer, nullable=False),  # 1 = best; tied seats share a place
+    Column("points", Float, nullable=False),
+    Column("mu_before", Float),
+    Column("sigma_before", Float),
+    Column("mu_after", Float),  # the player's rating after this match (None: unrated)
+    Column("sigma_after", Float),
     Column("at", DateTime(timezone=True), nullable=False),
 )
 

@@ -249,7 +249,7 @@ def describe(e: ValidationError | list[dict[str, Any]], prefix: str = "bad messa
     parts = []
     for err in errors[:3]:
         loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-        msg = shorten(str(err.get("msg", "invalid")), 160)
+        msg = shorten(str(err.get("msg", "invalid")).removeprefix("Value error, "), 160)
         parts.append(f"{shorten(loc, 60)}: {msg}" if loc else msg)
     if len(errors) > 3:
         parts.append(f"and {len(errors) - 3} more")
@@ -301,6 +301,11 @@ class CreateRoom(Strict):
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
     public: bool = Field(True, description="listed in the lobby (a private room is reached by its link)")
+    rated: bool = Field(
+        False,
+        description="results move ratings: a preset without house rules, signed-in people and bots only "
+        "(needs a signed-in host)",
+    )
 
     @field_validator("name")
     @classmethod
@@ -311,6 +316,20 @@ class CreateRoom(Strict):
     @classmethod
     def _host(cls, v: str | None) -> str | None:
         return None if v is None else _clean_name(v)
+
+
+class QuickMatch(Strict):
+    """A rated table at once: you (signed in) and bots of a rating band, on a preset."""
+
+    preset: Word = Field("classic", description="a preset name (GET /api/presets)")
+    band: Literal["any", "weaker", "level", "stronger"] = Field(
+        "level",
+        description="bots rated at or below you (weaker), near you (level), at or above you (stronger), or any",
+    )
+    rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds (default: the rules' own)")
+    move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
+    bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
+    break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
 
 
 class Join(Strict):
@@ -353,6 +372,7 @@ class SeatOut(BaseModel):
     name: str
     bot: str | None = None
     connected: bool = False
+    account: bool = Field(False, description="a signed-in person (their name is their username)")
 
 
 class RoomOut(BaseModel):
@@ -370,6 +390,7 @@ class RoomOut(BaseModel):
     break_seconds: int
     bot: str
     public: bool
+    rated: bool = False
     seats: list[SeatOut]
     actions: int
     round: int | None = None

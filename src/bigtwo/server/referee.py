@@ -55,6 +55,7 @@ class Seat:
     name: str
     bot: str | None = None
     token: str | None = None  # sha256 of the secret
+    account: int | None = None  # a signed-in person's account (None: a guest, a bot, an open seat)
 
     def to_row(self, room_id: str) -> dict[str, Any]:
         return {
@@ -64,7 +65,17 @@ class Seat:
             "name": self.name,
             "bot": self.bot,
             "token": self.token,
+            "account_id": self.account,
         }
+
+    @property
+    def player(self) -> str:
+        """Who the seat is for ratings and player pages: ``account:<id>``, ``bot:<name>`` or ``guest``."""
+        if self.account is not None and self.kind in ("person", "bot"):  # a bot playing out an account's seat
+            return f"account:{self.account}"
+        if self.kind == "bot":
+            return f"bot:{self.bot or 'greedy'}"
+        return "guest"
 
 
 def bot_name(seat: Seat) -> str:
@@ -145,8 +156,9 @@ class Referee:
         self.bot: str = row["bot"]  # the strength of bots added later
         self.created_at: datetime | None = row["created_at"]
         self.finished_at: datetime | None = row.get("finished_at")
+        self.rated = bool(row.get("rated") or 0)  # results move ratings (bigtwo.server.ratings)
         self.seats = [
-            Seat(r["seat"], r["kind"], r["name"], r["bot"], r["token"])
+            Seat(r["seat"], r["kind"], r["name"], r["bot"], r["token"], r.get("account_id"))
             for r in sorted(seat_rows, key=lambda r: r["seat"])
         ]
         self.match = self.new_match()
@@ -214,8 +226,16 @@ class Referee:
             "break_seconds": self.break_seconds,
             "bot": self.bot,
             "public": self.public,
+            "rated": self.rated,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "connected": s.seat in connected}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": s.seat in connected,
+                    "account": s.account is not None,
+                }
                 for s in self.seats
             ],
             "actions": self.seq,
@@ -654,9 +674,19 @@ class Referee:
         s = self.seats[seat]
         if s.kind == "person" and connected:
             raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
+        # at a rated table in play, a signed-in player's seat stays theirs: a bot plays it out for them (their
+        # rating takes the result), so leaving a match that goes badly does not leave the rating untouched
+        keeps = self.rated and self.status != "waiting" and s.kind in ("person", "bot") and s.account is not None
+        if keeps and kind != "bot":
+            raise Rejected(
+                f"this table is rated: {s.name}'s seat can be given to a bot, which plays it out for them, "
+                "but not to someone else",
+                409,
+            )
         new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
         if kind == "bot":
             new.name = bot_name(new)
+            new.account = s.account if keeps else None
 
         def apply() -> None:
             self.seats[seat] = new  # the old token is no seat from now on
@@ -665,13 +695,21 @@ class Referee:
             else:
                 self.plan()
 
-        write = store.update_seat(self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None)
+        write = store.update_seat(
+            self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None, account_id=new.account
+        )
         return Change([write], apply)
 
-    def join(self, name: str, seat: int | None) -> Change:
-        """A person takes an open seat; ``Change.result`` is (seat, the seat's secret token)."""
+    def join(self, name: str, seat: int | None, account: int | None = None) -> Change:
+        """A person takes an open seat (for ``account`` when signed in); ``Change.result`` is (seat, the seat's
+        secret token). A rated table seats signed-in people only, and an account once."""
         if self.status == "over":
             raise Rejected("the game is over", 409)
+        if self.rated and account is None:
+            raise Rejected("this table is rated: sign in to take a seat (or watch as a guest)", 403)
+        mine = [s.seat for s in self.seats if account is not None and s.account == account]
+        if mine:
+            raise Rejected(f"you already have seat {mine[0]} at this table", 409)
         open_seats = [s.seat for s in self.seats if s.kind == "open"]
         if seat is None:
             if not open_seats:
@@ -682,12 +720,14 @@ class Referee:
         elif seat not in open_seats:
             raise Rejected(f"seat {seat} is taken; open seats: {open_seats or 'none'}", 409)
         token = secrets.token_urlsafe(24)
-        new = Seat(seat, "person", name, None, store.token_hash(token))
+        new = Seat(seat, "person", name, None, store.token_hash(token), account)
         taken = seat
 
         def apply() -> None:
             self.seats[taken] = new
             self.plan()
 
-        write = store.update_seat(self.id, seat, kind="person", name=name, bot=None, token=new.token)
+        write = store.update_seat(
+            self.id, seat, kind="person", name=name, bot=None, token=new.token, account_id=account
+        )
         return Change([write], apply, (seat, token))

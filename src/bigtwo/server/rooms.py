@@ -33,7 +33,7 @@ from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
-from bigtwo.server import advice, store
+from bigtwo.server import advice, ratings, store
 from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool
 from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
@@ -51,6 +51,7 @@ from bigtwo.server.messages import (
     Pass,
     Ping,
     PlayCards,
+    QuickMatch,
     Rematch,
     Undo,
     text_problem,
@@ -158,6 +159,36 @@ def build_rules(spec: CreateRoom, settings: Settings | None = None) -> tuple[Rul
         k: v for k, v in rules.to_dict(sectioned=False).items() if base_flat.get(k) != v and k not in ("description",)
     }
     return rules, changes
+
+
+def results_entries(ref: Referee) -> list[ratings.Entry]:
+    """A finished table's seats as rating entries: who, final place (ties shared), match points."""
+    standings = ref.standings()
+    places = ratings.match_places(standings, ref.rules.ranks_only)
+    return [ratings.Entry(s.seat, s.player, s.name, places[s.seat], standings["totals"][s.seat]) for s in ref.seats]
+
+
+def finish_write(ref: Referee) -> store.Write:
+    """The room marked over with its standings and, when a signed-in person or a rating is involved, its results
+    stored (ratings moved at a rated table: every seat an account or a bot), all in one transaction, once."""
+    over = store.update_room(ref.id, status="over", finished_at=ref.finished_at, standings=ref.standings())
+    entries = results_entries(ref)
+    if not ref.rated and not any(e.player.startswith("account:") for e in entries):
+        return over  # no account and no rating: nothing to keep beyond the room
+
+    def results(conn: Any) -> None:
+        ratings.record_match(
+            conn,
+            f"room:{ref.id}",
+            ref.preset,
+            entries,
+            rated=ref.rated and not ref.changes,
+            at=ref.finished_at or store.now(),
+            public=ref.public,
+            room_id=ref.id,
+        )
+
+    return store.together([over, results])
 
 
 def phase_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> str:
@@ -496,10 +527,10 @@ class Room:
         return self._record
 
     async def _finish(self) -> None:
+        """Mark the match over and store its results (ratings too, at a rated table) in one transaction: a
+        restart that finds the last action stored but not this finds the match over and does it then."""
         try:
-            await self.manager.journal.write(
-                store.update_room(self.id, status="over", finished_at=self.finished_at, standings=self.ref.standings())
-            )
+            await self.manager.journal.write(finish_write(self.ref))
         except Exception:  # the actions are stored: a restart sees the match is over and says so
             log.exception("room %s: could not mark the game over", self.id)
         self.manager.release(self)
@@ -717,9 +748,14 @@ class Room:
             self._schedule()
             self.broadcast()
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, account: tuple[int, str] | None = None) -> tuple[int, str]:
+        """A person takes a seat: a signed-in one (``account``: id and username) under their username."""
         async with self.lock:
-            result: tuple[int, str] = await self._apply(self.ref.join(name, seat))
+            if account is not None:
+                change = self.ref.join(account[1], seat, account[0])
+            else:
+                change = self.ref.join(name, seat)
+            result: tuple[int, str] = await self._apply(change)
             return result
 
     def close(self, reason: str) -> None:
@@ -775,14 +811,23 @@ class Rooms:
         if stale:
             log.info("deleted %d tables that were never started", len(stale))
         count = 0
+        ended: list[Room] = []
         with self.engine.connect() as conn:
             for rid, _, _ in ages:
                 if rid in stale:
                     continue
                 loaded = store.load_room(conn, rid)
                 if loaded is not None:
-                    self._restore(*loaded)
+                    room = self._restore(*loaded)
                     count += 1
+                    if room.status == "over":  # its last move was stored, its end was not: end it now
+                        ended.append(room)
+        for room in ended:
+            if room.finished_at is None:
+                room.ref.finished_at = self.now()
+            with self.engine.begin() as conn:
+                finish_write(room.ref)(conn)
+            log.info("room %s: the match had ended before the restart; its results are stored now", room.id)
         return count
 
     def _restore(self, row: dict[str, Any], seat_rows: list[dict[str, Any]], action_rows: list[dict[str, Any]]) -> Room:
@@ -919,10 +964,18 @@ class Rooms:
                 log.exception("could not close the expired tables")
 
     # --- opening ---------------------------------------------------------------------------------------------
-    async def create(self, spec: CreateRoom, address: str = "") -> tuple[Room, str, int | None, str | None]:
-        """Open a table. Everything is checked, and the room built in memory, before anything is stored."""
+    async def create(
+        self, spec: CreateRoom, address: str = "", account: tuple[int, str] | None = None
+    ) -> tuple[Room, str, int | None, str | None]:
+        """Open a table. Everything is checked, and the room built in memory, before anything is stored. A
+        signed-in host (``account``: id and username) takes seat 0 as themselves when ``host_name`` is given."""
         self.check_can_open(address)
         rules, changes = build_rules(spec, self.settings)
+        if spec.rated:
+            if account is None:
+                raise Rejected("a rated table needs a signed-in host: sign in first", 403)
+            if changes or ratings.family_of(spec.preset) is None:
+                raise Rejected("a rated table plays a preset as it is: house rules make a table unrated", 422)
         players = rules.players if spec.players is None else spec.players
         seed = self.new_seed()
         try:
@@ -951,7 +1004,10 @@ class Rooms:
         if spec.host_name:
             seat_token = secrets.token_urlsafe(24)
             host_seat = 0
-            seat_list[0] = Seat(0, "person", spec.host_name, None, store.token_hash(seat_token))
+            if account is not None:
+                seat_list[0] = Seat(0, "person", account[1], None, store.token_hash(seat_token), account[0])
+            else:
+                seat_list[0] = Seat(0, "person", spec.host_name, None, store.token_hash(seat_token))
         row = {
             "id": room_id,
             "name": spec.name or (f"{spec.host_name}'s table" if spec.host_name else f"table {room_id}"),
@@ -972,6 +1028,7 @@ class Rooms:
             "created_at": self.now(),
             "finished_at": None,
             "standings": None,
+            "rated": int(spec.rated),
         }
         seat_rows = [s.to_row(room_id) for s in seat_list]
         room = Room(self, row, seat_rows)
@@ -999,7 +1056,7 @@ class Rooms:
         self.check_can_open(address)
         ref = old.ref
         room_id = secrets.token_hex(5)
-        seat_rows = [Seat(s.seat, s.kind, s.name, s.bot, s.token).to_row(room_id) for s in ref.seats]
+        seat_rows = [Seat(s.seat, s.kind, s.name, s.bot, s.token, s.account).to_row(room_id) for s in ref.seats]
         row = {
             "id": room_id,
             "name": ref.name,
@@ -1021,6 +1078,7 @@ class Rooms:
             "finished_at": None,
             "standings": None,
             "rematch": None,
+            "rated": int(ref.rated),
         }
         room = Room(self, row, seat_rows)
         room.creator = address
@@ -1037,6 +1095,62 @@ class Rooms:
         self.rooms[room_id] = room
         room.resume()
         return room_id
+
+    async def quick_match(
+        self, spec: QuickMatch, account: tuple[int, str], address: str = ""
+    ) -> tuple[Room, str, int | None, str | None]:
+        """A rated table started at once: the person at seat 0, bots of the chosen rating band at the others
+        (the closest ratings to the person's first, each bot as often as needed)."""
+        family = ratings.family_of(spec.preset)
+        if family is None:
+            raise Rejected(f"no rated preset named {spec.preset!r}; presets: {', '.join(ratings.FAMILIES)}", 422)
+        rules = load_rules(spec.preset)
+        players = rules.players
+
+        def read() -> tuple[float, dict[str, float]]:
+            with self.engine.connect() as conn:
+                mine = ratings.rating_of(conn, f"account:{account[0]}", family)["rating"]
+                theirs = {
+                    name: ratings.rating_of(conn, f"bot:{name}", family)["rating"]
+                    for name in available_bots()
+                    if cannot_play(name, rules, players) is None
+                }
+            return mine, theirs
+
+        mine, bots = await asyncio.to_thread(read)
+        band = self.settings.quick_match_band
+        fits = {
+            "any": lambda r: True,
+            "weaker": lambda r: r <= mine,
+            "level": lambda r: abs(r - mine) <= band,
+            "stronger": lambda r: r >= mine,
+        }[spec.band]
+        chosen = sorted((abs(r - mine), name) for name, r in bots.items() if fits(r))
+        if not chosen:
+            listed = ", ".join(f"{n} {r:.1f}" for n, r in sorted(bots.items(), key=lambda x: x[1]))
+            raise Rejected(
+                f"no bot is rated in the band {spec.band!r} around your {mine:.1f} in {ratings.FAMILY_NAMES[family]} "
+                f"(bots: {listed}): choose another band",
+                409,
+            )
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": chosen[i % len(chosen)][1]} for i in range(players - 1)]
+        create = CreateRoom.model_validate(
+            {
+                "name": f"{account[1]}'s quick match",
+                "preset": spec.preset,
+                "rounds": spec.rounds,
+                "seats": seats,
+                "host_name": account[1],
+                "move_seconds": spec.move_seconds,
+                "bot_delay": spec.bot_delay,
+                "break_seconds": spec.break_seconds,
+                "bot": chosen[0][1],
+                "rated": True,
+            }
+        )
+        room, host_token, seat, token = await self.create(create, address, account)
+        await room.start(host_token, fill_with_bots=False)
+        return room, host_token, seat, token
 
     def lobby(self, status: str | None = None) -> list[Room]:
         out = [

@@ -123,6 +123,32 @@ class Settings(BaseModel):
     )
     help_burst: int = Field(6, ge=1, description="hints, explanations, legal-play lists and undos at once")
 
+    # --- accounts and ratings ------------------------------------------------------------------------------
+    secure_cookies: bool | None = Field(
+        None,
+        description="mark the session cookie Secure (sent over TLS only); unset: when the public URL or the "
+        "request is https (behind a TLS proxy, set it on)",
+    )
+    session_days: float = Field(30, gt=0, le=366, description="days a sign-in lasts (a new sign-in starts afresh)")
+    login_window_minutes: float = Field(
+        15, gt=0, description="the window the sign-in limits below count in, in minutes"
+    )
+    login_attempts_per_address: int = Field(
+        20, ge=1, description="sign-in attempts one address may make in the window (right or wrong)"
+    )
+    login_failures_per_username: int = Field(
+        5, ge=1, description="wrong passwords for one username in the window, from all addresses together"
+    )
+    signups_per_address_per_hour: int = Field(5, ge=1, description="accounts one address may open an hour")
+    argon2_time_cost: int = Field(3, ge=1, le=20, description="argon2id passes over memory when hashing a password")
+    argon2_memory_kib: int = Field(
+        65536, ge=1024, le=4_194_304, description="argon2id memory per password hash, in KiB"
+    )
+    argon2_parallelism: int = Field(4, ge=1, le=16, description="argon2id lanes per password hash")
+    quick_match_band: float = Field(
+        5, gt=0, le=100, description="a quick match's band of bots' ratings around the player's (rating points)"
+    )
+
     @field_validator("public_url")
     @classmethod
     def _public_url(cls, v: str | None) -> str | None:

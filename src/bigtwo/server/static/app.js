@@ -2,17 +2,90 @@
 // The server is the referee: this page only shows the views it is sent and asks for moves.
 import { cardSvg } from "/static/cards.js";
 import { tablePage } from "/static/table.js";
-import { api, h, miniCards, saved } from "/static/ui.js";
+import { account, api, h, miniCards, saved } from "/static/ui.js";
 
 const app = document.getElementById("app");
 const statusLine = document.getElementById("status");
 
+// --- who this browser is signed in as (its CSRF token goes with every change) -------------------------------
+async function loadAccount() {
+  try {
+    const me = await api("GET", "/api/account");
+    account.csrf = me.csrf; account.username = me.username; account.ratings = me.ratings || {};
+  } catch { account.csrf = null; account.username = null; account.ratings = {}; }
+  const link = document.getElementById("nav-me");
+  if (link) { link.hidden = !account.username; if (account.username) link.href = `/players/${encodeURIComponent(account.username)}`; }
+}
+
 // --- routing ----------------------------------------------------------------------------------------------
 const path = location.pathname;
 let m;
+account.ready = loadAccount();  // the table starts at once; a change it asks for waits for the account (ui.js)
 if ((m = path.match(/^\/room\/([A-Za-z0-9_-]+)/))) tablePage(m[1], app, statusLine);
 else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) replayPage(m[1]);
-else lobbyPage();
+else account.ready.then(lobbyPage);
+
+// --- the account panel: sign up / in / out, change password, quick match ----------------------------------
+const RATED = { classic: "Big Two (classic-like)", president: "President", winner: "Winner", "zheng-shangyou": "Zheng Shangyou", "tien-len": "Tien Len" };
+function accountPanel(presets) {
+  const err = h("div", { class: "error", id: "account-error" });
+  const box = h("section", { class: "panel", id: "account" });
+  const fail = (e) => { err.textContent = e.message; };
+  if (!account.username) {
+    const user = h("input", { type: "text", id: "account-username", maxlength: 24, autocomplete: "username", placeholder: "username" });
+    const pass = h("input", { type: "password", id: "account-password", maxlength: 128, autocomplete: "current-password", placeholder: "password (8 or more characters)" });
+    const go = (what) => async (ev) => {
+      ev.preventDefault(); err.textContent = "";
+      try { await api("POST", `/api/account/${what}`, { username: user.value.trim(), password: pass.value }); location.reload(); }
+      catch (e) { fail(e); }
+    };
+    box.append(h("h2", {}, "Your account"),
+      h("div", { class: "muted" }, "Sign in to keep a rating and a history, or play as a guest below."),
+      h("form", { class: "grid2", id: "account-form", onsubmit: go("signin") },
+        h("label", {}, "Username", user), h("label", {}, "Password", pass),
+        h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "signin" }, "Sign in"),
+          h("button", { type: "button", id: "signup", onclick: go("signup") }, "Sign up"))), err);
+    return box;
+  }
+  const ratings = Object.entries(account.ratings).map(([f, r]) => `${RATED[f] || f} ${r.rating.toFixed(1)}${r.provisional ? " (provisional)" : ""}`);
+  const current = h("input", { type: "password", id: "password-current", autocomplete: "current-password" });
+  const fresh = h("input", { type: "password", id: "password-new", autocomplete: "new-password" });
+  const rated = presets.filter((p) => p.name in FAMILY_OF);
+  const preset = h("select", { id: "quick-preset" }, rated.map((p) => h("option", { value: p.name }, `${p.name} (${RATED[FAMILY_OF[p.name]]})`)));
+  preset.value = "classic";
+  const band = h("select", { id: "quick-band" },
+    h("option", { value: "level" }, "about your rating"), h("option", { value: "weaker" }, "rated at or below you"),
+    h("option", { value: "stronger" }, "rated at or above you"), h("option", { value: "any" }, "any bot"));
+  const rounds = h("input", { type: "number", id: "quick-rounds", min: 1, max: 100, value: 3 });
+  const delay = h("input", { type: "number", id: "quick-delay", min: 0, max: 10, step: "any", value: 0.8 });
+  box.append(h("h2", {}, "Your account"),
+    h("div", { class: "row" }, h("span", { id: "account-name" }, `Signed in as ${account.username}`),
+      h("a", { href: `/players/${encodeURIComponent(account.username)}`, id: "my-page" }, "your page"),
+      h("a", { href: "/leaderboard" }, "leaderboards"),
+      h("button", { id: "signout", onclick: async () => { try { await api("POST", "/api/account/signout"); location.reload(); } catch (e) { fail(e); } } }, "Sign out")),
+    h("div", { class: "muted", id: "my-ratings" }, ratings.length ? `Ratings: ${ratings.join(" · ")}` : "No rated matches yet: a quick match is rated."),
+    h("h3", {}, "Quick match (rated)"),
+    h("form", { id: "quick", onsubmit: async (ev) => {
+      ev.preventDefault(); err.textContent = "";
+      try {
+        const made = await api("POST", "/api/quick-match", { preset: preset.value, band: band.value, rounds: Number(rounds.value) || null, bot_delay: Number(delay.value) || 0 });
+        saved.set(made.room.id, { seat: made.seat, token: made.token, host: made.host_token });
+        location.href = `/room/${made.room.id}`;
+      } catch (e) { fail(e); }
+    } }, h("div", { class: "grid2" }, h("label", {}, "Rules", preset), h("label", {}, "Bots", band),
+      h("label", {}, "Rounds", rounds), h("label", {}, "Bot pause (s)", delay)),
+      h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "quick-button" }, "Play a quick match"))),
+    h("details", {}, h("summary", {}, "Change password"),
+      h("form", { class: "grid2", id: "password-form", onsubmit: async (ev) => {
+        ev.preventDefault(); err.textContent = "";
+        try { await api("POST", "/api/account/password", { current: current.value, new: fresh.value }); location.reload(); } catch (e) { fail(e); }
+      } }, h("label", {}, "Current password", current), h("label", {}, "New password", fresh),
+        h("div", { class: "row" }, h("button", { type: "submit" }, "Change password")))), err);
+  return box;
+}
+const FAMILY_OF = { classic: "classic", bga: "classic", "chor-dai-di": "classic", "hong-kong": "classic", "house-code": "classic",
+  indonesia: "classic", malaysia: "classic", "pusoy-dos": "classic", singapore: "classic", taiwan: "classic", vietnam: "classic",
+  president: "president", winner: "winner", "zheng-shangyou": "zheng-shangyou", "tien-len": "tien-len" };
 
 // --- the lobby --------------------------------------------------------------------------------------------
 async function lobbyPage() {
@@ -51,7 +124,7 @@ async function lobbyPage() {
 
   const form = h("form", { id: "create" },
     h("div", { class: "grid2" },
-      h("label", {}, "Your name", h("input", { type: "text", id: "host-name", maxlength: 24, required: true, value: localStorage.getItem("bigtwo:name") || "" })),
+      h("label", {}, "Your name", h("input", { type: "text", id: "host-name", maxlength: 24, required: true, value: account.username || localStorage.getItem("bigtwo:name") || "", disabled: !!account.username })),
       h("label", {}, "Table name", h("input", { type: "text", id: "table-name", maxlength: 60, placeholder: "optional" })),
       h("label", {}, "Rules", preset),
       h("label", {}, "Players", players),
@@ -65,6 +138,7 @@ async function lobbyPage() {
     h("label", {}, "House rules (TOML: one setting a line, e.g. pass_locks_out = true)",
       h("textarea", { id: "house-rules", placeholder: 'suit_order = "CDHS"\nlast_play_forbidden = "two-single-or-pair"' })),
     h("label", {}, h("input", { type: "checkbox", id: "public", checked: true }), " list this table in the lobby"),
+    account.username ? h("label", {}, h("input", { type: "checkbox", id: "rated" }), " rated (a preset without house rules; signed-in players and bots only)") : null,
     h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "create-button" }, "Create table")), err);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -80,6 +154,7 @@ async function lobbyPage() {
       bot: strength.value || null, seats, host_name: name,
       move_seconds: Number(form.querySelector("#move-seconds").value) || 0,
       bot_delay: Number(form.querySelector("#bot-delay").value) || 0, public: form.querySelector("#public").checked,
+      rated: account.username ? form.querySelector("#rated").checked : false,
     };
     if (!body.points) body.rounds = Number(form.querySelector("#rounds").value) || null;
     if (toml) body.rules_toml = toml;
@@ -93,6 +168,7 @@ async function lobbyPage() {
   const list = h("ul", { class: "rooms", id: "lobby" });
   const records = h("ul", { class: "rooms", id: "records" });
   app.replaceChildren(
+    accountPanel(presets),
     h("section", { class: "panel" }, h("h2", {}, "Open tables"), list),
     h("section", { class: "panel" }, h("h2", {}, "New table"), form),
     h("section", { class: "panel" }, h("h2", {}, "Finished games"), records));
@@ -105,7 +181,7 @@ async function lobbyPage() {
       list.replaceChildren(...(rooms.length ? rooms.map((r) => {
         const open = r.seats.filter((s) => s.kind === "open").length;
         return h("li", {}, h("span", { class: "name" }, r.name),
-          h("span", { class: "muted" }, `${r.rules_name} · ${r.players} players · ${r.status}${open ? ` · ${open} open` : ""}`),
+          h("span", { class: "muted" }, `${r.rules_name} · ${r.players} players · ${r.status}${r.rated ? " · rated" : ""}${open ? ` · ${open} open` : ""}`),
           h("a", { href: `/room/${r.id}` }, open && r.status !== "over" ? "join" : "watch"));
       }) : [h("li", { class: "muted" }, "No open tables: start one below.")]));
       const done = await api("GET", "/api/records?limit=10");

@@ -325,7 +325,7 @@ export function tablePage(roomId, app, statusLine) {
   function topBar(v, mine) {
     const room = v.room, g = v.match;
     const bits = [h("span", { class: "title" }, room.name),
-      h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? " + house rules" : ""} · ${room.players} players`)];
+      h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? " + house rules" : ""} · ${room.players} players${room.rated ? " · rated" : ""}`)];
     if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
     bits.push(h("span", { class: "info", id: "room-status" }, room.status + (v.you.seat === null ? " · watching" : "")));
     if (mine.host && (room.status === "playing" || room.status === "paused")) {

@@ -17,9 +17,15 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The signed-in session's CSRF token (GET /api/account): every change this page asks for carries it, so a
+// page of another site, which cannot read it, cannot act with this browser's session cookie.
+export const account = { csrf: null, username: null, ready: null };
+
 export async function api(method, path, body, token) {
+  if (method !== "GET" && account.ready) await account.ready;
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (account.csrf && method !== "GET") headers["X-CSRF-Token"] = account.csrf;
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch { data = null; }
