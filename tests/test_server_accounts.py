@@ -376,7 +376,7 @@ def test_a_quick_match_seats_bots_of_the_chosen_band(tmp_path):
     with LiveServer(database) as live, client(live) as c:
         csrf = sign_up(c, "bea")
         engine = create_engine(database_url(database))
-        shown = {"heuristic": 20.0, "search": 15.0, "learned": 10.0, "greedy": 3.0, "random": -5.0}
+        shown = {"isearch": 25.0, "heuristic": 20.0, "search": 15.0, "learned": 10.0, "greedy": 3.0, "random": -5.0}
         with engine.begin() as conn:
             for bot, rating in shown.items():  # sigma 1: the rating shown is mu - 3
                 conn.execute(
