@@ -13,7 +13,12 @@ card in hand, the winner takes the sum: the arena's ``cards`` utility, computed 
    pass over ``--cpu-games`` of the same games measures the CPU time of each ``choose`` call on its thread,
    the learned bot's and the heuristic opponents' side by side; the 2 ms verdict uses that CPU time.
 
-4. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
+4. ``isearch`` (the search with belief inference, the learned prior and successive halving) against three
+   copies of today's ``search``, both with the same hard time limit a decision (``--budget-ms``; target at 1 s:
+   at least +2 points a game, the interval's lower bound above zero, every decision within the limit: the
+   summary counts the games in which one of its decisions took longer)
+
+5. ``heuristic`` against three ``greedy`` beside the heuristic as it was before it contested the lead
    (``heuristic(contest=False)``, the baseline) on the same deals, on ``winner`` (the rules' own points) and
    ``classic`` (one point a card left): the gain is the per-deal difference of their points, with its
    interval (target: above zero on both).
@@ -24,6 +29,7 @@ beside it.
 
 Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=30:budget_ms=900"] [--workers 2]
      [--only learned] [--learned "learned:weights=runs/x/best.npz"]
+     python benchmarks/strength.py --only isearch --budget-ms 250 --games 400 --workers 2
      python benchmarks/strength.py --only contest [--games 2000]
 """
 
@@ -140,22 +146,28 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
     ap.add_argument("--learned", default="learned", help="the learned bot's spec (e.g. other weights)")
-    ap.add_argument("--only", choices=["heuristic", "search", "learned", "contest"], default=None)
+    ap.add_argument("--budget-ms", type=float, default=1000.0, help="the time limit a decision of both searches")
+    ap.add_argument("--isearch", default=None, help="the new search's spec (default: isearch at --budget-ms)")
+    ap.add_argument("--baseline", default=None, help="today's search's spec (default: search at --budget-ms)")
+    ap.add_argument("--only", choices=["heuristic", "search", "learned", "isearch", "contest"], default=None)
     ap.add_argument("--cpu-games", type=int, default=400, help="games of the learned match timed in CPU time")
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
     args = ap.parse_args()
     search = args.search if "utility=" in args.search else args.search + ":utility=cards"
 
+    isearch = args.isearch or f"isearch(budget_ms={args.budget_ms:g}, utility='cards')"
+    baseline = args.baseline or f"search(budget_ms={args.budget_ms:g}, utility='cards')"
     matches = [
         ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
         ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
         ("learned", [args.learned, "heuristic", "heuristic", "heuristic"], 2.0, "heuristic"),
+        ("isearch", [isearch, baseline, baseline, baseline], 2.0, baseline),
     ]
     rows = []
     contest = []
     for key, lineup, target, opponent in matches:
-        if (args.only and key != args.only) or args.only == "contest":
-            continue
+        if (args.only and key != args.only) or args.only == "contest" or (key == "isearch" and args.only != key):
+            continue  # the searches' duel runs only when asked: four searches a game
         console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
         result, wall = match(args.rules, lineup, args.games, args.seed, args.workers)
         console.print(result.table())
@@ -171,10 +183,20 @@ def main() -> None:
                 f"CPU time a move over {min(args.cpu_games, result.games)} games: {lineup[0]} {cpu[0]:.2f} ms "
                 f"(slowest {cpu[1]:.1f}), {opponent} {cpu[2]:.2f} ms"
             )
-        limit_ok = {"heuristic": True, "search": me.ms_per_move <= 1000, "learned": cpu is not None and cpu[0] <= 2}
+        # games in which the bot under test (lineup entry 0) took more than a second (isearch: its limit) over
+        # one decision, and games in which an opponent's seat did
+        over = 1.0 if key != "isearch" else args.budget_ms / 1000
+        slow = sum(1 for r in result.records if r.max_think_seconds[r.entries.index(0)] > over)
+        slow_them = sum(
+            1 for r in result.records for s, e in enumerate(r.entries) if e != 0 and r.max_think_seconds[s] > over
+        )
+        limit_ok = {
+            "heuristic": True,
+            "search": me.ms_per_move <= 1000,
+            "learned": cpu is not None and cpu[0] <= 2,
+            "isearch": me.ms_per_move <= args.budget_ms and slow == 0,
+        }
         ok = me.points.mean >= target and (key == "heuristic" or (me.points.low > 0 and limit_ok[key]))
-        # games in which the bot under test (lineup entry 0) took more than a second over one decision
-        slow = sum(1 for r in result.records if r.max_think_seconds[r.entries.index(0)] > 1.0)
         rows.append(
             {
                 "match": f"{lineup[0]} vs 3 {opponent}",
@@ -192,6 +214,8 @@ def main() -> None:
                 "target": target,
                 "met": ok,
                 "games_with_a_move_over_1s": slow,
+                "over_seconds": over,
+                "opponent_seat_games_over": slow_them,
                 "cpu_ms_per_move": cpu[0] if cpu else None,
                 "cpu_max_ms_per_move": cpu[1] if cpu else None,
                 "opponent_cpu_ms_per_move": cpu[2] if cpu else None,
@@ -220,8 +244,8 @@ def main() -> None:
             return
     console.rule("summary (one point a card left, duplicate deals, 95% intervals over deals)")
     print(
-        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over 1 s "
-        "| opponent ms a move | target |"
+        "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over "
+        "the limit (1 s; isearch: its budget) | opponent ms a move | target |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
@@ -237,6 +261,7 @@ def main() -> None:
             f"| {r['points']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}] "
             f"| {r['win_rate']:.1%} [{r['win_low']:.1%}, {r['win_high']:.1%}] "
             f"| {r['ms_per_move']:.2f} ({r['max_ms_per_move']:.0f}){cpu} | {r['games_with_a_move_over_1s']} "
+            f"(opponents' seats: {r['opponent_seat_games_over']}) "
             f"| {r['opponent_ms_per_move']:.2f} "
             f"| >= {r['target']:+.0f}: {verdict} |"
         )

@@ -9,10 +9,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from importlib import resources
 
 import typer
 from typer.testing import CliRunner
 
+from bigtwo.bots.learned import shipped_weights
 from bigtwo.cli import app
 
 runner = CliRunner()
@@ -39,7 +41,8 @@ def help_examples() -> dict[tuple[str, ...], list[str]]:
 
 
 def small(argv: list[str]) -> list[str]:
-    """The example at a test's size: at most 2 rounds, 4 games (one duplicate deal), 2 search iterations."""
+    """The example at a test's size: at most 2 rounds, 4 games (one duplicate deal), 2 search iterations, a
+    benchmark of 2 deals."""
     out = []
     for i, a in enumerate(argv):
         a = re.sub(r"iterations=\d+", "iterations=2", a)
@@ -52,7 +55,29 @@ def small(argv: list[str]) -> list[str]:
         out += ["--delay", "0"]
     if out[:1] == ["simulate"]:
         out += ["--workers", "1", "--quiet"] + ([] if {"--games", "-g"} & set(out) else ["--games", "4"])
+    if out[:1] == ["benchmark"]:  # two deals against greedy, on local processes (the Ray path: test_benchmark.py)
+        kept = []
+        for i, a in enumerate(out):
+            if a in ("--ray", "--workers", "-w", "--deals", "-d", "--opponents") or (
+                i and out[i - 1] in ("--ray", "--workers", "-w", "--deals", "-d", "--opponents")
+            ):
+                continue
+            kept.append(a)
+        out = [*kept, "--deals", "2", "--opponents", "greedy", "--workers", "1", "--quiet", "--no-plot"]
     return out
+
+
+USER_BOT = """
+from bigtwo.bots import make
+
+
+class StrongBot:
+    def __init__(self, seed=None):
+        self.bot = make("heuristic", seed=seed)
+
+    def choose(self, rules, observation):
+        return self.bot.choose(rules, observation)
+"""
 
 
 def free_port() -> int:
@@ -88,6 +113,12 @@ def test_every_help_example_runs(tmp_path, monkeypatch):
     # the play examples mention the rules file the rules examples write, the replay ones the record play saves
     order = sorted(examples, key=lambda p: {"rules": 0, "play": 1, "replay": 2}.get(p[0] if p else "", 3))
     monkeypatch.chdir(tmp_path)
+    # what the benchmark's examples name: a user's bot class, and weights where training writes them
+    (tmp_path / "mybots.py").write_text(USER_BOT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "runs" / "classic").mkdir(parents=True)
+    weights = resources.files("bigtwo.bots") / "weights" / shipped_weights()[("classic", 4)]
+    (tmp_path / "runs" / "classic" / "best.npz").write_bytes(weights.read_bytes())
     ran = 0
     for path in order:
         for line in examples[path]:

@@ -720,10 +720,18 @@ def test_a_bot_move_the_database_refuses_is_tried_again(server):
     assert stored_actions(room) == room.seq
 
 
-def test_every_registered_bot_is_offered_and_the_strongest_quick_one_is_the_default(server, monkeypatch):
+def test_every_registered_bot_is_offered_and_the_strongest_that_fits_the_delay_is_the_default(server, monkeypatch):
     bots = httpx.get(f"{server.url}/api/bots").json()
     assert [b["name"] for b in bots] == list(BOTS) and {"random", "greedy"} <= set(BOTS)
-    assert [b["name"] for b in bots if b["default"]] == ["heuristic" if "heuristic" in BOTS else "greedy"]
+    # a classic table at the default delay (0.8 s) and the server's budget (0.5 s): the search with beliefs
+    assert [b["name"] for b in bots if b["default"]] == ["isearch"]
+    made = create_room(server.url, host_name="Ann", move_seconds=0)
+    assert made["room"]["bot"] == "isearch"
+    # no delay: the quickest strong bot, the learned one where it has weights (classic), the heuristic elsewhere
+    made = create_room(server.url, host_name="Ann", bot_delay=0, move_seconds=0)
+    assert made["room"]["bot"] == "learned"
+    made = create_room(server.url, preset="winner", host_name="Ann", bot_delay=0.1, move_seconds=0)
+    assert made["room"]["bot"] == "heuristic"
 
     class Planner(BaseBot):
         """Plans its hand (a stand-in for a stronger bot registered later)."""
@@ -735,9 +743,8 @@ def test_every_registered_bot_is_offered_and_the_strongest_quick_one_is_the_defa
 
     monkeypatch.setitem(BOTS, "heuristic", Planner)
     bots = httpx.get(f"{server.url}/api/bots").json()
-    assert [b["name"] for b in bots if b["default"]] == ["heuristic"]
     assert "Plans its hand" in next(b["description"] for b in bots if b["name"] == "heuristic")
-    made = create_room(server.url, host_name="Ann", bot_delay=0, move_seconds=0)
+    made = create_room(server.url, preset="winner", host_name="Ann", bot_delay=0, move_seconds=0)
     rid = made["room"]["id"]
     r = httpx.post(
         f"{server.url}/api/rooms/{rid}/start", json={"fill_with_bots": True}, headers=auth(made["host_token"])

@@ -53,7 +53,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
         async with table.run_test(size=(80, 24)) as pilot:
             await settle(pilot, table)
             screen = screen_text(table)
-            assert "Your hand" in screen and "Seat 1 heuristic" in screen  # the default opponent
+            assert "Your hand" in screen and "Seat 1 learned" in screen  # the default opponent: quickest strong
             assert all(len(line) <= 80 for line in screen.splitlines()) and len(screen.splitlines()) <= 24
             g = session.game
             assert session.human_to_move
@@ -119,7 +119,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             first = screen_text(viewer)
             assert "step 0/" in first and "The deal" in first
             for seat, hand in enumerate(rec.rounds[0].game.hands):  # every hand is visible, by name
-                name = "You" if seat == 0 else f"Seat {seat} heuristic"
+                name = "You" if seat == 0 else f"Seat {seat} learned"
                 assert name in first and hand.split()[0].replace("T", "10")[:-1] in first
             assert "P0" not in first and "P1" not in first
             await pilot.press("right", "right", "right")

@@ -52,6 +52,11 @@ class GameRecord:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__})
 
 
+def deal_seed(base: int, deal: int) -> int:
+    """The seed of deal number ``deal`` of a run seeded ``base``: the same cards wherever and whenever it runs."""
+    return base * 1_000_003 + deal
+
+
 def bot_seed(base: int, deal: int, rotation: int, entry: int) -> int:
     """The seed of one bot in one game: fixed by the run's seed and the game, not by where it runs."""
     return ((base * 1_000_003 + deal) * 64 + rotation) * 16 + entry
@@ -80,15 +85,22 @@ def play_game(
     seed: int = 0,
     utility: str = "score",
     rounds: int = 1,
+    recorder: Any = None,
 ) -> GameRecord:
     """Deal ``deal`` (seeded from the run's seed) with the lineup rotated ``rotation`` seats; play it out (a
-    match of ``rounds`` rounds: the points are summed over them)."""
+    match of ``rounds`` rounds: the points are summed over them).
+
+    ``recorder`` (a :class:`~bigtwo.arena.decisions.DecisionRecorder`) is shown the game as it starts, every
+    decision and the end; its arrays are then its ``last`` attribute. It records rounds as dealt (a bare Game).
+    """
     n = len(lineup)
-    deal_seed = seed * 1_000_003 + deal
+    seed_of_deal = deal_seed(seed, deal)
+    if recorder is not None and needs_match(rules, rounds):
+        raise BigTwoError("decisions are recorded from single rounds as dealt, not from matches")
     game: Game | Match = (
-        Match(rules, players=n, seed=deal_seed, rounds=rounds)
+        Match(rules, players=n, seed=seed_of_deal, rounds=rounds)
         if needs_match(rules, rounds)
-        else Game(rules, players=n, seed=deal_seed)
+        else Game(rules, players=n, seed=seed_of_deal)
     )
     entries = seating(n, rotation)
     bots = [lineup[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
@@ -96,6 +108,8 @@ def play_game(
     worst = [0.0] * n
     calls = [0] * n
     actions = 0
+    if recorder is not None:
+        recorder.start(game)
     while not game.is_over:
         s = game.to_move
         assert s is not None
@@ -106,6 +120,8 @@ def play_game(
         think[s] += dt
         worst[s] = max(worst[s], dt)
         calls[s] += 1
+        if recorder is not None:
+            recorder.decision(game, s, obs, action)
         game.apply(action)
         actions += 1
         if actions > MAX_ACTIONS:
@@ -119,10 +135,10 @@ def play_game(
         totals, standings = list(game.result.scores), list(game.result.finishing_order)
     res = results[-1]
     points = [sum(v) for v in zip(*(round_utility(r, utility) for r in results), strict=True)]
-    return GameRecord(
+    record = GameRecord(
         deal=deal,
         rotation=rotation,
-        deal_seed=deal_seed,
+        deal_seed=seed_of_deal,
         entries=entries,
         labels=[lineup[e].display for e in entries],
         points=points,
@@ -134,3 +150,6 @@ def play_game(
         decisions=calls,
         max_think_seconds=worst,
     )
+    if recorder is not None:
+        recorder.last = recorder.finish(game, record)
+    return record

@@ -68,6 +68,7 @@ class ArenaResult:
 
     config: dict[str, Any]
     records: list[GameRecord] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list, repr=False)  # per game, when recorded
 
     @property
     def games(self) -> int:

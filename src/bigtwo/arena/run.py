@@ -44,12 +44,23 @@ def play_chunk(job: dict[str, Any]) -> list[dict[str, Any]]:
     rules = _rules_from(job["rules"])
     lineup = [BotSpec.from_dict(d) for d in job["lineup"]]
     n = len(lineup)
+    recorder = None
+    if job.get("record_decisions"):
+        from bigtwo.arena.decisions import DecisionRecorder
+
+        recorder = DecisionRecorder(rules, n)
     out = []
     for deal in range(job["start"], job["stop"]):
         rotations = range(n) if job["duplicate"] else [deal % n]
         for rot in rotations:
-            rec = play_game(rules, lineup, deal, rot, seed=job["seed"], utility=job["utility"], rounds=job["rounds"])
-            out.append(rec.to_dict())
+            rec = play_game(
+                rules, lineup, deal, rot, seed=job["seed"], utility=job["utility"], rounds=job["rounds"],
+                recorder=recorder,
+            )  # fmt: skip
+            d = rec.to_dict()
+            if recorder is not None:
+                d["recorded"] = recorder.last  # numpy arrays: they cross to the parent as they are
+            out.append(d)
     return out
 
 
@@ -67,13 +78,15 @@ def run_arena(
     progress: Progress | None = None,
     confidence: float = 0.95,
     rounds: int = 1,
+    record_decisions: bool = False,
 ) -> ArenaResult:
     """Play ``games`` games of ``lineup`` (one bot spec per seat) and collect the records.
 
     With ``duplicate`` (the default) each deal is played once per seat rotation, so ``games`` is rounded up
     to a whole number of deals. ``workers``: local processes (default: every CPU; 1 plays here). ``ray``:
     a Ray address, ``"auto"`` (a running cluster) or ``"local"`` (start one here); if Ray is already
-    initialised in this process, that instance is used.
+    initialised in this process, that instance is used. ``record_decisions``: keep every play decision as
+    arrays (``result.decisions``, one entry a game; :mod:`bigtwo.arena.decisions` writes them to a file).
     """
     rules = load_rules(rules)
     specs = parse_lineup(lineup)
@@ -105,6 +118,7 @@ def run_arena(
         "utility": utility,
         "duplicate": duplicate,
         "rounds": rounds,
+        "record_decisions": record_decisions,
     }
     jobs = [{**base, "start": a, "stop": min(a + chunk, deals)} for a in range(0, deals, chunk)]
     config = {
@@ -142,8 +156,10 @@ def run_arena(
                 collect(fut.result())
     from bigtwo.arena.play import GameRecord
 
-    records = sorted((GameRecord.from_dict(d) for d in dicts), key=lambda r: (r.deal, r.rotation))
-    return ArenaResult(config, records)
+    dicts.sort(key=lambda d: (d["deal"], d["rotation"]))
+    decisions = [d.pop("recorded") for d in dicts] if record_decisions else []
+    records = [GameRecord.from_dict(d) for d in dicts]
+    return ArenaResult(config, records, decisions)
 
 
 def _run_ray(jobs: list[dict[str, Any]], address: str, collect: Callable[[list[dict[str, Any]]], None]) -> None:

@@ -7,6 +7,7 @@ is; a bot of one's own joins it with ``@register("name")``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -52,3 +53,57 @@ def cannot_play(name: str, rules: Any, players: int) -> str | None:
         return f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}"
     check = getattr(factory, "cannot_play", None)
     return check(rules, players) if callable(check) else None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A bot's place in the strength order: how long it needs a move, and whether it thinks to a time limit."""
+
+    name: str
+    seconds: float  # a quick bot's typical time a move; a thinking bot's least time limit measured at this place
+    thinks: bool = False  # takes ``budget_ms``: it is given the whole of the table's delay (up to a cap)
+    evidence: str = ""  # the measurement that puts it here (README, "Measured strength")
+
+
+# Strongest first, by duplicate-deal matches on classic, one point a card left, 95% intervals (benchmarks/strength.py
+# and bigtwo benchmark; README, "Measured strength"). Where two bots are not separated, the higher estimate goes
+# first: isearch vs three search at 0.2 s each is +0.30 [-0.14, +0.73]; search vs three heuristic +3.0 at about
+# 0.25 s a move and learned vs three heuristic +2.6 (intervals overlapping); learned vs three heuristic +2.1 while
+# heuristic vs three learned is +0.3 [-0.2, +0.8] (head to head the learned bot is ahead); heuristic vs three
+# greedy +6.8. A bot not registered, or one that cannot play the table (learned without weights for it), is
+# passed over.
+STRENGTH: tuple[Standing, ...] = (
+    Standing("isearch", 0.2, thinks=True, evidence="vs three search, 0.2 s each: +0.30 [-0.14, +0.73]"),
+    Standing("search", 0.2, thinks=True, evidence="vs three heuristic: +3.0 at 0.25 s a move"),
+    Standing("learned", 0.002, evidence="vs three heuristic: +2.6 (heuristic vs three learned: +0.3)"),
+    Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
+    Standing("greedy", 0.0001),
+    Standing("random", 0.0),
+)
+UNNOTICED_SECONDS = 0.01  # a wait no one notices: a table with no delay still gets a bot at least this quick
+
+
+def strongest_bot(
+    rules: Any, players: int, seconds: float, max_budget_ms: float | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The strongest bot that answers within ``seconds`` (the table's delay) at this table: its name and options.
+
+    The first place of :data:`STRENGTH` whose time a move fits ``max(seconds, UNNOTICED_SECONDS)`` (and, for a bot
+    that thinks, whose least time limit fits ``max_budget_ms`` too) and that can play the rules and player count.
+    A thinking bot gets ``budget_ms``: the whole delay, or ``max_budget_ms`` if that is less, so that it answers
+    within the delay however long the position would take it to search."""
+    import bigtwo.bots  # noqa: F401  (the built-in bots register themselves on import)
+
+    fits = max(seconds, UNNOTICED_SECONDS)
+    for s in STRENGTH:
+        if s.name not in BOTS or s.seconds > fits:
+            continue
+        options: dict[str, Any] = {}
+        if s.thinks:
+            budget = 1000 * seconds if max_budget_ms is None else min(1000 * seconds, max_budget_ms)
+            if budget < 1000 * s.seconds:
+                continue
+            options["budget_ms"] = round(budget)
+        if cannot_play(s.name, rules, players) is None:
+            return s.name, options
+    return "random", {}

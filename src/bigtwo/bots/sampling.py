@@ -19,11 +19,13 @@ Cards nobody holds (a stock, cards set aside) are whatever the unseen cards not 
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from bigtwo.bots.view import engine_of
+from bigtwo.bots.view import engine_of, view_from_game
 from bigtwo.cards import DECK_SIZE, bits, mask_of_tokens, to_mask
 from bigtwo.combos.play import PASS
 from bigtwo.errors import BigTwoError, IllegalPlay
@@ -201,3 +203,92 @@ class DealSampler:
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's hand as a mask (the observer's own as it is), uniform over the consistent deals."""
         return self._draw_consistent(rng, self.lead_passes)
+
+
+class PlayModel:
+    """How likely each opponent's observed plays and passes were on a sampled deal, under a model of play:
+    a softmax over the heuristic's scores of that seat's legal actions at the time, mixed with a uniform choice
+    so that no hand is ruled out by one surprising move: ``P(a) = u / L + (1 - u) exp(score(a) / T) / Z``.
+
+    :meth:`log_likelihood` replays the public history on the sampled deal (each seat's hand now plus what it
+    has played since the deal) and sums the log-probability of every action another seat chose among two or
+    more, times ``strength`` (a power below 1 tempers a model that is only roughly right). Weighting sampled
+    deals by ``exp`` of it turns the uniform deals of :class:`DealSampler` into the posterior given what the
+    opponents did: a seat that passed on a low single is unlikely to hold singles it would have played.
+
+    It applies to one deck without a stock, an automatic skip, face-up cards or exchanges seen (:attr:`active`);
+    elsewhere every deal weighs the same, as before.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        obs: Observation,
+        policy: Any,
+        temperature: float = 0.5,
+        uniform: float = 0.25,
+        strength: float = 1.0,
+    ):
+        self.rules = rules
+        self.obs = obs
+        self.policy = policy
+        self.temperature = temperature
+        self.uniform = uniform
+        self.strength = strength
+        self.seat = obs.seat
+        history = obs.history
+        self.active = bool(
+            history
+            and strength > 0
+            and rules.decks == 1
+            and not rules.draw_on_pass
+            and not rules.auto_skip
+            and not obs.face_up
+            and not obs.exchanges
+            and not obs.required
+            and not obs.lead_elsewhere
+            and any(e.seat != self.seat for e in history)
+        )
+
+    def log_likelihood(self, hands: list[int], deadline: float | None = None) -> float | None:
+        """The tempered log-likelihood of the others' actions on the deal ``hands`` (None: out of time)."""
+        if not self.active:
+            return 0.0
+        obs, policy, t = self.obs, self.policy, self.temperature
+        history = obs.history
+        dealt = list(hands)
+        for e in history:
+            dealt[e.seat] |= e.play.mask
+        try:
+            game = Game(self.rules, hands=dealt, first=history[0].seat)
+        except BigTwoError:
+            return -math.inf
+        played = 0
+        previous = list(dealt)
+        total = 0.0
+        clock = time.perf_counter
+        for e in history:
+            s = e.seat
+            if s != self.seat and e.note != "auto":
+                legal = game.legal_plays()
+                if len(legal) > 1:
+                    if deadline is not None and clock() >= deadline:
+                        return None
+                    view = view_from_game(game, played)
+                    scored = policy.scores(view, previous[s])
+                    floor = min(sc for sc, _p in scored) - 1.0  # an action the heuristic did not score
+                    mine = next((sc for sc, p in scored if p.mask == e.play.mask), floor)
+                    values = [sc / t for sc, _p in scored]
+                    top = max(values)
+                    lse = top + math.log(
+                        math.fsum(math.exp(v - top) for v in values)
+                        + (len(legal) - len(scored)) * math.exp(floor / t - top)
+                    )
+                    total += math.log(self.uniform / len(legal) + (1 - self.uniform) * math.exp(mine / t - lse))
+                    previous[s] = view.hand
+            try:
+                game.play(PASS if e.is_pass else e.play)
+            except IllegalPlay:
+                return -math.inf  # the sample contradicts the history (the sampler keeps what it can)
+            played |= e.play.mask
+        return self.strength * total

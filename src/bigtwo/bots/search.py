@@ -32,16 +32,17 @@ Under a stock (two players drawing on a pass), the cards no hand holds are the s
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
 from bigtwo.bots.registry import register
-from bigtwo.bots.sampling import DealSampler
+from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
-from bigtwo.errors import IllegalPlay
+from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.positions import position_from_observation
@@ -190,3 +191,261 @@ class SearchBot(BaseBot):
 
     def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
+
+
+class _LearnedPrior:
+    """The learned network's Q values of a decision's legal actions, in points (None where it has no weights)."""
+
+    def __init__(self, rules: Ruleset, players: int):
+        from bigtwo.bots.features import FEATURES_VERSION, ActionEncoder, StateEncoder
+        from bigtwo.bots.learned import policy_for as learned_policy_for
+
+        self.net = None
+        try:
+            net = learned_policy_for(rules, players)
+        except BigTwoError:
+            return
+        if net.meta.get("features_version") != FEATURES_VERSION:
+            return
+        self.states = StateEncoder(rules, players, int(net.meta["history"]))
+        self.actions = ActionEncoder(rules, players)
+        if self.states.size != net.state_size or self.actions.size != net.action_size:
+            return
+        self.net = net
+        self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0  # trained on cards left / 13
+
+    def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
+        if self.net is None:
+            return None
+        from bigtwo.bots.features import info_from_observation
+
+        q = self.net.q_values(self.states.encode(info_from_observation(rules, obs, self.states.k)),
+                              self.actions.encode(obs.hand, legal))  # fmt: skip
+        return [float(v) * self.scale for v in q]
+
+
+SAFETY_SHARE = 0.05  # of budget_ms kept back for the step in hand and the choice (at most SAFETY_MS)
+SAFETY_MS = 20.0
+
+
+@register("isearch")
+class InferenceSearchBot(SearchBot):
+    """Search with belief inference, the learned network as a prior and successive halving of candidates."""
+
+    name = "isearch"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget_ms: float | None = None,
+        iterations: int | None = None,
+        candidates: int = 6,
+        learned_candidates: int = 2,
+        beliefs: bool = True,
+        temperature: float = 0.5,
+        uniform: float = 0.25,
+        belief_strength: float = 1.0,
+        resample: int = 0,
+        prior: float = 2.0,
+        halving: bool = True,
+        utility: str = "auto",
+    ):
+        super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
+        if learned_candidates < 0:
+            raise ValueError(f"learned_candidates must be 0 or more, not {learned_candidates}")
+        if temperature <= 0:
+            raise ValueError(f"temperature must be positive, not {temperature}")
+        if not 0 < uniform <= 1:
+            raise ValueError(f"uniform must lie in (0, 1], not {uniform}")
+        if prior < 0:
+            raise ValueError(f"prior must be 0 or more, not {prior}")
+        if not 0 <= belief_strength <= 1:
+            raise ValueError(f"belief_strength must lie in [0, 1], not {belief_strength}")
+        self.belief_strength = belief_strength
+        if resample < 0:
+            raise ValueError(f"resample must be 0 or more, not {resample}")
+        self.resample = resample
+        self.learned_candidates = learned_candidates
+        self.beliefs = beliefs
+        self.temperature = temperature
+        self.uniform = uniform
+        self.prior = prior
+        self.halving = halving
+        self._priors: dict[tuple[Ruleset, int], _LearnedPrior] = {}
+        self.last_effective_deals = 0.0  # the last decision's effective number of deals under the beliefs
+        self.last_counts: dict[str, int] = {}  # deals each candidate of the last decision was played out on
+
+    def _prior_for(self, rules: Ruleset, players: int) -> _LearnedPrior:
+        key = (rules, players)
+        got = self._priors.get(key)
+        if got is None:
+            got = self._priors[key] = _LearnedPrior(rules, players)
+        return got
+
+    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
+        deadline = None
+        if self.budget_ms is not None:
+            # stop a little early: the step in hand when the time is up, and the choice, fit in what is left
+            deadline = time.perf_counter() + (self.budget_ms - min(SAFETY_SHARE * self.budget_ms, SAFETY_MS)) / 1000
+        legal = self.legal(rules, observation)
+        self.last_iterations = 0
+        self.last_cut = False
+        self.last_effective_deals = 0.0
+        self.last_counts = {}
+        if len(legal) == 1:
+            return legal[0]
+        policy = policy_for(engine_of(rules, observation))
+        ranked = policy.scores(view_from_observation(rules, observation, legal))
+        if ranked[0][0] >= WIN:
+            return ranked[0][1]  # going out now
+        cands = [p for _s, p in ranked[: self.candidates]]
+        q = self._prior_for(rules, observation.players).values(rules, observation, legal)
+        prior: dict[int, float] = {}
+        shrink = False
+        if q is not None:
+            measure = rules.play_measure if self.utility == "auto" else self.utility
+            by_q = sorted(range(len(legal)), key=lambda i: -q[i])
+            for i in by_q[: self.learned_candidates]:
+                if legal[i] not in cands:
+                    cands.append(legal[i])
+            prior = {p.mask: q[i] for i, p in enumerate(legal)}
+            # the network's values are points a card left: they weigh in beside play-outs scored the same way,
+            # and otherwise only choose when no deal could be searched
+            shrink = measure == "cards"
+        if legal[-1].is_pass and legal[-1] not in cands and self.candidates > 1:
+            cands.append(legal[-1])
+        if len(cands) == 1:
+            return cands[0]
+        return self._halving_search(rules, observation, policy, cands, prior, shrink, deadline)
+
+    def _halving_search(
+        self,
+        rules: Ruleset,
+        obs: Observation,
+        policy: HeuristicPolicy,
+        cands: list[Play],
+        prior: dict[int, float],
+        shrink: bool,
+        deadline: float | None,
+    ) -> Play:
+        seat = obs.seat
+        assert seat is not None
+        measure = rules.play_measure if self.utility == "auto" else self.utility
+        sampler = DealSampler(rules, obs)
+        model = None
+        if self.beliefs and self.belief_strength > 0:
+            model = PlayModel(rules, obs, policy, self.temperature, self.uniform, self.belief_strength)
+        k = len(cands)
+        rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
+        start = time.perf_counter()
+        alive = list(range(k))
+        logw: list[float] = []  # a log-weight a deal
+        values: list[dict[int, float]] = []  # the candidates' play-out values on each deal
+        stage = 0
+        failures = 0
+
+        def estimates(which: list[int]) -> dict[int, float]:
+            """Each candidate's value: the deals' weighted mean, shrunk towards the prior by ``prior`` deals."""
+            out = {}
+            top = max(logw) if logw else 0.0
+            for i in which:
+                ws = [(math.exp(lw - top), v[i]) for lw, v in zip(logw, values, strict=True) if i in v]
+                total = math.fsum(w for w, _ in ws)
+                p = prior.get(cands[i].mask)
+                if total <= 0:
+                    out[i] = p if p is not None else -math.inf
+                    continue
+                mean = math.fsum(w * x for w, x in ws) / total
+                if p is None or self.prior <= 0 or not shrink:
+                    out[i] = mean
+                    continue
+                ess = total * total / math.fsum(w * w for w, _ in ws)
+                out[i] = (ess * mean + self.prior * p) / (ess + self.prior)
+            return out
+
+        def stage_over(done: int) -> bool:
+            if self.iterations is not None:
+                return done >= math.ceil(self.iterations * (stage + 1) / rounds)
+            assert deadline is not None
+            return time.perf_counter() >= start + (deadline - start) * (stage + 1) / rounds
+
+        while True:
+            if self.iterations is not None and len(values) >= self.iterations:
+                break
+            lw = 0.0
+            if model is not None and model.active and self.resample > 1:
+                # sampling-importance-resampling: of `resample` uniform deals, keep one drawn by its likelihood,
+                # so play-outs go to deals that explain the table and every kept deal weighs the same
+                batch: list[tuple[float, list[int]]] = []
+                for _ in range(self.resample):
+                    drawn = sampler.sample(self.rng)
+                    got = model.log_likelihood(drawn, deadline)
+                    if got is None:
+                        break
+                    if got > -math.inf:
+                        batch.append((got, drawn))
+                if len(batch) < self.resample and deadline is not None and time.perf_counter() >= deadline:
+                    self.last_cut = True
+                    break
+                if not batch:
+                    failures += 1
+                    if failures > MAX_FAILED_SAMPLES:
+                        break
+                    continue
+                top = max(x for x, _ in batch)
+                hands = self.rng.choices([h for _, h in batch], weights=[math.exp(x - top) for x, _ in batch])[0]
+            else:
+                hands = sampler.sample(self.rng)
+                if model is not None:
+                    got = model.log_likelihood(hands, deadline)
+                    if got is None:
+                        self.last_cut = True
+                        break
+                    if got == -math.inf:
+                        failures += 1
+                        if failures > MAX_FAILED_SAMPLES:
+                            break
+                        continue
+                    lw = got
+            try:
+                base = position_from_observation(rules, obs, hands)
+            except IllegalPlay:
+                failures += 1
+                if failures > MAX_FAILED_SAMPLES:
+                    raise
+                continue
+            if base.stock_size > 1:
+                shuffle_stock(base, self.rng)
+            played0 = played_in(base)
+            gains: dict[int, float] = {}
+            for i in alive:
+                g = base.clone()
+                a = g.play(cands[i])
+                rollout(g, policy, played0 | a.mask, deadline)
+                if g.result is None:
+                    break  # out of time: the deal is dropped, every live candidate keeps the same deals
+                gains[i] = round_utility(g.result, measure)[seat]
+            if len(gains) < len(alive):
+                self.last_cut = True
+                break
+            logw.append(lw)
+            values.append(gains)
+            if len(alive) > 1 and stage < rounds - 1 and stage_over(len(values)):
+                est = estimates(alive)
+                alive.sort(key=lambda i: (-est[i], i))
+                alive = sorted(alive[: math.ceil(len(alive) / 2)])
+                stage += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                self.last_cut = self.iterations is not None
+                break
+        self.last_iterations = len(values)
+        self.last_counts = {str(c): sum(1 for v in values if i in v) for i, c in enumerate(cands)}
+        if logw:
+            top = max(logw)
+            w = [math.exp(x - top) for x in logw]
+            self.last_effective_deals = math.fsum(w) ** 2 / math.fsum(x * x for x in w)
+        est = estimates(alive)
+        best = max(alive, key=lambda i: (est[i], -i))
+        if est[best] == -math.inf:
+            return cands[0]  # no deal searched and no prior: the heuristic's choice
+        return cands[best]

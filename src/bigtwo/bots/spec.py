@@ -1,6 +1,9 @@
 """Bot specifications, one spelling for the arena, `bigtwo simulate` and the table.
 
 ``search(iterations=200, candidates=4)`` or ``search:iterations=200:candidates=4`` -> a name and options.
+A user's own class is written ``module:Class`` (``mybots.strong:StrongBot:depth=2`` or
+``mybots.strong:StrongBot(depth=2)``): the arena imports it where it plays (see :mod:`bigtwo.bots.policy`);
+the tables and the server take registered names only.
 """
 
 from __future__ import annotations
@@ -12,10 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.bots import make
+from bigtwo.bots import BOTS, make
+from bigtwo.bots.policy import CLASS_TARGET, load_class
 from bigtwo.errors import BigTwoError
 
-_CALL = re.compile(r"^\s*([A-Za-z][\w-]*)\s*\((.*)\)\s*$", re.S)
+_CALL = re.compile(r"^\s*([A-Za-z][\w-]*|[A-Za-z_][\w.]*:[A-Za-z_][\w.]*)\s*\((.*)\)\s*$", re.S)
+
+
+def is_class_target(name: str) -> bool:
+    """Whether a spec's name is a user's class, ``module:Class``, rather than a registered bot."""
+    return ":" in name and bool(CLASS_TARGET.match(name))
 
 
 def split_lineup(text: str) -> list[str]:
@@ -69,6 +78,8 @@ class BotSpec:
         parts = [p.strip() for p in text.strip().split(":")]
         if not parts[0]:
             raise ValueError(f"bot spec {text!r} has no bot name")
+        if len(parts) > 1 and parts[0] not in BOTS and "=" not in parts[1] and is_class_target(":".join(parts[:2])):
+            parts = [":".join(parts[:2]), *parts[2:]]  # module:Class, then its options
         options: dict[str, Any] = {}
         for p in parts[1:]:
             if "=" not in p:
@@ -88,6 +99,8 @@ class BotSpec:
         return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
 
     def build(self, seed: int | None):
+        if is_class_target(self.name):
+            return load_class(self.name, seed=seed, **self.options)
         try:
             return make(self.name, seed=seed, **self.options)
         except TypeError as e:  # an option the bot does not take

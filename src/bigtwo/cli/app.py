@@ -12,7 +12,6 @@ from rich.table import Table
 
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.serve import serve
-from bigtwo.cli.session import DEFAULT_BOT
 from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
@@ -58,10 +57,12 @@ def play(
     players: int = typer.Option(None, "--players", "-p", help="Number of players (default: the rules' own)"),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 is the first)"),
     bots: str = typer.Option(
-        DEFAULT_BOT,
+        None,
         "--bots",
         help="Computer players: one for all, or one per seat, comma-separated; options in parentheses, e.g. "
-        "'greedy,random,search(iterations=40)'. 'bigtwo bots' lists them",
+        "'greedy,random,search(iterations=40)'. 'bigtwo bots' lists them. Default: the strongest bot that "
+        "answers within --delay at this table",
+        show_default=False,
     ),
     seed: int = typer.Option(None, "--seed", help="Deal seed (default: random, and shown)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
@@ -76,7 +77,7 @@ def play(
 
     \b
     Examples:
-      bigtwo play                                                      # classic, you against three heuristic bots
+      bigtwo play                                                      # classic, against the strongest bots for --delay
       bigtwo play --rules winner --players 3 --seed 11
       bigtwo play --plain --bots 'greedy,random,search(iterations=40)'  # one bot a seat, options in parentheses
       bigtwo play --rules house-code --rounds 5 --save match.txt       # a match: roles, trading, scores
@@ -90,7 +91,9 @@ def play(
         from bigtwo.cli.tui import run_table
 
         def new_session(fresh_seed: int | None = None) -> TableSession:
-            return TableSession(r, players=players, seat=seat, bots=bots, seed=fresh_seed, rounds=rounds, points=points)
+            return TableSession(
+                r, players=players, seat=seat, bots=bots, seed=fresh_seed, rounds=rounds, points=points, delay=delay
+            )
 
         try:
             session = new_session(seed)
@@ -204,6 +207,10 @@ def simulate(
         list[Path] | None, typer.Option("--out", "-o", help="Write the results to .json or .csv (repeatable)")
     ] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the score distribution to a PNG")] = None,
+    record_decisions: Annotated[
+        Path | None,
+        typer.Option("--record-decisions", help="Write every play decision to a .npz file (imitation data)"),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar")] = False,
     rounds: Annotated[
         int, typer.Option("--rounds", help="Rounds in each game: a match, its points summed (exchanges included)")
@@ -216,6 +223,7 @@ def simulate(
       bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 2000
       bigtwo simulate --bots 'search(iterations=30),heuristic,heuristic,heuristic' --games 400 --utility cards
       bigtwo simulate --rules winner --bots heuristic,greedy,greedy,greedy -o results.json --plot scores.png
+      bigtwo simulate --bots heuristic --games 400 --record-decisions heuristic-400.npz
     """
     from bigtwo.cli.simulate import simulate as run
 
@@ -233,9 +241,75 @@ def simulate(
             ray=ray,
             out=out,
             plot=plot,
+            record_decisions=record_decisions,
             quiet=quiet,
             console=console,
             rounds=rounds,
+        )
+    except (BigTwoError, ValueError) as e:
+        _error(e)
+
+
+@app.command()
+def benchmark(
+    bot: Annotated[
+        list[str],
+        typer.Option(
+            "--bot",
+            "-b",
+            help="A bot to measure (repeatable): a bot spec, a class as module:Class, weights (.npz) or a training "
+            "checkpoint (.pt: read with pickle, so only one you trust)",
+        ),
+    ],
+    deals: Annotated[int, typer.Option("--deals", "-d", help="Deals of the set to play, from the first")] = 10_000,
+    deal_set: Annotated[str, typer.Option("--deal-set", help="The deal set's version")] = "v1",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="A custom deal set of this seed instead (not the standard one)")
+    ] = None,
+    opponents: Annotated[
+        str | None,
+        typer.Option(
+            "--opponents",
+            help="Opponent sets, comma-separated (default: all of random,greedy,heuristic,search,learned)",
+        ),
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="Local processes (default: every CPU)")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", help="Run on a Ray cluster: its address, or 'auto'")] = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for leaderboard.json, .md, .png (a board there is added to)")
+    ] = Path("benchmark"),
+    fresh: Annotated[bool, typer.Option("--fresh", help="Start a new board, not adding to --out's")] = False,
+    plot: Annotated[bool, typer.Option("--plot/--no-plot", help="Draw leaderboard.png (needs matplotlib)")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars")] = False,
+) -> None:
+    """The standard evaluation: bots against the reference field on fixed duplicate deals, to a leaderboard.
+
+    Each bot plays three copies of each reference bot on the first --deals deals of a versioned deal set (classic,
+    four players, one point a card left, every seat rotation); the leaderboard gives points a game and win rates
+    with 95% intervals, in leaderboard.json, leaderboard.md and leaderboard.png.
+
+    \b
+    Examples:
+      bigtwo benchmark --bot heuristic --deals 1000
+      bigtwo benchmark --bot 'search(iterations=30)' --opponents heuristic,learned --deals 200 --workers 2
+      bigtwo benchmark --bot mybots:StrongBot --bot runs/classic/best.npz --ray auto
+    """
+    from bigtwo.cli.benchmark import benchmark as run
+
+    try:
+        run(
+            bot,
+            deals=deals,
+            version=deal_set,
+            seed=seed,
+            opponents=opponents,
+            workers=workers,
+            ray=ray,
+            out=out,
+            fresh=fresh,
+            plot=plot,
+            quiet=quiet,
+            console=console,
         )
     except (BigTwoError, ValueError) as e:
         _error(e)

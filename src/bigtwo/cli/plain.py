@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cli.session import DEFAULT_BOT, TableSession, decision_question, procedure_text
+from bigtwo.cli.session import TableSession, decision_question, procedure_text
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
@@ -47,7 +47,7 @@ class PlainTable:
         rules: Ruleset,
         players: int | None = None,
         seat: int = 0,
-        bots: str = DEFAULT_BOT,
+        bots: str | None = None,
         seed: int | None = None,
         delay: float = 0.4,
         ascii_cards: bool = False,
@@ -66,6 +66,7 @@ class PlainTable:
             rounds=rounds,
             points=points,
             ascii_cards=ascii_cards,
+            delay=delay,
         )
         self.delay = delay
         self.console = console or Console(highlight=False)
@@ -122,9 +123,10 @@ class PlainTable:
                 s.act(only)
                 continue
             if s.bot_to_move:
-                if self.delay:
-                    time.sleep(self.delay)
+                start = time.perf_counter()
                 s.bot_step()
+                if self.delay:  # the bot's thinking is part of its pause, not added to it
+                    time.sleep(max(0.0, self.delay - (time.perf_counter() - start)))
                 continue
             if not self.human_turn():
                 self.flush_log()

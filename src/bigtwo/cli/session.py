@@ -17,6 +17,7 @@ from rich.markup import escape
 
 from bigtwo.actions import WORD_DECISIONS
 from bigtwo.bots import BOTS, make
+from bigtwo.bots.registry import strongest_bot
 from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
@@ -30,7 +31,7 @@ from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.ruleset import Ruleset
 
 HUMAN = "you"
-DEFAULT_BOT = "heuristic"  # the strongest quick bot (about a millisecond a move): every table's default opponent
+DEFAULT_BOT = "heuristic"  # the strongest quick bot that plays every table (the learned bot has weights for a few)
 
 
 def available_bots() -> list[str]:
@@ -51,9 +52,17 @@ def parse_bot_spec(text: str) -> BotSpec:
     return spec
 
 
-def bot_specs(text: str, others: int) -> list[BotSpec]:
-    """The bots for ``others`` seats: one spec for all, or one per seat."""
-    specs = [parse_bot_spec(s) for s in split_lineup(text)] or [BotSpec(DEFAULT_BOT)]
+def default_bot_spec(rules: Ruleset, players: int, delay: float) -> BotSpec:
+    """The table's default opponent: the strongest bot that answers within ``delay`` seconds at this table
+    (:func:`bigtwo.bots.registry.strongest_bot`; a searching bot thinks for the whole delay)."""
+    name, options = strongest_bot(rules, players, delay)
+    text = name + (f"({', '.join(f'{k}={v!r}' for k, v in options.items())})" if options else "")
+    return BotSpec(name, options, text)
+
+
+def bot_specs(text: str | None, others: int, default: BotSpec | None = None) -> list[BotSpec]:
+    """The bots for ``others`` seats: one spec for all, or one per seat (none: ``default``)."""
+    specs = [parse_bot_spec(s) for s in split_lineup(text or "")] or [default or BotSpec(DEFAULT_BOT)]
     if len(specs) == 1:
         specs = specs * others
     if len(specs) != others:
@@ -88,13 +97,16 @@ class TableSession:
         rules: Ruleset,
         players: int | None = None,
         seat: int = 0,
-        bots: str = DEFAULT_BOT,
+        bots: str | None = None,
         seed: int | None = None,
         rounds: int | None = None,
         points: int | None = None,
         date: str | None = None,
         ascii_cards: bool = False,
+        delay: float = 0.0,
     ):
+        """``bots``: one spec for every computer player or one a seat; None: the strongest bot that answers
+        within ``delay`` seconds at this table (``delay`` only chooses it: the table waits, not the session)."""
         self.rules = rules
         self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
         self.match: Match | None = None
@@ -111,7 +123,8 @@ class TableSession:
         self.seat = seat
         self.words = Wording(seat, ascii_cards=ascii_cards)
         others = [s for s in range(n) if s != seat]
-        self.specs = dict(zip(others, bot_specs(bots, n - 1), strict=True))
+        default = default_bot_spec(rules, n, delay) if not bots else None
+        self.specs = dict(zip(others, bot_specs(bots, n - 1, default), strict=True))
         self.bots = {s: spec.build(self.seed * 31 + i) for i, (s, spec) in enumerate(self.specs.items())}
         self.date = date or datetime.date.today().isoformat()
         self.log: list[str] = []
@@ -244,13 +257,36 @@ class TableSession:
         if s is None or s == self.seat:
             return False
         answer = self.bots[s].choose(self.rules, self.observation(s))
+        self._apply_bot(s, answer)
+        return True
+
+    def bot_to_think(self) -> tuple[int, Any] | None:
+        """The computer player to move and its observation, for a choice made elsewhere (another thread): the
+        bot reads only the observation, and :meth:`bot_answer` applies its answer if the table is still there."""
+        s = self.to_move
+        if s is None or s == self.seat:
+            return None
+        return s, self.observation(s)
+
+    def bot_choose(self, seat: int, obs: Any) -> Any:
+        """The seat's bot's answer to ``obs`` (touches the bot, never the table)."""
+        return self.bots[seat].choose(self.rules, obs)
+
+    def bot_answer(self, seat: int, obs: Any, answer: Any) -> bool:
+        """Apply a bot's answer to ``obs``; False (nothing done) when the table has moved on since (an undo, a
+        new game)."""
+        if self.to_move != seat or self.observation(seat) != obs:
+            return False
+        self._apply_bot(seat, answer)
+        return True
+
+    def _apply_bot(self, s: int, answer: Any) -> None:
         if self.match is not None:
             self.match.act(answer, seat=s)
         else:
             assert self.single is not None
             self.single.play(answer)
         self.sync_log()
-        return True
 
     def only_answer(self) -> Any | None:
         """The human's exchange decision when it has a single legal answer (made for them, and shown)."""

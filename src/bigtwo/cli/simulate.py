@@ -15,6 +15,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from bigtwo.arena.decisions import check_decisions_path, write_decisions
+from bigtwo.arena.play import needs_match
 from bigtwo.arena.plot import check_plot_path, plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
@@ -36,6 +38,7 @@ def simulate(
     ray: str | None = None,
     out: list[Path] | None = None,
     plot: Path | None = None,
+    record_decisions: Path | None = None,
     quiet: bool = False,
     console: Console | None = None,
     rounds: int = 1,
@@ -46,6 +49,14 @@ def simulate(
         ArenaResult.check_path(path)
     if plot is not None:
         check_plot_path(plot)
+    if record_decisions is not None:
+        check_decisions_path(record_decisions)
+        if needs_match(rules, rounds):
+            raise ValueError(
+                f"--record-decisions records single rounds as dealt; {rules.name!r}"
+                + (f" with --rounds {rounds}" if rounds > 1 else "")
+                + " is played as a match (decisions before play)"
+            )
     names = split_lineup(bots)
     if len(names) == 1:
         names = names * (rules.horse_game or players or rules.players)
@@ -78,10 +89,15 @@ def simulate(
             ray=ray,
             progress=progress,
             rounds=rounds,
+            record_decisions=record_decisions is not None,
         )
     console.print(result.table())
     for path in out or []:
         console.print(f"results: {escape(str(result.save(path)))}")
     if plot is not None:
         console.print(f"plot: {escape(str(plot_scores(result, plot)))}")
+    if record_decisions is not None:
+        written = write_decisions(record_decisions, result)
+        count = sum(len(g["chosen"]) for g in result.decisions)
+        console.print(f"decisions: {escape(str(written))} ({count:,} decision{'s' if count != 1 else ''})")
     return result

@@ -8,6 +8,8 @@ record of the game to save. The game itself lives in :class:`~bigtwo.cli.session
 
 from __future__ import annotations
 
+import contextlib
+import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -227,17 +229,28 @@ class TableApp(App[None]):
                 break
             if self.delay > 0:
                 if not self._waiting:
-                    self._waiting = True
-                    self.set_timer(self.delay, self._bot_turn)
+                    turn = s.bot_to_think()
+                    if turn is not None:
+                        self._waiting = True
+                        self.run_worker(lambda t=turn: self._think(*t), thread=True, group="bot")
                 break
             s.bot_step()
         self.refresh_view()
 
-    def _bot_turn(self) -> None:
+    def _think(self, seat: int, obs: Any) -> None:
+        """In a worker thread: the bot chooses (the table stays responsive), and its answer is shown once the
+        table's delay has passed since its turn began (its thinking counts as part of the pause)."""
+        start = time.perf_counter()
+        answer = self.session.bot_choose(seat, obs)
+        time.sleep(max(0.0, self.delay - (time.perf_counter() - start)))
+        with contextlib.suppress(RuntimeError):  # the table was closed meanwhile
+            self.call_from_thread(self._bot_turn, seat, obs, answer)
+
+    def _bot_turn(self, seat: int, obs: Any, answer: Any) -> None:
         self._waiting = False
         if self._paused or not self.session.bot_to_move:
             return
-        self.session.bot_step()
+        self.session.bot_answer(seat, obs, answer)  # nothing, if the table moved on meanwhile (undo, new game)
         self.advance()
 
     def _show_results(self) -> bool:

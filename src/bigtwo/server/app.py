@@ -449,7 +449,7 @@ def create_app(
     @app.get("/api/bots", response_model=list[BotInfo], tags=["rules"])
     async def bots() -> list[BotInfo]:
         """The computer players a seat can be given (their names are their strengths)."""
-        default = default_bot()
+        default = default_bot(budget_ms=settings.bot_budget_ms)
         return [BotInfo(name=k, description=v, default=k == default) for k, v in available_bots().items()]
 
     # --- rooms ------------------------------------------------------------------------------------------------

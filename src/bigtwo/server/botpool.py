@@ -33,7 +33,9 @@ from bigtwo.rules.ruleset import Ruleset
 
 log = logging.getLogger("bigtwo.server")
 
-QUICK_BOTS = frozenset({"random", "greedy", "heuristic"})  # well under a millisecond a move (benchmarks/bots.py)
+# well under a millisecond a move (benchmarks/bots.py), the learned bot's network under 2 ms of CPU (its weights
+# load once, on its first move)
+QUICK_BOTS = frozenset({"random", "greedy", "heuristic", "learned"})
 PEOPLE, BOTS_ALONE = 0, 1  # priorities: tables where people sit first
 
 
@@ -76,6 +78,8 @@ def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], rules
     bot = _HELD.get(key)
     if bot is None:
         bot = _HELD[key] = make_bot(key[2], seed=seed, **options)
+    elif "budget_ms" in options:
+        bot.budget_ms = options["budget_ms"]  # this decision's (the table's time until the move is due)
         while len(_HELD) > 256:
             _HELD.popitem(last=False)
     _HELD.move_to_end(key)
@@ -109,14 +113,23 @@ class BotPool:
         return name in QUICK_BOTS
 
     async def choose(
-        self, room_id: str, seat: int, name: str, seed: int, rules: Ruleset, obs: dict[str, Any], priority: int
+        self,
+        room_id: str,
+        seat: int,
+        name: str,
+        seed: int,
+        rules: Ruleset,
+        obs: dict[str, Any],
+        priority: int,
+        budget_ms: float | None = None,
     ) -> Any:
-        """The bot's choice for ``obs``. A bot that is not quick thinks in a worker process, within its budget."""
+        """The bot's choice for ``obs``. A bot that is not quick thinks in a worker process, within its budget
+        (``budget_ms``, the table's; by default the pool's)."""
         if self._queue is None:
             self._start()
         assert self._queue is not None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        options = bot_options(name, self.budget_ms)
+        options = bot_options(name, self.budget_ms if budget_ms is None else budget_ms)
         rules_text = json.dumps(rules.to_dict(), sort_keys=True)
         job = _Job(priority, next(self._order), ((room_id, seat, name), seed, options, rules_text, obs), future)
         self._queue.put_nowait(job)

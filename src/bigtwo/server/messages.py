@@ -288,7 +288,9 @@ class CreateRoom(Strict):
     players: int | None = Field(None, ge=2, le=8, description="default: the rules' own")
     rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds")
     points: int | None = Field(None, ge=1, le=100000, description="or: play until a total reaches this")
-    bot: Word | None = Field(None, description="the strength of bots (GET /api/bots); default: the one marked default")
+    bot: Word | None = Field(
+        None, description="the strength of bots (GET /api/bots); default: the strongest that answers within bot_delay"
+    )
     seats: list[SeatSpec] | None = Field(
         None, max_length=LIMITS["seats"], description="one per seat; default: all open"
     )

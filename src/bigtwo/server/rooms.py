@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
-from bigtwo.bots.registry import cannot_play
+from bigtwo.bots.registry import cannot_play, strongest_bot
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
@@ -64,7 +64,8 @@ log = logging.getLogger("bigtwo.server")
 
 __all__ = ["Break", "Connection", "Referee", "Rejected", "Room", "Rooms", "Seat", "answer_of", "phase_of"]
 
-PREFERRED_BOTS = ("heuristic", "greedy")  # the default strength: the strongest quick bot that is installed
+DEFAULT_BOT_DELAY = 0.8  # a new table's bot delay unless it asks (CreateRoom.bot_delay)
+MIN_THINK_MS = 100.0  # a searching bot at a table whose delay is shorter thinks the server's budget, as asked
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
 SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer early
@@ -80,10 +81,19 @@ def available_bots() -> dict[str, str]:
     return out
 
 
-def default_bot() -> str:
-    """The strength a table gets unless it asks: the first of PREFERRED_BOTS that is installed."""
-    names = available_bots()
-    return next((n for n in PREFERRED_BOTS if n in names), next(iter(names)))
+def default_bot(
+    rules: Ruleset | None = None,
+    players: int | None = None,
+    delay: float = DEFAULT_BOT_DELAY,
+    budget_ms: float | None = None,
+) -> str:
+    """The strength a table gets unless it asks: the strongest bot that answers within the table's bot delay
+    (:func:`bigtwo.bots.registry.strongest_bot`: a searching bot starts thinking when its turn begins and stops
+    within the delay, or within ``budget_ms``, the server's thinking budget, if that is less; the learned bot only
+    where it has weights for the table). Without a table: a classic table at the default delay."""
+    available_bots()  # importing the built-in bots registers them
+    rules = rules or load_rules("classic")
+    return strongest_bot(rules, players or rules.players, delay, budget_ms)[0]
 
 
 def check_bot(name: str | None, default: str, rules: Ruleset, players: int) -> str:
@@ -578,27 +588,46 @@ class Room:
             held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
         return held
 
+    def _think(self, seat: int, due: float) -> asyncio.Future[Any] | None:
+        """A bot that thinks starts when its turn begins, in a worker process, so its thinking is part of the
+        table's delay rather than added to it: its budget is the time until ``due`` (at most the server's; a
+        delay shorter than MIN_THINK_MS leaves it the server's budget). None for a quick bot (it answers in place,
+        when the delay is over). Called under the room's lock."""
+        name = self.seats[seat].bot or "greedy"
+        if self.manager.bots.quick(name):
+            return None
+        budget = min(self.manager.settings.bot_budget_ms, 1000 * (due - self.manager.clock()))
+        key = derived_seed(self.seed, "bot", seat, 0)
+        priority = BOTS_ALONE if self.ref.bots_alone else PEOPLE
+        return asyncio.ensure_future(
+            self.manager.bots.choose(
+                self.id, seat, name, key, self.rules, self.match.observe(seat).to_json(), priority,
+                budget if budget >= MIN_THINK_MS else None,
+            )
+        )  # fmt: skip
+
     async def _bot_turn(self, turn: Turn) -> None:
         seat, seq = turn.seat, turn.seq
+        thinking: asyncio.Future[Any] | None = None
         try:
-            await self._sleep_until(turn.due)
             async with self.lock:
                 if not self.ref.waiting_for(turn):
                     return
+                thinking = self._think(seat, turn.due)
+            await self._sleep_until(turn.due)
+            async with self.lock:
+                if not self.ref.waiting_for(turn):  # the table moved on meanwhile: the thinking is dropped
+                    return
                 name = self.seats[seat].bot or "greedy"
-                obs = self.match.observe(seat)
+                obs = self.match.observe(seat)  # the position the thinking began on (the same turn, no move since)
                 fallback = self.match.default_action()  # the engine's own legal action, should the bot fail
-                held = self._bot(seat) if self.manager.bots.quick(name) else None
-                alone = self.ref.bots_alone
+                held = self._bot(seat) if thinking is None else None
             try:
                 if held is not None:
                     choice = held[1].choose(self.rules, obs)
                 else:  # a bot that thinks runs in a worker process, within its budget
-                    key = derived_seed(self.seed, "bot", seat, 0)
-                    priority = BOTS_ALONE if alone else PEOPLE
-                    choice = await self.manager.bots.choose(
-                        self.id, seat, name, key, self.rules, obs.to_json(), priority
-                    )
+                    assert thinking is not None
+                    choice = await thinking
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
@@ -620,6 +649,11 @@ class Room:
                 await self._retry_turn(seq)
         except Exception:
             log.exception("room %s: bot turn failed", self.id)
+        finally:
+            if thinking is not None:  # dropped (the table moved on, or closed): no answer is waited for
+                thinking.cancel()
+                if thinking.done() and not thinking.cancelled():
+                    thinking.exception()  # retrieved, so that a failure dropped with it is not reported later
 
     async def _retry_turn(self, seq: int) -> None:
         """The database refused the server's own move (a bot's, or the timer's): try again in a second."""
@@ -948,7 +982,9 @@ class Rooms:
             Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
-        default = check_bot(spec.bot, default_bot(), rules, players)
+        default = check_bot(
+            spec.bot, default_bot(rules, players, spec.bot_delay, self.settings.bot_budget_ms), rules, players
+        )
         specs = spec.seats or []
         if specs and len(specs) != players:
             raise Rejected(f"seats lists {len(specs)} seats but the table has {players}")

@@ -96,8 +96,11 @@ async function lobbyPage() {
   const describe = h("div", { class: "muted" });
   const players = h("input", { type: "number", id: "players", min: 2, max: 8, value: 4 });
   const seatsBox = h("div", { class: "grid2", id: "seat-choices" });
-  const strength = h("select", { id: "strength" }, bots.map((b) => h("option", { value: b.name, title: b.description }, b.name)));
-  strength.value = (bots.find((b) => b.default) || bots[0]).name;
+  // "" asks for the table's default: the strongest bot that answers within the bot pause, for these rules
+  const strength = h("select", { id: "strength" },
+    h("option", { value: "", title: "the strongest bot that answers within the bot pause, at these rules" }, "the strongest for the pause"),
+    bots.map((b) => h("option", { value: b.name, title: b.description }, b.name)));
+  strength.value = "";
 
   function drawSeats() {
     const n = Math.max(2, Math.min(8, Number(players.value) || 4));
@@ -105,6 +108,7 @@ async function lobbyPage() {
     seatsBox.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => h("label", {}, `Seat ${i + 2}`,
       h("select", { class: "seat-choice", "data-seat": i + 1 },
         h("option", { value: "open" }, "a friend (invite link)"),
+        h("option", { value: "bot:" }, "bot: the table's strength"),
         bots.map((b) => h("option", { value: `bot:${b.name}` }, `bot: ${b.name}`))))));
     [...seatsBox.querySelectorAll("select")].forEach((s, i) => { s.value = old[i] || `bot:${strength.value}`; });
   }
@@ -142,12 +146,12 @@ async function lobbyPage() {
     const name = form.querySelector("#host-name").value.trim();
     localStorage.setItem("bigtwo:name", name);
     const seats = [{ kind: "open" }, ...[...seatsBox.querySelectorAll("select")].map((s) =>
-      s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) })];
+      s.value === "open" ? { kind: "open" } : { kind: "bot", bot: s.value.slice(4) || null })];
     const toml = form.querySelector("#house-rules").value.trim();
     const body = {
       name: form.querySelector("#table-name").value.trim(), preset: preset.value, players: Number(players.value),
       points: Number(form.querySelector("#points").value) || null,
-      bot: strength.value, seats, host_name: name,
+      bot: strength.value || null, seats, host_name: name,
       move_seconds: Number(form.querySelector("#move-seconds").value) || 0,
       bot_delay: Number(form.querySelector("#bot-delay").value) || 0, public: form.querySelector("#public").checked,
       rated: account.username ? form.querySelector("#rated").checked : false,

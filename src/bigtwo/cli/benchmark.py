@@ -1,0 +1,137 @@
+"""``bigtwo benchmark``: the standard evaluation (:mod:`bigtwo.arena.benchmark`) with a progress bar and files."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from bigtwo.arena.benchmark import PLAYERS, RULES, Leaderboard, run_benchmark
+from bigtwo.bots.spec import BotSpec, is_class_target
+from bigtwo.errors import BigTwoError
+
+WEIGHTS_SUFFIXES = (".npz",)
+CHECKPOINT_SUFFIXES = (".pt", ".pth")
+FILES = ("leaderboard.json", "leaderboard.md", "leaderboard.png")
+
+
+def _weights_spec(text: str, path: Path) -> BotSpec:
+    """A weights file (``bigtwo train``'s export, or any QPolicy ``.npz``) played by the learned bot."""
+    from bigtwo.bots.learned import QPolicy
+
+    if not path.is_file():
+        raise BigTwoError(f"--bot {text}: there is no file {path}")
+    try:
+        meta = QPolicy.load(path).meta
+    except (OSError, ValueError, KeyError) as e:
+        raise BigTwoError(f"--bot {text}: not a weights file of the learned bot ({e})") from None
+    if meta.get("rules") != RULES or meta.get("players") != PLAYERS:
+        raise BigTwoError(
+            f"--bot {text}: these weights were trained for {meta.get('rules')!r} with {meta.get('players')} players; "
+            f"the benchmark plays {RULES!r} with {PLAYERS}"
+        )
+    return BotSpec("learned", {"weights": str(path.resolve())}, text)
+
+
+def _checkpoint_spec(text: str, path: Path, out: Path) -> BotSpec:
+    """A training checkpoint: its network exported next to the results, then played as weights."""
+    if not path.is_file():
+        raise BigTwoError(f"--bot {text}: there is no file {path}")
+    try:
+        from bigtwo.rl.dmc import Trainer
+    except ImportError:
+        raise BigTwoError(
+            f"--bot {text}: reading a training checkpoint needs torch: pip install 'bigtwo[rl]' "
+            "(or give the run's exported weights, best.npz)"
+        ) from None
+    try:
+        policy = Trainer.load(path, out=out).policy()
+    except Exception as e:  # a checkpoint is a pickle: whatever it fails with, say which file and why
+        raise BigTwoError(f"--bot {text}: not a checkpoint of bigtwo train ({type(e).__name__}: {e})") from None
+    tag = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]  # two runs' checkpoint.pt stay apart
+    saved = policy.save(out / "weights" / f"{path.stem}-{tag}.npz")
+    return _weights_spec(text, saved)
+
+
+def bot_spec(text: str, out: Path) -> BotSpec:
+    """What ``--bot`` names: a weights file, a training checkpoint, a user's ``module:Class``, or a bot spec."""
+    text = text.strip()
+    if not text:
+        raise BigTwoError("--bot is empty: name a bot, a module:Class, or a weights file")
+    suffix = Path(text).suffix.lower()
+    if suffix in WEIGHTS_SUFFIXES:
+        return _weights_spec(text, Path(text))
+    if suffix in CHECKPOINT_SUFFIXES:
+        return _checkpoint_spec(text, Path(text), out)
+    try:
+        spec = BotSpec.parse(text)
+    except ValueError as e:
+        raise BigTwoError(str(e)) from None
+    if is_class_target(spec.name) and "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # a module beside the user, as `python -m` would find it
+    return spec
+
+
+def benchmark(
+    bots: Sequence[str],
+    *,
+    deals: int | None = None,
+    version: str = "v1",
+    seed: int | None = None,
+    opponents: str | None = None,
+    workers: int | None = None,
+    ray: str | None = None,
+    out: Path = Path("benchmark"),
+    fresh: bool = False,
+    plot: bool = True,
+    quiet: bool = False,
+    console: Console | None = None,
+) -> Leaderboard:
+    console = console or Console(highlight=False)
+    if out.exists() and not out.is_dir():
+        raise BigTwoError(f"--out {out}: not a folder")
+    if plot:
+        from bigtwo.arena.plot import check_plot_path
+
+        out.mkdir(parents=True, exist_ok=True)
+        check_plot_path(out / FILES[2])
+    previous = None
+    if (out / FILES[0]).exists() and not fresh:
+        previous = Leaderboard.load(out / FILES[0])
+    specs = [bot_spec(b, out) for b in bots]
+    names = [o.strip() for o in opponents.split(",")] if opponents is not None else None
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, disable=quiet, transient=False) as bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(escape(what), total=total)
+            bar.update(tasks[what], completed=done, total=total)
+
+        board = run_benchmark(
+            specs, deals=deals, version=version, seed=seed, opponents=names, workers=workers, ray=ray, progress=progress
+        )
+    if previous is not None:
+        previous.merge(board)  # refuses a board measured another way, before anything is written
+        board = previous
+    out.mkdir(parents=True, exist_ok=True)
+    console.print(board.markdown(), markup=False, soft_wrap=True)
+    console.print(f"leaderboard: {escape(str(board.save_json(out / FILES[0])))}")
+    console.print(f"table: {escape(str(board.save_markdown(out / FILES[1])))}")
+    if plot:
+        console.print(f"plot: {escape(str(board.plot(out / FILES[2])))}")
+    return board

@@ -1,0 +1,142 @@
+"""The stronger search, ``isearch`` (issue 15, part 3): belief inference, the learned prior, successive halving.
+
+Small budgets in sampled deals (``iterations``), so every check is reproducible; no clock reading is asserted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bigtwo import Game, load_rules
+from bigtwo.bots import make
+from bigtwo.bots.heuristic import policy_for
+from bigtwo.bots.sampling import DealSampler, PlayModel
+from bigtwo.bots.search import InferenceSearchBot
+from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
+
+TINY = {"iterations": 3, "candidates": 3, "learned_candidates": 1}
+
+
+@pytest.mark.parametrize(
+    "name,players", [("classic", 4), ("classic", 3), ("winner", 4), ("two-decks", 5), ("two-player-draw", 2)]
+)
+def test_isearch_plays_only_legal_actions(name, players):
+    """With the learned prior (classic, four players) and without it, with and without beliefs (two decks, a
+    stock), every action is one of the engine's."""
+    rules = ruleset(name)
+    bots = [make("isearch", seed=s, **TINY) if s % 2 == 0 else make("heuristic") for s in range(players)]
+    assert play_out(rules, players, bots, seed=players).result is not None
+
+
+@pytest.mark.parametrize("name,players,seed,actions", [c for c in HIDDEN_CASES if c[0] in ("classic", "two-decks")])
+def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, actions):
+    rules = ruleset(name)
+    g = midgame(rules, seed, actions, players)
+    seat = g.to_move
+    twin = scrambled(g, seat, random.Random(seed))
+    a = make("isearch", seed=7, **TINY).choose(rules, g.observe(seat))
+    b = make("isearch", seed=7, **TINY).choose(rules, twin.observe(seat))
+    assert a == b
+
+
+@pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
+def test_the_same_seed_plays_the_same_game(options):
+    rules = load_rules("classic")
+    lineup = lambda: [make("isearch", seed=s, **TINY, **options) for s in range(4)]  # noqa: E731
+    games = [play_out(rules, 4, lineup(), seed=5) for _ in range(2)]
+    assert games[0].history == games[1].history
+
+
+def test_successive_halving_plays_the_best_candidates_on_more_deals():
+    rules = load_rules("classic")
+    g = midgame(rules, 8, 6)
+    obs = g.observe(g.to_move)
+    bot = make("isearch", seed=1, iterations=8, candidates=6, learned_candidates=2)
+    choice = bot.choose(rules, obs)
+    counts = bot.last_counts
+    assert len(counts) >= 4 and bot.last_iterations == 8
+    assert max(counts.values()) == 8 and min(counts.values()) < 8  # some were dropped after the first stage
+    assert counts[str(choice)] == 8  # the choice survived every stage
+    flat = make("isearch", seed=1, iterations=8, candidates=6, learned_candidates=2, halving=False)
+    flat.choose(rules, obs)
+    assert set(flat.last_counts.values()) == {8}
+
+
+def test_the_learned_network_is_a_candidate_and_the_fallback():
+    """Out of time before one deal is searched, the choice is the learned network's (the prior's best), which is
+    always among the candidates; the heuristic's top choice is among them too."""
+    rules = load_rules("classic")
+    for seed, actions in [(8, 6), (3, 11), (4, 19)]:
+        g = midgame(rules, seed, actions)
+        obs = g.observe(g.to_move)
+        if len(g.legal_plays()) < 3:
+            continue
+        bot = make("isearch", seed=1, budget_ms=1e-6)
+        assert bot.choose(rules, obs) == make("learned").choose(rules, obs)
+        assert bot.last_iterations == 0
+
+
+def test_without_the_learned_network_the_fallback_is_the_heuristic():
+    rules = ruleset("winner")  # no shipped weights for winner
+    g = midgame(rules, 8, 6)
+    obs = g.observe(g.to_move)
+    bot = make("isearch", seed=1, budget_ms=1e-6)
+    assert bot.choose(rules, obs) == make("heuristic").choose(rules, obs)
+
+
+def test_beliefs_favour_the_hands_that_explain_the_opponents_play():
+    """On rounds the heuristic played, the model (a softmax over the heuristic's scores) finds the true hands
+    likelier than hands dealt uniformly at random from what the observer cannot see."""
+    rules = load_rules("classic")
+    policy = policy_for(rules.engine)
+    hb = make("heuristic")
+    margins = []
+    for seed in range(6):
+        g = Game(rules, seed=seed)
+        for _ in range(14):
+            g.play(hb.choose(rules, g.observe(g.to_move)))
+        seat = g.to_move
+        obs = g.observe(seat)
+        model = PlayModel(rules, obs, policy)
+        assert model.active
+        truth = model.log_likelihood([g.hand(s).mask for s in range(4)])
+        sampler = DealSampler(rules, obs)
+        rng = random.Random(seed)
+        others = [model.log_likelihood(sampler.sample(rng)) for _ in range(20)]
+        assert truth is not None and all(o is not None for o in others)
+        margins.append(truth - sum(others) / len(others))
+    assert sum(m > 0 for m in margins) >= 5 and sum(margins) > 0
+
+
+def test_a_sample_that_contradicts_the_history_is_impossible():
+    rules = load_rules("classic")
+    g = midgame(rules, 2, 9)
+    obs = g.observe(g.to_move)
+    model = PlayModel(rules, obs, policy_for(rules.engine))
+    hands = [g.hand(s).mask for s in range(4)]
+    a, b = [s for s in range(4) if s != obs.seat][:2]
+    # give seat a a card seat b played: the replay cannot deal it twice
+    played_by_b = next(e.play.mask for e in obs.history if e.seat == b and not e.is_pass)
+    low = played_by_b & -played_by_b
+    hands[a] = (hands[a] & ~(hands[a] & -hands[a])) | low
+    assert model.log_likelihood(hands) == -math.inf
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"temperature": 0}, "temperature must be positive"),
+        ({"uniform": 0}, "uniform must lie in"),
+        ({"prior": -1}, "prior must be 0 or more"),
+        ({"learned_candidates": -1}, "learned_candidates must be 0 or more"),
+        ({"budget_ms": 0}, "budget_ms must be positive"),
+        ({"resample": -1}, "resample must be 0 or more"),
+        ({"belief_strength": 2}, "belief_strength must lie in"),
+    ],
+)
+def test_bad_options_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        InferenceSearchBot(**options)

@@ -1,0 +1,70 @@
+"""The default opponent: the strongest bot that answers within the table's delay (bots/registry.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bigtwo import load_rules
+from bigtwo.bots import BOTS, make
+from bigtwo.bots.registry import STRENGTH, UNNOTICED_SECONDS, cannot_play, strongest_bot
+from bigtwo.cli.session import TableSession
+
+
+def test_every_place_in_the_order_is_a_registered_bot_and_the_order_is_by_time():
+    assert [s.name for s in STRENGTH if s.name not in BOTS] == []
+    # a quicker bot never stands above a slower one it has not been measured to beat: thinking bots first
+    thinking = [s.thinks for s in STRENGTH]
+    assert thinking == sorted(thinking, reverse=True)
+    quick = [s.seconds for s in STRENGTH if not s.thinks]
+    assert quick == sorted(quick, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("preset", "delay", "budget", "expected"),
+    [
+        ("classic", 0.0, None, ("learned", {})),  # weights for classic: the learned bot, under 2 ms a move
+        ("winner", 0.0, None, ("heuristic", {})),  # no weights: the heuristic
+        ("classic", 0.1, None, ("learned", {})),  # too short for a search to be worth its place
+        ("classic", 0.4, None, ("isearch", {"budget_ms": 400})),  # the search thinks for the whole delay
+        ("winner", 0.8, 500.0, ("isearch", {"budget_ms": 500})),  # at most the server's budget
+        ("classic", 0.8, 150.0, ("learned", {})),  # a budget under the search's least: a quick bot
+    ],
+)
+def test_the_strongest_bot_that_fits_the_delay(preset, delay, budget, expected):
+    rules = load_rules(preset)
+    got = strongest_bot(rules, rules.players, delay, budget)
+    assert got == expected
+    name, options = got
+    assert cannot_play(name, rules, rules.players) is None
+    assert options.get("budget_ms", 0) <= 1000 * max(delay, UNNOTICED_SECONDS)
+    make(name, seed=1, **options)  # options the bot takes
+
+
+def test_a_bot_that_is_missing_or_cannot_play_is_passed_over(monkeypatch):
+    rules = load_rules("classic")
+    monkeypatch.delitem(BOTS, "isearch")
+    assert strongest_bot(rules, 4, 0.5) == ("search", {"budget_ms": 500})
+    # three players: the learned bot has no weights for that table
+    assert cannot_play("learned", rules, 3) is not None
+    assert strongest_bot(rules, 3, 0.0) == ("heuristic", {})
+
+
+def test_the_terminal_tables_default_is_chosen_by_their_delay():
+    classic = load_rules("classic")
+    session = TableSession(classic, seed=3, delay=0.3)
+    assert {s.label for s in session.specs.values()} == {"isearch(budget_ms=300)"}
+    assert all(b.budget_ms == 300 for b in session.bots.values())
+    assert {s.name for s in TableSession(classic, seed=3).specs.values()} == {"learned"}
+    assert {s.name for s in TableSession(load_rules("winner"), seed=3).specs.values()} == {"heuristic"}
+    assert {s.name for s in TableSession(classic, seed=3, bots="greedy", delay=0.3).specs.values()} == {"greedy"}
+
+
+def test_a_bots_answer_from_another_thread_is_dropped_if_the_table_moved_on():
+    first = TableSession(load_rules("classic"), seed=3, bots="greedy").to_move
+    session = TableSession(load_rules("classic"), seed=3, bots="greedy", seat=(first + 1) % 4)
+    turn = session.bot_to_think()
+    assert turn is not None
+    seat, obs = turn
+    answer = session.bot_choose(seat, obs)
+    assert session.bot_answer(seat, obs, answer)
+    assert not session.bot_answer(seat, obs, answer)  # the same answer again: the table has moved on
