@@ -75,7 +75,7 @@ class Standing:
 STRENGTH: tuple[Standing, ...] = (
     Standing("isearch", 0.2, thinks=True, evidence="vs three search, 0.2 s each: +0.30 [-0.14, +0.73]"),
     Standing("search", 0.2, thinks=True, evidence="vs three heuristic: +3.0 at 0.25 s a move"),
-    Standing("learned", 0.002, evidence="vs three heuristic: +2.6 (heuristic vs three learned: +0.3)"),
+    Standing("learned", 0.002, evidence="vs three heuristic (contesting the lead): +2.3 [+1.9, +2.7]"),
     Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
     Standing("greedy", 0.0001),
     Standing("random", 0.0),
