@@ -73,6 +73,7 @@ LOAD_LIMITS = [
         "rooms-per-address-per-minute": 100000,
         "max-rooms": 100000,
         "sockets-per-address": 100000,
+        "sockets-per-address-per-minute": 1000000,
     }.items()
 ]
 

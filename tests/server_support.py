@@ -78,6 +78,7 @@ TEST_SETTINGS: dict[str, Any] = {
     "rooms_per_address_per_minute": 10_000,
     "max_rooms": 10_000,
     "sockets_per_address": 10_000,
+    "sockets_per_address_per_minute": 100_000,
     "bot_table_min_delay": 0.0,
     "max_bot_tables": 1_000,
     "messages_per_second": 10_000,  # scripted players answer the moment it is their turn, flat out

@@ -33,7 +33,7 @@ from bigtwo import __version__
 from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.server import pages, ratings, store
 from bigtwo.server.accounts import COOKIE, CSRF_HEADER, Accounts, Credentials, PasswordChange, Session
-from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection, Limits
+from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, CLOSE_TOO_MANY, Connection, Limits
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.inputs import BadInput, strict_json
 from bigtwo.server.messages import (
@@ -627,6 +627,12 @@ def create_app(
             await websocket.close(code=CLOSE_FORBIDDEN, reason="a page from this origin may not join tables here")
             return
         await websocket.accept()
+        address = client_address(websocket)
+        refused = rooms.admit_connection(address)
+        if refused is not None:
+            await websocket.send_json({"type": "error", "message": refused})
+            await websocket.close(code=CLOSE_TOO_MANY, reason=refused[:120])
+            return
         try:
             if not ROOM_ID.match(room_id):
                 raise Rejected("no such room", 404)
@@ -635,7 +641,6 @@ def create_app(
             await websocket.send_json({"type": "error", "message": e.message})
             await websocket.close(code=CLOSE_NO_ROOM, reason=e.message[:120])
             return
-        address = client_address(websocket)
         refused = rooms.admit_socket(room, address)
         if refused is not None:
             await websocket.send_json({"type": "error", "message": refused})

@@ -795,6 +795,7 @@ class Rooms:
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
         self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms
         self.sockets: Counter[str] = Counter()  # open WebSockets per address
+        self.connected: dict[str, deque[float]] = {}  # per address: when its recent WebSockets were admitted
         self.pending: Counter[str] = Counter()  # tables being stored, per address
         self.expired = 0
 
@@ -916,6 +917,24 @@ class Rooms:
                 "or try later",
                 429,
             )
+
+    def admit_connection(self, address: str) -> str | None:
+        """Why a new WebSocket from ``address`` is refused before any table is looked up (None: it may go on).
+
+        Counts admitted connections in a sliding minute, at most the limit of them, so a client that reconnects
+        flat out costs a refusal each time and no memory."""
+        now = self.clock()
+        recent = self.connected.setdefault(address, deque())
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        limit = self.settings.sockets_per_address_per_minute
+        if len(recent) >= limit:
+            wait = int(recent[0] + 60 - now) + 1
+            return (
+                f"your address opened {limit} connections in the last minute, the most allowed: try again in {wait} s"
+            )
+        recent.append(now)
+        return None
 
     def admit_socket(self, room: Room, address: str) -> str | None:
         """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted)."""

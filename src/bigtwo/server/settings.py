@@ -99,6 +99,9 @@ class Settings(BaseModel):
     # --- WebSockets ----------------------------------------------------------------------------------------
     sockets_per_room: int = Field(64, ge=1, description="WebSockets open on one table")
     sockets_per_address: int = Field(32, ge=1, description="WebSockets open from one address")
+    sockets_per_address_per_minute: int = Field(
+        120, ge=1, description="WebSockets one address may open a minute (a client reconnecting as fast as it can)"
+    )
     messages_per_second: float = Field(
         10, gt=0, description="messages a WebSocket may send a second (on average; refusals count)"
     )
