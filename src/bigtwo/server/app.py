@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
@@ -33,7 +33,7 @@ from bigtwo import __version__
 from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.server import pages, ratings, store
 from bigtwo.server.accounts import COOKIE, CSRF_HEADER, Accounts, Credentials, PasswordChange, Session
-from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, CLOSE_TOO_MANY, Connection, Limits
+from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection, Limits
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.inputs import BadInput, strict_json
 from bigtwo.server.messages import (
@@ -626,13 +626,12 @@ def create_app(
         if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
             await websocket.close(code=CLOSE_FORBIDDEN, reason="a page from this origin may not join tables here")
             return
-        await websocket.accept()
         address = client_address(websocket)
         refused = rooms.admit_connection(address)
-        if refused is not None:
-            await websocket.send_json({"type": "error", "message": refused})
-            await websocket.close(code=CLOSE_TOO_MANY, reason=refused[:120])
+        if refused is not None:  # answered before the handshake: the cheapest refusal, a 429 in words
+            await websocket.send_denial_response(PlainTextResponse(refused, status_code=429))
             return
+        await websocket.accept()
         try:
             if not ROOM_ID.match(room_id):
                 raise Rejected("no such room", 404)
