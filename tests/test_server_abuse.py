@@ -563,10 +563,16 @@ def test_a_seat_flooding_chat_help_and_rematch_costs_bounded_work_in_words(tmp_p
                 await ann.send(json.dumps({"type": "hello", "token": made["token"]}))
                 await other.send(json.dumps({"type": "hello", "token": bob["token"]}))
 
-                async def read() -> None:
-                    with contextlib.suppress(ConnectionClosed, TimeoutError):
+                sent_all = asyncio.Event()
+
+                async def read() -> None:  # until everything was sent and then half a second passes quietly
+                    with contextlib.suppress(ConnectionClosed):
                         while True:
-                            got.append(json.loads(await asyncio.wait_for(ann.recv(), 0.5)))
+                            try:
+                                got.append(json.loads(await asyncio.wait_for(ann.recv(), 0.5)))
+                            except TimeoutError:
+                                if sent_all.is_set():
+                                    return
 
                 reader = asyncio.create_task(read())
                 messages = (
@@ -584,6 +590,7 @@ def test_a_seat_flooding_chat_help_and_rematch_costs_bounded_work_in_words(tmp_p
                         while json.loads(await asyncio.wait_for(other.recv(), 10))["type"] != "pong":
                             pass
                         latencies.append(time.perf_counter() - t0)
+                sent_all.set()
                 await reader
             return got, latencies
 
