@@ -198,22 +198,6 @@ class Rematch(Strict):
     type: Literal["rematch"]
 
 
-ClientMessage = Annotated[
-    Hello
-    | PlayCards
-    | Pass
-    | ExchangeAnswer
-    | Continue
-    | Ping
-    | Chat
-    | Hint
-    | Explain
-    | Legal
-    | Undo
-    | AutoPass
-    | Rematch,
-    Field(discriminator="type"),
-]
 AnyClientMessage = (
     Hello
     | PlayCards
@@ -229,6 +213,7 @@ AnyClientMessage = (
     | AutoPass
     | Rematch
 )
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 
