@@ -42,6 +42,58 @@ def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, acti
     assert a == b
 
 
+PLAYOUT_OPTIONS = [
+    {"playout": "learned"},
+    {"playout": "mixed"},
+    {"horizon": 1},
+    {"playout": "learned", "horizon": 1},
+    {"playout": "mixed", "horizon": 2},
+]
+
+
+@pytest.mark.parametrize("options", PLAYOUT_OPTIONS, ids=str)
+def test_network_play_outs_and_values_play_only_legal_actions(options):
+    """The learned network as the play-out policy (in every seat, or in the searching seat's) and as the value
+    of the position at the searching seat's next decisions; without weights (winner) the heuristic plays out."""
+    for name in ("classic", "winner"):
+        rules = ruleset(name)
+        bots = [make("isearch", seed=s, **TINY, **options) if s % 2 == 0 else make("heuristic") for s in range(4)]
+        assert play_out(rules, 4, bots, seed=2).result is not None
+
+
+@pytest.mark.parametrize("options", PLAYOUT_OPTIONS[-2:], ids=str)
+@pytest.mark.parametrize("name,players,seed,actions", [c for c in HIDDEN_CASES if c[0] == "classic"])
+def test_network_play_outs_do_not_see_hidden_cards(options, name, players, seed, actions):
+    rules = ruleset(name)
+    g = midgame(rules, seed, actions, players)
+    seat = g.to_move
+    twin = scrambled(g, seat, random.Random(seed))
+    a = make("isearch", seed=7, **TINY, **options).choose(rules, g.observe(seat))
+    b = make("isearch", seed=7, **TINY, **options).choose(rules, twin.observe(seat))
+    assert a == b
+
+
+def test_the_search_reads_positions_as_the_learned_bot_does():
+    """The fast path a search uses (features straight from a Game) chooses what the learned bot chooses from its
+    observation, and its value is the best Q in points."""
+    from bigtwo.bots.learned import scorer_for
+
+    rules = load_rules("classic")
+    scorer = scorer_for(rules, 4)
+    assert scorer is not None and scorer_for(ruleset("winner"), 4) is None
+    bot = make("learned")
+    checked = 0
+    for seed in range(8):
+        g = midgame(rules, seed, 3 + 2 * seed)
+        if g.is_over:
+            continue
+        assert scorer.act(g) == bot.choose(rules, g.observe(g.to_move))
+        legal = g.legal_plays()
+        assert scorer.value(g) == pytest.approx(13.0 * max(scorer.q(g, legal)), rel=1e-6)
+        checked += 1
+    assert checked >= 6
+
+
 @pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
 def test_the_same_seed_plays_the_same_game(options):
     rules = load_rules("classic")
@@ -135,6 +187,8 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"budget_ms": 0}, "budget_ms must be positive"),
         ({"resample": -1}, "resample must be 0 or more"),
         ({"belief_strength": 2}, "belief_strength must lie in"),
+        ({"playout": "random"}, "playout 'random' is not one of heuristic, learned, mixed"),
+        ({"horizon": -1}, "horizon must be 0"),
     ],
 )
 def test_bad_options_are_refused(options, message):

@@ -30,6 +30,7 @@ from bigtwo.bots.features import (
     FEATURES_VERSION,
     ActionEncoder,
     StateEncoder,
+    info_from_game,
     info_from_observation,
 )
 from bigtwo.bots.registry import register
@@ -237,4 +238,53 @@ class LearnedBot(BaseBot):
         return legal[int(np.argmax(q))]
 
 
-__all__ = ["WEIGHTS_FORMAT", "LearnedBot", "QPolicy", "policy_for", "shipped_weights"]
+class GameScorer:
+    """A Q network reading positions straight from a :class:`~bigtwo.game.Game` (every seat's view in turn):
+    the fast path a search uses for play-outs and for the value of a position it stops at. Only a search over
+    sampled deals should call it; a bot at the table reads its observation (:class:`LearnedBot`)."""
+
+    def __init__(self, net: QPolicy, rules: Ruleset, players: int):
+        self.net = net
+        self.states = StateEncoder(rules, players, int(net.meta["history"]))
+        self.actions = ActionEncoder(rules, players)
+        if self.states.size != net.state_size or self.actions.size != net.action_size:
+            raise BigTwoError(
+                f"weights for {net.meta.get('rules')!r} expect {net.state_size} + {net.action_size} inputs; "
+                f"{rules.name!r} with {players} players gives {self.states.size} + {self.actions.size}"
+            )
+        # the network predicts a seat's points / 13 under the cards-left measure it was trained on
+        self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0
+
+    def q(self, game: Any, legal: list[Play]) -> np.ndarray:
+        """The Q values (the network's own units) of ``legal`` for the seat to move in ``game``."""
+        seat = game.to_move
+        info = info_from_game(game, seat, self.states.k)
+        return self.net.q_values(self.states.encode(info), self.actions.encode(game.hand(seat).mask, legal))
+
+    def act(self, game: Any) -> Play:
+        """The network's choice for the seat to move."""
+        legal = game.legal_plays()
+        if len(legal) == 1:
+            return legal[0]
+        return legal[int(np.argmax(self.q(game, legal)))]
+
+    def value(self, game: Any) -> float:
+        """The seat to move's expected points (in the trained measure's units) from here: its best Q."""
+        return float(np.max(self.q(game, game.legal_plays()))) * self.scale
+
+
+def scorer_for(rules: Ruleset, players: int) -> GameScorer | None:
+    """The shipped network for this table as a :class:`GameScorer`, or None where none fits."""
+    try:
+        net = policy_for(rules, players)
+    except BigTwoError:
+        return None
+    if net.meta.get("features_version") != FEATURES_VERSION:
+        return None
+    try:
+        return GameScorer(net, rules, players)
+    except BigTwoError:
+        return None
+
+
+__all__ = ["WEIGHTS_FORMAT", "GameScorer", "LearnedBot", "QPolicy", "policy_for", "scorer_for", "shipped_weights"]

@@ -193,37 +193,27 @@ class SearchBot(BaseBot):
         return giveaway_order(rules, observation, hand)
 
 
-class _LearnedPrior:
-    """The learned network's Q values of a decision's legal actions, in points (None where it has no weights)."""
+class _Network:
+    """The shipped learned network for one table, for a search: its Q values of a decision's legal actions (in
+    points, from the observation), its play-out moves and its value of a position (from a sampled deal)."""
 
     def __init__(self, rules: Ruleset, players: int):
-        from bigtwo.bots.features import FEATURES_VERSION, ActionEncoder, StateEncoder
-        from bigtwo.bots.learned import policy_for as learned_policy_for
+        from bigtwo.bots.learned import scorer_for
 
-        self.net = None
-        try:
-            net = learned_policy_for(rules, players)
-        except BigTwoError:
-            return
-        if net.meta.get("features_version") != FEATURES_VERSION:
-            return
-        self.states = StateEncoder(rules, players, int(net.meta["history"]))
-        self.actions = ActionEncoder(rules, players)
-        if self.states.size != net.state_size or self.actions.size != net.action_size:
-            return
-        self.net = net
-        self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0  # trained on cards left / 13
+        self.scorer = scorer_for(rules, players)
 
     def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
-        if self.net is None:
+        if self.scorer is None:
             return None
         from bigtwo.bots.features import info_from_observation
 
-        q = self.net.q_values(self.states.encode(info_from_observation(rules, obs, self.states.k)),
-                              self.actions.encode(obs.hand, legal))  # fmt: skip
-        return [float(v) * self.scale for v in q]
+        sc = self.scorer
+        q = sc.net.q_values(sc.states.encode(info_from_observation(rules, obs, sc.states.k)),
+                            sc.actions.encode(obs.hand, legal))  # fmt: skip
+        return [float(v) * sc.scale for v in q]
 
 
+PLAYOUTS = ("heuristic", "learned", "mixed")
 SAFETY_SHARE = 0.05  # of budget_ms kept back for the step in hand and the choice (at most SAFETY_MS)
 SAFETY_MS = 20.0
 
@@ -248,9 +238,17 @@ class InferenceSearchBot(SearchBot):
         resample: int = 0,
         prior: float = 2.0,
         halving: bool = True,
+        playout: str = "heuristic",
+        horizon: int = 0,
         utility: str = "auto",
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
+        if playout not in PLAYOUTS:
+            raise ValueError(f"playout {playout!r} is not one of {', '.join(PLAYOUTS)}")
+        if horizon < 0:
+            raise ValueError(f"horizon must be 0 (play to the end) or more, not {horizon}")
+        self.playout = playout
+        self.horizon = horizon
         if learned_candidates < 0:
             raise ValueError(f"learned_candidates must be 0 or more, not {learned_candidates}")
         if temperature <= 0:
@@ -271,15 +269,15 @@ class InferenceSearchBot(SearchBot):
         self.uniform = uniform
         self.prior = prior
         self.halving = halving
-        self._priors: dict[tuple[Ruleset, int], _LearnedPrior] = {}
+        self._networks: dict[tuple[Ruleset, int], _Network] = {}
         self.last_effective_deals = 0.0  # the last decision's effective number of deals under the beliefs
         self.last_counts: dict[str, int] = {}  # deals each candidate of the last decision was played out on
 
-    def _prior_for(self, rules: Ruleset, players: int) -> _LearnedPrior:
+    def _network_for(self, rules: Ruleset, players: int) -> _Network:
         key = (rules, players)
-        got = self._priors.get(key)
+        got = self._networks.get(key)
         if got is None:
-            got = self._priors[key] = _LearnedPrior(rules, players)
+            got = self._networks[key] = _Network(rules, players)
         return got
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
@@ -299,7 +297,8 @@ class InferenceSearchBot(SearchBot):
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
         cands = [p for _s, p in ranked[: self.candidates]]
-        q = self._prior_for(rules, observation.players).values(rules, observation, legal)
+        network = self._network_for(rules, observation.players)
+        q = network.values(rules, observation, legal)
         prior: dict[int, float] = {}
         shrink = False
         if q is not None:
@@ -316,7 +315,7 @@ class InferenceSearchBot(SearchBot):
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
-        return self._halving_search(rules, observation, policy, cands, prior, shrink, deadline)
+        return self._halving_search(rules, observation, policy, cands, prior, shrink, network.scorer, deadline)
 
     def _halving_search(
         self,
@@ -326,6 +325,7 @@ class InferenceSearchBot(SearchBot):
         cands: list[Play],
         prior: dict[int, float],
         shrink: bool,
+        scorer: Any,
         deadline: float | None,
     ) -> Play:
         seat = obs.seat
@@ -421,10 +421,10 @@ class InferenceSearchBot(SearchBot):
             for i in alive:
                 g = base.clone()
                 a = g.play(cands[i])
-                rollout(g, policy, played0 | a.mask, deadline)
-                if g.result is None:
+                got = self._play_on(g, seat, measure, policy, scorer, played0 | a.mask, deadline)
+                if got is None:
                     break  # out of time: the deal is dropped, every live candidate keeps the same deals
-                gains[i] = round_utility(g.result, measure)[seat]
+                gains[i] = got
             if len(gains) < len(alive):
                 self.last_cut = True
                 break
@@ -449,3 +449,44 @@ class InferenceSearchBot(SearchBot):
         if est[best] == -math.inf:
             return cands[0]  # no deal searched and no prior: the heuristic's choice
         return cands[best]
+
+    def _play_on(
+        self,
+        game: Game,
+        seat: int,
+        measure: str,
+        policy: HeuristicPolicy,
+        scorer: Any,
+        played: int,
+        deadline: float | None,
+    ) -> float | None:
+        """This seat's points from ``game`` (a sampled deal after a candidate): played to the end by the play-out
+        policy in every seat, or, with a ``horizon``, up to this seat's ``horizon``-th next decision and then the
+        network's value of it. None when the deadline passes first."""
+        learned = scorer is not None and self.playout == "learned"
+        mine = scorer is not None and self.playout == "mixed"  # the network for this seat, the heuristic for others
+        stop = self.horizon if scorer is not None and measure == "cards" else 0
+        if not learned and not mine and not stop:
+            rollout(game, policy, played, deadline)
+            return None if game.result is None else round_utility(game.result, measure)[seat]
+        previous = [game.hand(s).mask for s in range(game.n)]
+        clock = time.perf_counter
+        turns = 0
+        while not game.is_over:
+            if deadline is not None and clock() >= deadline:
+                return None
+            mover = game.to_move
+            if mover == seat and stop:
+                turns += 1
+                if turns >= stop:
+                    return scorer.value(game)
+            if learned or (mine and mover == seat):
+                played |= game.play(scorer.act(game)).mask
+                continue
+            view = view_from_game(game, played)
+            action = game.play(policy.act(view, previous[mover]))
+            if action.mask:
+                played |= action.mask
+                previous[mover] = view.hand
+        assert game.result is not None
+        return round_utility(game.result, measure)[seat]
