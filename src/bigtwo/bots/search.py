@@ -42,7 +42,7 @@ from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
-from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.errors import IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.positions import position_from_observation
