@@ -44,7 +44,7 @@ from bigtwo.actions import Answer, Decision, action_text
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
-from bigtwo.envs.legal_bound import answer_bound, has_procedures, legal_play_bound
+from bigtwo.envs.legal_bound import answer_bound, first_round_procedures, has_procedures, legal_play_bound
 from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
 from bigtwo.envs.rewards import RewardMode, Rewards
 from bigtwo.errors import BigTwoError, IllegalPlay
@@ -118,7 +118,7 @@ class BigTwoAECEnv(AECEnv):
         self.agents = self.possible_agents[:]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
         # the procedures before play (exchanges, auctions, free trade, requests): answer actions, decision fields
-        self.procedures = has_procedures(self.rules) if procedures is None else bool(procedures)
+        self.procedures = first_round_procedures(self.rules) if procedures is None else bool(procedures)
         self.procedures = self.procedures and has_procedures(self.rules)
         self.encoder = ObservationEncoder(self.rules, n, history, decisions=self.procedures)
         if action_encoding not in ("auto", "catalogue", "legal"):

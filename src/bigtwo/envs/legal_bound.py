@@ -130,6 +130,13 @@ def has_procedures(rules: Ruleset | str) -> bool:
     return rules.exchange != "none" or rules.free_trade
 
 
+def first_round_procedures(rules: Ruleset | str) -> bool:
+    """Whether the rules put decisions before play in a round without roles (a first round, or one dealt
+    alone): a pass-around, auctions, free trade. Trading that needs roles needs the order of a round before."""
+    rules = load_rules(rules)
+    return rules.exchange in ("pass-around", "higher-bid-auction", "free-bid-auction") or rules.free_trade
+
+
 def answer_bound(rules: Ruleset | str, players: int | None = None) -> int:
     """An upper bound on the legal answers of any decision the procedures before play can put to a seat at
     this table (0 for rules without them): the width of the environments' answer block.
@@ -166,4 +173,4 @@ def answer_bound(rules: Ruleset | str, players: int | None = None) -> int:
     return most
 
 
-__all__ = ["answer_bound", "has_procedures", "legal_play_bound", "max_hand_size"]
+__all__ = ["answer_bound", "first_round_procedures", "has_procedures", "legal_play_bound", "max_hand_size"]
