@@ -11,6 +11,7 @@ import pytest
 from bigtwo import load_rules
 from bigtwo.actions import DECISION_KINDS, Answer
 from bigtwo.cards import bits
+from bigtwo.combos.play import PASS
 from bigtwo.envs import ENV_VERSION, IllegalAction, gym_env, raw_env
 from bigtwo.errors import BigTwoError
 from tests.rulesets import PROCEDURES
@@ -203,3 +204,50 @@ def test_versions_and_defaults():
         raw_env("president", procedures=True).reset(options={"previous_order": [0, 1, 1, 3]})
     with pytest.raises(BigTwoError, match="max_answers="):
         raw_env(ZSY.replace(free_trade=True, free_trade_cards=3))
+
+
+@pytest.mark.parametrize("name", ["horse-2", "horse-3"])
+def test_the_horse_game_offers_the_blind_pass_or_the_look(name):
+    """004 "Horse Game": "Deal 6 decks face down ... Any player who picks up their deck to look at their cards
+    must play, or else that deck gets last place". A face-down hand to move has two actions, the pass (blind)
+    and ``look_action``; its observation shows no card of it until it looks; every vector equals the one built
+    from the engine's own observation of the seat (which hides face-down hands)."""
+    rules, n = PROCEDURES[name]()
+    env = raw_env(rules, n)
+    assert env.offers_look and not raw_env(rules, n, procedures=False).offers_look
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    d = env.encoder.card_width
+    looks = blind = 0
+    for agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        if env.pending is None:
+            for seat in range(n):
+                view = env.game.observe(seat)
+                assert np.array_equal(env.observation_vector(seat)[:d], env.encoder.from_observation(view)[:d])
+        if env.pending is None and env.game.look_pending:
+            assert legal == sorted([env.encode(PASS), env.look_action])
+            assert not obs["observation"][:d].any()  # face down: not seen before looking
+            a = legal[(looks + blind) % 2]  # in turn: a blind pass, a look
+            if a == env.look_action:
+                looks += 1
+                env.step(a)
+                assert env.agent_selection == agent and not env.game.look_pending
+                assert env.observe(agent)["observation"][:d].any()  # now it sees the hand it must play
+                continue
+            blind += 1
+            env.step(a)
+            continue
+        if env.pending is None and env.look_action in legal:
+            raise AssertionError("look offered with no face-down hand to move")
+        env.step(int(rng.choice(legal)))
+    assert looks and blind and env.game.result is not None
+    with pytest.raises(IllegalAction, match="look"):
+        env.reset(seed=7)
+        while env.game.look_pending or env.pending is not None:  # a lead: no hand lies face down to follow
+            env.step(env.legal_actions()[0])
+        env.step(env.look_action)

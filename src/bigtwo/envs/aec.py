@@ -141,6 +141,12 @@ class BigTwoAECEnv(AECEnv):
         if self.rules.offers_deal_decisions:
             self.keep_action, self.take_action = self.num_actions, self.num_actions + 1
             self.num_actions += 2
+        # the Horse Game's face-down hand: look at it (one more action), or pass blind (the pass)
+        self.look_action = -1
+        self.offers_look = bool(self.rules.horse_game) and (procedures is None or bool(procedures))
+        if self.offers_look:
+            self.look_action = self.num_actions
+            self.num_actions += 1
         # the answer block: action answer_start + i is the i-th legal answer to the pending procedure
         self.answer_start, self.num_answer_actions = self.num_actions, 0
         if self.procedures:
@@ -163,6 +169,7 @@ class BigTwoAECEnv(AECEnv):
         self._kept: set[int] = set()
         self._swap_answered = False
         self.tracker = ObservationTracker(self.encoder, self.catalogue.cards if self.catalogue is not None else None)
+        self.tracker.face_down = self.offers_look  # a hand not looked at is not seen, even by its owner
         self.reward_fn = Rewards(self.rules, n, reward, normalize_rewards)
         self.observation_spaces = {
             a: spaces.Dict(
@@ -373,6 +380,8 @@ class BigTwoAECEnv(AECEnv):
         if self.exchange is not None:
             return list(range(self.answer_start, self.answer_start + len(self.legal_answers())))
         self.legal_plays()
+        if self.offers_look and self.game.look_pending:  # pass blind, or look
+            return [*self._legal_idx, self.look_action]
         return list(self._legal_idx)
 
     def action_cards(self) -> np.ndarray:
@@ -381,6 +390,8 @@ class BigTwoAECEnv(AECEnv):
         observation's card fields (with two decks, copies folded)."""
         if self.deal is not None:  # keep, or ask: no cards
             return np.zeros((2, self.encoder.card_width), dtype=np.int8)
+        if self.offers_look and self.game.look_pending:  # pass blind, or look: no cards
+            return np.zeros((len(self.legal_actions()), self.encoder.card_width), dtype=np.int8)
         if self.exchange is not None:  # the cards each answer gives, bids or asks for (words: none)
             return self._answer_rows([a.mask for a in self.legal_answers()])
         self.legal_plays()
@@ -460,6 +471,9 @@ class BigTwoAECEnv(AECEnv):
         seat = g.to_move
         self.legal_plays()
         a = int(action)
+        if a == self.look_action and self.look_action >= 0:
+            self._look(agent)
+            return
         if a not in self._legal_idx:
             if not 0 <= a < self.num_actions:
                 raise IllegalAction(f"action {a} is outside the action space (0-{self.num_actions - 1})")
@@ -506,6 +520,34 @@ class BigTwoAECEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.seat_to_move]
             self._after_move()
+        self._accumulate_rewards()
+
+    def look_observation(self, seat: int) -> Observation:
+        """The Horse Game: the seat's observation with its face-down hand's decision (look, or pass blind), as
+        a match puts it, for bots."""
+        why = (
+            "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
+            "or pass without looking"
+        )
+        return replace(self.game.observe(seat), decision=Decision(seat, "look", 0, why, options=("look", "pass")))
+
+    def _look(self, agent: str) -> None:
+        """The Horse Game: the agent picks its face-down hand up; it stays to move, and must now play (a pass
+        gives the hand up: it takes the last free place)."""
+        g = self.game
+        if not g.look_pending:
+            if self.illegal_reward is not None:
+                self._end_illegal(agent, self.look_action)
+                return
+            raise IllegalAction(
+                f"action {self.look_action} (look) is not legal for {agent}: only a hand lying face down while "
+                "a trick is to be followed may be looked at (004 Zheng Shangyou, Horse Game)"
+            )
+        g.look()
+        self._version += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._after_move()
         self._accumulate_rewards()
 
     def _step_answer(self, agent: str, a: int) -> None:
@@ -599,8 +641,8 @@ class BigTwoAECEnv(AECEnv):
 
     def _after_move(self) -> None:
         g = self.game
-        if g.look_pending:
-            # the Horse Game: the agent to move always picks its hand up (the environment offers no blind pass)
+        if g.look_pending and not self.offers_look:
+            # version 1's Horse Game: the agent to move always picks its hand up (no blind pass)
             g.look()
             self._version += 1
         if self.exchange is not None:  # the answers' meaning, whatever the play encoding

@@ -370,6 +370,7 @@ class ObservationTracker:
         self.trick_row = self._zero
         self.leader: int | None = None
         self.count = 0  # actions of the round recorded so far
+        self.face_down = False  # the Horse Game with the look offered: a hand not looked at is not seen
         self._face_up = (-1, self._zero)
         f = encoder.field
         self._played0 = f["played"].start
@@ -454,7 +455,8 @@ class ObservationTracker:
         enc = self.enc
         n, d = enc.n, enc.card_width
         out = np.zeros(enc.size, dtype=np.int8)
-        out[:d] = self.hands[seat]
+        if not self.face_down or game.sees_own_hand(seat):
+            out[:d] = self.hands[seat]
         p0 = self._played0
         cut = p0 + (n - seat) * d
         out[p0:cut] = self.played[seat:].reshape(-1)

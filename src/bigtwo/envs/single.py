@@ -29,7 +29,7 @@ from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
 from bigtwo.actions import Answer
 from bigtwo.bots import Bot, make
-from bigtwo.combos.play import Play
+from bigtwo.combos.play import PASS, Play
 from bigtwo.envs.aec import BigTwoAECEnv
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, list_presets
@@ -133,6 +133,13 @@ class BigTwoGymEnv(gymnasium.Env):
             if aec.pending is not None:  # a procedure before play: the bot answers, the engine checks it
                 aec.step_answer(self._bots[s].choose(self.rules, aec.decision_observation(s)))
                 g = aec.game
+                continue
+            if aec.offers_look and g.look_pending:  # the Horse Game: the bot looks, or passes blind
+                answer = self._bots[s].choose(self.rules, aec.look_observation(s))
+                if getattr(answer, "word", None) == "look":
+                    aec.step(aec.look_action)
+                    continue
+                aec.step_play(PASS)
                 continue
             play = self._bots[s].choose(self.rules, g.observe(s))
             if not isinstance(play, Play):
