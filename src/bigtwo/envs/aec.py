@@ -21,13 +21,40 @@ Deal-time choices (a new deal asked for with a poor hand, the leftover swap), un
 two more actions after the plays': ``keep_action`` and ``take_action`` (ask for the new deal, or swap). While one
 is pending, the agent asked is the one to move and those two are its only legal actions; the deal then stands
 (or is dealt again) and play begins. ``deal_observation(seat)`` is the typed observation with the decision,
-for bots. Rounds given as ``options={"game": ...}`` or ``"hands"`` start at their first play.
+for bots. A round given as ``options={"game": ...}`` starts at its position; ``"hands"`` go through the
+procedures before play, when there are any (below), as dealt hands do.
 
-What some rules do between the deal and the first play (exchanges, auctions of the out cards, free trade,
-requests) is not an action of the environment: rounds are played as dealt (pass ``options={"game": ...}`` to
-start from a position after them). In the Horse Game the agent to move always looks at its face-down hand (so
-it must then play, or give the hand up by passing): the environment offers no blind pass, and each agent's
-observation shows its hand.
+The action space, in order: the plays (catalogue or legal encoding); ``keep_action`` and ``take_action`` where
+the rules offer deal-time choices; ``look_action`` in the Horse Game; the answer block from ``answer_start``.
+
+**The procedures before play** (``procedures``): the exchanges, auctions of the out cards, free trade and
+requests of :mod:`bigtwo.exchange` are decisions like a match's. By default (``procedures=None``) they are
+actions wherever a round dealt alone has them: a pass-around, a higher-bid or free-bid auction, free trade
+(the ``zheng-shangyou`` preset's pass-around, and any ruleset with these settings); ``procedures=True`` also
+sizes the space for trading that needs roles (mandatory trading with requests, Big Two President, Winner's
+loser-to-winner), played when ``reset(options={"previous_order": [...]})`` gives the finishing order of a
+round before; ``procedures=False`` plays rounds as dealt (version 1). Rules without any keep their spaces.
+
+The answers have many forms (a trade offer is cards given, cards named and to whom), so they are a block of
+``num_answer_actions`` actions from ``answer_start``: action ``answer_start + i`` is the ``i``-th legal answer
+the engine lists for the pending decision (``legal_answers()``, ``Match.legal_actions()``'s order), and the
+mask covers exactly those. What each means is in ``infos[agent]`` while the decision is pending
+(``answer_info()``: the text, word columns ``ANSWER_WORDS``, card vectors of the cards given/bid/asked for,
+of the cards named in return, and the relative seat an offer goes to); ``action_cards()`` gives the first
+of these. The block is as wide as :func:`bigtwo.envs.legal_bound.answer_bound` (no decision of the table
+can have more answers; free trade offers of one card for one at 4 players: about 2,100); rules whose bound
+exceeds ``ANSWER_LIMIT`` (offers of 2-3 cards for as many) are refused unless ``max_answers`` is given,
+and a decision with more answers than that raises. The observation gains the decision fields of
+:mod:`bigtwo.envs.observations` (the kind, the other party, the card on auction, the cards offered or asked
+for, the best bid) and the ``known`` cards (bid, offered, bought or granted in the open); while the
+procedures run it is built from the seat's observation alone (``decision_observation(seat)``, which bots
+answer from). ``step_answer(value)`` answers with the answer itself (cards, a word, an offer as text).
+
+**The Horse Game** (``horse_game``, 004): with ``procedures`` left on, a hand lying face down when it is to
+follow a trick has two legal actions, the pass (blind) and ``look_action`` (pick the hand up: the agent stays
+to move, and must now play, or a pass gives the hand up); its observation shows none of its cards until it
+looks (the engine's own observation of the seat). Each of the six hands is an agent; which person owns it is
+``rules.owner(seat)``. With ``procedures=False`` the agent to move always looks (version 1).
 """
 
 from __future__ import annotations
@@ -56,7 +83,8 @@ from bigtwo.rules.ruleset import Ruleset, load_rules
 ENV_VERSION = 2
 """Bumped whenever observations, actions or rewards change meaning: cite ``bigtwo <preset>-v2``. Version 2
 made the procedures before play actions (``procedures``; the ``zheng-shangyou`` preset's pass-around, any
-ruleset's auctions, free trade and trading with roles); ``procedures=False`` is version 1 exactly (Gymnasium's
+ruleset's auctions, free trade and trading with roles) and the Horse Game's look a choice; ``procedures=False``
+is version 1 exactly (Gymnasium's
 ``bigtwo/<preset>-v1`` ids are registered so)."""
 
 ANSWER_WORDS: tuple[str, ...] = (
