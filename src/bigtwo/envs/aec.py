@@ -67,7 +67,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from bigtwo.actions import Answer, Decision, action_text
+from bigtwo.actions import Answer, Decision
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
@@ -437,27 +437,31 @@ class BigTwoAECEnv(AECEnv):
 
     def answer_info(self) -> dict[str, Any]:
         """What each legal answer to the pending procedure means, row ``i`` for action ``answer_start + i``:
-        ``answers`` (the text of each), ``answer_words`` (one-hot over ``ANSWER_WORDS``: pass, done, play,
-        accept, ...; all zero for cards), ``answer_cards`` (cards given, bid or asked for), ``answer_want``
-        (a trade offer's cards named in return) and ``answer_to`` (one-hot, relative seat an offer goes to)."""
+        ``answers`` (the :class:`~bigtwo.actions.Answer` values; ``action_text`` writes them), ``answer_words``
+        (one-hot over ``ANSWER_WORDS``: pass, done, play, accept, ...; all zero for cards alone),
+        ``answer_cards`` (cards given, bid or asked for), ``answer_want`` (a trade offer's cards named in
+        return; the card a question names) and ``answer_to`` (one-hot, relative seat an offer goes to)."""
         answers = self.legal_answers()
         d = self.pending
         seat = d.seat if d is not None else 0
+        n = self.n
         words = np.zeros((len(answers), len(ANSWER_WORDS)), dtype=np.int8)
-        to = np.zeros((len(answers), self.n), dtype=np.int8)
-        wants = []
+        to = np.zeros((len(answers), n), dtype=np.int8)
+        wants = [a.want for a in answers]
+        offers = [(i, (a.to - seat) % n) for i, a in enumerate(answers) if a.to is not None]
+        if offers:
+            rows, cols = zip(*offers, strict=True)
+            to[list(rows), list(cols)] = 1
         for i, a in enumerate(answers):
-            want = a.want
-            for w in a.word.split() if a.kind == "ask" else [a.word]:
+            if a.to is not None or not a.word:  # an offer, or cards alone
+                continue
+            for w in a.word.split() if a.kind == "ask" else (a.word,):
                 if w in _WORD_INDEX:
                     words[i, _WORD_INDEX[w]] = 1
                 elif a.kind == "ask" and w != "pair":
-                    want |= to_mask(w)  # the card a question names
-            wants.append(want)
-            if a.to is not None:
-                to[i, (a.to - seat) % self.n] = 1
+                    wants[i] |= to_mask(w)  # the card a question names
         return {
-            "answers": [action_text(a) for a in answers],
+            "answers": list(answers),
             "answer_words": words,
             "answer_cards": self._answer_rows([a.mask for a in answers]),
             "answer_want": self._answer_rows(wants),

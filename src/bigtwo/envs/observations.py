@@ -20,8 +20,8 @@ field                 shape        meaning
                                    ``face-up`` or ``swap``; otherwise no entries)
 ``known``             (n-1) x D    cards each *other* seat (relative seats 1..n-1) is publicly known to
                       or 0         hold: a leftover everyone saw it take (``leftover_shown``), or (with
-                                   ``procedures``) cards bid, offered, bought or granted in the open, still
-                                   in its hand; otherwise no entries
+                                   ``procedures``) cards bid, bought or offered in the open in auctions and
+                                   free trade, still in its hand; otherwise no entries
 ``history_cards``     k x D        cards of the last ``k`` actions, most recent first (zero: a pass or
                                    before the round began)
 ``cards_left``        n            cards left in each seat's hand
@@ -116,8 +116,9 @@ class ObservationEncoder:
         most = min(127, pack.bit_count())
         self.has_face_up = rules.leftover_on_table
         # cards publicly known in a hand: a leftover everyone saw taken; with the procedures before play, also
-        # the cards bid, offered, bought or granted in the open
-        self.has_known = (rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER) or decisions
+        # the cards bid, bought or offered in the open (auctions, free trade)
+        in_the_open = rules.exchange in ("higher-bid-auction", "free-bid-auction") or rules.free_trade
+        self.has_known = (rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER) or (decisions and in_the_open)
         self.has_stock = rules.leftover_to_stock
         specs = [
             ("hand", (d,), 1, "the observer's cards"),
@@ -389,6 +390,9 @@ class ObservationTracker:
         """Take up ``game`` at its current position (its hands, and its public history replayed)."""
         n = self.enc.n
         self.hand_masks = [game.hand(s).mask for s in range(n)]
+        # cards publicly known in each hand when play began (a shown leftover, cards bought or traded in the
+        # open): known while still held, so each observation takes them from the hands as they stand
+        self.known_masks = list(game.observe(None).known) if self.enc.has_known else []
         self.played_masks = [0] * n
         self.hands = self._rows(self.hand_masks).copy()
         self.played[:] = 0
@@ -473,8 +477,8 @@ class ObservationTracker:
                 self._face_up = (face, self._rows([face])[0])
             out[self._face] = self._face_up[1]
         if enc.has_known:
-            known = game.observe(seat).known
-            rows = self._rows([known[(seat + r) % n] for r in range(1, n)])
+            known, hands = self.known_masks or [0] * n, self.hand_masks
+            rows = self._rows([known[(seat + r) % n] & hands[(seat + r) % n] for r in range(1, n)])
             out[self._known.slice] = rows.reshape(-1)
         out[self._hist] = self.hist.reshape(-1)
         over = game.is_over
