@@ -180,7 +180,9 @@ def test_the_single_agent_environment_plays_a_round_with_its_procedures():
         done = False
         while not done:
             legal = np.flatnonzero(info["action_mask"])
-            answered += int(legal[0] >= env.aec.answer_start)
+            if legal[0] >= env.aec.answer_start:
+                answered += 1
+                assert len(info["answers"]) == len(legal) == len(info["answer_cards"])
             _obs, _reward, done, _trunc, info = env.step(int(rng.choice(legal)))
         assert "result" in info
     assert answered  # every seat gets a turn to trade: the learner answered through the block
@@ -251,3 +253,13 @@ def test_the_horse_game_offers_the_blind_pass_or_the_look(name):
         while env.game.look_pending or env.pending is not None:  # a lead: no hand lies face down to follow
             env.step(env.legal_actions()[0])
         env.step(env.look_action)
+
+
+def test_pettingzoo_api_and_seed_tests_with_auctions_and_free_trade():
+    from pettingzoo.test import api_test, seed_test
+
+    from bigtwo.envs import aec_env
+    from tests.test_env_pettingzoo import run_quietly
+
+    run_quietly(api_test, aec_env(ZSY_AUCTION_TRADE, 4), num_cycles=60)
+    run_quietly(seed_test, lambda: aec_env(ZSY_AUCTION_TRADE, 4), num_cycles=20)

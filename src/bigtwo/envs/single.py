@@ -164,6 +164,8 @@ class BigTwoGymEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         aec = self.aec
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        if not self._done and aec.pending is not None:  # the learner answers a procedure: what each answer means
+            info.update(aec.answer_info())
         res = aec.game.result
         if res is not None:
             info["result"] = res.to_dict()
