@@ -263,3 +263,17 @@ def test_pettingzoo_api_and_seed_tests_with_auctions_and_free_trade():
 
     run_quietly(api_test, aec_env(ZSY_AUCTION_TRADE, 4), num_cycles=60)
     run_quietly(seed_test, lambda: aec_env(ZSY_AUCTION_TRADE, 4), num_cycles=20)
+
+
+def test_given_hands_go_through_the_procedures_and_keep_their_first_seat():
+    """``options={"hands": ..., "first": seat}``: 003 3.3, free trade "shall immediately follow dealing"; the
+    seat named to lead still leads once trading ends."""
+    rules = load_rules("house-code").replace(free_trade=True)
+    hands = ["3D 4D 5D", "6D 7D 8D", "9D TD JD", "QD KD AD"]
+    env = raw_env(rules, 4)
+    env.reset(options={"hands": hands, "first": 2})
+    assert env.pending is not None and env.pending.kind == "trade"
+    while env.pending is not None:
+        env.step_answer("done")
+    assert env.game.to_move == 2 and env.agent_selection == "player_2"
+    assert [str(env.game.hand(s)) for s in range(4)] == hands

@@ -67,14 +67,14 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from bigtwo.actions import Answer, Decision
+from bigtwo.actions import Answer, Decision, IllegalAnswer
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
 from bigtwo.envs.legal_bound import answer_bound, first_round_procedures, has_procedures, legal_play_bound
 from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
 from bigtwo.envs.rewards import RewardMode, Rewards
-from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.errors import BigTwoError
 from bigtwo.exchange import Exchange, exchange_answers
 from bigtwo.game import Game
 from bigtwo.observation import Observation
@@ -251,6 +251,7 @@ class BigTwoAECEnv(AECEnv):
             if sorted(previous) != list(range(self.n)):
                 raise BigTwoError(f"previous_order={previous}: a finishing order names every seat 0-{self.n - 1} once")
         self._previous = previous
+        self._first = opts.get("first") if "hands" in opts else None  # kept through the procedures
         self.game = game
         self.exchange = None
         self._kept, self._swap_answered = set(), False
@@ -300,7 +301,7 @@ class BigTwoAECEnv(AECEnv):
     def _start_play(self) -> None:
         ex = self.exchange
         assert ex is not None and ex.is_done
-        first = None
+        first = self._first
         if self._previous is not None and self.rules.previous_winner_leads:
             first = self._previous[0]  # as a match's later rounds: the previous round's winner leads
         self.game.replace_hands(list(ex.hands), first=first, face_up=ex.table, known=ex.known)
@@ -609,7 +610,7 @@ class BigTwoAECEnv(AECEnv):
         answer = d.read(value)
         why = self.exchange.why_not(answer) if self.exchange is not None else None
         if why is not None:
-            raise IllegalPlay(why)
+            raise IllegalAnswer(why)
         self._answer(self.agent_selection, answer)
 
     def _answer(self, agent: str, answer: Answer) -> None:
