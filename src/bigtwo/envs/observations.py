@@ -278,7 +278,7 @@ class ObservationEncoder:
             return
         obs = observation
         f = self.field
-        out[f["procedure"].start] = 1 if obs.phase in ("exchange", "deal") else 0
+        out[f["procedure"].start] = 1 if obs.phase == "exchange" else 0
         d = obs.decision
         if d is None or obs.seat is None:
             return
