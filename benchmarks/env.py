@@ -18,6 +18,11 @@ Every figure is the best of ``--repeats`` runs of the same deals, the runs of al
 from other processes on a shared machine disturbs the comparison as little as it can; "paired" is the median
 over the repeats of aec_env / engine measured back to back, the steadier ratio when the load moves.
 
+A preset may carry settings, ``NAME:KEY=VALUE,KEY=VALUE`` (values as TOML), e.g.
+``zheng-shangyou:exchange=higher-bid-auction,free_trade=true``: auctions and free trade before play, whose
+answers the environments count as agent-steps (the engine row plays the same deals as dealt, and the batched
+environment always plays rounds as dealt, so the ratios there include the procedures' extra decisions).
+
 Run: python benchmarks/env.py [--presets classic taiwan ...] [--games 200] [--repeats 5]
 """
 
@@ -27,6 +32,7 @@ import argparse
 import random
 import statistics
 import time
+import tomllib
 from functools import partial
 
 import numpy as np
@@ -105,6 +111,20 @@ def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, 
     return env.steps, time.perf_counter() - t0
 
 
+def rules_of(spec: str):
+    """A preset, with ``:KEY=VALUE,...`` settings changed (values read as TOML, bare words as strings)."""
+    name, _, settings = spec.partition(":")
+    changes = {}
+    for item in filter(None, settings.split(",")):
+        key, _, text = item.partition("=")
+        try:
+            changes[key] = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError:
+            changes[key] = text
+    rules = load_rules(name)
+    return rules.replace(**changes) if changes else rules
+
+
 def wrapped(env):
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
@@ -126,12 +146,14 @@ def main() -> None:
     )
     print("|---" * (len(cols) + len(ratios) + 2) + "|")
     for name in args.presets:
-        rules = load_rules(name)
+        rules = rules_of(name)
         players = args.players or rules.players
         t = time.perf_counter()
         env = aec_env(rules, players)  # builds the catalogue, or sizes the legal encoding
         build = time.perf_counter() - t
         size = f"{env.num_actions:,} {env.action_encoding} (made in {build:.2f} s)"
+        if env.num_answer_actions:
+            size += f", of which {env.num_answer_actions:,} answers"
         env_w = wrapped(raw_env(rules, players))
         genv = gym_env(rules, players, opponents="random")
         henv = gym_env(rules, players, opponents="heuristic")

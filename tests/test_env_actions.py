@@ -108,8 +108,9 @@ def test_long_sequence_presets_get_the_legal_encoding(preset):
         catalogue(rules)
     env = raw_env(rules)
     assert env.action_encoding == "legal" and env.catalogue is None
-    assert env.num_actions == legal_play_bound(rules, rules.players) < 10_000
-    assert raw_env(rules, action_encoding="legal", max_legal=500).num_actions == 500  # explicit settings win
+    assert env.num_play_actions == legal_play_bound(rules, rules.players) < 10_000
+    explicit = raw_env(rules, action_encoding="legal", max_legal=500)  # explicit settings win
+    assert explicit.num_play_actions == 500 == explicit.num_actions - explicit.num_answer_actions
     with pytest.raises(CatalogueTooLarge):
         raw_env(rules, action_encoding="catalogue")
 
@@ -179,6 +180,11 @@ def test_mask_equals_the_engines_legal_plays(preset, players):
         rng = np.random.default_rng(seed)
         while not env.game.is_over:
             mask = env.observe(env.agent_selection)["action_mask"]
+            if env.pending is not None:  # a procedure before play (the pass-around): its block of answers
+                start = env.answer_start
+                assert np.flatnonzero(mask).tolist() == list(range(start, start + len(env.legal_answers())))
+                env.step(int(rng.choice(np.flatnonzero(mask))))
+                continue
             legal = env.game.legal_plays()
             assert [env.decode(i) for i in np.flatnonzero(mask)] == (
                 sorted(legal, key=env.encode) if env.catalogue is not None else legal
@@ -205,7 +211,7 @@ def test_mask_equals_the_engines_legal_plays(preset, players):
 )
 def test_bombs_are_in_the_mask(preset, hands, trick, bomb):
     rules = load_rules(preset)
-    env = raw_env(rules)
+    env = raw_env(rules, procedures=False)  # the hands given are the hands played
     env.reset(options={"hands": hands, "first": 0})
     if preset == "tien-len":
         env.step(env.encode(env.game.legal_plays()[0]))  # the 3S

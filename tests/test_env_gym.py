@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env, data_equivalence
 
 import bigtwo
 from bigtwo.bots import make
-from bigtwo.envs import BigTwoGymEnv, gym_env, vector_env
+from bigtwo.envs import ENV_VERSION, BigTwoGymEnv, gym_env, vector_env
 from bigtwo.errors import BigTwoError
 
 PRESETS = bigtwo.list_presets()
@@ -17,7 +17,7 @@ PRESETS = bigtwo.list_presets()
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_gymnasium_check_env_is_clean(preset, capsys):
-    env = gymnasium.make(f"bigtwo/{preset}-v1")
+    env = gymnasium.make(f"bigtwo/{preset}-v{ENV_VERSION}")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "clean": not even a warning
         check_env(env.unwrapped)
@@ -34,12 +34,15 @@ def test_legal_encoding_against_bots(preset, opponents):
     for seed in range(3):
         _steps, total, _info = play_episode(env, rng, seed)
         assert total == env.aec.reward_fn(env.game.result)[env.seat]  # places: ranking rules keep no points
+    env = gym_env(preset, opponents=opponents, procedures=False)  # play from the deal: the plays' encoding
     env.reset(seed=9)
     legal = env.game.legal_plays()
     cards = env.action_cards()
     assert cards.shape == (len(legal), env.aec.encoder.card_width) and env.legal_actions() == list(range(len(legal)))
     assert [int(r.sum()) for r in cards] == [p.size for p in legal]
-    vec = vector_env(3, preset, opponents=opponents)  # legal actions vary in number: per-environment arrays
+    vec = vector_env(
+        3, preset, opponents=opponents, procedures=False
+    )  # legal actions vary in number: per-environment arrays
     vec.reset(seed=2)
     for _ in range(20):
         masks, cards = vec.action_masks(), vec.action_cards()
@@ -60,8 +63,12 @@ def play_episode(env, rng, seed=None):
     while True:
         mask = env.action_masks()
         assert mask.dtype == bool and np.array_equal(mask, info["action_mask"].astype(bool))
-        assert {env.aec.decode(i) for i in np.flatnonzero(mask)} == set(env.game.legal_plays())
-        assert env.game.to_move == env.seat
+        assert env.aec.seat_to_move == env.seat
+        if env.aec.pending is not None:  # a procedure before play: the block of the engine's legal answers
+            start = env.aec.answer_start
+            assert np.flatnonzero(mask).tolist() == list(range(start, start + len(env.aec.legal_answers())))
+        else:
+            assert {env.aec.decode(i) for i in np.flatnonzero(mask)} == set(env.game.legal_plays())
         obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         steps += 1
         total += reward

@@ -30,6 +30,11 @@ def cards_of(vector_part):
     return sum(1 << int(i) for i in np.flatnonzero(vector_part))
 
 
+def seat_observation(env, seat):
+    """What the seat may know now: the procedures' observation before play, the round's during it."""
+    return env.decision_observation(seat) if env.pending is not None else env.game.observe(seat)
+
+
 def play_randomly(env, seed, every=None):
     """Random legal actions until the round ends, calling ``every(env)`` before each action and at the end."""
     rng = np.random.default_rng(seed)
@@ -90,7 +95,7 @@ def test_fast_path_equals_the_reference_built_from_the_seats_observation(preset,
     def check(env):
         for seat in range(env.n):
             assert np.array_equal(
-                env.observation_vector(seat), env.encoder.from_observation(env.game.observation(seat))
+                env.observation_vector(seat), env.encoder.from_observation(seat_observation(env, seat))
             )
 
     for seed in range(2):
@@ -145,9 +150,9 @@ def test_nothing_hidden_reaches_a_seat(preset, seed, cut):
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = int(cut * 60)
-    while not env.game.is_over and steps:
+    while not env.game.is_over and (steps or env.pending is not None):  # the hidden cards of a round in play
+        steps -= env.pending is None
         env.step(int(rng.choice(env.legal_actions())))
-        steps -= 1
     if env.game.is_over:
         return
     shuffle = random.Random(seed)

@@ -17,6 +17,7 @@ from bigtwo import Game, Match, load_rules
 from bigtwo.actions import Answer
 from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
+from bigtwo.combos.play import PASS
 from bigtwo.exchange import Exchange, extreme_cards
 from bigtwo.record import format_text, parse_text, record_of, replay
 from tests.rulesets import PROCEDURES
@@ -433,8 +434,8 @@ def test_a_person_answers_a_bid_and_a_look_at_the_plain_table_in_words():
 
 @pytest.mark.parametrize("name", ["horse-2", "higher-bid-auction", "zsy-free-trade"])
 def test_the_environments_play_every_variant_with_their_documented_defaults(name):
-    """Rounds are played as dealt (no auction or trading in an environment); at the Horse Game the agent to
-    move always looks, so it must play or give its hand up."""
+    """Auctions and trading are the environments' answer actions (tests/test_env_procedures.py); at the Horse
+    Game the agent to move with its hand face down may look (one more action) or pass blind (the pass)."""
     import numpy as np
 
     from bigtwo.envs.aec import raw_env
@@ -449,8 +450,12 @@ def test_the_environments_play_every_variant_with_their_documented_defaults(name
         if term or trunc:
             env.step(None)
             continue
-        assert not env.game.look_pending
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        if env.pending is not None:
+            assert legal == list(range(env.answer_start, env.answer_start + len(env.legal_answers())))
+        elif env.game.look_pending:
+            assert legal == sorted([env.encode(PASS), env.look_action])
+        env.step(int(rng.choice(legal)))
     assert env.game.result is not None
     gym = BigTwoGymEnv(rules, n, opponents="heuristic")
     gym.reset(seed=4)

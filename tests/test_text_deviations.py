@@ -100,6 +100,31 @@ def test_004_zheng_shangyou_jokers_removed_by_one_setting(tmp_path):
     res = CliRunner().invoke(app, ["rules", "show", str(path)], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert "Pairs of jokers are not played: the pack has no pair of jokers." in res.output
+    assert "zheng-shangyou with changes: jokers = 0. Dropped out with them: pairs of jokers" in res.output
+
+
+def test_004_rules_show_says_what_a_setting_changed_in_the_preset_it_describes():
+    # 004 Zheng Shangyou: "Jokers may be kept or removed"; the preset's own description names the jokers, so
+    # a ruleset without them must not be shown as that description alone
+    from bigtwo.cli import app
+
+    preset = load_rules("zheng-shangyou")
+    assert "jokers" in preset.description and preset.shown_description() == preset.description
+    shown = preset.replace(jokers=0).shown_description()
+    assert shown.startswith("zheng-shangyou with changes: jokers = 0. Dropped out with them: pairs of jokers")
+    assert shown.endswith(f"The preset is described as: {preset.description}")
+    assert preset.replace(jokers=0, description="Ours, no jokers").shown_description() == "Ours, no jokers"
+    res = CliRunner().invoke(app, ["rules", "show", "zheng-shangyou", "--set", "jokers=0"], env={"COLUMNS": "300"})
+    assert res.exit_code == 0, res.output
+    first = res.output.splitlines()[0]
+    assert first.startswith("zheng-shangyou with changes: jokers = 0. Dropped out with them: pairs of jokers")
+    assert "Pairs of jokers are not played" in res.output
+    res = CliRunner().invoke(app, ["rules", "show", "classic", "--set", "suit_order=CDHS", "--set", "jokers=1"])
+    assert res.exit_code == 0 and "classic with changes: suit_order = CDHS, jokers = 1." in " ".join(res.output.split())
+    res = CliRunner().invoke(app, ["rules", "show", "zheng-shangyou", "--set", "jokes=0"])
+    assert res.exit_code == 2 and "did you mean 'jokers'" in res.output
+    res = CliRunner().invoke(app, ["rules", "show", "zheng-shangyou", "--set", "jokers"])
+    assert res.exit_code == 2 and "write KEY=VALUE" in res.output
 
 
 # --- 5. The valueless joker ----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -337,22 +338,33 @@ def rules_list() -> None:
 def rules_show(
     name: str = typer.Argument(..., help="Preset name or path to a rules .toml file"),
     toml: bool = typer.Option(False, "--toml", help="Print as TOML (a starting point for house rules)"),
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", help="Change a setting first, as KEY=VALUE in TOML (jokers=0, suit_order='CDHS'); repeatable"
+        ),
+    ] = None,
 ) -> None:
     """Every setting of a rule set, with what it means.
 
     \b
     Examples:
       bigtwo rules show house-code
+      bigtwo rules show zheng-shangyou --set jokers=0   # a house rule: what it changes, what drops out
       bigtwo rules show classic --toml > our-rules.toml   # a starting point for house rules
     """
-    r = _load(name)
+    r = _with_settings(_load(name), set_ or [])
     if toml:
         # plain text, never wrapped: the output is a file to edit (a wrapped string is invalid TOML)
         text = r.to_toml()
         typer.echo(text, nl=not text.endswith("\n"))
         return
     defaults = Ruleset.model_construct()
-    console.print(f"[bold]{escape(r.name)}[/bold]: {escape(r.description)}")
+    shown = r.shown_description()
+    if shown.startswith(f"{r.name} with changes"):  # "zheng-shangyou with changes: ...", the name said once
+        console.print(f"[bold]{escape(r.name)}[/bold]{escape(shown[len(r.name) :])}")
+    else:
+        console.print(f"[bold]{escape(r.name)}[/bold]: {escape(shown)}")
     t = Table(show_lines=False)
     t.add_column("section", style="dim")
     t.add_column("setting", style="bold")
@@ -370,6 +382,26 @@ def rules_show(
     for note in r.notes():
         console.print(escape(note))
     console.print("[dim]Yellow: differs from the classic defaults.[/dim]")
+
+
+def _with_settings(rules: Ruleset, settings: list[str]) -> Ruleset:
+    """The rules with ``KEY=VALUE`` settings changed (values read as TOML; a bare word as a string)."""
+    changes: dict[str, object] = {}
+    for item in settings:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            _error(f"--set {item!r}: write KEY=VALUE, e.g. --set jokers=0")
+        try:
+            changes[key] = tomllib.loads(f"value = {text.strip()}")["value"]
+        except tomllib.TOMLDecodeError:
+            changes[key] = text.strip()
+    if not changes:
+        return rules
+    try:
+        return rules.replace(**changes)
+    except BigTwoError as e:
+        _error(e)
 
 
 def _show_value(value: object) -> str:

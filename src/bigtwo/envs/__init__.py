@@ -1,7 +1,9 @@
 """Research environments: PettingZoo AEC for every seat, Gymnasium for one learning seat against bots.
 
 ``bigtwo.envs.aec_env(rules="classic", players=4)``; ``bigtwo.envs.gym_env(rules="classic", opponents="random")``;
-``bigtwo.envs.vector_env(8, rules="classic")``; or ``gymnasium.make("bigtwo/classic-v1")``.
+``bigtwo.envs.vector_env(8, rules="classic")``; or ``gymnasium.make("bigtwo/classic-v2")``. The procedures
+before play (auctions, free trade, requests, exchanges) are answer actions where the rules have them
+(:mod:`bigtwo.envs.aec`).
 """
 
 from bigtwo.envs.actions import (
@@ -16,8 +18,8 @@ from bigtwo.envs.actions import (
     pack_mask,
     vector_to_mask,
 )
-from bigtwo.envs.aec import ENV_VERSION, BigTwoAECEnv, IllegalAction, aec_env, raw_env
-from bigtwo.envs.legal_bound import legal_play_bound, max_hand_size
+from bigtwo.envs.aec import ANSWER_WORDS, ENV_VERSION, BigTwoAECEnv, IllegalAction, aec_env, raw_env
+from bigtwo.envs.legal_bound import answer_bound, legal_play_bound, max_hand_size
 from bigtwo.envs.observations import ObservationEncoder
 from bigtwo.envs.rewards import Rewards
 from bigtwo.envs.single import (
@@ -32,6 +34,7 @@ from bigtwo.envs.single import (
 register_envs()
 
 __all__ = [
+    "ANSWER_WORDS",
     "ENV_VERSION",
     "ActionCatalogue",
     "BigTwoAECEnv",
@@ -43,6 +46,7 @@ __all__ = [
     "ObservationEncoder",
     "Rewards",
     "aec_env",
+    "answer_bound",
     "auto_encoding",
     "catalogue",
     "estimate_catalogue_size",

@@ -21,13 +21,40 @@ Deal-time choices (a new deal asked for with a poor hand, the leftover swap), un
 two more actions after the plays': ``keep_action`` and ``take_action`` (ask for the new deal, or swap). While one
 is pending, the agent asked is the one to move and those two are its only legal actions; the deal then stands
 (or is dealt again) and play begins. ``deal_observation(seat)`` is the typed observation with the decision,
-for bots. Rounds given as ``options={"game": ...}`` or ``"hands"`` start at their first play.
+for bots. A round given as ``options={"game": ...}`` starts at its position; ``"hands"`` go through the
+procedures before play, when there are any (below), as dealt hands do.
 
-What some rules do between the deal and the first play (exchanges, auctions of the out cards, free trade,
-requests) is not an action of the environment: rounds are played as dealt (pass ``options={"game": ...}`` to
-start from a position after them). In the Horse Game the agent to move always looks at its face-down hand (so
-it must then play, or give the hand up by passing): the environment offers no blind pass, and each agent's
-observation shows its hand.
+The action space, in order: the plays (catalogue or legal encoding); ``keep_action`` and ``take_action`` where
+the rules offer deal-time choices; ``look_action`` in the Horse Game; the answer block from ``answer_start``.
+
+**The procedures before play** (``procedures``): the exchanges, auctions of the out cards, free trade and
+requests of :mod:`bigtwo.exchange` are decisions like a match's. By default (``procedures=None``) they are
+actions wherever a round dealt alone has them: a pass-around, a higher-bid or free-bid auction, free trade
+(the ``zheng-shangyou`` preset's pass-around, and any ruleset with these settings); ``procedures=True`` also
+sizes the space for trading that needs roles (mandatory trading with requests, Big Two President, Winner's
+loser-to-winner), played when ``reset(options={"previous_order": [...]})`` gives the finishing order of a
+round before; ``procedures=False`` plays rounds as dealt (version 1). Rules without any keep their spaces.
+
+The answers have many forms (a trade offer is cards given, cards named and to whom), so they are a block of
+``num_answer_actions`` actions from ``answer_start``: action ``answer_start + i`` is the ``i``-th legal answer
+the engine lists for the pending decision (``legal_answers()``, ``Match.legal_actions()``'s order), and the
+mask covers exactly those. What each means is in ``infos[agent]`` while the decision is pending
+(``answer_info()``: the text, word columns ``ANSWER_WORDS``, card vectors of the cards given/bid/asked for,
+of the cards named in return, and the relative seat an offer goes to); ``action_cards()`` gives the first
+of these. The block is as wide as :func:`bigtwo.envs.legal_bound.answer_bound` (no decision of the table
+can have more answers; free trade offers of one card for one at 4 players: about 2,100); rules whose bound
+exceeds ``ANSWER_LIMIT`` (offers of 2-3 cards for as many) are refused unless ``max_answers`` is given,
+and a decision with more answers than that raises. The observation gains the decision fields of
+:mod:`bigtwo.envs.observations` (the kind, the other party, the card on auction, the cards offered or asked
+for, the best bid) and the ``known`` cards (bid, offered, bought or granted in the open); while the
+procedures run it is built from the seat's observation alone (``decision_observation(seat)``, which bots
+answer from). ``step_answer(value)`` answers with the answer itself (cards, a word, an offer as text).
+
+**The Horse Game** (``horse_game``, 004): with ``procedures`` left on, a hand lying face down when it is to
+follow a trick has two legal actions, the pass (blind) and ``look_action`` (pick the hand up: the agent stays
+to move, and must now play, or a pass gives the hand up); its observation shows none of its cards until it
+looks (the engine's own observation of the seat). Each of the six hands is an agent; which person owns it is
+``rules.owner(seat)``. With ``procedures=False`` the agent to move always looks (version 1).
 """
 
 from __future__ import annotations
@@ -40,20 +67,36 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from bigtwo.actions import Answer, Decision
-from bigtwo.cards import CardSet
+from bigtwo.actions import Answer, Decision, IllegalAnswer
+from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
-from bigtwo.envs.legal_bound import legal_play_bound
+from bigtwo.envs.legal_bound import answer_bound, first_round_procedures, has_procedures, legal_play_bound
 from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
 from bigtwo.envs.rewards import RewardMode, Rewards
 from bigtwo.errors import BigTwoError
+from bigtwo.exchange import Exchange, exchange_answers
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
-ENV_VERSION = 1
-"""Bumped whenever observations, actions or rewards change meaning: cite ``bigtwo <preset>-v1``."""
+ENV_VERSION = 2
+"""Bumped whenever observations, actions or rewards change meaning: cite ``bigtwo <preset>-v2``. Version 2
+made the procedures before play actions (``procedures``; the ``zheng-shangyou`` preset's pass-around, any
+ruleset's auctions, free trade and trading with roles) and the Horse Game's look a choice; ``procedures=False``
+is version 1 exactly (Gymnasium's
+``bigtwo/<preset>-v1`` ids are registered so)."""
+
+ANSWER_WORDS: tuple[str, ...] = (
+    "pass", "done", "play", "accept", "decline", "none", "grant", "refuse", "surrender",
+    "lowest", "any", "highest", "two", "give", "have", "pair", "D", "C", "H", "S",
+)  # fmt: skip
+"""The words of answers to the procedures before play, and of a president's questions (``highest S``,
+``have 9S``: the card asked about is in ``answer_want``), as ``answer_words`` columns."""
+_WORD_INDEX = {w: i for i, w in enumerate(ANSWER_WORDS)}
+
+ANSWER_LIMIT = 100_000
+"""Widest answer block built without an explicit ``max_answers``: wider masks cost more than they help."""
 
 
 class IllegalAction(BigTwoError, ValueError):
@@ -81,6 +124,8 @@ class BigTwoAECEnv(AECEnv):
         max_legal: int | None = None,
         illegal_reward: float | None = None,
         render_mode: str | None = None,
+        procedures: bool | None = None,
+        max_answers: int | None = None,
     ):
         super().__init__()
         self.rules = load_rules(rules)
@@ -100,7 +145,10 @@ class BigTwoAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self.agent_seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self.encoder = ObservationEncoder(self.rules, n, history)
+        # the procedures before play (exchanges, auctions, free trade, requests): answer actions, decision fields
+        self.procedures = first_round_procedures(self.rules) if procedures is None else bool(procedures)
+        self.procedures = self.procedures and has_procedures(self.rules)
+        self.encoder = ObservationEncoder(self.rules, n, history, decisions=self.procedures)
         if action_encoding not in ("auto", "catalogue", "legal"):
             raise ValueError(f"action_encoding={action_encoding!r}; allowed: 'auto', 'catalogue' or 'legal'")
         encoding = auto_encoding(self.rules, n) if action_encoding == "auto" else action_encoding
@@ -121,10 +169,35 @@ class BigTwoAECEnv(AECEnv):
         if self.rules.offers_deal_decisions:
             self.keep_action, self.take_action = self.num_actions, self.num_actions + 1
             self.num_actions += 2
+        # the Horse Game's face-down hand: look at it (one more action), or pass blind (the pass)
+        self.look_action = -1
+        self.offers_look = bool(self.rules.horse_game) and (procedures is None or bool(procedures))
+        if self.offers_look:
+            self.look_action = self.num_actions
+            self.num_actions += 1
+        # the answer block: action answer_start + i is the i-th legal answer to the pending procedure
+        self.answer_start, self.num_answer_actions = self.num_actions, 0
+        if self.procedures:
+            bound = answer_bound(self.rules, n)
+            if max_answers is None and bound > ANSWER_LIMIT:
+                raise BigTwoError(
+                    f"{self.rules.name!r} at {n} players can put up to {bound:,} legal answers to one decision "
+                    f"before play (free trade offers of up to {self.rules.free_trade_cards} cards), more than "
+                    f"{ANSWER_LIMIT:,}: give max_answers= (a decision with more answers then raises), fewer "
+                    "free_trade_cards, or procedures=False"
+                )
+            width = bound if max_answers is None else max_answers
+            if width < 2:
+                raise ValueError(f"max_answers={width}: must be at least 2 (every decision has two words)")
+            self.num_answer_actions = width
+            self.num_actions += width
+        self.exchange: Exchange | None = None  # the procedures before play, while they last
+        self._answers_version = -1
         self.deal: Decision | None = None  # the deal-time decision pending, if any
         self._kept: set[int] = set()
         self._swap_answered = False
         self.tracker = ObservationTracker(self.encoder, self.catalogue.cards if self.catalogue is not None else None)
+        self.tracker.face_down = self.offers_look  # a hand not looked at is not seen, even by its owner
         self.reward_fn = Rewards(self.rules, n, reward, normalize_rewards)
         self.observation_spaces = {
             a: spaces.Dict(
@@ -151,7 +224,8 @@ class BigTwoAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round. ``seed`` seeds this and every later deal; ``options`` may give ``"hands"`` (with
         an optional ``"first"`` seat), a ``"deal_seed"`` (the same deal every time: duplicate play), or a
-        ``"game"`` to continue from (copied)."""
+        ``"game"`` to continue from (copied); with ``procedures``, a ``"previous_order"`` (the finishing order
+        of a round before, best first) gives the roles and the trading that follow from it, as in a match."""
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         deal_seed = int(self._np_random.integers(2**63 - 1))
@@ -166,7 +240,20 @@ class BigTwoAECEnv(AECEnv):
                 raise BigTwoError(f"{game.n} hands given to a {self.n}-player environment")
         else:
             game = Game(self.rules, players=self.n, seed=int(opts.get("deal_seed", deal_seed)))
+        previous = opts.get("previous_order")
+        if previous is not None:
+            previous = [int(s) for s in previous]
+            if not self.procedures:
+                raise BigTwoError(
+                    "previous_order gives roles for the procedures before play: make the "
+                    "environment with procedures=True under rules that have them"
+                )
+            if sorted(previous) != list(range(self.n)):
+                raise BigTwoError(f"previous_order={previous}: a finishing order names every seat 0-{self.n - 1} once")
+        self._previous = previous
+        self._first = opts.get("first") if "hands" in opts else None  # kept through the procedures
         self.game = game
+        self.exchange = None
         self._kept, self._swap_answered = set(), False
         self.deal = game.deal_decision() if self.keep_action >= 0 else None
         self.agents = self.possible_agents[:]
@@ -178,6 +265,8 @@ class BigTwoAECEnv(AECEnv):
         self._skip_agent_selection = None
         self._abandoned = False
         self._sync()
+        if self.deal is None and "game" not in opts:
+            self._start_exchange()
         if game.is_over:  # a round decided at the deal (no cards to play)
             self._finish()
         else:
@@ -186,8 +275,90 @@ class BigTwoAECEnv(AECEnv):
 
     @property
     def seat_to_move(self) -> int:
-        """The seat whose action is awaited: the deal-time decision's, else the player to move."""
-        return self.deal.seat if self.deal is not None else self.game.to_move
+        """The seat whose action is awaited: the deal-time decision's or the procedure's, else the player to move."""
+        if self.deal is not None:
+            return self.deal.seat
+        d = self.pending
+        return d.seat if d is not None else self.game.to_move
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision of the procedures before play awaiting an answer (None once play has begun)."""
+        ex = self.exchange
+        return ex.pending if ex is not None else None
+
+    def _start_exchange(self) -> None:
+        """The deal stands: the procedures before play begin, as a match runs them (play begins at once when
+        the rules have none for this round)."""
+        if not self.procedures or self.game.is_over or self.game.history:
+            return
+        g = self.game
+        self.exchange = Exchange(self.rules, list(g.dealt), self._previous, g.dealer, table=g.face_up, ev=g.ev)
+        self._version += 1
+        if self.exchange.is_done:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        ex = self.exchange
+        assert ex is not None and ex.is_done
+        first = self._first
+        if self._previous is not None and self.rules.previous_winner_leads:
+            first = self._previous[0]  # as a match's later rounds: the previous round's winner leads
+        self.game.replace_hands(list(ex.hands), first=first, face_up=ex.table, known=ex.known)
+        self.exchange = None
+        self._sync()
+
+    def decision_observation(self, seat: int) -> Observation:
+        """The seat's typed observation while the procedures before play run (its own hand as it stands, the
+        public facts, the events it may see, and the decision when it is the seat's): what a match shows."""
+        ex = self.exchange
+        g = self.game
+        assert ex is not None, "no procedure before play is pending"
+        d = ex.pending
+        sizes = tuple(ex.hand(s).bit_count() for s in range(self.n))
+        return Observation(
+            seat=seat,
+            players=self.n,
+            rules=self.rules.name,
+            phase="exchange",
+            hand=ex.hand(seat),
+            hand_sizes=sizes,
+            dealt_sizes=sizes,
+            known=tuple(ex.known.get(s, 0) if s != seat else 0 for s in range(self.n)),
+            face_up=ex.table,
+            to_move=d.seat if d is not None else None,
+            dealer=ex.dealer,
+            roles=tuple(ex.roles) if ex.roles is not None else None,
+            exchanges=tuple(ex.events_for(seat)),
+            decision=d if d is not None and d.seat == seat else None,
+            ev=g.ev,
+            twos_low=g.twos_low,
+        )
+
+    def legal_answers(self) -> list[Answer]:
+        """The legal answers to the pending procedure, as the engine lists them (``Match.legal_actions``'s
+        order): answer action ``answer_start + i`` is the ``i``-th. Cached per position."""
+        d = self.pending
+        if d is None:
+            return []
+        if self._answers_version != self._version:
+            answers = exchange_answers(self.rules, self.decision_observation(d.seat))
+            if len(answers) > self.num_answer_actions:
+                raise BigTwoError(
+                    f"{len(answers):,} legal answers to this {d.kind} decision, more than "
+                    f"max_answers={self.num_answer_actions:,}: make the environment with a larger max_answers "
+                    "(or leave it unset for a safe bound)"
+                )
+            self._answers = answers
+            self._answers_version = self._version
+        return self._answers
+
+    def answer_action(self, answer: Answer) -> int:
+        """The action index of a legal answer to the pending procedure."""
+        answers = self.legal_answers()
+        if answer not in answers:
+            raise IllegalAction(f"{answer} is not a legal answer now")
+        return self.answer_start + answers.index(answer)
 
     def deal_observation(self, seat: int) -> Observation:
         """The seat's observation while a deal-time decision is pending (the decision shown to its seat only)."""
@@ -235,7 +406,11 @@ class BigTwoAECEnv(AECEnv):
         """The legal action indices of the agent to move."""
         if self.deal is not None:
             return [self.keep_action, self.take_action]
+        if self.exchange is not None:
+            return list(range(self.answer_start, self.answer_start + len(self.legal_answers())))
         self.legal_plays()
+        if self.offers_look and self.game.look_pending:  # pass blind, or look
+            return [*self._legal_idx, self.look_action]
         return list(self._legal_idx)
 
     def action_cards(self) -> np.ndarray:
@@ -244,6 +419,10 @@ class BigTwoAECEnv(AECEnv):
         observation's card fields (with two decks, copies folded)."""
         if self.deal is not None:  # keep, or ask: no cards
             return np.zeros((2, self.encoder.card_width), dtype=np.int8)
+        if self.offers_look and self.game.look_pending:  # pass blind, or look: no cards
+            return np.zeros((len(self.legal_actions()), self.encoder.card_width), dtype=np.int8)
+        if self.exchange is not None:  # the cards each answer gives, bids or asks for (words: none)
+            return self._answer_rows([a.mask for a in self.legal_answers()])
         self.legal_plays()
         if self.catalogue is not None and not self.encoder.folded:
             return self.catalogue.cards[self._legal_idx]
@@ -251,6 +430,44 @@ class BigTwoAECEnv(AECEnv):
         if self.encoder.folded:
             masks = [fold_copies(m) for m in masks]
         return masks_to_vectors(masks, self.encoder.card_width)
+
+    def _answer_rows(self, masks: list[int]) -> np.ndarray:
+        if self.encoder.folded:
+            masks = [fold_copies(m) for m in masks]
+        return masks_to_vectors(masks, self.encoder.card_width)
+
+    def answer_info(self) -> dict[str, Any]:
+        """What each legal answer to the pending procedure means, row ``i`` for action ``answer_start + i``:
+        ``answers`` (the :class:`~bigtwo.actions.Answer` values; ``action_text`` writes them), ``answer_words``
+        (one-hot over ``ANSWER_WORDS``: pass, done, play, accept, ...; all zero for cards alone),
+        ``answer_cards`` (cards given, bid or asked for), ``answer_want`` (a trade offer's cards named in
+        return; the card a question names) and ``answer_to`` (one-hot, relative seat an offer goes to)."""
+        answers = self.legal_answers()
+        d = self.pending
+        seat = d.seat if d is not None else 0
+        n = self.n
+        words = np.zeros((len(answers), len(ANSWER_WORDS)), dtype=np.int8)
+        to = np.zeros((len(answers), n), dtype=np.int8)
+        wants = [a.want for a in answers]
+        offers = [(i, (a.to - seat) % n) for i, a in enumerate(answers) if a.to is not None]
+        if offers:
+            rows, cols = zip(*offers, strict=True)
+            to[list(rows), list(cols)] = 1
+        for i, a in enumerate(answers):
+            if a.to is not None or not a.word:  # an offer, or cards alone
+                continue
+            for w in a.word.split() if a.kind == "ask" else (a.word,):
+                if w in _WORD_INDEX:
+                    words[i, _WORD_INDEX[w]] = 1
+                elif a.kind == "ask" and w != "pair":
+                    wants[i] |= to_mask(w)  # the card a question names
+        return {
+            "answers": list(answers),
+            "answer_words": words,
+            "answer_cards": self._answer_rows([a.mask for a in answers]),
+            "answer_want": self._answer_rows(wants),
+            "answer_to": to,
+        }
 
     def decode(self, action: int) -> Play:
         """The play an action index stands for now (catalogue: always the same play; legal: by position)."""
@@ -280,10 +497,16 @@ class BigTwoAECEnv(AECEnv):
         if self.deal is not None:
             self._step_deal(agent, int(action))
             return
+        if self.exchange is not None:
+            self._step_answer(agent, int(action))
+            return
         g = self.game
         seat = g.to_move
         self.legal_plays()
         a = int(action)
+        if a == self.look_action and self.look_action >= 0:
+            self._look(agent)
+            return
         if a not in self._legal_idx:
             if not 0 <= a < self.num_actions:
                 raise IllegalAction(f"action {a} is outside the action space (0-{self.num_actions - 1})")
@@ -291,7 +514,8 @@ class BigTwoAECEnv(AECEnv):
                 self._end_illegal(agent, a)
                 return
             if a >= self.num_play_actions:
-                raise IllegalAction(f"action {a} answers a deal-time decision, and none is pending: {agent} plays")
+                what = "a deal-time decision" if a < self.answer_start else "a procedure before play"
+                raise IllegalAction(f"action {a} answers {what}, and none is pending: {agent} plays")
             play = self.decode(a) if self.catalogue is not None else None
             why = g.why_not(play) if play is not None else None
             raise IllegalAction(
@@ -322,12 +546,90 @@ class BigTwoAECEnv(AECEnv):
         self._clear_rewards()
         self.deal = g.deal_decision(self._kept, self._swap_answered)
         self._version += 1
+        if self.deal is None:
+            self._start_exchange()
         if g.is_over:
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.seat_to_move]
             self._after_move()
         self._accumulate_rewards()
+
+    def look_observation(self, seat: int) -> Observation:
+        """The Horse Game: the seat's observation with its face-down hand's decision (look, or pass blind), as
+        a match puts it, for bots."""
+        why = (
+            "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
+            "or pass without looking"
+        )
+        return replace(self.game.observe(seat), decision=Decision(seat, "look", 0, why, options=("look", "pass")))
+
+    def _look(self, agent: str) -> None:
+        """The Horse Game: the agent picks its face-down hand up; it stays to move, and must now play (a pass
+        gives the hand up: it takes the last free place)."""
+        g = self.game
+        if not g.look_pending:
+            if self.illegal_reward is not None:
+                self._end_illegal(agent, self.look_action)
+                return
+            raise IllegalAction(
+                f"action {self.look_action} (look) is not legal for {agent}: only a hand lying face down while "
+                "a trick is to be followed may be looked at (004 Zheng Shangyou, Horse Game)"
+            )
+        g.look()
+        self._version += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._after_move()
+        self._accumulate_rewards()
+
+    def _step_answer(self, agent: str, a: int) -> None:
+        d = self.pending
+        assert d is not None
+        answers = self.legal_answers()
+        i = a - self.answer_start
+        if not 0 <= i < len(answers):
+            if self.illegal_reward is not None and 0 <= a < self.num_actions:
+                self._end_illegal(agent, a)
+                return
+            first, last = self.answer_start, self.answer_start + len(answers) - 1
+            raise IllegalAction(
+                f"action {a} is not an answer {agent} may give: {agent} must answer a {d.kind!r} decision "
+                f"({d.reason}); its {len(answers)} legal answers are actions {first}-{last}"
+            )
+        self._answer(agent, answers[i])
+
+    def step_answer(self, value: Any) -> None:
+        """Answer the pending procedure with the answer itself (an Answer, cards, a word, an offer as text),
+        for players that choose answers (the single-agent environment's bots): the engine reads and checks it,
+        so no list of answers is built. A bad answer raises (:class:`~bigtwo.actions.IllegalAnswer`, in words)
+        and changes nothing."""
+        d = self.pending
+        if d is None:
+            raise BigTwoError("step_answer() needs a procedure before play to be pending")
+        answer = d.read(value)
+        why = self.exchange.why_not(answer) if self.exchange is not None else None
+        if why is not None:
+            raise IllegalAnswer(why)
+        self._answer(self.agent_selection, answer)
+
+    def _answer(self, agent: str, answer: Answer) -> None:
+        ex = self.exchange
+        assert ex is not None
+        ex.decide(answer)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._version += 1
+        if ex.is_done:
+            self._start_play()
+        if self.game.is_over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.seat_to_move]
+            self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def step_play(self, play: Play) -> None:
         """Step with the play itself rather than its index, for players that choose plays (the single-agent
@@ -372,14 +674,19 @@ class BigTwoAECEnv(AECEnv):
 
     def _after_move(self) -> None:
         g = self.game
-        if g.look_pending:
-            # the Horse Game: the agent to move always picks its hand up (the environment offers no blind pass)
+        if g.look_pending and not self.offers_look:
+            # version 1's Horse Game: the agent to move always picks its hand up (no blind pass)
             g.look()
             self._version += 1
-        if self.action_encoding == "legal":
+        if self.exchange is not None:  # the answers' meaning, whatever the play encoding
+            self.infos = {a: {} for a in self.agents}
+            self.infos[self.agent_selection] = self.answer_info()
+        elif self.action_encoding == "legal":
             cards = self.action_cards()
             self.infos = {a: {} for a in self.agents}
             self.infos[self.agent_selection] = {"action_cards": cards}
+        elif self.procedures:
+            self.infos = {a: {} for a in self.agents}
 
     def _finish(self) -> None:
         g = self.game
@@ -395,7 +702,10 @@ class BigTwoAECEnv(AECEnv):
 
     # --- observing -------------------------------------------------------------------------------------
     def observation_vector(self, seat: int) -> np.ndarray:
-        """The ``"observation"`` part for a seat (see :mod:`bigtwo.envs.observations`)."""
+        """The ``"observation"`` part for a seat (see :mod:`bigtwo.envs.observations`): while the procedures
+        before play run, built from the seat's observation alone (so nothing hidden can reach it)."""
+        if self.exchange is not None:
+            return self.encoder.from_observation(self.decision_observation(seat))
         return self.tracker.vector(self.game, seat)
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -415,7 +725,7 @@ class BigTwoAECEnv(AECEnv):
         if self.render_mode is None:
             return None
         g = self.game
-        text = self.describe(None if g is None or g.is_over else g.to_move)
+        text = self.describe(None if g is None or g.is_over else self.seat_to_move)
         if self.render_mode == "human":
             print(text)
             return None
@@ -428,15 +738,20 @@ class BigTwoAECEnv(AECEnv):
             return f"{self.metadata['name']}: not dealt yet (call reset)"
         lines = [f"{self.rules.name}, {self.n} players, {len(g.history)} actions"]
         for s in range(self.n):
-            mark = ">" if not g.is_over and s == g.to_move else " "
+            mark = ">" if not g.is_over and s == self.seat_to_move else " "
             played = CardSet.from_mask(sum(p.mask for t, p in g.history if t == s))
-            lines.append(f"{mark} player_{s}: {len(g.hand(s))} cards left; played {played or '-'}")
+            left = self.exchange.hand(s).bit_count() if self.exchange is not None else len(g.hand(s))
+            lines.append(f"{mark} player_{s}: {left} cards left; played {played or '-'}")
+        d = self.pending
+        if d is not None:
+            lines.append(f"  before play: player_{d.seat} answers a {d.kind!r} decision: {d.reason}")
         if g.trick is not None:
             lines.append(f"  to beat: {g.trick} ({g.trick.kind}) by player_{g.trick_seat}")
         if g.result is not None:
             lines.append(f"  over: finishing order {g.result.finishing_order}, scores {g.result.scores}")
         if seat is not None:
-            lines.append(f"  player_{seat} holds {g.hand(seat)}")
+            held = CardSet.from_mask(self.exchange.hand(seat)) if self.exchange is not None else g.hand(seat)
+            lines.append(f"  player_{seat} holds {held}")
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -14,6 +14,10 @@ A ``heuristic`` bot's seat (one deck) is played straight from the Game (``fast_b
 :class:`~bigtwo.bots.heuristic.HeuristicPolicy` on the same :class:`~bigtwo.bots.view.SeatView`, without
 building an observation dict, so the same moves at about a third less cost (a test holds them equal).
 
+Rounds are played as dealt, as the AEC environment's ``procedures=False``: the procedures before play
+(auctions, free trade, exchanges) and the Horse Game's blind pass are not exposed here (the AEC and Gymnasium
+environments expose them).
+
 Features come from :func:`~bigtwo.bots.features.info_from_game`, the fast path that tests hold equal to
 what a bot builds from ``Game.observe(seat)``: nothing hidden from the seat reaches its vectors.
 """

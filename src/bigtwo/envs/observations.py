@@ -19,8 +19,9 @@ field                 shape        meaning
 ``face_up``           D or 0       cards set aside face up for everyone to see (rules whose leftover is
                                    ``face-up`` or ``swap``; otherwise no entries)
 ``known``             (n-1) x D    cards each *other* seat (relative seats 1..n-1) is publicly known to
-                      or 0         hold: a leftover everyone saw it take (``leftover_shown``), still in
-                                   its hand; otherwise no entries
+                      or 0         hold: a leftover everyone saw it take (``leftover_shown``), or (with
+                                   ``procedures``) cards bid, bought or offered in the open in auctions and
+                                   free trade, still in its hand; otherwise no entries
 ``history_cards``     k x D        cards of the last ``k`` actions, most recent first (zero: a pass or
                                    before the round began)
 ``cards_left``        n            cards left in each seat's hand
@@ -34,6 +35,16 @@ field                 shape        meaning
 ``trick_kind``        K            one-hot: the kind of the play to beat, in ``rules.combinations`` order
 ``history_seat``      k x n        one-hot per row: who made each of the last ``k`` actions
 ``history_pass``      k            1 where that action was a pass
+``procedure``         1 or 0       1 while the procedures before play run (environments made with
+                                   ``procedures``; otherwise this and the fields below have no entries)
+``decision_kind``     12 or 0      one-hot: the kind of the observer's own pending decision, in
+                                   ``bigtwo.actions.DECISION_KINDS`` order (zero when another seat decides)
+``decision_count``    1 or 0       its count (cards to give, to offer at most, to ask for)
+``decision_party``    n or 0       one-hot: the other party (relative seat: the best bidder, the offerer,
+                                   the seat given to or asked)
+``decision_cards``    D or 0       the card on auction; the cards offered to the observer
+``decision_want``     D or 0       the cards an offer or a request asks of the observer
+``decision_best``     D or 0       the best bid so far
 ====================  ===========  ====================================================================
 
 Passes the engine makes itself (``auto_skip``: a seat that cannot possibly beat the table is skipped) are
@@ -53,6 +64,7 @@ from typing import Any
 
 import numpy as np
 
+from bigtwo.actions import DECISION_KINDS
 from bigtwo.cards import DECK_SIZE
 from bigtwo.envs.actions import card_width, fold_copies, masks_to_vectors, pack_mask
 from bigtwo.observation import Observation, as_observation
@@ -90,7 +102,7 @@ class Field:
 class ObservationEncoder:
     """Builds observation vectors for one ruleset, table size and history length."""
 
-    def __init__(self, rules: Ruleset | str, players: int, history: int = 8):
+    def __init__(self, rules: Ruleset | str, players: int, history: int = 8, *, decisions: bool = False):
         self.rules = rules = load_rules(rules)
         if history < 0:
             raise ValueError(f"history={history}: the number of past actions shown must be 0 or more")
@@ -103,7 +115,10 @@ class ObservationEncoder:
         self.kind_index = {kd: i for i, kd in enumerate(self.kinds)}
         most = min(127, pack.bit_count())
         self.has_face_up = rules.leftover_on_table
-        self.has_known = rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER
+        # cards publicly known in a hand: a leftover everyone saw taken; with the procedures before play, also
+        # the cards bid, bought or offered in the open (auctions, free trade)
+        in_the_open = rules.exchange in ("higher-bid-auction", "free-bid-auction") or rules.free_trade
+        self.has_known = (rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER) or (decisions and in_the_open)
         self.has_stock = rules.leftover_to_stock
         specs = [
             ("hand", (d,), 1, "the observer's cards"),
@@ -122,6 +137,17 @@ class ObservationEncoder:
             ("trick_kind", (len(self.kinds),), 1, "one-hot: kind of the play to beat"),
             ("history_seat", (k, n), 1, "one-hot per row: who made each of the last k actions"),
             ("history_pass", (k,), 1, "1 where that action was a pass"),
+        ]
+        self.decisions = decisions
+        on = 1 if decisions else 0
+        specs += [
+            ("procedure", (on,), 1, "1 while the procedures before play run"),
+            ("decision_kind", (on * len(DECISION_KINDS),), 1, "one-hot: the observer's pending decision"),
+            ("decision_count", (on,), most, "its count"),
+            ("decision_party", (on * n,), 1, "one-hot: the other party of the decision (relative seat)"),
+            ("decision_cards", (on * d,), 1, "the card on auction; the cards offered to the observer"),
+            ("decision_want", (on * d,), 1, "the cards an offer or a request asks of the observer"),
+            ("decision_best", (on * d,), 1, "the best bid so far"),
         ]
         fields = []
         start = 0
@@ -246,6 +272,28 @@ class ObservationEncoder:
             small[self._stock_off] = stock
         out.data.cast("B")[self._small_start :] = small
 
+    def fill_decision(self, out: np.ndarray, observation: Observation) -> None:
+        """The decision fields of ``out`` from the seat's observation (nothing without ``decisions``)."""
+        if not self.decisions:
+            return
+        obs = observation
+        f = self.field
+        out[f["procedure"].start] = 1 if obs.phase == "exchange" else 0
+        d = obs.decision
+        if d is None or obs.seat is None:
+            return
+        out[f["decision_kind"].start + DECISION_KINDS.index(d.kind)] = 1
+        out[f["decision_count"].start] = min(d.count, int(f["decision_count"].high))
+        party = d.source if d.source is not None else d.to
+        if party is not None:
+            out[f["decision_party"].start + (party - obs.seat) % self.n] = 1
+        masks = [d.cards, d.want, d.best]
+        if self.folded:
+            masks = [fold_copies(m) for m in masks]
+        rows = masks_to_vectors(masks, self.card_width)
+        for name, row in zip(("decision_cards", "decision_want", "decision_best"), rows, strict=True):
+            out[f[name].slice] = row
+
     def from_observation(self, observation: Observation | Mapping[str, Any]) -> np.ndarray:
         """The vector from a seat's observation alone (its JSON form reads too): for bots, tests, records."""
         obs = as_observation(self.rules, observation)
@@ -262,7 +310,7 @@ class ObservationEncoder:
         if trick is not None:
             leader = next(s for s, m in history[obs.trick_start :] if m)
         assert obs.seat is not None, "a spectator's observation has no seat to encode for"
-        return self.encode(
+        out = self.encode(
             seat=obs.seat,
             hand=obs.hand,
             played=played,
@@ -279,6 +327,8 @@ class ObservationEncoder:
             known={s: k for s, k in enumerate(obs.known) if k},
             stock=obs.stock_size,
         )
+        self.fill_decision(out, obs)
+        return out
 
     def explain(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The vector split into its named fields (each reshaped), for reading and debugging."""
@@ -321,6 +371,7 @@ class ObservationTracker:
         self.trick_row = self._zero
         self.leader: int | None = None
         self.count = 0  # actions of the round recorded so far
+        self.face_down = False  # the Horse Game with the look offered: a hand not looked at is not seen
         self._face_up = (-1, self._zero)
         f = encoder.field
         self._played0 = f["played"].start
@@ -339,6 +390,9 @@ class ObservationTracker:
         """Take up ``game`` at its current position (its hands, and its public history replayed)."""
         n = self.enc.n
         self.hand_masks = [game.hand(s).mask for s in range(n)]
+        # cards publicly known in each hand when play began (a shown leftover, cards bought or traded in the
+        # open): known while still held, so each observation takes them from the hands as they stand
+        self.known_masks = list(game.observe(None).known) if self.enc.has_known else []
         self.played_masks = [0] * n
         self.hands = self._rows(self.hand_masks).copy()
         self.played[:] = 0
@@ -405,7 +459,8 @@ class ObservationTracker:
         enc = self.enc
         n, d = enc.n, enc.card_width
         out = np.zeros(enc.size, dtype=np.int8)
-        out[:d] = self.hands[seat]
+        if not self.face_down or game.sees_own_hand(seat):
+            out[:d] = self.hands[seat]
         p0 = self._played0
         cut = p0 + (n - seat) * d
         out[p0:cut] = self.played[seat:].reshape(-1)
@@ -422,8 +477,8 @@ class ObservationTracker:
                 self._face_up = (face, self._rows([face])[0])
             out[self._face] = self._face_up[1]
         if enc.has_known:
-            known = game.observe(seat).known
-            rows = self._rows([known[(seat + r) % n] for r in range(1, n)])
+            known, hands = self.known_masks or [0] * n, self.hand_masks
+            rows = self._rows([known[(seat + r) % n] & hands[(seat + r) % n] for r in range(1, n)])
             out[self._known.slice] = rows.reshape(-1)
         out[self._hist] = self.hist.reshape(-1)
         over = game.is_over

@@ -1,11 +1,13 @@
 """The Gymnasium environment: one learning seat against ``bigtwo.bots`` opponents, and its vectorised form.
 
-``gym_env(rules="classic", opponents="random")`` (or ``gymnasium.make("bigtwo/classic-v1")``): observations
+``gym_env(rules="classic", opponents="random")`` (or ``gymnasium.make("bigtwo/classic-v2")``): observations
 are the AEC environment's ``"observation"`` vector for the learning seat, actions its action indices
 (catalogue or legal encoding, as the AEC environment chooses), and the reward arrives when the round ends
 (same options as the AEC environment). Opponents are bot names or instances, one for all or one per other
 seat, e.g. ``opponents=["greedy", "random", "random"]``; named bots are re-seeded from the environment's
-seed at every reset, so a seeded run is reproducible.
+seed at every reset, so a seeded run is reproducible. The opponents also answer the procedures before play
+(auctions, free trade, trading with roles: the AEC environment's ``procedures``) from their own observation;
+the learning seat answers its own through the answer actions.
 
 The legal actions are ``env.action_masks()`` (the method maskable policy libraries call) and
 ``info["action_mask"]``; ``env.action_cards()`` gives their card vectors (for (state, action) policies, and
@@ -27,7 +29,7 @@ from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
 from bigtwo.actions import Answer
 from bigtwo.bots import Bot, make
-from bigtwo.combos.play import Play
+from bigtwo.combos.play import PASS, Play
 from bigtwo.envs.aec import BigTwoAECEnv
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, list_presets
@@ -128,6 +130,17 @@ class BigTwoGymEnv(gymnasium.Env):
                 aec.step(aec.deal_action(answer))
                 g = aec.game
                 continue
+            if aec.pending is not None:  # a procedure before play: the bot answers, the engine checks it
+                aec.step_answer(self._bots[s].choose(self.rules, aec.decision_observation(s)))
+                g = aec.game
+                continue
+            if aec.offers_look and g.look_pending:  # the Horse Game: the bot looks, or passes blind
+                answer = self._bots[s].choose(self.rules, aec.look_observation(s))
+                if getattr(answer, "word", None) == "look":
+                    aec.step(aec.look_action)
+                    continue
+                aec.step_play(PASS)
+                continue
             play = self._bots[s].choose(self.rules, g.observe(s))
             if not isinstance(play, Play):
                 raise BigTwoError(f"bot {self._bots[s].name!r} answered {play!r}, not a play, in a round's play")
@@ -151,6 +164,8 @@ class BigTwoGymEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         aec = self.aec
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        if not self._done and aec.pending is not None:  # the learner answers a procedure: what each answer means
+            info.update(aec.answer_info())
         res = aec.game.result
         if res is not None:
             info["result"] = res.to_dict()
@@ -230,13 +245,17 @@ def vector_env(
 
 
 def register_envs() -> None:
-    """Register ``bigtwo/<preset>-v1`` for every preset (and ``bigtwo/custom-v1`` taking ``rules=``) with
-    Gymnasium, so ``gymnasium.make("bigtwo/classic-v1")`` works once ``bigtwo.envs`` is imported."""
+    """Register ``bigtwo/<preset>-v2`` for every preset (and ``bigtwo/custom-v2`` taking ``rules=``) with
+    Gymnasium, so ``gymnasium.make("bigtwo/classic-v2")`` works once ``bigtwo.envs`` is imported; the
+    ``-v1`` ids are version 1 (``procedures=False``: rounds played as dealt), for results cited so."""
     from bigtwo.envs.aec import ENV_VERSION
 
     entry = "bigtwo.envs.single:BigTwoGymEnv"
     for name in [*list_presets(), "custom"]:
-        env_id = f"bigtwo/{name}-v{ENV_VERSION}"
-        if env_id not in gymnasium.registry:
-            kwargs = {} if name == "custom" else {"rules": name}
-            gymnasium.register(id=env_id, entry_point=entry, kwargs=kwargs)
+        for version in range(1, ENV_VERSION + 1):
+            env_id = f"bigtwo/{name}-v{version}"
+            if env_id not in gymnasium.registry:
+                kwargs: dict[str, Any] = {} if name == "custom" else {"rules": name}
+                if version == 1:
+                    kwargs["procedures"] = False  # version 1: rounds as dealt
+                gymnasium.register(id=env_id, entry_point=entry, kwargs=kwargs)

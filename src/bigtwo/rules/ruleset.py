@@ -638,6 +638,46 @@ class Ruleset(BaseModel):
                 out["joker_pair"] = "valueless jokers are played alone"
         return out
 
+    def described_preset(self) -> Ruleset | None:
+        """The preset whose description this ruleset carries (by its name, else by the words), if any."""
+        presets = list_presets()
+        if self.name in presets and load_rules(self.name).description == self.description:
+            return load_rules(self.name)
+        for name in presets:
+            preset = load_rules(name)
+            if preset.description == self.description:
+                return preset
+        return None
+
+    def changes_from_preset(self) -> dict[str, Any]:
+        """The settings that differ from the preset whose description this ruleset carries (empty for the
+        preset itself, or for a ruleset described in words of its own): what ``replace()`` or a file with
+        ``base = "..."`` changed."""
+        preset = self.described_preset()
+        if preset is None:
+            return {}
+        return {
+            key: getattr(self, key)
+            for key in type(self).model_fields
+            if key not in ("name", "description") and getattr(self, key) != getattr(preset, key)
+        }
+
+    def shown_description(self) -> str:
+        """The description, honest when settings were changed under a preset's description: "<preset> with
+        changes: jokers = 0", the kinds that dropped out with them, then the preset's own words (which may
+        name what the changes removed)."""
+        changes = self.changes_from_preset()
+        preset = self.described_preset()
+        if not changes or preset is None:
+            return self.description
+        listed = ", ".join(f"{k} = {_shown(v)}" for k, v in changes.items())
+        before = preset.kinds_not_played
+        gone = [f"{KINDS[k].plural} ({why})" for k, why in self.kinds_not_played.items() if k not in before]
+        out = f"{preset.name} with changes: {listed}."
+        if gone:
+            out += f" Dropped out with them: {', '.join(gone)}."
+        return f"{out} The preset is described as: {self.description}"
+
     def notes(self) -> list[str]:
         """What a reader of the settings should know that no single setting says (shown by ``rules show``)."""
         return [f"{KINDS[k].plural.capitalize()} are not played: {why}." for k, why in self.kinds_not_played.items()]
@@ -757,6 +797,17 @@ def _rules_error(e: ValidationError, source: str) -> RulesError:
 
 
 # --- presets and files -------------------------------------------------------------------------------
+
+
+def _shown(value: Any) -> str:
+    """A setting's value as a person reads it (TOML-like: strings bare, lists comma-separated)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_shown(v)}" for k, v in value.items())
+    return str(value)
 
 
 def list_presets() -> list[str]:
