@@ -5,16 +5,19 @@ Small budgets in sampled deals (``iterations``), so every check is reproducible;
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bigtwo import Game, load_rules
 from bigtwo.bots import make
 from bigtwo.bots.heuristic import policy_for
 from bigtwo.bots.sampling import DealSampler, PlayModel
-from bigtwo.bots.search import InferenceSearchBot
+from bigtwo.bots.search import InferenceSearchBot, effective_size, tempered_weights
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
 
 TINY = {"iterations": 3, "candidates": 3, "learned_candidates": 1}
@@ -189,8 +192,30 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"belief_strength": 2}, "belief_strength must lie in"),
         ({"playout": "random"}, "playout 'random' is not one of heuristic, learned, mixed"),
         ({"horizon": -1}, "horizon must be 0"),
+        ({"min_ess": 1.5}, "min_ess must lie in"),
     ],
 )
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         InferenceSearchBot(**options)
+
+
+@given(st.lists(st.floats(-60, 0), min_size=1, max_size=60), st.floats(0, 1))
+def test_tempered_beliefs_keep_a_share_of_the_deals(logw, share):
+    """Adaptive tempering: the weights keep at least ``share`` of the deals' effective number (all equal at
+    worst), keep the likelihood's order, and are the full likelihood whenever it already does."""
+    w = tempered_weights(logw, share)
+    n = len(logw)
+    assert effective_size(w) >= share * n - 1e-6 * n
+    for i, j in itertools.combinations(range(n), 2):
+        if logw[i] > logw[j]:
+            assert w[i] >= w[j]
+    full = [math.exp(x - max(logw)) for x in logw]
+    if effective_size(full) >= share * n:
+        assert w == pytest.approx(full)
+
+
+def test_tempering_spreads_weights_the_full_likelihood_piles_on_a_few_deals():
+    logw = [0.0, -1.0] + [-30.0] * 48
+    assert effective_size(tempered_weights(logw, 0.0)) < 2
+    assert effective_size(tempered_weights(logw, 0.3)) >= 15
