@@ -284,26 +284,22 @@ class InferenceSearchBot(SearchBot):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
         if playout not in PLAYOUTS:
             raise ValueError(f"playout {playout!r} is not one of {', '.join(PLAYOUTS)}")
-        if horizon < 0:
-            raise ValueError(f"horizon must be 0 (play to the end) or more, not {horizon}")
-        if not 0 <= min_ess <= 1:
-            raise ValueError(f"min_ess must lie in [0, 1], not {min_ess}")
+        for option, value, ok, rule in (
+            ("learned_candidates", learned_candidates, learned_candidates >= 0, "be 0 or more"),
+            ("temperature", temperature, temperature > 0, "be positive"),
+            ("uniform", uniform, 0 < uniform <= 1, "lie in (0, 1]"),
+            ("prior", prior, prior >= 0, "be 0 or more"),
+            ("belief_strength", belief_strength, 0 <= belief_strength <= 1, "lie in [0, 1]"),
+            ("resample", resample, resample >= 0, "be 0 or more"),
+            ("horizon", horizon, horizon >= 0, "be 0 (play to the end) or more"),
+            ("min_ess", min_ess, 0 <= min_ess <= 1, "lie in [0, 1]"),
+        ):
+            if not ok:
+                raise ValueError(f"{option} must {rule}, not {value}")
         self.playout = playout
         self.horizon = horizon
         self.min_ess = min_ess
-        if learned_candidates < 0:
-            raise ValueError(f"learned_candidates must be 0 or more, not {learned_candidates}")
-        if temperature <= 0:
-            raise ValueError(f"temperature must be positive, not {temperature}")
-        if not 0 < uniform <= 1:
-            raise ValueError(f"uniform must lie in (0, 1], not {uniform}")
-        if prior < 0:
-            raise ValueError(f"prior must be 0 or more, not {prior}")
-        if not 0 <= belief_strength <= 1:
-            raise ValueError(f"belief_strength must lie in [0, 1], not {belief_strength}")
         self.belief_strength = belief_strength
-        if resample < 0:
-            raise ValueError(f"resample must be 0 or more, not {resample}")
         self.resample = resample
         self.learned_candidates = learned_candidates
         self.beliefs = beliefs
