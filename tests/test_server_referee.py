@@ -364,6 +364,53 @@ def test_rooms_per_address_per_minute_and_in_total_and_tables_never_started_expi
     engine.dispose()
 
 
+def test_the_server_moves_for_absent_people_only_at_an_abandoned_table():
+    clock = Clock()
+    ref, _host, _tokens = table(["person", "bot", "bot", "bot"], clock, move_seconds=0)
+    started(ref)
+    while ref.match.to_move != 0:  # the bots' moves, until the person's turn
+        ref.confirm(ref.move(lowest(ref, ref.match.to_move), seat=ref.match.to_move, by="bot", seq=ref.seq))
+    assert ref.plan() is None  # no move timer: the table waits for its person
+    ref.abandoned_move_seconds = 0.5
+    turn = ref.plan()
+    assert turn is not None and (turn.kind, turn.seat, turn.due) == ("timer", 0, clock.t + 0.5)
+    ref.abandoned_move_seconds = None
+    assert ref.plan() is None
+
+
+def test_an_abandoned_table_is_played_out_and_finishes(tmp_path):
+    """Nobody connected for ``idle_table_minutes``: the server moves for the absent person, even at a table
+    without a move timer, until the match is over and stored; before that, nothing is done for them."""
+    engine = make_engine(str(tmp_path / "rooms.sqlite3"))
+    migrate(engine)
+    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0)
+    rooms = Rooms(engine, settings)
+    spec = CreateRoom(host_name="Ann", move_seconds=0, bot_delay=0, bot="greedy", rounds=1, break_seconds=0)
+
+    async def main() -> str:
+        room, host, _seat, _token = await rooms.create(spec, "10.0.0.1")
+        await room.start(host, fill_with_bots=True)
+        assert await rooms.play_out_abandoned() == 0  # not idle long enough
+        for _ in range(200):  # the bots move, then the table waits for Ann
+            await asyncio.sleep(0.01)
+            if room.ref.turn is None and room.match.to_move == 0:
+                break
+        assert room.status == "playing" and room.ref.turn is None
+        await asyncio.sleep(0.35)
+        assert await rooms.play_out_abandoned() == 1
+        for _ in range(1000):  # bounded: a few hundred moves at most
+            if room.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert room.status == "over"
+        return room.id
+
+    room_id = asyncio.run(main())
+    with engine.connect() as conn:
+        assert store.room_ids(conn, ("over",)) == [room_id]
+    engine.dispose()
+
+
 def test_a_restart_deletes_the_tables_never_started_instead_of_loading_them(tmp_path):
     wall = [datetime(2024, 5, 1, 12, 0, tzinfo=UTC)]
     engine = make_engine(str(tmp_path / "rooms.sqlite3"))

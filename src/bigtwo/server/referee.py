@@ -151,6 +151,8 @@ class Referee:
         self.public = bool(row["public"])
         self.host_token: str = row["host_token"]
         self.move_seconds: int = row["move_seconds"]
+        # set while the table is abandoned (nobody connected for a long time): the server moves for absent people
+        self.abandoned_move_seconds: float | None = None
         self.bot_delay: float = float(row["bot_delay"])
         self.break_seconds: int = row["break_seconds"]
         self.bot: str = row["bot"]  # the strength of bots added later
@@ -389,6 +391,8 @@ class Referee:
         if self.seats[seat].kind == "bot":
             delay = self.bot_delay if self.people else max(self.bot_delay, self.min_bot_delay_alone)
             self.turn = Turn("bot", seat, self.seq, self.clock() + delay)
+        elif self.abandoned_move_seconds is not None:  # nobody came back: the table plays itself out
+            self.turn = Turn("timer", seat, self.seq, self.clock() + self.abandoned_move_seconds)
         elif self.auto_pass_reason(seat) is not None:
             self.turn = Turn("auto", seat, self.seq, self.clock() + AUTO_PASS_SECONDS)
         elif self.move_seconds > 0:

@@ -226,6 +226,7 @@ class Room:
         self.turn_task: asyncio.Task[None] | None = None
         self.break_task: asyncio.Task[None] | None = None
         self.creator: str | None = None  # the address that opened it (for the per-address limits)
+        self.idle_since: float | None = manager.clock()  # when its last connection closed (None: one is open)
         self._record: Record | None = None  # a finished game's record, built once
         self._bots: dict[int, tuple[str, Any]] = {}
         # the table's chat: the latest lines (never the server's words about cards), and each seat's pace
@@ -274,6 +275,11 @@ class Room:
     async def attach(self, conn: Connection) -> None:
         async with self.lock:
             self.conns.add(conn)
+            self.idle_since = None
+            if self.ref.abandoned_move_seconds is not None:  # somebody is back: the table waits for people again
+                self.ref.abandoned_move_seconds = None
+                self.ref.plan()
+                self._schedule()
             conn.send_view(self._dump(self.view(None)))
             if self.chat:
                 conn.send_chat(self._chat_text())
@@ -281,6 +287,8 @@ class Room:
     async def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
         conn.stop()
+        if not self.conns:
+            self.idle_since = self.manager.clock()
         if conn.seat is not None:
             async with self.lock:
                 self.broadcast()
@@ -972,13 +980,43 @@ class Rooms:
         log.info("closed %d tables that were never started", len(stale))
         return len(stale)
 
+    async def play_out_abandoned(self) -> int:
+        """Tables in play (or paused) with nobody connected for ``idle_table_minutes``: the server makes each absent
+        person's move (after ``abandoned_move_seconds``), so they finish, are recorded, and stop counting against
+        ``max_rooms``. Anyone connecting gives the table back to its people. Returns how many were taken over."""
+        s = self.settings
+        cutoff = self.clock() - s.idle_table_minutes * 60
+        idle = [
+            r
+            for r in self.rooms.values()
+            if r.status in ("playing", "paused")
+            and not r.conns
+            and r.idle_since is not None
+            and r.idle_since <= cutoff
+            and r.ref.abandoned_move_seconds is None
+        ]
+        for room in idle:
+            async with room.lock:
+                if room.conns or room.status not in ("playing", "paused"):
+                    continue
+                if room.status == "paused":
+                    await self.journal.write(store.update_room(room.id, status="playing"))
+                    room.ref.status = "playing"
+                room.ref.abandoned_move_seconds = s.abandoned_move_seconds
+                room.ref.plan()
+                room._schedule()
+        if idle:
+            log.info("playing out %d tables nobody was connected to for %g minutes", len(idle), s.idle_table_minutes)
+        return len(idle)
+
     async def sweeper(self) -> None:
-        """Sweep now and then (every tenth of the expiry time, at most a minute apart)."""
-        every = min(60.0, self.settings.waiting_room_minutes * 6)
+        """Sweep now and then (every tenth of the expiry times, at most a minute apart)."""
+        every = min(60.0, self.settings.waiting_room_minutes * 6, self.settings.idle_table_minutes * 6)
         while True:
             await asyncio.sleep(every)
             try:
                 await self.sweep()
+                await self.play_out_abandoned()
             except Exception:
                 log.exception("could not close the expired tables")
 

@@ -83,6 +83,16 @@ class Settings(BaseModel):
     waiting_room_minutes: float = Field(
         60, gt=0, description="a table not started this long after it was opened is closed (and not reloaded)"
     )
+    idle_table_minutes: float = Field(
+        180,
+        gt=0,
+        description="a table in play (or paused) with nobody connected this long is played out by the server: "
+        "each absent person's move made for them (the pass when allowed, else the lowest play), so abandoned tables "
+        "finish and stop counting against max_rooms",
+    )
+    abandoned_move_seconds: float = Field(
+        1.0, ge=0, le=60, description="seconds the server waits before moving for a person at an abandoned table"
+    )
     max_bot_tables: int = Field(
         8, ge=0, description="tables playing with bots alone (no person seated) at once, all clients together"
     )
