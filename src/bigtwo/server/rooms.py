@@ -8,7 +8,7 @@ timers, breaks) and has bots think (quick ones at once, the others in worker pro
 
 :class:`Rooms` is every room the server holds, and the limits on them: rooms in total and per client address
 (and per minute), WebSockets per room and per address, tables of bots alone, tables never started (they
-expire).
+expire), and tables in play that everyone left (the server plays them out).
 """
 
 from __future__ import annotations
