@@ -371,11 +371,11 @@ def test_the_server_moves_for_absent_people_only_at_an_abandoned_table():
     while ref.match.to_move != 0:  # the bots' moves, until the person's turn
         ref.confirm(ref.move(lowest(ref, ref.match.to_move), seat=ref.match.to_move, by="bot", seq=ref.seq))
     assert ref.plan() is None  # no move timer: the table waits for its person
-    ref.abandoned_move_seconds = 0.5
-    turn = ref.plan()
+    ref.abandon(0.5).apply()
+    turn = ref.turn
     assert turn is not None and (turn.kind, turn.seat, turn.due) == ("timer", 0, clock.t + 0.5)
-    ref.abandoned_move_seconds = None
-    assert ref.plan() is None
+    assert ref.come_back() and ref.turn is None
+    assert not ref.come_back()
 
 
 def test_an_abandoned_table_is_played_out_and_finishes(tmp_path):

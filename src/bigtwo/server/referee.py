@@ -654,6 +654,26 @@ class Referee:
             kinds = ["bot" if k == "open" else k for k in kinds]
         return all(k == "bot" for k in kinds)
 
+    def abandon(self, move_seconds: float) -> Change:
+        """Nobody has been connected for a long time: the server moves for absent people after ``move_seconds``
+        (a paused game resumes), until someone comes back (:meth:`come_back`)."""
+        writes = [store.update_room(self.id, status="playing")] if self.status == "paused" else []
+
+        def apply() -> None:
+            self.status = "playing"
+            self.abandoned_move_seconds = move_seconds
+            self.plan()
+
+        return Change(writes, apply)
+
+    def come_back(self) -> bool:
+        """Somebody connected to an abandoned table: it waits for its people again. Whether it was abandoned."""
+        if self.abandoned_move_seconds is None:
+            return False
+        self.abandoned_move_seconds = None
+        self.plan()
+        return True
+
     def pause(self, token: str | None, paused: bool) -> Change:
         self.check_host(token)
         want, have = ("paused", "playing") if paused else ("playing", "paused")

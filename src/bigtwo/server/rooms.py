@@ -276,9 +276,7 @@ class Room:
         async with self.lock:
             self.conns.add(conn)
             self.idle_since = None
-            if self.ref.abandoned_move_seconds is not None:  # somebody is back: the table waits for people again
-                self.ref.abandoned_move_seconds = None
-                self.ref.plan()
+            if self.ref.come_back():
                 self._schedule()
             conn.send_view(self._dump(self.view(None)))
             if self.chat:
@@ -732,6 +730,12 @@ class Room:
                 self.manager.check_bot_tables(self)
             await self._apply(change)
 
+    async def play_out(self, move_seconds: float) -> None:
+        """Nobody is here: the server moves for the absent people (unless somebody connected meanwhile)."""
+        async with self.lock:
+            if not self.conns and self.status in ("playing", "paused"):
+                await self._apply(self.ref.abandon(move_seconds))
+
     async def pause(self, token: str | None, paused: bool) -> None:
         async with self.lock:
             change = self.ref.pause(token, paused)
@@ -996,15 +1000,7 @@ class Rooms:
             and r.ref.abandoned_move_seconds is None
         ]
         for room in idle:
-            async with room.lock:
-                if room.conns or room.status not in ("playing", "paused"):
-                    continue
-                if room.status == "paused":
-                    await self.journal.write(store.update_room(room.id, status="playing"))
-                    room.ref.status = "playing"
-                room.ref.abandoned_move_seconds = s.abandoned_move_seconds
-                room.ref.plan()
-                room._schedule()
+            await room.play_out(s.abandoned_move_seconds)
         if idle:
             log.info("playing out %d tables nobody was connected to for %g minutes", len(idle), s.idle_table_minutes)
         return len(idle)
