@@ -189,11 +189,11 @@ class LearnedBot(BaseBot):
         if self._custom is None:  # read (once a process) now, not inside the first decision's time
             for name in shipped_weights().values():
                 _shipped_policy(name)
-        self._encoders: dict[tuple[Ruleset, int], tuple[QPolicy, StateEncoder, ActionEncoder]] = {}
+        self._scorers: dict[tuple[Ruleset, int], GameScorer] = {}
 
-    def _setup(self, rules: Ruleset, players: int) -> tuple[QPolicy, StateEncoder, ActionEncoder]:
+    def _setup(self, rules: Ruleset, players: int) -> GameScorer:
         key = (rules, players)
-        got = self._encoders.get(key)
+        got = self._scorers.get(key)
         if got is not None:
             return got
         policy = self._custom if self._custom is not None else policy_for(rules, players)
@@ -208,15 +208,7 @@ class LearnedBot(BaseBot):
                 f"weights {self._file} were trained for {meta.get('rules')!r} with {meta.get('players')} players, "
                 f"not {rules.name!r} with {players}"
             )
-        senc = StateEncoder(rules, players, int(meta["history"]))
-        aenc = ActionEncoder(rules, players)
-        if senc.size != policy.state_size or aenc.size != policy.action_size:
-            raise BigTwoError(
-                f"weights {self._file or meta.get('rules')} expect {policy.state_size} + {policy.action_size} inputs; "
-                f"{rules.name!r} with {players} players gives {senc.size} + {aenc.size}"
-            )
-        got = (policy, senc, aenc)
-        self._encoders[key] = got
+        got = self._scorers[key] = GameScorer(policy, rules, players, self._file)
         return got
 
     @classmethod
@@ -230,30 +222,34 @@ class LearnedBot(BaseBot):
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         legal = self.legal(rules, observation)
-        policy, senc, aenc = self._setup(rules, observation.players)  # checked first: an uncovered table errs
+        scorer = self._setup(rules, observation.players)  # checked first: an uncovered table errs
         if len(legal) == 1:
             return legal[0]
-        info = info_from_observation(rules, observation, senc.k)
-        q = policy.q_values(senc.encode(info), aenc.encode(observation.hand, legal))
-        return legal[int(np.argmax(q))]
+        return legal[int(np.argmax(scorer.q_observed(rules, observation, legal)))]
 
 
 class GameScorer:
-    """A Q network reading positions straight from a :class:`~bigtwo.game.Game` (every seat's view in turn):
-    the fast path a search uses for play-outs and for the value of a position it stops at. Only a search over
-    sampled deals should call it; a bot at the table reads its observation (:class:`LearnedBot`)."""
+    """A Q network with its encoders for one table. A bot at the table scores its observation
+    (:meth:`q_observed`); a search over sampled deals reads positions straight from a :class:`~bigtwo.game.Game`
+    (every seat's view in turn: :meth:`q`, :meth:`act`, :meth:`value`), the fast path for play-outs and for the
+    value of a position it stops at. ``label`` names the weights in errors (a file; default: their rules)."""
 
-    def __init__(self, net: QPolicy, rules: Ruleset, players: int):
+    def __init__(self, net: QPolicy, rules: Ruleset, players: int, label: str | None = None):
         self.net = net
         self.states = StateEncoder(rules, players, int(net.meta["history"]))
         self.actions = ActionEncoder(rules, players)
         if self.states.size != net.state_size or self.actions.size != net.action_size:
             raise BigTwoError(
-                f"weights for {net.meta.get('rules')!r} expect {net.state_size} + {net.action_size} inputs; "
+                f"weights {label or net.meta.get('rules')} expect {net.state_size} + {net.action_size} inputs; "
                 f"{rules.name!r} with {players} players gives {self.states.size} + {self.actions.size}"
             )
         # the network predicts a seat's points / 13 under the cards-left measure it was trained on
         self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0
+
+    def q_observed(self, rules: Ruleset, observation: Observation, legal: list[Play]) -> np.ndarray:
+        """The Q values (the network's own units) of ``legal`` from the seat's observation alone."""
+        info = info_from_observation(rules, observation, self.states.k)
+        return self.net.q_values(self.states.encode(info), self.actions.encode(observation.hand, legal))
 
     def q(self, game: Any, legal: list[Play]) -> np.ndarray:
         """The Q values (the network's own units) of ``legal`` for the seat to move in ``game``."""
