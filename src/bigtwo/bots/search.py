@@ -83,14 +83,20 @@ def rollout(game: Game, policy: HeuristicPolicy, played: int | None = None, dead
     while not game.is_over:
         if deadline is not None and clock() >= deadline:
             break
-        seat = game.to_move
-        view = view_from_game(game, played)
-        action = policy.act(view, previous[seat])
-        game.play(action)
-        if action.mask:
-            played |= action.mask
-            previous[seat] = view.hand
+        played = heuristic_step(game, policy, played, previous)
     return game
+
+
+def heuristic_step(game: Game, policy: HeuristicPolicy, played: int, previous: list[int]) -> int:
+    """Play the heuristic's move for the seat to move; returns ``played`` with its cards. ``previous`` holds each
+    seat's hand at its last play (a plan reuses that hand's work) and is updated."""
+    seat = game.to_move
+    view = view_from_game(game, played)
+    action = game.play(policy.act(view, previous[seat]))
+    if action.mask:
+        previous[seat] = view.hand
+        return played | action.mask
+    return played
 
 
 @register("search")
@@ -205,12 +211,7 @@ class _Network:
     def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
         if self.scorer is None:
             return None
-        from bigtwo.bots.features import info_from_observation
-
-        sc = self.scorer
-        q = sc.net.q_values(sc.states.encode(info_from_observation(rules, obs, sc.states.k)),
-                            sc.actions.encode(obs.hand, legal))  # fmt: skip
-        return [float(v) * sc.scale for v in q]
+        return [float(v) * self.scorer.scale for v in self.scorer.q_observed(rules, obs, legal)]
 
 
 PLAYOUTS = ("heuristic", "learned", "mixed")
@@ -382,10 +383,9 @@ class InferenceSearchBot(SearchBot):
         stage = 0
         failures = 0
 
-        def estimates(which: list[int]) -> dict[int, float]:
+        def estimates(which: list[int], weights: list[float]) -> dict[int, float]:
             """Each candidate's value: the deals' weighted mean, shrunk towards the prior by ``prior`` deals."""
             out = {}
-            weights = tempered_weights(logw, self.min_ess)
             for i in which:
                 ws = [(w, v[i]) for w, v in zip(weights, values, strict=True) if i in v]
                 total = math.fsum(w for w, _ in ws)
@@ -469,7 +469,7 @@ class InferenceSearchBot(SearchBot):
             logw.append(lw)
             values.append(gains)
             if len(alive) > 1 and stage < rounds - 1 and stage_over(len(values)):
-                est = estimates(alive)
+                est = estimates(alive, tempered_weights(logw, self.min_ess))
                 alive.sort(key=lambda i: (-est[i], i))
                 alive = sorted(alive[: math.ceil(len(alive) / 2)])
                 stage += 1
@@ -478,9 +478,9 @@ class InferenceSearchBot(SearchBot):
                 break
         self.last_iterations = len(values)
         self.last_counts = {str(c): sum(1 for v in values if i in v) for i, c in enumerate(cands)}
-        if logw:
-            self.last_effective_deals = effective_size(tempered_weights(logw, self.min_ess))
-        est = estimates(alive)
+        weights = tempered_weights(logw, self.min_ess)
+        self.last_effective_deals = effective_size(weights)
+        est = estimates(alive, weights)
         best = max(alive, key=lambda i: (est[i], -i))
         if est[best] == -math.inf:
             return cands[0]  # no deal searched and no prior: the heuristic's choice
@@ -518,11 +518,7 @@ class InferenceSearchBot(SearchBot):
                     return scorer.value(game)
             if learned or (mine and mover == seat):
                 played |= game.play(scorer.act(game)).mask
-                continue
-            view = view_from_game(game, played)
-            action = game.play(policy.act(view, previous[mover]))
-            if action.mask:
-                played |= action.mask
-                previous[mover] = view.hand
+            else:
+                played = heuristic_step(game, policy, played, previous)
         assert game.result is not None
         return round_utility(game.result, measure)[seat]
