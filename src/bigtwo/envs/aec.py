@@ -548,12 +548,7 @@ class BigTwoAECEnv(AECEnv):
         self._version += 1
         if self.deal is None:
             self._start_exchange()
-        if g.is_over:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[self.seat_to_move]
-            self._after_move()
-        self._accumulate_rewards()
+        self._next_turn(render=False)
 
     def look_observation(self, seat: int) -> Observation:
         """The Horse Game: the seat's observation with its face-down hand's decision (look, or pass blind), as
@@ -622,14 +617,7 @@ class BigTwoAECEnv(AECEnv):
         self._version += 1
         if ex.is_done:
             self._start_play()
-        if self.game.is_over:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[self.seat_to_move]
-            self._after_move()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._next_turn()
 
     def step_play(self, play: Play) -> None:
         """Step with the play itself rather than its index, for players that choose plays (the single-agent
@@ -649,13 +637,18 @@ class BigTwoAECEnv(AECEnv):
         self._clear_rewards()
         self.tracker.record(g, seat, play.mask, index, opened)
         self._version += 1
-        if g.is_over:
+        self._next_turn()
+
+    def _next_turn(self, render: bool = True) -> None:
+        """After an action: the round's end, or the next agent to act; rewards accumulated (and the table
+        rendered in human mode, except after a deal-time answer)."""
+        if self.game.is_over:
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[g.to_move]
+            self.agent_selection = self.possible_agents[self.seat_to_move]
             self._after_move()
         self._accumulate_rewards()
-        if self.render_mode == "human":
+        if render and self.render_mode == "human":
             self.render()
 
     def _end_illegal(self, agent: str, action: int) -> None:
