@@ -159,34 +159,24 @@ def test_sign_in_attempts_are_limited_per_address_and_per_username(tmp_path):
     limits = {"login_attempts_per_address": 4, "login_failures_per_username": 3}
     with LiveServer(str(tmp_path / "db.sqlite3"), **limits) as live, client(live) as c:
         sign_up(c, "target")
+
         # wrong passwords for one username from many addresses (a trusted proxy names them)
-        for i in range(3):
-            r = c.post(
+        def sign_in(username: str, password: str, address: str) -> httpx.Response:
+            return c.post(
                 "/api/account/signin",
-                json={"username": "target", "password": f"guess {i} wrong"},
-                headers={"X-Forwarded-For": f"10.0.0.{i}"},
+                json={"username": username, "password": password},
+                headers={"X-Forwarded-For": address},
             )
-            assert r.status_code == 401
-        r = c.post(
-            "/api/account/signin",
-            json={"username": "target", "password": PASSWORD},
-            headers={"X-Forwarded-For": "10.0.0.9"},
-        )
+
+        for i in range(3):
+            assert sign_in("target", f"guess {i} wrong", f"10.0.0.{i}").status_code == 401
+        r = sign_in("target", PASSWORD, "10.0.0.9")
         assert r.status_code == 429 and "too many wrong passwords for 'target'" in r.json()["detail"]
         assert "try again in" in r.json()["detail"]
         # attempts from one address, whatever the usernames
         for i in range(4):
-            r = c.post(
-                "/api/account/signin",
-                json={"username": f"user{i}", "password": PASSWORD},
-                headers={"X-Forwarded-For": "10.0.1.1"},
-            )
-            assert r.status_code == 401
-        r = c.post(
-            "/api/account/signin",
-            json={"username": "other", "password": PASSWORD},
-            headers={"X-Forwarded-For": "10.0.1.1"},
-        )
+            assert sign_in(f"user{i}", PASSWORD, "10.0.1.1").status_code == 401
+        r = sign_in("other", PASSWORD, "10.0.1.1")
         assert r.status_code == 429 and "from your address" in r.json()["detail"]
 
 
