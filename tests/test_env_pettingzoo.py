@@ -272,3 +272,21 @@ def test_the_single_agent_env_lets_its_bots_answer_deal_time_decisions():
             _, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
             done = term or trunc
     assert env.aec.game.requests  # somebody asked for a new deal along the way
+
+
+def test_human_rendering_shows_every_step_a_deal_answer_too(capsys):
+    """In human mode the table is printed after every step (PettingZoo's convention), a deal-time answer
+    included, and the pending deal decision is part of the picture."""
+    from bigtwo import load_rules
+    from bigtwo.envs import raw_env
+
+    rules = load_rules("classic").replace(redeal_requests=("low-points",), redeal_points=100)
+    env = raw_env(rules, render_mode="human")
+    env.reset(seed=4)
+    assert env.deal is not None
+    shown = env.describe()
+    assert f"player_{env.deal.seat} answers a 'redeal' decision" in shown
+    capsys.readouterr()
+    env.step(env.keep_action)
+    printed = capsys.readouterr().out
+    assert printed.strip() and "players" in printed

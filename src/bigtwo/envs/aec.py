@@ -548,7 +548,7 @@ class BigTwoAECEnv(AECEnv):
         self._version += 1
         if self.deal is None:
             self._start_exchange()
-        self._next_turn(render=False)
+        self._next_turn()
 
     def look_observation(self, seat: int) -> Observation:
         """The Horse Game: the seat's observation with its face-down hand's decision (look, or pass blind), as
@@ -639,16 +639,16 @@ class BigTwoAECEnv(AECEnv):
         self._version += 1
         self._next_turn()
 
-    def _next_turn(self, render: bool = True) -> None:
-        """After an action: the round's end, or the next agent to act; rewards accumulated (and the table
-        rendered in human mode, except after a deal-time answer)."""
+    def _next_turn(self) -> None:
+        """After an action: the round's end, or the next agent to act; rewards accumulated, and the table
+        rendered in human mode (PettingZoo's convention: after every step)."""
         if self.game.is_over:
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.seat_to_move]
             self._after_move()
         self._accumulate_rewards()
-        if render and self.render_mode == "human":
+        if self.render_mode == "human":
             self.render()
 
     def _end_illegal(self, agent: str, action: int) -> None:
@@ -735,6 +735,8 @@ class BigTwoAECEnv(AECEnv):
             played = CardSet.from_mask(sum(p.mask for t, p in g.history if t == s))
             left = self.exchange.hand(s).bit_count() if self.exchange is not None else len(g.hand(s))
             lines.append(f"{mark} player_{s}: {left} cards left; played {played or '-'}")
+        if self.deal is not None:
+            lines.append(f"  the deal: player_{self.deal.seat} answers a {self.deal.kind!r} decision: {self.deal.reason}")
         d = self.pending
         if d is not None:
             lines.append(f"  before play: player_{d.seat} answers a {d.kind!r} decision: {d.reason}")
