@@ -735,8 +735,9 @@ class BigTwoAECEnv(AECEnv):
             played = CardSet.from_mask(sum(p.mask for t, p in g.history if t == s))
             left = self.exchange.hand(s).bit_count() if self.exchange is not None else len(g.hand(s))
             lines.append(f"{mark} player_{s}: {left} cards left; played {played or '-'}")
-        if self.deal is not None:
-            lines.append(f"  the deal: player_{self.deal.seat} answers a {self.deal.kind!r} decision: {self.deal.reason}")
+        deal = self.deal
+        if deal is not None:
+            lines.append(f"  the deal: player_{deal.seat} answers a {deal.kind!r} decision: {deal.reason}")
         d = self.pending
         if d is not None:
             lines.append(f"  before play: player_{d.seat} answers a {d.kind!r} decision: {d.reason}")
