@@ -379,29 +379,44 @@ def test_the_server_moves_for_absent_people_only_at_an_abandoned_table():
 
 
 def test_an_abandoned_table_is_played_out_and_finishes(tmp_path):
-    """Nobody connected for ``idle_table_minutes``: the server moves for the absent person, even at a table
-    without a move timer, until the match is over and stored; before that, nothing is done for them."""
+    """No seated person connected for ``idle_table_minutes``: the server moves for the absent person, even at a
+    table without a move timer, until the match is over and stored; before that, nothing is done for them. A
+    spectator watching does not hold the table; the person coming back takes it back, and leaving again lets
+    the server finish it."""
+    from bigtwo.server.messages import Hello
+
     engine = make_engine(str(tmp_path / "rooms.sqlite3"))
     migrate(engine)
-    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0)
+    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0.05)
     rooms = Rooms(engine, settings)
     spec = CreateRoom(host_name="Ann", move_seconds=0, bot_delay=0, bot="greedy", rounds=1, break_seconds=0)
 
+    async def until(done, steps: int = 1000) -> None:
+        for _ in range(steps):  # bounded: a few hundred moves at most
+            if done():
+                return
+            await asyncio.sleep(0.01)
+
     async def main() -> str:
-        room, host, _seat, _token = await rooms.create(spec, "10.0.0.1")
+        room, host, _seat, ann_token = await rooms.create(spec, "10.0.0.1")
+        watcher = Connection(None)
+        await room.attach(watcher)  # a spectator, there all along
         await room.start(host, fill_with_bots=True)
         assert await rooms.play_out_abandoned() == 0  # not idle long enough
-        for _ in range(200):  # the bots move, then the table waits for Ann
-            await asyncio.sleep(0.01)
-            if room.ref.turn is None and room.match.to_move == 0:
-                break
+        await until(lambda: room.ref.turn is None and room.match.to_move == 0, 200)  # the bots, then Ann's turn
         assert room.status == "playing" and room.ref.turn is None
         await asyncio.sleep(0.35)
+        assert await rooms.play_out_abandoned() == 1  # the spectator did not hold it
+        ann = Connection(None)
+        await room.attach(ann)
+        await room.handle(ann, Hello(type="hello", token=ann_token))
+        assert room.ref.abandoned_move_seconds is None and room.idle_since is None  # Ann is back: hers again
+        await until(lambda: room.ref.turn is None and room.match.to_move == 0, 200)
+        assert room.status == "playing" and room.ref.turn is None  # and it waits for her
+        await room.detach(ann)
+        await asyncio.sleep(0.35)
         assert await rooms.play_out_abandoned() == 1
-        for _ in range(1000):  # bounded: a few hundred moves at most
-            if room.status == "over":
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: room.status == "over")
         assert room.status == "over"
         return room.id
 

@@ -226,7 +226,8 @@ class Room:
         self.turn_task: asyncio.Task[None] | None = None
         self.break_task: asyncio.Task[None] | None = None
         self.creator: str | None = None  # the address that opened it (for the per-address limits)
-        self.idle_since: float | None = manager.clock()  # when its last connection closed (None: one is open)
+        # since when no seated person has been connected (None: one is); spectators do not hold a table
+        self.idle_since: float | None = manager.clock()
         self._record: Record | None = None  # a finished game's record, built once
         self._bots: dict[int, tuple[str, Any]] = {}
         # the table's chat: the latest lines (never the server's words about cards), and each seat's pace
@@ -260,6 +261,16 @@ class Room:
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
 
+    def _presence_changed(self) -> None:
+        """After a connection came, went, or changed seats: a seated person present gives an abandoned table
+        back to its people; the last one leaving starts the idle clock. Watching alone holds no table."""
+        if any(c.seat is not None for c in self.conns):
+            self.idle_since = None
+            if self.ref.come_back():
+                self._schedule()
+        elif self.idle_since is None:
+            self.idle_since = self.manager.clock()
+
     def summary(self) -> dict[str, Any]:
         return self.ref.summary(self.connected_seats(), self.manager.settings.link(""))
 
@@ -275,9 +286,7 @@ class Room:
     async def attach(self, conn: Connection) -> None:
         async with self.lock:
             self.conns.add(conn)
-            self.idle_since = None
-            if self.ref.come_back():
-                self._schedule()
+            self._presence_changed()
             conn.send_view(self._dump(self.view(None)))
             if self.chat:
                 conn.send_chat(self._chat_text())
@@ -285,8 +294,7 @@ class Room:
     async def detach(self, conn: Connection) -> None:
         self.conns.discard(conn)
         conn.stop()
-        if not self.conns:
-            self.idle_since = self.manager.clock()
+        self._presence_changed()
         if conn.seat is not None:
             async with self.lock:
                 self.broadcast()
@@ -328,6 +336,7 @@ class Room:
                     seat = self.ref.seat_for_token(msg.token)
                     was = conn.seat
                     conn.token, conn.seat = (msg.token, seat) if seat is not None else (None, None)
+                    self._presence_changed()
                     if msg.token and seat is None:  # a wrong token leaves the seat it had: it only watches now
                         if was is not None:
                             self.broadcast()
@@ -370,6 +379,7 @@ class Room:
         seat = self.ref.seat_for_token(conn.token) if conn.token else None
         if seat is None:
             conn.seat = conn.token = None
+            self._presence_changed()
             raise Rejected("spectators cannot act: take a seat with its token first", 403)
         return seat
 
@@ -733,7 +743,7 @@ class Room:
     async def play_out(self, move_seconds: float) -> None:
         """Nobody is here: the server moves for the absent people (unless somebody connected meanwhile)."""
         async with self.lock:
-            if not self.conns and self.status in ("playing", "paused"):
+            if self.idle_since is not None and self.status in ("playing", "paused"):
                 await self._apply(self.ref.abandon(move_seconds))
 
     async def pause(self, token: str | None, paused: bool) -> None:
@@ -755,6 +765,7 @@ class Room:
             for c in self.conns:
                 if c.seat == seat:  # a revoked token no longer acts (nor shows the seat)
                     c.seat = c.token = None
+            self._presence_changed()
             if self.ref.brk is None:
                 self._cancel_break_timer()
             self._schedule()
@@ -985,16 +996,16 @@ class Rooms:
         return len(stale)
 
     async def play_out_abandoned(self) -> int:
-        """Tables in play (or paused) with nobody connected for ``idle_table_minutes``: the server makes each absent
-        person's move (after ``abandoned_move_seconds``), so they finish, are recorded, and stop counting against
-        ``max_rooms``. Anyone connecting gives the table back to its people. Returns how many were taken over."""
+        """Tables in play (or paused) with no seated person connected for ``idle_table_minutes`` (spectators do not
+        count: watching cannot hold a table open for ever): the server makes each absent person's move (after
+        ``abandoned_move_seconds``), so they finish, are recorded, and stop counting against ``max_rooms``. A
+        seated person connecting gives the table back to its people. Returns how many were taken over."""
         s = self.settings
         cutoff = self.clock() - s.idle_table_minutes * 60
         idle = [
             r
             for r in self.rooms.values()
             if r.status in ("playing", "paused")
-            and not r.conns
             and r.idle_since is not None
             and r.idle_since <= cutoff
             and r.ref.abandoned_move_seconds is None

@@ -86,9 +86,9 @@ class Settings(BaseModel):
     idle_table_minutes: float = Field(
         180,
         gt=0,
-        description="a table in play (or paused) with nobody connected this long is played out by the server: "
-        "each absent person's move made for them (the pass when allowed, else the lowest play), so abandoned tables "
-        "finish and stop counting against max_rooms",
+        description="a table in play (or paused) with no seated person connected this long (spectators do not "
+        "count) is played out by the server: each absent person's move made for them (the pass when allowed, "
+        "else the lowest play), so abandoned tables finish and stop counting against max_rooms",
     )
     abandoned_move_seconds: float = Field(
         1.0, ge=0, le=60, description="seconds the server waits before moving for a person at an abandoned table"
