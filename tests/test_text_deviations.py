@@ -121,6 +121,18 @@ def test_004_rules_show_says_what_a_setting_changed_in_the_preset_it_describes()
     assert "Pairs of jokers are not played" in res.output
     res = CliRunner().invoke(app, ["rules", "show", "classic", "--set", "suit_order=CDHS", "--set", "jokers=1"])
     assert res.exit_code == 0 and "classic with changes: suit_order = CDHS, jokers = 1." in " ".join(res.output.split())
+    import tomllib
+
+    from bigtwo.rules.ruleset import Ruleset
+
+    # as a file, the house rules carry their own name and the honest description, and load back as the same rules
+    res = CliRunner().invoke(app, ["rules", "show", "zheng-shangyou", "--set", "jokers=0", "--toml"])
+    assert res.exit_code == 0, res.output
+    data = tomllib.loads(res.output)
+    assert data["name"] == "zheng-shangyou (house rules)"
+    assert data["description"] == preset.replace(jokers=0).shown_description()
+    named = {k: data[k] for k in ("name", "description")}
+    assert Ruleset.from_dict(data, source="ours") == preset.replace(jokers=0, **named)
     res = CliRunner().invoke(app, ["rules", "show", "zheng-shangyou", "--set", "jokes=0"])
     assert res.exit_code == 2 and "did you mean 'jokers'" in res.output
     res = CliRunner().invoke(app, ["rules", "show", "zheng-shangyou", "--set", "jokers"])

@@ -355,6 +355,9 @@ def rules_show(
     """
     r = _with_settings(_load(name), set_ or [])
     if toml:
+        if r.changes_from_preset():
+            # a file of house rules does not carry the preset's name and words: it says what it changed
+            r = r.replace(name=f"{r.name} (house rules)", description=r.shown_description())
         # plain text, never wrapped: the output is a file to edit (a wrapped string is invalid TOML)
         text = r.to_toml()
         typer.echo(text, nl=not text.endswith("\n"))
