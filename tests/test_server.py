@@ -145,7 +145,8 @@ def test_seats_invites_and_the_hosts_powers(server):
     ann = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": "  Ann  "}).json()
     assert ann["seat"] == 0 and ann["room"]["seats"][0]["name"] == "Ann"
     r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": "Bob", "seat": 2})
-    assert r.status_code == 409 and "seat 2 is taken; open seats: [1, 3]" in r.json()["detail"]
+    bot = made["room"]["seats"][2]["name"]
+    assert r.status_code == 409 and f"seat 2 is taken by {bot}; open seats: 1, 3" in r.json()["detail"]
     assert httpx.post(f"{base}/api/rooms/{rid}/start", json={}).status_code == 401
     r = httpx.post(f"{base}/api/rooms/{rid}/start", json={}, headers=auth(ann["token"]))
     assert r.status_code == 403 and "only the host" in r.json()["detail"]
@@ -177,7 +178,8 @@ def test_a_token_cannot_act_for_another_seat(server):
         json={"type": "play", "cards": [hand[0]], "seat": mover},
         headers=auth(tokens[other]),
     )
-    assert r.status_code == 403 and f"this token is seat {other}'s: it cannot act for seat {mover}" in r.text
+    names = [s.name for s in room.ref.seats]
+    assert r.status_code == 403 and f"this token is {names[other]}'s: it cannot act for {names[mover]}'s seat" in r.text
     # another seat's token, acting as itself out of turn
     r = httpx.post(
         f"{server.url}/api/rooms/{rid}/actions", json={"type": "play", "cards": [hand[0]]}, headers=auth(tokens[other])

@@ -482,14 +482,14 @@ class Referee:
             if mine is None:
                 raise Rejected("this token is not a seat at this table", 403)
             if seat is not None and seat != mine:
-                raise Rejected(f"this token is seat {mine}'s: it cannot act for seat {seat}", 403)
+                raise Rejected(f"this token is {self.seats[mine].name}'s: it cannot act for {self._called(seat)}", 403)
             seat = mine
         elif seat is None or not 0 <= seat < self.players:
             raise Rejected("no seat named for this move", 400)
         elif by == "bot" and self.seats[seat].kind != "bot":
-            raise Rejected(f"seat {seat} is no longer a bot's", 409)
+            raise Rejected(f"{self.seats[seat].name}'s seat is no longer a bot's", 409)
         elif by in ("timeout", "auto") and self.seats[seat].kind == "bot":
-            raise Rejected(f"seat {seat} is a bot's: the {by} move is for people", 409)
+            raise Rejected(f"{self.seats[seat].name} is a bot: the {by} move is for people", 409)
         m = self.match
         try:
             self._check_turn(seat, seq)
@@ -688,6 +688,13 @@ class Referee:
 
         return Change([store.update_room(self.id, status=want)], apply)
 
+    def _called(self, seat: int | None) -> str:
+        """A seat as players know it: by who sits there (its number when it is empty or not at the table)."""
+        if seat is None or not 0 <= seat < self.players:
+            return f"seat {seat}"
+        s = self.seats[seat]
+        return f"seat {seat}" if s.kind == "open" else f"{s.name}'s seat"
+
     def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None, connected: bool) -> Change:
         """The host gives a seat to a bot (``bot``: its checked name) or opens it; a connected person keeps it."""
         self.check_host(token)
@@ -733,7 +740,7 @@ class Referee:
             raise Rejected("this table is rated: sign in to take a seat (or watch as a guest)", 403)
         mine = [s.seat for s in self.seats if account is not None and s.account == account]
         if mine:
-            raise Rejected(f"you already have seat {mine[0]} at this table", 409)
+            raise Rejected(f"you already have a seat at this table, as {self.seats[mine[0]].name}", 409)
         open_seats = [s.seat for s in self.seats if s.kind == "open"]
         if seat is None:
             if not open_seats:
@@ -742,7 +749,11 @@ class Referee:
         elif not 0 <= seat < self.players:
             raise Rejected(f"seat {seat} is not at this table (0-{self.players - 1})", 404)
         elif seat not in open_seats:
-            raise Rejected(f"seat {seat} is taken; open seats: {open_seats or 'none'}", 409)
+            raise Rejected(
+                f"seat {seat} is taken by {self.seats[seat].name}; open seats: "
+                f"{', '.join(map(str, open_seats)) or 'none'}",
+                409,
+            )
         token = secrets.token_urlsafe(24)
         new = Seat(seat, "person", name, None, store.token_hash(token), account)
         taken = seat
