@@ -169,11 +169,15 @@ def test_sign_in_attempts_are_limited_per_address_and_per_username(tmp_path):
                 headers={"X-Forwarded-For": address},
             )
 
+        assert sign_in("target", PASSWORD, "10.0.0.50").status_code == 200  # the owner, at home
         for i in range(3):
             assert sign_in("target", f"guess {i} wrong", f"10.0.0.{i}").status_code == 401
         r = sign_in("target", PASSWORD, "10.0.0.9")
         assert r.status_code == 429 and "too many wrong passwords for 'target'" in r.json()["detail"]
         assert "try again in" in r.json()["detail"]
+        # strangers' guesses do not lock the owner out from where they signed in before, nor lift the lockout
+        assert sign_in("target", PASSWORD, "10.0.0.50").status_code == 200
+        assert sign_in("target", "one more guess", "10.0.0.8").status_code == 429
         # attempts from one address, whatever the usernames
         for i in range(4):
             assert sign_in(f"user{i}", PASSWORD, "10.0.1.1").status_code == 401
@@ -426,3 +430,18 @@ def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(tm
         board = c.get("/api/leaderboard/classic").json()["players"]
         assert {p["player"]: p["matches"] for p in board} == {"account:1": 1, "bot:greedy": 1}
         assert [p["name"] for p in board if p["kind"] == "account"] == ["cyd"]
+
+
+def test_the_known_addresses_of_a_lockout_are_bounded():
+    from bigtwo.server.accounts import KnownAddresses
+
+    known = KnownAddresses(per_key=2, max_keys=3)
+    for address in ("a", "b", "c"):
+        known.add("ann", address)
+    assert ("ann", "c") in known and ("ann", "b") in known and ("ann", "a") not in known  # the oldest forgotten
+    for user in ("bob", "cy", "di"):
+        known.add(user, "x")
+    assert ("ann", "c") not in known and ("di", "x") in known and len(known.seen) == 3
+    known.add("bob", "y")  # used again: kept the longest
+    known.add("ed", "x")
+    assert ("bob", "x") in known and ("cy", "x") not in known

@@ -20,7 +20,7 @@ import hmac
 import re
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -137,6 +137,32 @@ class Window:
         self.events.pop(key, None)
 
 
+class KnownAddresses:
+    """The addresses each username last signed in (or up) from, a few per username, for the lockout: wrong
+    passwords from strangers close a username to new addresses, but its owner's own addresses stay open, so
+    guessing from elsewhere cannot lock a person out of their account. Bounded: ``per_key`` addresses a
+    username, ``max_keys`` usernames (the least recently used forgotten first)."""
+
+    def __init__(self, per_key: int = 8, max_keys: int = PRUNE_AT):
+        self.per_key = per_key
+        self.max_keys = max_keys
+        self.seen: OrderedDict[str, deque[str]] = OrderedDict()
+
+    def add(self, key: str, address: str) -> None:
+        q = self.seen.pop(key, None) or deque(maxlen=self.per_key)
+        if address in q:
+            q.remove(address)
+        q.append(address)
+        self.seen[key] = q
+        while len(self.seen) > self.max_keys:
+            self.seen.popitem(last=False)
+
+    def __contains__(self, pair: tuple[str, str]) -> bool:
+        key, address = pair
+        q = self.seen.get(key)
+        return q is not None and address in q
+
+
 def _minutes(n: int) -> str:
     return f"{n} minute" if n == 1 else f"{n} minutes"
 
@@ -164,6 +190,7 @@ class Accounts:
         self.attempts = Window(window, clock)  # per address
         self.failures = Window(window, clock)  # per username
         self.signups = Window(3600, clock)  # per address
+        self.known = KnownAddresses()  # per username: where its owner signed in from
 
     # --- sessions --------------------------------------------------------------------------------------------
     def _new_session(self, conn: Any, account_id: int) -> tuple[str, str]:
@@ -233,6 +260,7 @@ class Accounts:
         except IntegrityError:
             raise Rejected(f"the username {username!r} is taken: choose another", 409) from None
         self.signups.add(address)
+        self.known.add(username.lower(), address)
         return Session(store.token_hash(secret), int(account_id), username, csrf), secret
 
     def sign_in(self, username: str, password: str, address: str, old_secret: str | None) -> tuple[Session, str]:
@@ -245,7 +273,8 @@ class Accounts:
                 f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.attempts.wait(address))}",
                 429,
             )
-        if self.failures.count(key) >= s.login_failures_per_username:
+        locked = self.failures.count(key) >= s.login_failures_per_username
+        if locked and (key, address) not in self.known:
             raise Rejected(
                 f"too many wrong passwords for {username!r} ({s.login_failures_per_username} in "
                 f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.failures.wait(key))}",
@@ -262,7 +291,9 @@ class Accounts:
         if not ok or row is None:
             self.failures.add(key)
             raise Rejected("wrong username or password", 401)
-        self.failures.clear(key)
+        if not locked:  # (a lockout stays for the strangers who caused it while its owner signs in)
+            self.failures.clear(key)
+        self.known.add(key, address)
         with self.engine.begin() as conn:
             if self.hasher.check_needs_rehash(row["password_hash"]):  # the settings' parameters went up
                 conn.execute(

@@ -150,7 +150,10 @@ class Settings(BaseModel):
         20, ge=1, description="sign-in attempts one address may make in the window (right or wrong)"
     )
     login_failures_per_username: int = Field(
-        5, ge=1, description="wrong passwords for one username in the window, from all addresses together"
+        5,
+        ge=1,
+        description="wrong passwords for one username in the window, from all addresses together (past it, only "
+        "the addresses its owner signed in from before may try)",
     )
     signups_per_address_per_hour: int = Field(5, ge=1, description="accounts one address may open an hour")
     argon2_time_cost: int = Field(3, ge=1, le=20, description="argon2id passes over memory when hashing a password")
