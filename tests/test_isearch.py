@@ -134,6 +134,27 @@ def test_the_learned_network_is_a_candidate_and_the_fallback():
         assert bot.last_iterations == 0
 
 
+def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
+    """``blend=1`` takes the network's value alone for every candidate searched: the choice is the candidate
+    the learned network scores best; ``blend=0`` is the play-outs' (and the option is checked)."""
+    rules = load_rules("classic")
+    for seed, actions in [(8, 6), (3, 11), (4, 19)]:
+        g = midgame(rules, seed, actions)
+        obs = g.observe(g.to_move)
+        legal = g.legal_plays()
+        if len(legal) < 3:
+            continue
+        bot = make("isearch", seed=1, iterations=4, utility="cards", blend=1.0, halving=False)
+        choice = bot.choose(rules, obs)
+        q = bot._network_for(rules, 4).values(rules, obs, legal)
+        assert q is not None
+        searched = [c for c in legal if str(c) in bot.last_counts]
+        best = max(searched, key=lambda c: q[legal.index(c)])
+        assert choice == best
+    with pytest.raises(ValueError, match=r"blend must lie in \[0, 1\], not 1.5"):
+        make("isearch", blend=1.5)
+
+
 def test_without_the_learned_network_the_fallback_is_the_heuristic():
     rules = ruleset("winner")  # no shipped weights for winner
     g = midgame(rules, 8, 6)

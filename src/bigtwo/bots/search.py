@@ -276,6 +276,7 @@ class InferenceSearchBot(SearchBot):
         belief_strength: float = 1.0,
         resample: int = 0,
         prior: float = 2.0,
+        blend: float = 0.0,
         halving: bool = True,
         playout: str = "heuristic",
         horizon: int = 0,
@@ -290,6 +291,7 @@ class InferenceSearchBot(SearchBot):
             ("temperature", temperature, temperature > 0, "be positive"),
             ("uniform", uniform, 0 < uniform <= 1, "lie in (0, 1]"),
             ("prior", prior, prior >= 0, "be 0 or more"),
+            ("blend", blend, 0 <= blend <= 1, "lie in [0, 1]"),
             ("belief_strength", belief_strength, 0 <= belief_strength <= 1, "lie in [0, 1]"),
             ("resample", resample, resample >= 0, "be 0 or more"),
             ("horizon", horizon, horizon >= 0, "be 0 (play to the end) or more"),
@@ -307,6 +309,7 @@ class InferenceSearchBot(SearchBot):
         self.temperature = temperature
         self.uniform = uniform
         self.prior = prior
+        self.blend = blend
         self.halving = halving
         self._networks: dict[tuple[Ruleset, int], _Network] = {}
         self.last_effective_deals = 0.0  # the last decision's effective number of deals under the beliefs
@@ -384,7 +387,8 @@ class InferenceSearchBot(SearchBot):
         failures = 0
 
         def estimates(which: list[int], weights: list[float]) -> dict[int, float]:
-            """Each candidate's value: the deals' weighted mean, shrunk towards the prior by ``prior`` deals."""
+            """Each candidate's value: the deals' weighted mean, shrunk towards the prior by ``prior`` deals, or
+            with a ``blend``, that share of the network's value and the rest the mean, however many deals."""
             out = {}
             for i in which:
                 ws = [(w, v[i]) for w, v in zip(weights, values, strict=True) if i in v]
@@ -394,8 +398,11 @@ class InferenceSearchBot(SearchBot):
                     out[i] = p if p is not None else -math.inf
                     continue
                 mean = math.fsum(w * x for w, x in ws) / total
-                if p is None or self.prior <= 0 or not shrink:
+                if p is None or not shrink or (self.prior <= 0 and self.blend <= 0):
                     out[i] = mean
+                    continue
+                if self.blend > 0:
+                    out[i] = (1 - self.blend) * mean + self.blend * p
                     continue
                 ess = total * total / math.fsum(w * w for w, _ in ws)
                 out[i] = (ess * mean + self.prior * p) / (ess + self.prior)
