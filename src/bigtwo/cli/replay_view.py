@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from bigtwo.cards import card
 from bigtwo.cli.widgets import CardsPanel, CardStyles
-from bigtwo.cli.words import Wording, card_face
+from bigtwo.cli.words import Wording, card_face, plural
 from bigtwo.record.build import ordinal
 from bigtwo.record.frames import Frame
 from bigtwo.record.model import Record
@@ -104,7 +104,7 @@ def table_lines(record: Record, f: Frame, styles: CardStyles | None) -> Group:
         t.append_text(_cards_text(f.face_up, styles))
         lines.append(t)
     if f.stock:
-        lines.append(Text(f"Stock: {f.stock} cards"))
+        lines.append(Text(f"Stock: {plural(f.stock, 'card')}"))
     if f.scores is not None:
         lines.append(Text(_scores(record, "Scores", f.scores)))
     if f.totals is not None:

@@ -26,6 +26,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from bigtwo.cards import CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession, decision_question, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
+from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.record.build import ordinal
 
@@ -685,7 +686,7 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
         t.append_text(styles.text(g.ev.sort_cards(g.face_up)))
         lines.append(t)
     if g.stock_size:
-        lines.append(Text(f"Stock: {g.stock_size} cards (a pass draws one)"))
+        lines.append(Text(f"Stock: {plural(g.stock_size, 'card')} (a pass draws one)"))
     if s.human_to_move:
         reasons = s.redeal_reasons()
         if reasons:
