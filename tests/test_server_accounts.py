@@ -178,6 +178,15 @@ def test_sign_in_attempts_are_limited_per_address_and_per_username(tmp_path):
         # strangers' guesses do not lock the owner out from where they signed in before, nor lift the lockout
         assert sign_in("target", PASSWORD, "10.0.0.50").status_code == 200
         assert sign_in("target", "one more guess", "10.0.0.8").status_code == 429
+        # the same holds for changing the password: from home it may be tried, from elsewhere not
+        csrf = c.get("/api/account").json()["csrf"]
+        for address, status in (("10.0.0.8", 429), ("10.0.0.50", 200)):
+            r = c.post(
+                "/api/account/password",
+                json={"current": PASSWORD, "new": "a new password"},
+                headers={"X-CSRF-Token": csrf, "X-Forwarded-For": address},
+            )
+            assert r.status_code == status, (address, r.text)
         # attempts from one address, whatever the usernames
         for i in range(4):
             assert sign_in(f"user{i}", PASSWORD, "10.0.1.1").status_code == 401

@@ -273,13 +273,7 @@ class Accounts:
                 f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.attempts.wait(address))}",
                 429,
             )
-        locked = self.failures.count(key) >= s.login_failures_per_username
-        if locked and (key, address) not in self.known:
-            raise Rejected(
-                f"too many wrong passwords for {username!r} ({s.login_failures_per_username} in "
-                f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.failures.wait(key))}",
-                429,
-            )
+        locked = self._check_lockout(username, address)
         self.attempts.add(address)
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts).where(accounts.c.username_key == key)).mappings().first()
@@ -305,19 +299,27 @@ class Accounts:
             secret, csrf = self._new_session(conn, row["id"])
         return Session(store.token_hash(secret), row["id"], row["username"], csrf), secret
 
+    def _check_lockout(self, username: str, address: str) -> bool:
+        """Refuse (429, in words) a password tried for a locked username from an address its owner has not used;
+        returns whether the username is locked (its owner's own addresses may still try)."""
+        s = self.settings
+        key = username.lower()
+        locked = self.failures.count(key) >= s.login_failures_per_username
+        if locked and (key, address) not in self.known:
+            raise Rejected(
+                f"too many wrong passwords for {username!r} ({s.login_failures_per_username} in "
+                f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.failures.wait(key))}",
+                429,
+            )
+        return locked
+
     def sign_out(self, session: Session) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.id == session.id))
 
     def change_password(self, session: Session, current: str, new: str, address: str) -> tuple[Session, str]:
         """Check the current password, set the new one, end every session of the account and start a new one."""
-        s = self.settings
-        if self.failures.count(session.username.lower()) >= s.login_failures_per_username:
-            raise Rejected(
-                f"too many wrong passwords for {session.username!r}: try again in "
-                f"{_minutes(self.failures.wait(session.username.lower()))}",
-                429,
-            )
+        self._check_lockout(session.username, address)
         with self.engine.connect() as conn:
             stored = conn.execute(
                 select(accounts.c.password_hash).where(accounts.c.id == session.account_id)
