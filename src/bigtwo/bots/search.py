@@ -275,7 +275,7 @@ class InferenceSearchBot(SearchBot):
         uniform: float = 0.25,
         belief_strength: float = 1.0,
         resample: int = 0,
-        prior: float = 2.0,
+        prior: float = 20.0,
         blend: float = 0.0,
         halving: bool = True,
         playout: str = "heuristic",
