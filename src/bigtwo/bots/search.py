@@ -398,14 +398,15 @@ class InferenceSearchBot(SearchBot):
                     out[i] = p if p is not None else -math.inf
                     continue
                 mean = math.fsum(w * x for w, x in ws) / total
-                if p is None or not shrink or (self.prior <= 0 and self.blend <= 0):
+                if p is None or not shrink:
                     out[i] = mean
-                    continue
-                if self.blend > 0:
+                elif self.blend > 0:
                     out[i] = (1 - self.blend) * mean + self.blend * p
-                    continue
-                ess = total * total / math.fsum(w * w for w, _ in ws)
-                out[i] = (ess * mean + self.prior * p) / (ess + self.prior)
+                elif self.prior > 0:
+                    ess = total * total / math.fsum(w * w for w, _ in ws)
+                    out[i] = (ess * mean + self.prior * p) / (ess + self.prior)
+                else:
+                    out[i] = mean
             return out
 
         def stage_over(done: int) -> bool:

@@ -741,7 +741,7 @@ class Room:
             await self._apply(change)
 
     async def play_out(self, move_seconds: float) -> None:
-        """Nobody is here: the server moves for the absent people (unless somebody connected meanwhile)."""
+        """No seated person is here: the server moves for the absent people (unless one came back meanwhile)."""
         async with self.lock:
             if self.idle_since is not None and self.status in ("playing", "paused"):
                 await self._apply(self.ref.abandon(move_seconds))
@@ -1013,7 +1013,11 @@ class Rooms:
         for room in idle:
             await room.play_out(s.abandoned_move_seconds)
         if idle:
-            log.info("playing out %d tables nobody was connected to for %g minutes", len(idle), s.idle_table_minutes)
+            log.info(
+                "playing out %d tables no seated person was connected to for %g minutes",
+                len(idle),
+                s.idle_table_minutes,
+            )
         return len(idle)
 
     async def sweeper(self) -> None:
