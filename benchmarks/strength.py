@@ -30,6 +30,7 @@ beside it.
 Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=30:budget_ms=900"] [--workers 2]
      [--only learned] [--learned "learned:weights=runs/x/best.npz"]
      python benchmarks/strength.py --only isearch --budget-ms 250 --games 400 --workers 2
+     python benchmarks/strength.py --only isearch --budget-ms 100 --games 320 --isearch SPEC --versus SPEC2 --out DIR
      python benchmarks/strength.py --only contest [--games 2000]
 """
 
@@ -43,6 +44,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import hashlib  # noqa: E402
 import json  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -55,7 +57,9 @@ from bigtwo.arena.results import ArenaResult  # noqa: E402
 console = Console(highlight=False, width=130)
 
 
-def match(rules: str, lineup: list[str], games: int, seed: int, workers: int | None) -> tuple[ArenaResult, float]:
+def match(
+    rules: str, lineup: list[str], games: int, seed: int, workers: int | None, utility: str = "cards"
+) -> tuple[ArenaResult, float]:
     t0 = time.perf_counter()
     done = {"n": 0}
 
@@ -66,31 +70,59 @@ def match(rules: str, lineup: list[str], games: int, seed: int, workers: int | N
             eta = el / d * (total - d) if d else float("nan")
             console.print(f"  {d}/{total} games, {el:.0f} s, ETA {eta:.0f} s", style="dim")
 
-    result = run_arena(rules, lineup, games, seed=seed, utility="cards", workers=workers, progress=progress)
+    result = run_arena(rules, lineup, games, seed=seed, utility=utility, workers=workers, progress=progress)
     return result, time.perf_counter() - t0
 
 
-def contest_gain(rules: str, utility: str, games: int, seed: int, workers: int | None) -> dict:
-    """The heuristic now and as it was before it contested the lead, each against three greedy on the same
-    deals (same seed): the gain is the per-deal difference of their mean points, a t interval over deals."""
-    before_label = "heuristic(contest=False)"
+def paired_gain(
+    rules: str,
+    utility: str,
+    before_label: str,
+    now_label: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    workers: int | None,
+    out: Path | None = None,
+) -> dict:
+    """Two bots, each against three ``opponent`` on the same deals (same seed, so the same hands and the
+    opponents' same seeds): the gain of ``now_label`` over ``before_label`` is the per-deal difference of their
+    mean points, a t interval over deals, narrower than either bot's own as the luck of each deal cancels.
+
+    With ``out``, each match's games are saved there and a saved match of exactly the same configuration (rules,
+    lineup, games, seed, utility) is read back instead of played again, so a baseline is played once for all the
+    variants compared with it."""
     runs = {}
-    for label in (before_label, "heuristic"):
-        console.rule(f"{label} against three greedy: {games} games on {rules} ({utility})")
-        result = run_arena(
-            rules, [label, "greedy", "greedy", "greedy"], games, seed=seed, utility=utility, workers=workers
-        )
+    for label in (before_label, now_label):
+        lineup = [label, opponent, opponent, opponent]
+        result = None
+        path = None
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            key = json.dumps([rules, lineup, games, seed, utility])
+            path = out / f"paired-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"
+            if path.exists():
+                result = ArenaResult.load(path)
+                console.print(f"{label} against three {opponent}: read from {path}")
+        if result is None:
+            console.rule(f"{label} against three {opponent}: {games} games on {rules} ({utility})")
+            result, _wall = match(rules, lineup, games, seed, workers, utility)
+            if path is not None:
+                result.save(path)
         console.print(result.table())
         per_deal: dict[int, list[float]] = {}
         for r in result.records:
-            seat = r.labels.index(label)
+            seat = r.entries.index(0)
             per_deal.setdefault(r.deal, []).append(r.points[seat])
         runs[label] = ({d: sum(v) / len(v) for d, v in per_deal.items()}, {s.label: s for s in result.summary()}[label])
-    (b, before), (n, now) = runs[before_label], runs["heuristic"]
+    (b, before), (n, now) = runs[before_label], runs[now_label]
     gain = mean_interval([n[d] - b[d] for d in b])
     return {
         "rules": rules,
         "utility": utility,
+        "before_bot": before_label,
+        "now_bot": now_label,
+        "opponent": opponent,
         "games": now.games,
         "deals": now.deals,
         "before": before.points.mean,
@@ -108,6 +140,25 @@ def contest_gain(rules: str, utility: str, games: int, seed: int, workers: int |
         "win_now_high": now.win_rate.high,
         "met": gain.low > 0,
     }
+
+
+def paired_table(rows: list[dict], first: str) -> None:
+    print(
+        f"| {first} | games | before: points a game [95% CI] | now: points a game [95% CI] "
+        "| gain a game, deal by deal [95% CI] | win rate before -> now [95% CI] |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for c in rows:
+        bots = f"`{c['now_bot']}` - `{c['before_bot']}`"
+        what = f"{c['rules']} ({c['utility']})" if first.startswith("rules") else bots
+        print(
+            f"| {what} | {c['games']} ({c['deals']} deals) "
+            f"| {c['before']:+.2f} [{c['before_low']:+.2f}, {c['before_high']:+.2f}] "
+            f"| {c['now']:+.2f} [{c['now_low']:+.2f}, {c['now_high']:+.2f}] "
+            f"| **{c['gain']:+.2f}** [{c['gain_low']:+.2f}, {c['gain_high']:+.2f}] "
+            f"| {c['win_before']:.1%} -> {c['win_now']:.1%} [{c['win_now_low']:.1%}, {c['win_now_high']:.1%}] |"
+        )
+    print(json.dumps(rows))
 
 
 def cpu_ms_per_move(rules: str, lineup: list[str], games: int, seed: int) -> tuple[float, float, float]:
@@ -149,6 +200,12 @@ def main() -> None:
     ap.add_argument("--budget-ms", type=float, default=1000.0, help="the time limit a decision of both searches")
     ap.add_argument("--isearch", default=None, help="the new search's spec (default: isearch at --budget-ms)")
     ap.add_argument("--baseline", default=None, help="today's search's spec (default: search at --budget-ms)")
+    ap.add_argument(
+        "--versus",
+        default=None,
+        help="with --only isearch: another spec played against the same three searches on the same deals; prints "
+        "--isearch's gain over it deal by deal (with --out, a match saved there is reused)",
+    )
     ap.add_argument("--only", choices=["heuristic", "search", "learned", "isearch", "contest"], default=None)
     ap.add_argument("--cpu-games", type=int, default=400, help="games of the learned match timed in CPU time")
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
@@ -157,6 +214,15 @@ def main() -> None:
 
     isearch = args.isearch or f"isearch(budget_ms={args.budget_ms:g}, utility='cards')"
     baseline = args.baseline or f"search(budget_ms={args.budget_ms:g}, utility='cards')"
+    if args.versus:
+        if args.only != "isearch":
+            ap.error("--versus compares two specs against the searches: give --only isearch")
+        gain = paired_gain(
+            args.rules, "cards", args.versus, isearch, baseline, args.games, args.seed, args.workers, args.out
+        )
+        console.rule(f"{isearch} beside {args.versus}, each against three {baseline} (same deals)")
+        paired_table([gain], "bots")
+        return
     matches = [
         ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
         ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
@@ -224,22 +290,12 @@ def main() -> None:
         )
     if args.only in (None, "contest"):
         for rules, utility in (("winner", "score"), ("classic", "cards")):
-            contest.append(contest_gain(rules, utility, args.games, args.seed, args.workers))
-        console.rule("contesting the lead: heuristic vs three greedy, beside the heuristic before it (same deals)")
-        print(
-            "| rules (points) | games | before: points a game [95% CI] | now: points a game [95% CI] "
-            "| gain a game [95% CI] | win rate before -> now [95% CI] |"
-        )
-        print("| --- | --- | --- | --- | --- | --- |")
-        for c in contest:
-            print(
-                f"| {c['rules']} ({c['utility']}) | {c['games']} ({c['deals']} deals) "
-                f"| {c['before']:+.2f} [{c['before_low']:+.2f}, {c['before_high']:+.2f}] "
-                f"| {c['now']:+.2f} [{c['now_low']:+.2f}, {c['now_high']:+.2f}] "
-                f"| **{c['gain']:+.2f}** [{c['gain_low']:+.2f}, {c['gain_high']:+.2f}] "
-                f"| {c['win_before']:.1%} -> {c['win_now']:.1%} [{c['win_now_low']:.1%}, {c['win_now_high']:.1%}] |"
+            before = "heuristic(contest=False)"
+            contest.append(
+                paired_gain(rules, utility, before, "heuristic", "greedy", args.games, args.seed, args.workers)
             )
-        print(json.dumps(contest))
+        console.rule("contesting the lead: heuristic vs three greedy, beside the heuristic before it (same deals)")
+        paired_table(contest, "rules (points)")
         if args.only == "contest":
             return
     console.rule("summary (one point a card left, duplicate deals, 95% intervals over deals)")

@@ -243,3 +243,37 @@ def test_a_policy_must_score_every_legal_play():
         bot.choose(rules, game.observe(game.to_move))
     with pytest.raises(BigTwoError, match="is not a policy"):
         PolicyBot(object())
+
+
+def test_two_bots_are_compared_deal_by_deal(tmp_path):
+    """The board keeps every bot's points on each deal, so two bots' results pair up deal by deal: the
+    difference's mean is the difference of their means, and a bot beside itself under another label (the same
+    games, as the seeds are the deal's and the seat's) differs by exactly nothing."""
+    specs = [BotSpec.parse("heuristic"), BotSpec.parse("greedy"), BotSpec("heuristic", {}, "heuristic again")]
+    board = run_benchmark(specs, deals=6, seed=4, opponents=["greedy", "heuristic"], workers=1)
+    heuristic, greedy = board.entry("heuristic"), board.entry("greedy")
+    for name in ("greedy", "heuristic"):
+        per_deal = heuristic.per_deal(name)
+        assert per_deal is not None and len(per_deal) == 6
+        assert sum(per_deal) / 6 == pytest.approx(heuristic.points(name).mean)
+        d = board.difference("heuristic", "greedy", name)
+        assert d.n == 6 and d.mean == pytest.approx(heuristic.points(name).mean - greedy.points(name).mean)
+    over = board.difference("heuristic", "greedy")
+    assert over.mean == pytest.approx(heuristic.overall["mean"] - greedy.overall["mean"])
+    same = board.difference("heuristic", "heuristic again")
+    assert (same.mean, same.low, same.high) == (0, 0, 0)
+    md = board.markdown()
+    assert "Each bot minus the one ranked below it" in md
+    assert md.count(" - `") == 2  # two adjacent pairs of three bots
+    # the per-deal results survive the file, and a board written without them compares nothing
+    saved = Leaderboard.load(board.save_json(tmp_path / "b.json"))
+    assert saved.difference("heuristic", "greedy") == over
+    data = json.loads((tmp_path / "b.json").read_text())
+    for e in data["entries"]:
+        for s in e["sets"].values():
+            del s["per_deal"]
+    old = Leaderboard.from_dict(data)
+    assert old.difference("heuristic", "greedy") is None
+    assert "Each bot minus" not in old.markdown()
+    with pytest.raises(BigTwoError, match="no bot 'nobody' on the leaderboard; its bots: "):
+        board.difference("nobody", "greedy")

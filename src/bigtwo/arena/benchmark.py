@@ -21,6 +21,7 @@ package version and the learned bot's weights hash, all of which the JSON holds 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -176,6 +177,8 @@ class SetResult:
             "mean_place": self.mean_place,
             "games": self.games,
             "deals": self.deals,
+            # the bot's mean points on each deal, deal 0 first: what pairs two bots' results deal by deal
+            "per_deal": [self.per_deal[d] for d in sorted(self.per_deal)],
         }
 
 
@@ -207,6 +210,12 @@ class Entry:
     def win_rate(self, opponent: str) -> Interval | None:
         s = self.sets.get(opponent)
         return _interval_from(s["win_rate"]) if s else None
+
+    def per_deal(self, opponent: str) -> list[float] | None:
+        """The bot's mean points on each deal against ``opponent``, deal 0 first (None: not played, or a board
+        written before boards kept them)."""
+        s = self.sets.get(opponent)
+        return s.get("per_deal") if s else None
 
 
 @dataclass
@@ -270,6 +279,32 @@ class Leaderboard:
             text = f"{entry.label}: {o['mean']:+.2f} [{o['low']:+.2f}, {o['high']:+.2f}] a game over the field; " + text
         return text
 
+    def difference(self, a: str, b: str, opponent: str | None = None) -> Interval | None:
+        """Bot ``a``'s points a game minus bot ``b``'s, deal by deal, against one opponent set or (None) over
+        the sets both played: a paired t interval over the deals.
+
+        Both bots held the same hands against the same opponents (the field's seeds are the deal's and the
+        seat's), so the luck of a deal is common to them and cancels in its difference: the interval is
+        narrower than either bot's own, and two bots whose own intervals overlap may still be told apart.
+        None when either bot lacks the per-deal results (a board from before they were kept)."""
+        ea, eb = self.entry(a), self.entry(b)
+        names = [opponent] if opponent is not None else [o for o in self.opponents if o in ea.sets and o in eb.sets]
+        rows = []
+        for name in names:
+            pa, pb = ea.per_deal(name), eb.per_deal(name)
+            if pa is None or pb is None:
+                return None
+            rows.append([x - y for x, y in zip(pa, pb, strict=True)])
+        if not rows:
+            return None
+        return mean_interval([math.fsum(col) / len(rows) for col in zip(*rows, strict=True)], CONFIDENCE)
+
+    def entry(self, label: str) -> Entry:
+        for e in self.entries:
+            if e.label == label:
+                return e
+        raise BigTwoError(f"no bot {label!r} on the leaderboard; its bots: {', '.join(e.label for e in self.entries)}")
+
     # --- files ---------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {"format": PROTOCOL, "protocol": self.protocol, "entries": [e.to_dict() for e in self.ranked()]}
@@ -327,6 +362,22 @@ class Leaderboard:
         for e in rows:
             cells = [_cell(e.sets[o]["win_rate"], "{:.1%}") if o in e.sets else "-" for o in opp]
             lines.append(f"| `{e.label}` | " + " | ".join(cells) + " |")
+        pairs = [(a, b) for a, b in itertools.pairwise(rows) if self.difference(a.label, b.label) is not None]
+        if pairs:
+            lines += [
+                "",
+                "Each bot minus the one ranked below it, deal by deal (points a game [95% CI over deals]; an "
+                "interval above zero: the order is not luck):",
+                "",
+                "| bots | over the field | " + " | ".join(f"vs {o}" for o in opp) + " |",
+                "| --- | --- | " + " | ".join("---" for _ in opp) + " |",
+            ]
+            for a, b in pairs:
+                cells = [_cell(_or_none(self.difference(a.label, b.label)), "{:+.2f}")]
+                for o in opp:
+                    both = o in a.sets and o in b.sets
+                    cells.append(_cell(_or_none(self.difference(a.label, b.label, o)), "{:+.2f}") if both else "-")
+                lines.append(f"| `{a.label}` - `{b.label}` | " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 
     def save_markdown(self, path: str | Path) -> Path:
@@ -376,7 +427,13 @@ class Leaderboard:
         return path
 
 
-def _cell(iv: dict[str, Any], fmt: str) -> str:
+def _or_none(iv: Interval | None) -> dict[str, Any] | None:
+    return iv.to_dict() if iv is not None else None
+
+
+def _cell(iv: dict[str, Any] | None, fmt: str) -> str:
+    if iv is None:
+        return "-"
     if math.isnan(iv["low"]):
         return f"{fmt.format(iv['mean'])} [n/a]"
     return f"{fmt.format(iv['mean'])} [{fmt.format(iv['low'])}, {fmt.format(iv['high'])}]"
