@@ -205,6 +205,22 @@ class DealSampler:
         return self._draw_consistent(rng, self.lead_passes)
 
 
+def action_log_probability(
+    scored: list[tuple[float, Any]], legal: int, chosen: int, temperature: float, uniform: float
+) -> float:
+    """The log-probability of the action whose cards are ``chosen`` among ``legal`` actions, under a softmax
+    over the heuristic's ``scored`` actions (score, play) at ``temperature``, mixed with a uniform choice
+    (share ``uniform``); an action the heuristic did not score counts a point below its lowest score."""
+    floor = min(sc for sc, _p in scored) - 1.0
+    mine = next((sc for sc, p in scored if p.mask == chosen), floor)
+    values = [sc / temperature for sc, _p in scored]
+    top = max(values)
+    lse = top + math.log(
+        math.fsum(math.exp(v - top) for v in values) + (legal - len(scored)) * math.exp(floor / temperature - top)
+    )
+    return math.log(uniform / legal + (1 - uniform) * math.exp(mine / temperature - lse))
+
+
 class PlayModel:
     """How likely each opponent's observed plays and passes were on a sampled deal, under a model of play:
     a softmax over the heuristic's scores of that seat's legal actions at the time, mixed with a uniform choice
@@ -276,15 +292,7 @@ class PlayModel:
                         return None
                     view = view_from_game(game, played)
                     scored = policy.scores(view, previous[s])
-                    floor = min(sc for sc, _p in scored) - 1.0  # an action the heuristic did not score
-                    mine = next((sc for sc, p in scored if p.mask == e.play.mask), floor)
-                    values = [sc / t for sc, _p in scored]
-                    top = max(values)
-                    lse = top + math.log(
-                        math.fsum(math.exp(v - top) for v in values)
-                        + (len(legal) - len(scored)) * math.exp(floor / t - top)
-                    )
-                    total += math.log(self.uniform / len(legal) + (1 - self.uniform) * math.exp(mine / t - lse))
+                    total += action_log_probability(scored, len(legal), e.play.mask, t, self.uniform)
                     previous[s] = view.hand
             try:
                 game.play(PASS if e.is_pass else e.play)
