@@ -284,9 +284,9 @@ class Leaderboard:
         the sets both played: a paired t interval over the deals.
 
         Both bots held the same hands against the same opponents (the field's seeds are the deal's and the
-        seat's), so the luck of a deal is common to them and cancels in its difference: the interval is
-        narrower than either bot's own, and two bots whose own intervals overlap may still be told apart.
-        None when either bot lacks the per-deal results (a board from before they were kept)."""
+        seat's), so what luck the deal brings both cancels in its difference. This interval, not whether the
+        two bots' own intervals overlap, is the test of their order. None when either bot lacks the per-deal
+        results (a board from before they were kept)."""
         ea, eb = self.entry(a), self.entry(b)
         names = [opponent] if opponent is not None else [o for o in self.opponents if o in ea.sets and o in eb.sets]
         rows = []
