@@ -79,6 +79,7 @@ from bigtwo.exchange import Exchange, exchange_answers
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.words import plural
 
 ENV_VERSION = 2
 """Bumped whenever observations, actions or rewards change meaning: cite ``bigtwo <preset>-v2``. Version 2
@@ -734,7 +735,7 @@ class BigTwoAECEnv(AECEnv):
             mark = ">" if not g.is_over and s == self.seat_to_move else " "
             played = CardSet.from_mask(sum(p.mask for t, p in g.history if t == s))
             left = self.exchange.hand(s).bit_count() if self.exchange is not None else len(g.hand(s))
-            lines.append(f"{mark} player_{s}: {left} card{'' if left == 1 else 's'} left; played {played or '-'}")
+            lines.append(f"{mark} player_{s}: {plural(left, 'card')} left; played {played or '-'}")
         deal = self.deal
         if deal is not None:
             lines.append(f"  the deal: player_{deal.seat} answers a {deal.kind!r} decision: {deal.reason}")

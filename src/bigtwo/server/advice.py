@@ -21,7 +21,7 @@ from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
-from bigtwo.words import Wording, faces
+from bigtwo.words import Wording, faces, plural
 
 HINT_BOT = "heuristic"
 LEGAL_SHOWN = 120  # plays listed at most (the count says how many there are)
@@ -140,7 +140,7 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
             words_ = list(d.options)
             plays = [{"action": "answer", "answer": w, "cards": [], "text": w} for w in words_]
             what = "offers" if d.kind == "trade" else "requests"
-            text = f"{_count(len(plays), 'answer')}, and {what} of cards (not listed): {words.render(d.reason)}"
+            text = f"{plural(len(plays), 'answer')}, and {what} of cards (not listed): {words.render(d.reason)}"
             return {"kind": "legal", "ok": True, "text": text, "plays": plays, "count": len(plays)}
         elif d.kind == "bid":
             words_ = [action_text(a) for a in new_kind_answers(rules, obs)]  # pass, and each card that may bid
@@ -152,16 +152,12 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
         else:
             words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]
         plays = [{"action": "answer", "answer": w, "cards": [], "text": words.render(w, opens=False)} for w in words_]
-        return {"kind": "legal", "ok": True, "text": _count(len(plays), "answer"), "plays": plays, "count": len(plays)}
+        return {"kind": "legal", "ok": True, "text": plural(len(plays), "answer"), "plays": plays, "count": len(plays)}
     options = legal_plays_from_observation(rules, obs)
     shown: list[dict[str, Any]] = []
     for p in options[:limit]:
         shown.append({**_answer(rules, obs, p, words), "text": describe(rules, obs, p, words)})
-    text = _count(len(options), "legal play")
+    text = plural(len(options), "legal play")
     if len(options) > limit:
         text += f" (the first {limit} shown)"
     return {"kind": "legal", "ok": True, "text": text, "plays": shown, "count": len(options)}
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from bigtwo.server.ratings import FAMILY_NAMES, PROVISIONAL, history_svg
+from bigtwo.words import plural
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0;background:#f4f4ef;color:#222}
@@ -52,10 +53,6 @@ def _rating_cell(r: dict[str, Any]) -> str:
         else ""
     )
     return f"{r['rating']:.1f}{prov}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def _date(at: datetime | None) -> str:
@@ -137,7 +134,7 @@ def leaderboard_page(family: str, rows: list[dict[str, Any]], total: int, limit:
     )
     parts = [
         f'<section><nav class="pages">{nav}</nav><h1>Leaderboard: {escape(FAMILY_NAMES[family])}</h1>',
-        f'<p class="muted">{_plural(total, "player")} rated; the rating is μ − 3σ (provisional before '
+        f'<p class="muted">{plural(total, "player")} rated; the rating is μ − 3σ (provisional before '
         f"{PROVISIONAL} rated matches).</p>",
         '<table id="leaderboard"><tr><th class="n">#</th><th>player</th><th class="n">rating</th>'
         '<th class="n">rated matches</th><th class="wide">kind</th></tr>',
