@@ -87,7 +87,7 @@ def paired_gain(
 ) -> dict:
     """Two bots, each against three ``opponent`` on the same deals (same seed, so the same hands and the
     opponents' same seeds): the gain of ``now_label`` over ``before_label`` is the per-deal difference of their
-    mean points, a t interval over deals, narrower than either bot's own as the luck of each deal cancels.
+    mean points, a t interval over deals (what luck a deal brings both cancels in it).
 
     With ``out``, each match's games are saved there and a saved match of exactly the same configuration (rules,
     lineup, games, seed, utility) is read back instead of played again, so a baseline is played once for all the
@@ -110,11 +110,7 @@ def paired_gain(
             if path is not None:
                 result.save(path)
         console.print(result.table())
-        per_deal: dict[int, list[float]] = {}
-        for r in result.records:
-            seat = r.entries.index(0)
-            per_deal.setdefault(r.deal, []).append(r.points[seat])
-        runs[label] = ({d: sum(v) / len(v) for d, v in per_deal.items()}, {s.label: s for s in result.summary()}[label])
+        runs[label] = (result.points_by_deal(0), {s.label: s for s in result.summary()}[label])
     (b, before), (n, now) = runs[before_label], runs[now_label]
     gain = mean_interval([n[d] - b[d] for d in b])
     return {

@@ -362,7 +362,8 @@ class Leaderboard:
         for e in rows:
             cells = [_cell(e.sets[o]["win_rate"], "{:.1%}") if o in e.sets else "-" for o in opp]
             lines.append(f"| `{e.label}` | " + " | ".join(cells) + " |")
-        pairs = [(a, b) for a, b in itertools.pairwise(rows) if self.difference(a.label, b.label) is not None]
+        pairs = [(a, b, self.difference(a.label, b.label)) for a, b in itertools.pairwise(rows)]
+        pairs = [(a, b, over) for a, b, over in pairs if over is not None]
         if pairs:
             lines += [
                 "",
@@ -372,8 +373,8 @@ class Leaderboard:
                 "| bots | over the field | " + " | ".join(f"vs {o}" for o in opp) + " |",
                 "| --- | --- | " + " | ".join("---" for _ in opp) + " |",
             ]
-            for a, b in pairs:
-                cells = [_cell(_or_none(self.difference(a.label, b.label)), "{:+.2f}")]
+            for a, b, over in pairs:
+                cells = [_cell(over.to_dict(), "{:+.2f}")]
                 for o in opp:
                     both = o in a.sets and o in b.sets
                     cells.append(_cell(_or_none(self.difference(a.label, b.label, o)), "{:+.2f}") if both else "-")
@@ -514,10 +515,6 @@ def benchmark_bot(
         if keep is not None:
             keep(name, result)
         summary = {s.label: s for s in result.summary(CONFIDENCE)}[bot.display]
-        per_deal: dict[int, list[float]] = {}
-        for r in result.records:
-            seat = r.entries.index(0)
-            per_deal.setdefault(r.deal, []).append(r.points[seat])
         sets[name] = SetResult(
             points=summary.points,
             win_rate=summary.win_rate,
@@ -526,7 +523,7 @@ def benchmark_bot(
             deals=summary.deals,
             ms_per_move=summary.ms_per_move,
             max_ms_per_move=summary.max_ms_per_move,
-            per_deal={d: math.fsum(v) / len(v) for d, v in per_deal.items()},
+            per_deal=result.points_by_deal(0),
         )
     # over the field: each deal's mean over the opponent sets is one observation (the sets share the deals)
     common = sorted(set.intersection(*(set(s.per_deal) for s in sets.values())))

@@ -114,6 +114,15 @@ class ArenaResult:
             )
         return out
 
+    def points_by_deal(self, entry: int = 0) -> dict[int, float]:
+        """Lineup entry ``entry``'s mean points on each deal (over the games it played there): what two bots'
+        results pair up on when they played the same deals."""
+        games: dict[int, list[float]] = {}
+        for r in self.records:
+            if entry in r.entries:
+                games.setdefault(r.deal, []).append(r.points[r.entries.index(entry)])
+        return {d: math.fsum(v) / len(v) for d, v in games.items()}
+
     # --- display -------------------------------------------------------------------------------------
     def table(self, title: str | None = None) -> Table:
         cfg = self.config
