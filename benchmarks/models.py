@@ -90,13 +90,13 @@ def main() -> None:
         return math.fsum(action_log_probability(sc, k, c, t, u) for sc, k, c in decisions) / n
 
     grid = {(t, u): mean_log_p(t, u) for t in TEMPERATURES for u in UNIFORM_SHARES}
+    ours = grid[(t0, u0)] if (t0, u0) in grid else mean_log_p(t0, u0)
     (bt, bu), best = max(grid.items(), key=lambda kv: kv[1])
     uniform = -math.fsum(math.log(k) for _sc, k, _c in decisions) / n
     print("\n| belief model | log-probability of the choice, nats a decision |")
     print("| --- | --- |")
     print(f"| uniform over the legal actions (the baseline) | {uniform:.3f} |")
-    print(f"| softmax over the heuristic's scores, temperature {t0:g}, uniform share {u0:g} (isearch's) | "
-          f"{grid.get((t0, u0), mean_log_p(t0, u0)):.3f} |")  # fmt: skip
+    print(f"| softmax over the heuristic's scores, temperature {t0:g}, uniform share {u0:g} (isearch's) | {ours:.3f} |")
     print(f"| the same, the grid's best: temperature {bt:g}, uniform share {bu:g} | {best:.3f} |")
 
 
