@@ -362,8 +362,11 @@ class Leaderboard:
         for e in rows:
             cells = [_cell(e.sets[o]["win_rate"], "{:.1%}") if o in e.sets else "-" for o in opp]
             lines.append(f"| `{e.label}` | " + " | ".join(cells) + " |")
-        pairs = [(a, b, self.difference(a.label, b.label)) for a, b in itertools.pairwise(rows)]
-        pairs = [(a, b, over) for a, b, over in pairs if over is not None]
+        pairs: list[tuple[Entry, Entry, Interval]] = []
+        for a, b in itertools.pairwise(rows):
+            over = self.difference(a.label, b.label)
+            if over is not None:
+                pairs.append((a, b, over))
         if pairs:
             lines += [
                 "",
