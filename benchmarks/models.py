@@ -6,11 +6,13 @@ uniform choice (:class:`bigtwo.bots.sampling.PlayModel`). This measures both aga
 copies of ``--bot`` play ``classic`` rounds, and at every decision with two or more legal actions the bot's
 choice is compared with
 
-- the heuristic's first choice, the learned network's, and the bot's own under another seed (how often the bot
+- the heuristic's first choice, the same with the weights fitted to a search's choices (:mod:`bigtwo.bots.fitted`,
+  fitted on other deals), the learned network's, and the bot's own under another seed (how often the bot
   agrees with itself: the ceiling of any prediction of a bot that samples), as top-1 agreement with Wilson's
   95% interval;
 - the belief model's log-probability of the choice (nats a decision, higher is better) at its default
-  temperature and uniform share and at the best of a grid, beside the uniform choice (the baseline).
+  temperature and uniform share and at the best of a grid, and the fitted model's at its own, beside the
+  uniform choice (the baseline).
 
 Run: python benchmarks/models.py [--bot "search(iterations=60, utility='cards')"] [--decisions 200]
 """
@@ -22,15 +24,15 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core a bot (before numpy is first imported)
 
 import argparse
-import inspect
 import math
 import time
 
 from bigtwo import Game, load_rules
 from bigtwo.arena.stats import wilson_interval
+from bigtwo.bots.fitted import fitted_model
 from bigtwo.bots.heuristic import policy_for
 from bigtwo.bots.sampling import action_log_probability
-from bigtwo.bots.search import InferenceSearchBot
+from bigtwo.bots.search import BELIEF_TEMPERATURE, BELIEF_UNIFORM
 from bigtwo.bots.spec import BotSpec
 from bigtwo.bots.view import view_from_game
 
@@ -49,16 +51,24 @@ def main() -> None:
     seats = [spec.build(seed=args.seed + s) for s in range(4)]
     twin = spec.build(seed=args.seed + 100)
     learned = BotSpec.parse("learned").build(seed=0)
-    defaults = inspect.signature(InferenceSearchBot).parameters
-    t0, u0 = defaults["temperature"].default, defaults["uniform"].default
-    hits: dict[str, list[float]] = {"heuristic": [], "learned": [], f"{spec.display}, another seed": []}
+    t0, u0 = BELIEF_TEMPERATURE, BELIEF_UNIFORM
+    fit = fitted_model(rules, 4)
+    assert fit is not None, "the package ships a fit for classic with four players"
+    hits: dict[str, list[float]] = {
+        "heuristic": [],
+        "heuristic, weights fitted to search (shipped)": [],
+        "learned": [],
+        f"{spec.display}, another seed": [],
+    }
     decisions: list[tuple[list, int, int]] = []  # (the heuristic's scored actions, legal actions, the choice)
+    fitted: list[tuple[list, int, int]] = []  # the same with the fitted weights' scores
     deal = 0
     started = time.perf_counter()
     while len(decisions) < args.decisions:
         game = Game(rules, seed=args.seed * 1000 + deal)
         deal += 1
         policy = policy_for(game.ev)
+        fitted_policy = policy_for(game.ev, weights=fit.weights)
         played = 0
         previous = [game.hand(s).mask for s in range(game.n)]
         while not game.is_over and len(decisions) < args.decisions:
@@ -69,11 +79,13 @@ def main() -> None:
             if len(legal) > 1:
                 view = view_from_game(game, played)
                 scored = policy.scores(view, previous[s])
+                refit = fitted_policy.scores(view, previous[s])
                 previous[s] = view.hand
                 decisions.append((scored, len(legal), choice.mask))
+                fitted.append((refit, len(legal), choice.mask))
                 for name, guess in zip(
                     hits,
-                    (scored[0][1], learned.choose(rules, obs), twin.choose(rules, obs)),
+                    (scored[0][1], refit[0][1], learned.choose(rules, obs), twin.choose(rules, obs)),
                     strict=True,
                 ):
                     hits[name].append(float(guess.mask == choice.mask))
@@ -86,8 +98,8 @@ def main() -> None:
         iv = wilson_interval({i: [x] for i, x in enumerate(xs)})
         print(f"| {name} | {iv.mean:.1%} [{iv.low:.1%}, {iv.high:.1%}] |")
 
-    def mean_log_p(t: float, u: float) -> float:
-        return math.fsum(action_log_probability(sc, k, c, t, u) for sc, k, c in decisions) / n
+    def mean_log_p(t: float, u: float, which: list[tuple[list, int, int]] = decisions) -> float:
+        return math.fsum(action_log_probability(sc, k, c, t, u) for sc, k, c in which) / n
 
     grid = {(t, u): mean_log_p(t, u) for t in TEMPERATURES for u in UNIFORM_SHARES}
     ours = grid[(t0, u0)] if (t0, u0) in grid else mean_log_p(t0, u0)
@@ -98,6 +110,11 @@ def main() -> None:
     print(f"| uniform over the legal actions (the baseline) | {uniform:.3f} |")
     print(f"| softmax over the heuristic's scores, temperature {t0:g}, uniform share {u0:g} (isearch's) | {ours:.3f} |")
     print(f"| the same, the grid's best: temperature {bt:g}, uniform share {bu:g} | {best:.3f} |")
+    ft, fu = fit.temperature, fit.uniform
+    print(
+        f"| softmax over the fitted weights' scores, temperature {ft:g}, uniform share {fu:g} (the fit's, "
+        f"`isearch(model='fitted')`) | {mean_log_p(ft, fu, fitted):.3f} |"
+    )
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, acti
 
 
 PLAYOUT_OPTIONS = [
+    {"model": "fitted"},
     {"playout": "learned"},
     {"playout": "mixed"},
     {"horizon": 1},
@@ -214,6 +215,7 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"playout": "random"}, "playout 'random' is not one of heuristic, learned, mixed"),
         ({"horizon": -1}, "horizon must be 0"),
         ({"min_ess": 1.5}, "min_ess must lie in"),
+        ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted"),
     ],
 )
 def test_bad_options_are_refused(options, message):

@@ -23,6 +23,7 @@ The same :class:`HeuristicPolicy` drives the search bot's rollouts.
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bigtwo.actions import Action
@@ -38,24 +39,45 @@ from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 
 WIN = 100.0  # going out
-SIZE_BONUS = 0.1  # on a lead, a bigger combination (more cards gone) by a little
-CASH_CONTROLS = 2.0  # lead a control first when at most one weak combination is left
-TAKE_LEAD = 1.5  # win a trick with a control when the rest of the plan can then run out
-SHORT_LEAD_SINGLE = 3.0  # penalty: leading a beatable single to an opponent with one card
-SHORT_LEAD_PAIR = 1.0  # penalty: leading a beatable pair to an opponent with two cards
-DEFEND = 0.5  # bonus for answering at all when an opponent is about to go out
-DEFEND_HIGH = 1.5  # ... plus this much times the answer's strength
 DEFEND_AT = 3  # an opponent with this many cards or fewer is about to go out
-DUMP = 0.1  # per card played: cards left in hand are points lost when someone else goes out
-DUMP_URGENT = 0.5  # per card played, extra, growing from 0 to this as the shortest opponent hand
-URGENT_AT = 8  # ... shrinks from this many cards to one
-PASS_SCORE = 0.0
-CONTROL_VALUE = 0.3  # a control is worth this much kept: it wins a trick back and with it a lead
-HIGH_SPEND = 1.0  # penalty: answering with a high card that others can still beat (a future way back in)
-HIGH_FROM = 0.5  # static strength above which a card counts as high
+URGENT_AT = 8  # the urgency of shedding cards grows as the shortest opponent hand shrinks from this many to one
 MAX_BREAKING = 24  # answers outside the plan scored at most (the lowest and highest halves)
-CONTEST = 1.0  # a pass costs this much a card held, times the urgency below, when an opponent may go out first
-CONTEST_AT = 5  # ... the urgency grows to 1 as the shortest opponent hand shrinks from this many cards to one
+CONTEST_AT = 5  # the urgency of contesting the lead grows to 1 as the shortest opponent hand shrinks from this many
+
+
+@dataclass(frozen=True, slots=True)
+class HeuristicWeights:
+    """What each consideration of a score is worth (the defaults: the heuristic's own, set by playing against
+    ``greedy`` and itself; :mod:`bigtwo.bots.fitting` refits them to another bot's choices)."""
+
+    size_bonus: float = 0.1  # on a lead, a bigger combination (more cards gone) by a little
+    cash_controls: float = 2.0  # lead a control first when at most one weak combination is left
+    take_lead: float = 1.5  # win a trick with a control when the rest of the plan can then run out
+    short_lead_single: float = 3.0  # penalty: leading a beatable single to an opponent with one card
+    short_lead_pair: float = 1.0  # penalty: leading a beatable pair to an opponent with two cards
+    defend: float = 0.5  # bonus for answering at all when an opponent is about to go out
+    defend_high: float = 1.5  # ... plus this much times the answer's strength
+    dump: float = 0.1  # per card played: cards left in hand are points lost when someone else goes out
+    dump_urgent: float = 0.5  # per card played, extra, growing from 0 to this as the shortest hand shrinks
+    pass_score: float = 0.0
+    control_value: float = 0.3  # a control is worth this much kept: it wins a trick back and with it a lead
+    high_spend: float = 1.0  # penalty: answering with a high card that others can still beat (a way back in)
+    high_from: float = 0.5  # static strength above which a card counts as high
+    contest: float = 1.0  # a pass costs this much a card held, times the urgency, when an opponent may go out first
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HeuristicWeights:
+        """Weights from a mapping of field names (unknown names refused, missing ones the defaults)."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"heuristic weights: unknown {', '.join(unknown)}; known: {', '.join(sorted(names))}")
+        return cls(**{k: float(v) for k, v in data.items()})
+
+
+DEFAULT_WEIGHTS = HeuristicWeights()
+#: the heuristic bot's ``weights=``: its own, or those fitted to the search's choices (:mod:`bigtwo.bots.fitted`)
+WEIGHT_SETS = ("default", "fitted")
 
 
 class _Unseen:
@@ -176,11 +198,13 @@ class HeuristicPolicy:
     """Scores the legal actions of a :class:`SeatView` (deterministic; shared with search rollouts).
 
     ``contest``: contest the lead when losing the race (the default); False scores as the policy did before.
+    ``weights``: what each consideration is worth (:class:`HeuristicWeights`).
     """
 
-    def __init__(self, ev: Any, contest: bool = True):
+    def __init__(self, ev: Any, contest: bool = True, weights: HeuristicWeights = DEFAULT_WEIGHTS):
         self.ev = ev
         self.contest = contest
+        self.weights = weights
         self.rules = ev.rules
         self.planner = planner_for(ev)
         self._tables = _rank_tables(ev)
@@ -215,11 +239,12 @@ class HeuristicPolicy:
         kept whole is worth nothing if it is never led (0 when ``contest`` is off)."""
         if not self.contest or least > CONTEST_AT:
             return 0.0
-        return CONTEST * (CONTEST_AT + 1 - least) / CONTEST_AT * view.hand.bit_count()
+        return self.weights.contest * (CONTEST_AT + 1 - least) / CONTEST_AT * view.hand.bit_count()
 
     def _weights(self, plan: Plan, view: SeatView, unseen: _Unseen, most: int, memo: dict) -> tuple[float, int]:
         """(plan value: minus the cost of its beatable combinations, number of beatable combinations)."""
         value = -STRANDED * plan.stranded.bit_count()
+        keep = self.weights.control_value
         weak = 0
         cost = self.planner.cost
         for c in plan.combos:
@@ -228,7 +253,7 @@ class HeuristicPolicy:
                 ctl = self.is_control(c, view, unseen, most)
                 memo[c.mask] = ctl
             if ctl:
-                value += CONTROL_VALUE
+                value += keep
             else:
                 value -= cost(c)
                 weak += 1
@@ -253,7 +278,8 @@ class HeuristicPolicy:
         cost = planner.cost
         # shedding cards matters more the closer an opponent is to going out
         ramp = max(0.0, (URGENT_AT - least) / (URGENT_AT - 1)) if URGENT_AT > 1 else 0.0
-        dump = DUMP + DUMP_URGENT * ramp
+        w = self.weights
+        dump = w.dump + w.dump_urgent * ramp
 
         # a lead comes from the plan (any legal lead if none of the plan's combinations may be led)
         cands = ([p for p in legal if p.mask in in_plan] or legal) if leading else self._answers(legal, in_plan)
@@ -261,7 +287,7 @@ class HeuristicPolicy:
         out = []
         for i, a in enumerate(cands):
             if a.is_pass:
-                out.append((PASS_SCORE - risk, -1, a))  # a pass wins ties
+                out.append((w.pass_score - risk, -1, a))  # a pass wins ties
                 continue
             if a.mask == view.hand:
                 out.append((WIN, i, a))
@@ -271,7 +297,7 @@ class HeuristicPolicy:
                 ctl = self.is_control(a, view, unseen, most)
                 memo[a.mask] = ctl
             if a.mask in in_plan:
-                gain = -CONTROL_VALUE if ctl else cost(a)
+                gain = -w.control_value if ctl else cost(a)
                 weak_after = weak - (0 if ctl else 1)
             else:
                 after = plan.without(a.mask, planner)
@@ -279,22 +305,22 @@ class HeuristicPolicy:
                 gain = v2 - value
             sc = gain + a.size * dump
             if leading:
-                sc += SIZE_BONUS * (a.size - 1) / 4
+                sc += w.size_bonus * (a.size - 1) / 4
                 if ctl and weak <= 1:
-                    sc += CASH_CONTROLS
+                    sc += w.cash_controls
                 if not ctl and a.size <= 2 and least <= a.size:
                     # an opponent could go out on it: lead something else, or the highest you have
-                    pen = SHORT_LEAD_SINGLE if a.size == 1 else SHORT_LEAD_PAIR
+                    pen = w.short_lead_single if a.size == 1 else w.short_lead_pair
                     sc -= pen - self.strength_now(a, unseen, ctl)
             else:
                 if not ctl and least > DEFEND_AT:
                     st = planner.strength(a)
-                    if st > HIGH_FROM:
-                        sc -= HIGH_SPEND * (st - HIGH_FROM) / (1 - HIGH_FROM)
+                    if st > w.high_from:
+                        sc -= w.high_spend * (st - w.high_from) / (1 - w.high_from)
                 if ctl and weak_after <= 1:
-                    sc += TAKE_LEAD
+                    sc += w.take_lead
                 if least <= DEFEND_AT:
-                    sc += DEFEND + DEFEND_HIGH * self.strength_now(a, unseen, ctl)
+                    sc += w.defend + w.defend_high * self.strength_now(a, unseen, ctl)
             out.append((sc, i, a))
         out.sort(key=lambda t: (-t[0], t[1]))
         return [(sc, a) for sc, _i, a in out]
@@ -369,14 +395,15 @@ class HeuristicPolicy:
 _POLICIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def policy_for(ev: Any, contest: bool = True) -> HeuristicPolicy:
-    """The heuristic policy for one evaluator (``rules.engine_for(players)``), built once (per ``contest``)."""
-    both = _POLICIES.get(ev)
-    if both is None:
-        both = _POLICIES[ev] = {}
-    p = both.get(contest)
+def policy_for(ev: Any, contest: bool = True, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> HeuristicPolicy:
+    """The heuristic policy for one evaluator (``rules.engine_for(players)``), built once (per ``contest`` and
+    ``weights``)."""
+    kinds = _POLICIES.get(ev)
+    if kinds is None:
+        kinds = _POLICIES[ev] = {}
+    p = kinds.get((contest, weights))
     if p is None:
-        p = both[contest] = HeuristicPolicy(ev, contest)
+        p = kinds[(contest, weights)] = HeuristicPolicy(ev, contest, weights)
     return p
 
 
@@ -386,9 +413,12 @@ class HeuristicBot(BaseBot):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, contest: bool = True):
+    def __init__(self, seed: int | None = None, contest: bool = True, weights: str = "default"):
         super().__init__(seed)
+        if weights not in WEIGHT_SETS:
+            raise ValueError(f"weights {weights!r} is not one of {', '.join(WEIGHT_SETS)}")
         self.contest = bool(contest)  # False: the policy before it contested the lead (benchmarks compare)
+        self.weights = weights
         self._history = HistoryCache()
         self._last_hand = 0  # the hand at the last decision: its plan's work is reused (same result, faster)
 
@@ -397,9 +427,18 @@ class HeuristicBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         view = view_from_observation(rules, observation, legal, self._history)
-        play = policy_for(engine_of(rules, observation), self.contest).act(view, self._last_hand)
+        play = self._policy(rules, observation).act(view, self._last_hand)
         self._last_hand = view.hand
         return play
+
+    def _policy(self, rules: Ruleset, observation: Observation) -> HeuristicPolicy:
+        weights = DEFAULT_WEIGHTS
+        if self.weights == "fitted":
+            from bigtwo.bots.fitted import fitted_model
+
+            model = fitted_model(rules, observation.players)
+            weights = model.weights if model is not None else DEFAULT_WEIGHTS
+        return policy_for(engine_of(rules, observation), self.contest, weights)
 
     def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
@@ -418,7 +457,7 @@ class HeuristicBot(BaseBot):
             return choice, why
         legal = self.legal(rules, obs)
         view = view_from_observation(rules, obs, legal)
-        policy = policy_for(engine_of(rules, obs), self.contest)
+        policy = self._policy(rules, obs)
         play = policy.act(view)
         return play, policy.reason(view, play)
 
@@ -431,4 +470,4 @@ def giveaway_order(rules: Ruleset, observation: Observation, hand: int) -> list[
     return policy_for(ev).giveaway_order(hand, unseen, sizes, observation.seat or 0)
 
 
-__all__ = ["HeuristicBot", "HeuristicPolicy", "giveaway_order", "policy_for"]
+__all__ = ["DEFAULT_WEIGHTS", "HeuristicBot", "HeuristicPolicy", "HeuristicWeights", "giveaway_order", "policy_for"]

@@ -37,6 +37,7 @@ import time
 from typing import Any
 
 from bigtwo.bots.base import BaseBot
+from bigtwo.bots.fitted import fitted_model
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
 from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
@@ -215,6 +216,8 @@ class _Network:
 
 
 PLAYOUTS = ("heuristic", "learned", "mixed")
+BELIEF_TEMPERATURE, BELIEF_UNIFORM = 0.5, 0.25  # the beliefs' softmax over the heuristic's own scores
+MODELS = ("heuristic", "fitted")  # isearch's model of play: the heuristic's own weights, or fitted to a search
 
 
 def effective_size(weights: list[float]) -> float:
@@ -271,8 +274,9 @@ class InferenceSearchBot(SearchBot):
         candidates: int = 6,
         learned_candidates: int = 2,
         beliefs: bool = True,
-        temperature: float = 0.5,
-        uniform: float = 0.25,
+        model: str = "heuristic",
+        temperature: float | None = None,
+        uniform: float | None = None,
         belief_strength: float = 1.0,
         resample: int = 0,
         prior: float = 20.0,
@@ -286,10 +290,12 @@ class InferenceSearchBot(SearchBot):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
         if playout not in PLAYOUTS:
             raise ValueError(f"playout {playout!r} is not one of {', '.join(PLAYOUTS)}")
+        if model not in MODELS:
+            raise ValueError(f"model {model!r} is not one of {', '.join(MODELS)}")
         for option, value, ok, rule in (
             ("learned_candidates", learned_candidates, learned_candidates >= 0, "be 0 or more"),
-            ("temperature", temperature, temperature > 0, "be positive"),
-            ("uniform", uniform, 0 < uniform <= 1, "lie in (0, 1]"),
+            ("temperature", temperature, temperature is None or temperature > 0, "be positive"),
+            ("uniform", uniform, uniform is None or 0 < uniform <= 1, "lie in (0, 1]"),
             ("prior", prior, prior >= 0, "be 0 or more"),
             ("blend", blend, 0 <= blend <= 1, "lie in [0, 1]"),
             ("belief_strength", belief_strength, 0 <= belief_strength <= 1, "lie in [0, 1]"),
@@ -306,6 +312,7 @@ class InferenceSearchBot(SearchBot):
         self.resample = resample
         self.learned_candidates = learned_candidates
         self.beliefs = beliefs
+        self.model = model
         self.temperature = temperature
         self.uniform = uniform
         self.prior = prior
@@ -334,7 +341,7 @@ class InferenceSearchBot(SearchBot):
         self.last_counts = {}
         if len(legal) == 1:
             return legal[0]
-        policy = policy_for(engine_of(rules, observation))
+        policy, temperature, uniform = self._model_of_play(rules, observation)
         ranked = policy.scores(view_from_observation(rules, observation, legal))
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
@@ -357,13 +364,31 @@ class InferenceSearchBot(SearchBot):
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
-        return self._halving_search(rules, observation, policy, cands, prior, shrink, network.scorer, deadline)
+        belief = (temperature, uniform)
+        return self._halving_search(rules, observation, policy, belief, cands, prior, shrink, network.scorer, deadline)
+
+    def _model_of_play(self, rules: Ruleset, obs: Observation) -> tuple[HeuristicPolicy, float, float]:
+        """The heuristic that ranks the candidates and plays the play-outs, and the temperature and uniform
+        share of the beliefs' softmax over its scores: the fitted ones where ``model='fitted'`` has a fit for
+        this table, else the heuristic's own (an option given explicitly always wins)."""
+        ev = engine_of(rules, obs)
+        fit = fitted_model(rules, obs.players) if self.model == "fitted" else None
+        if fit is None:
+            policy, temperature, uniform = policy_for(ev), BELIEF_TEMPERATURE, BELIEF_UNIFORM
+        else:
+            policy, temperature, uniform = policy_for(ev, weights=fit.weights), fit.temperature, fit.uniform
+        if self.temperature is not None:
+            temperature = self.temperature
+        if self.uniform is not None:
+            uniform = self.uniform
+        return policy, temperature, uniform
 
     def _halving_search(
         self,
         rules: Ruleset,
         obs: Observation,
         policy: HeuristicPolicy,
+        belief: tuple[float, float],
         cands: list[Play],
         prior: dict[int, float],
         shrink: bool,
@@ -376,7 +401,7 @@ class InferenceSearchBot(SearchBot):
         sampler = DealSampler(rules, obs)
         model = None
         if self.beliefs and self.belief_strength > 0:
-            model = PlayModel(rules, obs, policy, self.temperature, self.uniform, self.belief_strength)
+            model = PlayModel(rules, obs, policy, belief[0], belief[1], self.belief_strength)
         k = len(cands)
         rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
         start = time.perf_counter()
