@@ -127,6 +127,7 @@ def test_the_collect_and_fit_commands(tmp_path):
 
     report = json.loads(out.read_text())
     assert report["decisions"] == 40 and report["holdout"]["decisions"] == 40
+    assert report["fitted_to"] == ["heuristic"] and report["collected"] == [{"file": str(data), "seed": 3}]
     # the data came from the default heuristic: its own weights explain it completely
     assert report["agreement_default"] == 1.0
 
@@ -136,3 +137,7 @@ def test_a_decisions_file_holds_only_the_projects_records(tmp_path):
     bad.write_bytes(pickle.dumps([random.Random(1)]))
     with pytest.raises(pickle.UnpicklingError, match="only bigtwo's records"):
         load([bad])
+    bare = tmp_path / "bare.pkl"
+    bare.write_bytes(pickle.dumps([]))
+    with pytest.raises(ValueError, match="is not a decisions file written by collect"):
+        load([bare])

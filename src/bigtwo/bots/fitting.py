@@ -79,28 +79,43 @@ def collect(rules: Ruleset, spec: str, decisions: int, seed: int, out: Path | No
                 got.append(Decision(view, previous[s], choice.mask))
                 previous[s] = view.hand
                 if out is not None and len(got) % 200 == 0:
-                    _save(out, got)
+                    _save(out, DecisionFile(spec, rules.name, seed, got))
                     print(f"{len(got)} decisions, {deal} deals, {time.perf_counter() - started:.0f} s", flush=True)
             played |= game.play(choice).mask
     if out is not None:
-        _save(out, got)
+        _save(out, DecisionFile(spec, rules.name, seed, got))
     return got
 
 
-def _save(path: Path, decisions: list[Decision]) -> None:
+@dataclasses.dataclass(frozen=True)
+class DecisionFile:
+    """What :func:`collect` writes: whose decisions, on which rules, from which seed."""
+
+    bot: str
+    rules: str
+    seed: int
+    decisions: list[Decision]
+
+
+def _save(path: Path, record: DecisionFile) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("wb") as f:
-        pickle.dump(decisions, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(record, f, protocol=pickle.HIGHEST_PROTOCOL)
     tmp.replace(path)
 
 
 def load(paths: Sequence[Path]) -> list[Decision]:
     """Decisions written by :func:`collect` (our own files: they are pickles)."""
-    out: list[Decision] = []
-    for p in paths:
-        with Path(p).open("rb") as f:
-            out.extend(_Unpickler(f).load())
-    return out
+    return [d for p in paths for d in read(p).decisions]
+
+
+def read(path: Path) -> DecisionFile:
+    """One file written by :func:`collect`."""
+    with Path(path).open("rb") as f:
+        got = _Unpickler(f).load()
+    if not isinstance(got, DecisionFile):
+        raise ValueError(f"{path} is not a decisions file written by collect")
+    return got
 
 
 class _Unpickler(pickle.Unpickler):
@@ -239,20 +254,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     c.add_argument("--rules", default="classic")
     c.add_argument("--decisions", type=int, default=3000)
     c.add_argument("--seed", type=int, default=1)
-    f = sub.add_parser("fit", help="fit the heuristic's weights to recorded decisions and write them as JSON")
-    f.add_argument("out", type=Path)
-    f.add_argument("data", type=Path, nargs="+")
-    f.add_argument("--holdout", type=Path, action="append", default=[], help="decisions only measured, not fitted")
-    f.add_argument("--rules", default="classic")
-    f.add_argument("--players", type=int, default=4)
-    f.add_argument("--penalty", type=float, default=1e-4, help="pull towards the heuristic's own weights")
+    ft = sub.add_parser("fit", help="fit the heuristic's weights to recorded decisions and write them as JSON")
+    ft.add_argument("out", type=Path)
+    ft.add_argument("data", type=Path, nargs="+")
+    ft.add_argument("--holdout", type=Path, action="append", default=[], help="decisions only measured, not fitted")
+    ft.add_argument("--rules", default="classic")
+    ft.add_argument("--players", type=int, default=4)
+    ft.add_argument("--penalty", type=float, default=1e-4, help="pull towards the heuristic's own weights")
     args = ap.parse_args(argv)
     rules = load_rules(args.rules)
     if args.command == "collect":
         collect(rules, args.bot, args.decisions, args.seed, args.out)
         return
     ev = rules.engine_for(args.players)
-    train = load(args.data)
+    files = [read(p) for p in args.data]
+    train = [d for f in files for d in f.decisions]
     held = load(args.holdout)
     started = time.perf_counter()
     got = fit(features(train, ev), args.penalty)
@@ -264,13 +280,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         "uniform": uniform,
         "rules": rules.name,
         "players": args.players,
+        "fitted_to": sorted({f.bot for f in files}),
+        "collected": [{"file": str(p), "seed": f.seed} for p, f in zip(args.data, files, strict=True)],
         "decisions": len(train),
         "log_probability": round(log_p, 4),
         "agreement": round(agreement(train, ev, got.weights), 4),
         "agreement_default": round(agreement(train, ev, DEFAULT_WEIGHTS), 4),
         "penalty": args.penalty,
-        "data": [str(p) for p in args.data],
-        "seconds": round(time.perf_counter() - started, 1),
     }
     if held:
         report["holdout"] = {
@@ -282,6 +298,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         }
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=2))
+    print(f"{time.perf_counter() - started:.1f} s")
 
 
 if __name__ == "__main__":
