@@ -47,6 +47,7 @@ def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, acti
 
 PLAYOUT_OPTIONS = [
     {"model": "fitted"},
+    {"model": "beliefs"},
     {"playout": "learned"},
     {"playout": "mixed"},
     {"horizon": 1},
@@ -65,7 +66,7 @@ def test_network_play_outs_and_values_play_only_legal_actions(options):
         assert play_out(rules, 4, bots, seed=2).result is not None
 
 
-@pytest.mark.parametrize("options", PLAYOUT_OPTIONS[-2:], ids=str)
+@pytest.mark.parametrize("options", [*PLAYOUT_OPTIONS[:2], *PLAYOUT_OPTIONS[-2:]], ids=str)
 @pytest.mark.parametrize("name,players,seed,actions", [c for c in HIDDEN_CASES if c[0] == "classic"])
 def test_network_play_outs_do_not_see_hidden_cards(options, name, players, seed, actions):
     rules = ruleset(name)
@@ -215,7 +216,7 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"playout": "random"}, "playout 'random' is not one of heuristic, learned, mixed"),
         ({"horizon": -1}, "horizon must be 0"),
         ({"min_ess": 1.5}, "min_ess must lie in"),
-        ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted"),
+        ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs"),
     ],
 )
 def test_bad_options_are_refused(options, message):

@@ -217,7 +217,9 @@ class _Network:
 
 PLAYOUTS = ("heuristic", "learned", "mixed")
 BELIEF_TEMPERATURE, BELIEF_UNIFORM = 0.5, 0.25  # the beliefs' softmax over the heuristic's own scores
-MODELS = ("heuristic", "fitted")  # isearch's model of play: the heuristic's own weights, or fitted to a search
+# isearch's model of play: the heuristic's own weights; those fitted to a search everywhere (candidates, play-outs,
+# beliefs); or fitted in the beliefs only (the opponents' past plays judged by the fit, the rest by the heuristic)
+MODELS = ("heuristic", "fitted", "beliefs")
 
 
 def effective_size(weights: list[float]) -> float:
@@ -341,7 +343,7 @@ class InferenceSearchBot(SearchBot):
         self.last_counts = {}
         if len(legal) == 1:
             return legal[0]
-        policy, temperature, uniform = self._model_of_play(rules, observation)
+        policy, belief = self._model_of_play(rules, observation)
         ranked = policy.scores(view_from_observation(rules, observation, legal))
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
@@ -364,31 +366,36 @@ class InferenceSearchBot(SearchBot):
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
-        belief = (temperature, uniform)
         return self._halving_search(rules, observation, policy, belief, cands, prior, shrink, network.scorer, deadline)
 
-    def _model_of_play(self, rules: Ruleset, obs: Observation) -> tuple[HeuristicPolicy, float, float]:
-        """The heuristic that ranks the candidates and plays the play-outs, and the temperature and uniform
-        share of the beliefs' softmax over its scores: the fitted ones where ``model='fitted'`` has a fit for
-        this table, else the heuristic's own (an option given explicitly always wins)."""
+    def _model_of_play(
+        self, rules: Ruleset, obs: Observation
+    ) -> tuple[HeuristicPolicy, tuple[HeuristicPolicy, float, float]]:
+        """The heuristic that ranks the candidates and plays the play-outs, and the beliefs' model: a heuristic
+        and the temperature and uniform share of the softmax over its scores. The fitted ones where ``model``
+        asks for them and the package has a fit for this table, else the heuristic's own (a temperature or
+        uniform share given explicitly always wins)."""
         ev = engine_of(rules, obs)
-        fit = fitted_model(rules, obs.players) if self.model == "fitted" else None
+        fit = fitted_model(rules, obs.players) if self.model != "heuristic" else None
+        own = policy_for(ev)
         if fit is None:
-            policy, temperature, uniform = policy_for(ev), BELIEF_TEMPERATURE, BELIEF_UNIFORM
+            policy, belief = own, (own, BELIEF_TEMPERATURE, BELIEF_UNIFORM)
         else:
-            policy, temperature, uniform = policy_for(ev, weights=fit.weights), fit.temperature, fit.uniform
+            fitted = policy_for(ev, weights=fit.weights)
+            policy = fitted if self.model == "fitted" else own
+            belief = (fitted, fit.temperature, fit.uniform)
         if self.temperature is not None:
-            temperature = self.temperature
+            belief = (belief[0], self.temperature, belief[2])
         if self.uniform is not None:
-            uniform = self.uniform
-        return policy, temperature, uniform
+            belief = (belief[0], belief[1], self.uniform)
+        return policy, belief
 
     def _halving_search(
         self,
         rules: Ruleset,
         obs: Observation,
         policy: HeuristicPolicy,
-        belief: tuple[float, float],
+        belief: tuple[HeuristicPolicy, float, float],
         cands: list[Play],
         prior: dict[int, float],
         shrink: bool,
@@ -401,7 +408,7 @@ class InferenceSearchBot(SearchBot):
         sampler = DealSampler(rules, obs)
         model = None
         if self.beliefs and self.belief_strength > 0:
-            model = PlayModel(rules, obs, policy, belief[0], belief[1], self.belief_strength)
+            model = PlayModel(rules, obs, belief[0], belief[1], belief[2], self.belief_strength)
         k = len(cands)
         rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
         start = time.perf_counter()
