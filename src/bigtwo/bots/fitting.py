@@ -56,7 +56,7 @@ class Decision:
 
 
 def collect(rules: Ruleset, spec: str, decisions: int, seed: int, out: Path | None = None) -> list[Decision]:
-    """Play rounds with four copies of ``spec`` (seeds ``seed`` to ``seed + 3``) and record every decision with
+    """Play rounds with ``spec`` in every seat (seeds ``seed``, ``seed + 1``, ...) and record every decision with
     two or more legal actions and no action that goes out, until there are ``decisions``; written to ``out``
     (a pickle) every 200 and at the end."""
     bot = BotSpec.parse(spec)
