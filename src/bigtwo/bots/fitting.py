@@ -35,7 +35,7 @@ import numpy as np
 from bigtwo.bots.fitted import FORMAT
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, WIN, HeuristicPolicy, HeuristicWeights
 from bigtwo.bots.sampling import action_log_probability
-from bigtwo.bots.search import BELIEF_TEMPERATURE
+from bigtwo.bots.search import BELIEF_TEMPERATURE, BELIEF_UNIFORM
 from bigtwo.bots.spec import BotSpec
 from bigtwo.bots.view import SeatView, view_from_game
 from bigtwo.game import Game
@@ -236,13 +236,25 @@ def belief_fit(
     """The uniform share (of :data:`UNIFORM_SHARES`) under which the beliefs' softmax at ``temperature`` over
     the scores of ``weights`` gives the recorded choices the highest log-probability, and that log-probability
     in nats a decision (the beliefs' measure: every legal action counts, scored or not)."""
+    scored = _scored(decisions, ev, weights)
+    return max(((u, _mean_log_p(scored, temperature, u)) for u in UNIFORM_SHARES), key=lambda t: t[1])
+
+
+def log_probability(
+    decisions: Sequence[Decision], ev: Any, weights: HeuristicWeights, temperature: float, uniform: float
+) -> float:
+    """The beliefs' log-probability of the recorded choices, nats a decision, at a given temperature and uniform
+    share (a held-out measure: nothing is chosen on these decisions)."""
+    return _mean_log_p(_scored(decisions, ev, weights), temperature, uniform)
+
+
+def _scored(decisions: Sequence[Decision], ev: Any, weights: HeuristicWeights) -> list[tuple[list, int, int]]:
     policy = HeuristicPolicy(ev, weights=weights)
-    scored = [(policy.scores(d.view, d.parent), len(d.view.legal), d.chosen) for d in decisions]
+    return [(policy.scores(d.view, d.parent), len(d.view.legal), d.chosen) for d in decisions]
 
-    def mean(u: float) -> float:
-        return math.fsum(action_log_probability(sc, k, c, temperature, u) for sc, k, c in scored) / len(scored)
 
-    return max(((u, mean(u)) for u in UNIFORM_SHARES), key=lambda t: t[1])
+def _mean_log_p(scored: list[tuple[list, int, int]], temperature: float, uniform: float) -> float:
+    return math.fsum(action_log_probability(sc, k, c, temperature, uniform) for sc, k, c in scored) / len(scored)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -293,8 +305,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             "decisions": len(held),
             "agreement": round(agreement(held, ev, got.weights), 4),
             "agreement_default": round(agreement(held, ev, DEFAULT_WEIGHTS), 4),
-            "log_probability": round(belief_fit(held, ev, got.weights, got.temperature)[1], 4),
-            "log_probability_default": round(belief_fit(held, ev, DEFAULT_WEIGHTS, BELIEF_TEMPERATURE)[1], 4),
+            "log_probability": round(log_probability(held, ev, got.weights, got.temperature, uniform), 4),
+            "log_probability_default": round(
+                log_probability(held, ev, DEFAULT_WEIGHTS, BELIEF_TEMPERATURE, BELIEF_UNIFORM), 4
+            ),
         }
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=2))
