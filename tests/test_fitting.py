@@ -110,7 +110,7 @@ def test_bots_with_the_fitted_model_play_legal_actions_everywhere():
 
 
 def test_bad_weights_are_refused():
-    with pytest.raises(ValueError, match="weights 'best' is not one of default, fitted"):
+    with pytest.raises(ValueError, match="weights 'best' is not one of default, fitted, tuned"):
         HeuristicBot(weights="best")
     with pytest.raises(ValueError, match="unknown bravery"):
         HeuristicWeights.from_dict({"bravery": 1})

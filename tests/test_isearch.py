@@ -48,6 +48,9 @@ def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, acti
 PLAYOUT_OPTIONS = [
     {"model": "fitted"},
     {"model": "beliefs"},
+    {"model": "tuned"},
+    {"model": "tuned-own"},
+    {"model": "tuned-own", "playout": "mixed", "horizon": 2},
     {"playout": "learned"},
     {"playout": "mixed"},
     {"horizon": 1},
@@ -216,7 +219,7 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"playout": "random"}, "playout 'random' is not one of heuristic, learned, mixed"),
         ({"horizon": -1}, "horizon must be 0"),
         ({"min_ess": 1.5}, "min_ess must lie in"),
-        ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs"),
+        ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )
 def test_bad_options_are_refused(options, message):

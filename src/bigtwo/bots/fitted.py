@@ -1,10 +1,13 @@
-"""The shipped model of a search's play: heuristic weights fitted to its choices (:mod:`bigtwo.bots.fitting`).
+"""The heuristic's shipped weights: fitted to a search's choices (:mod:`bigtwo.bots.fitting`) and tuned for
+points (:mod:`bigtwo.bots.tuning`).
 
 ``bigtwo/bots/weights/heuristic-<preset>-<players>p.json`` holds, for one table, the fitted
 :class:`~bigtwo.bots.heuristic.HeuristicWeights`, the temperature and uniform share of the softmax over their
 scores that predicts the choices best, and how the file was made. ``isearch(model='fitted')`` plays its
 play-outs, ranks its candidates and weighs its beliefs with it; ``heuristic(weights='fitted')`` plays by it.
-A table it was not fitted on (another preset, player count, or changed rules) has none: the caller keeps the
+``bigtwo/bots/weights/heuristic-tuned-<preset>-<players>p.json`` holds weights tuned for points against the
+heuristic's own (``heuristic(weights='tuned')``, ``isearch(model='tuned')``).
+A table with no file (another preset, player count, or changed rules) has none: the caller keeps the
 heuristic's own weights.
 """
 
@@ -16,11 +19,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from bigtwo.bots.heuristic import HeuristicWeights
+from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicWeights
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 FORMAT = "bigtwo-heuristic-fit-1"
+TUNED_FORMAT = "bigtwo-heuristic-tune-1"
 
 
 @dataclass(frozen=True)
@@ -44,21 +48,21 @@ class FittedModel:
         )
 
 
-def file_name(preset: str, players: int) -> str:
-    return f"heuristic-{preset}-{players}p.json"
+def file_name(preset: str, players: int, kind: str = "") -> str:
+    return f"heuristic-{kind + '-' if kind else ''}{preset}-{players}p.json"
 
 
 @cache
-def _shipped(name: str) -> FittedModel | None:
+def _shipped(name: str) -> dict[str, Any] | None:
     entry = resources.files("bigtwo.bots") / "weights" / name
     if not entry.is_file():
         return None
-    return FittedModel.from_json(json.loads(entry.read_text(encoding="utf-8")))
+    return json.loads(entry.read_text(encoding="utf-8"))
 
 
-def fitted_model(rules: Ruleset, players: int) -> FittedModel | None:
-    """The shipped fit for this table (one of the presets, unchanged, at this size), or None."""
-    got = _shipped(file_name(rules.name, players))
+def _for_table(rules: Ruleset, players: int, kind: str = "") -> dict[str, Any] | None:
+    """The shipped file of ``kind`` for this table (one of the presets, unchanged, at this size), or None."""
+    got = _shipped(file_name(rules.name, players, kind))
     if got is None:
         return None
     try:
@@ -68,4 +72,46 @@ def fitted_model(rules: Ruleset, players: int) -> FittedModel | None:
     return got if preset == rules else None
 
 
-__all__ = ["FORMAT", "FittedModel", "file_name", "fitted_model"]
+@cache
+def _fit_of(name: str) -> FittedModel:
+    data = _shipped(name)
+    assert data is not None
+    return FittedModel.from_json(data)
+
+
+def fitted_model(rules: Ruleset, players: int) -> FittedModel | None:
+    """The shipped fit for this table (one of the presets, unchanged, at this size), or None."""
+    if _for_table(rules, players) is None:
+        return None
+    return _fit_of(file_name(rules.name, players))
+
+
+@cache
+def _tuned_of(name: str) -> HeuristicWeights:
+    data = _shipped(name)
+    assert data is not None
+    if data.get("format") != TUNED_FORMAT:
+        raise BigTwoError(f"heuristic tuning: format {data.get('format')!r}, expected {TUNED_FORMAT}")
+    return HeuristicWeights.from_dict(data["weights"])
+
+
+def tuned_weights(rules: Ruleset, players: int) -> HeuristicWeights | None:
+    """The shipped weights tuned for points at this table (one of the presets, unchanged, at this size), or None."""
+    if _for_table(rules, players, "tuned") is None:
+        return None
+    return _tuned_of(file_name(rules.name, players, "tuned"))
+
+
+def weights_for(kind: str, rules: Ruleset, players: int) -> HeuristicWeights:
+    """The heuristic's weights of ``kind`` (``default``, ``fitted`` or ``tuned``) for this table: the shipped
+    ones where the package has them, else the heuristic's own."""
+    got = None
+    if kind == "fitted":
+        fit = fitted_model(rules, players)
+        got = fit.weights if fit is not None else None
+    elif kind == "tuned":
+        got = tuned_weights(rules, players)
+    return got if got is not None else DEFAULT_WEIGHTS
+
+
+__all__ = ["FORMAT", "TUNED_FORMAT", "FittedModel", "file_name", "fitted_model", "tuned_weights", "weights_for"]

@@ -76,8 +76,9 @@ class HeuristicWeights:
 
 
 DEFAULT_WEIGHTS = HeuristicWeights()
-#: the heuristic bot's ``weights=``: its own, or those fitted to the search's choices (:mod:`bigtwo.bots.fitted`)
-WEIGHT_SETS = ("default", "fitted")
+#: the heuristic bot's ``weights=``: its own, those fitted to the search's choices or those tuned for points
+#: (:mod:`bigtwo.bots.fitted`)
+WEIGHT_SETS = ("default", "fitted", "tuned")
 
 
 class _Unseen:
@@ -433,11 +434,10 @@ class HeuristicBot(BaseBot):
 
     def _policy(self, rules: Ruleset, observation: Observation) -> HeuristicPolicy:
         weights = DEFAULT_WEIGHTS
-        if self.weights == "fitted":
-            from bigtwo.bots.fitted import fitted_model
+        if self.weights != "default":
+            from bigtwo.bots.fitted import weights_for
 
-            model = fitted_model(rules, observation.players)
-            weights = model.weights if model is not None else DEFAULT_WEIGHTS
+            weights = weights_for(self.weights, rules, observation.players)
         return policy_for(engine_of(rules, observation), self.contest, weights)
 
     def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from bigtwo.bots.base import BaseBot
-from bigtwo.bots.fitted import fitted_model
+from bigtwo.bots.fitted import fitted_model, weights_for
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
 from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
@@ -71,8 +71,15 @@ def shuffle_stock(game: Game, rng: Any) -> None:
     game._stock_pos = 0
 
 
-def rollout(game: Game, policy: HeuristicPolicy, played: int | None = None, deadline: float | None = None) -> Game:
-    """Play ``game`` to its end with ``policy`` in every seat (in place); returns it.
+def rollout(
+    game: Game,
+    policy: HeuristicPolicy,
+    played: int | None = None,
+    deadline: float | None = None,
+    mine: tuple[int, HeuristicPolicy] | None = None,
+) -> Game:
+    """Play ``game`` to its end with ``policy`` in every seat (in place); returns it. ``mine``: one seat and
+    the policy that plays it instead.
 
     With a ``deadline`` (a ``time.perf_counter()`` value) the play-out stops once it has passed, leaving the
     round unfinished (``game.is_over`` is false): a caller with a time limit drops that play-out.
@@ -81,10 +88,11 @@ def rollout(game: Game, policy: HeuristicPolicy, played: int | None = None, dead
         played = played_in(game)
     previous = [game.hand(s).mask for s in range(game.n)]  # lets a plan reuse the last hand's work
     clock = time.perf_counter
+    seat, own = mine if mine is not None else (-1, policy)
     while not game.is_over:
         if deadline is not None and clock() >= deadline:
             break
-        played = heuristic_step(game, policy, played, previous)
+        played = heuristic_step(game, own if game.to_move == seat else policy, played, previous)
     return game
 
 
@@ -218,8 +226,21 @@ class _Network:
 PLAYOUTS = ("heuristic", "learned", "mixed")
 BELIEF_TEMPERATURE, BELIEF_UNIFORM = 0.5, 0.25  # the beliefs' softmax over the heuristic's own scores
 # isearch's model of play: the heuristic's own weights; those fitted to a search everywhere (candidates, play-outs,
-# beliefs); or fitted in the beliefs only (the opponents' past plays judged by the fit, the rest by the heuristic)
-MODELS = ("heuristic", "fitted", "beliefs")
+# beliefs); fitted in the beliefs only (the opponents' past plays judged by the fit, the rest by the heuristic);
+# tuned for points in the candidates and every seat of the play-outs; or tuned in the candidates and this seat's
+# play-outs only (the other seats and the beliefs keep the heuristic's own)
+MODELS = ("heuristic", "fitted", "beliefs", "tuned", "tuned-own")
+
+
+class ModelOfPlay(NamedTuple):
+    """The heuristics a search decides with: ``ranker`` chooses its candidates, ``mine`` plays its own seat in
+    the play-outs and ``others`` the other seats; ``belief`` is the beliefs' heuristic with the temperature and
+    uniform share of their softmax over its scores."""
+
+    ranker: HeuristicPolicy
+    mine: HeuristicPolicy
+    others: HeuristicPolicy
+    belief: tuple[HeuristicPolicy, float, float]
 
 
 def effective_size(weights: list[float]) -> float:
@@ -343,8 +364,8 @@ class InferenceSearchBot(SearchBot):
         self.last_counts = {}
         if len(legal) == 1:
             return legal[0]
-        policy, belief = self._model_of_play(rules, observation)
-        ranked = policy.scores(view_from_observation(rules, observation, legal))
+        model = self._model_of_play(rules, observation)
+        ranked = model.ranker.scores(view_from_observation(rules, observation, legal))
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
         cands = [p for _s, p in ranked[: self.candidates]]
@@ -366,36 +387,36 @@ class InferenceSearchBot(SearchBot):
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
-        return self._halving_search(rules, observation, policy, belief, cands, prior, shrink, network.scorer, deadline)
+        return self._halving_search(rules, observation, model, cands, prior, shrink, network.scorer, deadline)
 
-    def _model_of_play(
-        self, rules: Ruleset, obs: Observation
-    ) -> tuple[HeuristicPolicy, tuple[HeuristicPolicy, float, float]]:
-        """The heuristic that ranks the candidates and plays the play-outs, and the beliefs' model: a heuristic
-        and the temperature and uniform share of the softmax over its scores. The fitted ones where ``model``
-        asks for them and the package has a fit for this table, else the heuristic's own (a temperature or
-        uniform share given explicitly always wins)."""
+    def _model_of_play(self, rules: Ruleset, obs: Observation) -> ModelOfPlay:
+        """The heuristics of ``model`` for this table: the fitted or tuned weights where the package has them,
+        else the heuristic's own (a temperature or uniform share given explicitly always wins)."""
         ev = engine_of(rules, obs)
-        fit = fitted_model(rules, obs.players) if self.model != "heuristic" else None
         own = policy_for(ev)
-        if fit is None:
-            policy, belief = own, (own, BELIEF_TEMPERATURE, BELIEF_UNIFORM)
-        else:
+        fit = fitted_model(rules, obs.players) if self.model in ("fitted", "beliefs") else None
+        belief = (own, BELIEF_TEMPERATURE, BELIEF_UNIFORM)
+        ranker = mine = others = own
+        if fit is not None:
             fitted = policy_for(ev, weights=fit.weights)
-            policy = fitted if self.model == "fitted" else own
             belief = (fitted, fit.temperature, fit.uniform)
+            if self.model == "fitted":
+                ranker = mine = others = fitted
+        elif self.model in ("tuned", "tuned-own"):
+            tuned = policy_for(ev, weights=weights_for("tuned", rules, obs.players))
+            ranker = mine = tuned
+            others = tuned if self.model == "tuned" else own
         if self.temperature is not None:
             belief = (belief[0], self.temperature, belief[2])
         if self.uniform is not None:
             belief = (belief[0], belief[1], self.uniform)
-        return policy, belief
+        return ModelOfPlay(ranker, mine, others, belief)
 
     def _halving_search(
         self,
         rules: Ruleset,
         obs: Observation,
-        policy: HeuristicPolicy,
-        belief: tuple[HeuristicPolicy, float, float],
+        play: ModelOfPlay,
         cands: list[Play],
         prior: dict[int, float],
         shrink: bool,
@@ -408,7 +429,7 @@ class InferenceSearchBot(SearchBot):
         sampler = DealSampler(rules, obs)
         model = None
         if self.beliefs and self.belief_strength > 0:
-            model = PlayModel(rules, obs, belief[0], belief[1], belief[2], self.belief_strength)
+            model = PlayModel(rules, obs, *play.belief, self.belief_strength)
         k = len(cands)
         rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
         start = time.perf_counter()
@@ -499,7 +520,7 @@ class InferenceSearchBot(SearchBot):
             for i in alive:
                 g = base.clone()
                 a = g.play(cands[i])
-                got = self._play_on(g, seat, measure, policy, scorer, played0 | a.mask, deadline)
+                got = self._play_on(g, seat, measure, play, scorer, played0 | a.mask, deadline)
                 if got is None:
                     break  # out of time: the deal is dropped, every live candidate keeps the same deals
                 gains[i] = got
@@ -531,19 +552,19 @@ class InferenceSearchBot(SearchBot):
         game: Game,
         seat: int,
         measure: str,
-        policy: HeuristicPolicy,
+        play: ModelOfPlay,
         scorer: Any,
         played: int,
         deadline: float | None,
     ) -> float | None:
         """This seat's points from ``game`` (a sampled deal after a candidate): played to the end by the play-out
-        policy in every seat, or, with a ``horizon``, up to this seat's ``horizon``-th next decision and then the
-        network's value of it. None when the deadline passes first."""
+        policies (``play.mine`` in this seat, ``play.others`` elsewhere), or, with a ``horizon``, up to this
+        seat's ``horizon``-th next decision and then the network's value of it. None when the deadline passes first."""
         learned = scorer is not None and self.playout == "learned"
         mine = scorer is not None and self.playout == "mixed"  # the network for this seat, the heuristic for others
         stop = self.horizon if scorer is not None and measure == "cards" else 0
         if not learned and not mine and not stop:
-            rollout(game, policy, played, deadline)
+            rollout(game, play.others, played, deadline, (seat, play.mine))
             return None if game.result is None else round_utility(game.result, measure)[seat]
         previous = [game.hand(s).mask for s in range(game.n)]
         clock = time.perf_counter
@@ -559,6 +580,7 @@ class InferenceSearchBot(SearchBot):
             if learned or (mine and mover == seat):
                 played |= game.play(scorer.act(game)).mask
             else:
+                policy = play.mine if mover == seat else play.others
                 played = heuristic_step(game, policy, played, previous)
         assert game.result is not None
         return round_utility(game.result, measure)[seat]
