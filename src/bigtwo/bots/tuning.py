@@ -29,16 +29,17 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bigtwo.bots.fitted import TUNED_FORMAT
+from bigtwo.bots.fitting import LINEAR
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, HeuristicWeights
 from bigtwo.bots.search import rollout
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.utilities import UTILITIES, round_utility
 
-FORMAT = "bigtwo-heuristic-tune-1"
 TRAIN_SEED, HOLDOUT_SEED = 7, 8  # the deal sets' seeds (the strength benchmark's is 2024, the standard one's 1515)
 #: the weights the climb moves: every one but ``high_from`` (a card-rank threshold, not a weight)
-TUNED = tuple(f.name for f in dataclasses.fields(HeuristicWeights) if f.name != "high_from")
+TUNED = LINEAR
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -190,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     with Evaluator(rules, args.players, HOLDOUT_SEED, args.holdout, args.measure, args.workers) as held:
         mean, low, high = t_interval(held.per_deal(got.weights))
     report = {
-        "format": FORMAT,
+        "format": TUNED_FORMAT,
         "weights": dataclasses.asdict(got.weights),
         "rules": rules.name,
         "players": args.players,
@@ -220,4 +221,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from bigtwo.bots import tuning  # worker processes find the module's functions by this name, not __main__
+
+    tuning.main()
