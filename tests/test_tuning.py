@@ -8,10 +8,11 @@ import math
 
 import pytest
 
+from bigtwo.arena.stats import mean_interval
 from bigtwo.bots import make
 from bigtwo.bots.fitted import tuned_weights, weights_for
-from bigtwo.bots.heuristic import DEFAULT_WEIGHTS
-from bigtwo.bots.tuning import HOLDOUT_SEED, TRAIN_SEED, TUNED, Evaluator, deal_points, main, t_interval, tune
+from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicWeights
+from bigtwo.rl.tuning import HOLDOUT_SEED, TRAIN_SEED, TUNED, Evaluator, deal_points, main, tune
 from tests.test_bots import play_out, ruleset
 
 CLASSIC = ruleset("classic")
@@ -54,11 +55,12 @@ def test_the_climb_improves_on_its_own_deals_and_is_reproducible():
     assert changed and changed <= set(TUNED)
 
 
-def test_t_interval():
-    mean, low, high = t_interval([1.0, 2.0, 3.0, 4.0])
-    assert mean == 2.5
+def test_the_held_out_interval_is_students_t():
+    """The tool reports the arena's t interval over deals."""
+    iv = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert iv.mean == 2.5
     # s = 1.291, t(0.975, 3) = 3.182: 2.5 -+ 3.182 * 1.291 / 2
-    assert low == pytest.approx(2.5 - 2.054, abs=1e-3) and high == pytest.approx(2.5 + 2.054, abs=1e-3)
+    assert iv.low == pytest.approx(2.5 - 2.054, abs=1e-3) and iv.high == pytest.approx(2.5 + 2.054, abs=1e-3)
 
 
 def test_the_tune_command(tmp_path):
@@ -69,6 +71,9 @@ def test_the_tune_command(tmp_path):
     assert report["train"]["seed"] == TRAIN_SEED and report["holdout"]["seed"] == HOLDOUT_SEED
     low, high = report["holdout"]["interval"]
     assert low <= report["holdout"]["points"] <= high
+    with Evaluator(CLASSIC, 4, HOLDOUT_SEED, 5) as held:
+        iv = mean_interval(held.per_deal(HeuristicWeights.from_dict(report["weights"])))
+    assert [report["holdout"]["points"], low, high] == [round(x, 4) for x in (iv.mean, iv.low, iv.high)]
     assert set(report["weights"]) == {f.name for f in dataclasses.fields(DEFAULT_WEIGHTS)}
 
 

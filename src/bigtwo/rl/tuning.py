@@ -14,7 +14,7 @@ the unit the games are paired in). Both deal sets are apart from the strength be
 
 Run::
 
-    python -m bigtwo.bots.tuning OUT.json [--rules classic] [--deals 300] [--steps 600] [--holdout 1000]
+    python -m bigtwo.rl.tuning OUT.json [--rules classic] [--deals 300] [--steps 600] [--holdout 1000]
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bigtwo.arena.play import deal_seed
+from bigtwo.arena.stats import mean_interval
 from bigtwo.bots.fitted import TUNED_FORMAT
 from bigtwo.bots.fitting import LINEAR
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, HeuristicWeights
@@ -40,11 +42,6 @@ from bigtwo.utilities import UTILITIES, round_utility
 TRAIN_SEED, HOLDOUT_SEED = 7, 8  # the deal sets' seeds (the strength benchmark's is 2024, the standard one's 1515)
 #: the weights the climb moves: every one but ``high_from`` (a card-rank threshold, not a weight)
 TUNED = LINEAR
-
-
-def deal_seed(seed: int, deal: int) -> int:
-    """The seed of deal ``deal`` of a deal set seeded ``seed`` (the arena's numbering)."""
-    return seed * 1_000_003 + deal
 
 
 def deal_points(
@@ -153,21 +150,8 @@ def tune(
     return Tuned(best, best_v, start_v, steps, kept)
 
 
-def t_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
-    """The mean of ``values`` and its two-sided Student-t interval."""
-    from scipy.stats import t
-
-    n = len(values)
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, -math.inf, math.inf
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = float(t.ppf(0.5 + confidence / 2, n - 1)) * math.sqrt(var / n)
-    return mean, mean - half, mean + half
-
-
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bigtwo.bots.tuning", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m bigtwo.rl.tuning", description=__doc__.split("\n\n")[0])
     ap.add_argument("out", help="where to write the weights and how they were found (JSON)")
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--players", type=int, default=4)
@@ -189,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         got = tune(train.mean, args.steps, args.seed, args.step_size, progress=say)
     tuned_s = time.perf_counter() - started
     with Evaluator(rules, args.players, HOLDOUT_SEED, args.holdout, args.measure, args.workers) as held:
-        mean, low, high = t_interval(held.per_deal(got.weights))
+        interval = mean_interval(held.per_deal(got.weights))
+    mean, low, high = interval.mean, interval.low, interval.high
     report = {
         "format": TUNED_FORMAT,
         "weights": dataclasses.asdict(got.weights),
@@ -197,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "players": args.players,
         "measure": args.measure,
         "opponents": "heuristic (its own weights) in every other seat",
-        "command": "python -m bigtwo.bots.tuning OUT.json "
+        "command": "python -m bigtwo.rl.tuning OUT.json "
         + " ".join(
             f"--{k.replace('_', '-')} {getattr(args, k)}"
             for k in ("rules", "players", "measure", "deals", "steps", "step_size", "holdout", "seed")
@@ -221,6 +206,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    from bigtwo.bots import tuning  # worker processes find the module's functions by this name, not __main__
+    from bigtwo.rl import tuning  # worker processes find the module's functions by this name, not __main__
 
     tuning.main()
