@@ -17,7 +17,9 @@ from bigtwo import Game, load_rules
 from bigtwo.bots import make
 from bigtwo.bots.heuristic import policy_for
 from bigtwo.bots.sampling import DealSampler, PlayModel
-from bigtwo.bots.search import InferenceSearchBot, effective_size, tempered_weights
+from bigtwo.bots.search import InferenceSearchBot, effective_size, rollout, tempered_weights
+from bigtwo.bots.view import engine_of
+from bigtwo.utilities import round_utility
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
 
 TINY = {"iterations": 3, "candidates": 3, "learned_candidates": 1}
@@ -158,6 +160,46 @@ def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
         assert choice == best
     with pytest.raises(ValueError, match=r"blend must lie in \[0, 1\], not 1.5"):
         make("isearch", blend=1.5)
+
+
+class _SeesTheDeal(InferenceSearchBot):
+    """isearch whose one searched deal is the true one (what benchmarks/ceiling.py measures)."""
+
+    def __init__(self, game, **options):
+        super().__init__(seed=1, iterations=1, beliefs=False, prior=0.0, halving=False, utility="cards", **options)
+        self.game = game
+
+    def _deal_sampler(self, rules, obs):
+        game = self.game
+        return type("TrueDeal", (), {"sample": lambda _self, rng: [game.hand(s).mask for s in range(game.n)]})()
+
+
+def test_the_searched_deals_come_from_the_deal_sampler_hook():
+    """Given the true deal, the search plays the candidate whose heuristic play-out on it scores best (the
+    first of equals): the deals searched are the hook's, and one deal is exact."""
+    rules = load_rules("classic")
+    checked = 0
+    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2), (6, 27)]:
+        g = midgame(rules, seed, actions)
+        if g.is_over or len(g.legal_plays()) < 3:
+            continue
+        seat = g.to_move
+        bot = _SeesTheDeal(g)
+        choice = bot.choose(rules, g.observe(seat))
+        if not bot.last_counts:
+            continue  # going out at once: nothing searched
+        policy = policy_for(engine_of(rules, g.observe(seat)))
+        values = {}
+        for play in g.legal_plays():
+            if str(play) in bot.last_counts:
+                after = g.clone()
+                after.play(play)
+                rollout(after, policy)
+                values[str(play)] = round_utility(after.result, "cards")[seat]
+        best = max(bot.last_counts, key=lambda c: (values[c], -list(bot.last_counts).index(c)))
+        assert str(choice) == best
+        checked += 1
+    assert checked >= 3
 
 
 def test_without_the_learned_network_the_fallback_is_the_heuristic():

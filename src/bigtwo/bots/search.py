@@ -412,6 +412,11 @@ class InferenceSearchBot(SearchBot):
             belief = (belief[0], belief[1], self.uniform)
         return ModelOfPlay(ranker, mine, others, belief)
 
+    def _deal_sampler(self, rules: Ruleset, obs: Observation) -> DealSampler:
+        """Where the searched deals come from: the seat's observation alone (a diagnostic that measures what
+        perfect beliefs would be worth replaces it, outside the package: benchmarks/ceiling.py)."""
+        return DealSampler(rules, obs)
+
     def _halving_search(
         self,
         rules: Ruleset,
@@ -426,7 +431,7 @@ class InferenceSearchBot(SearchBot):
         seat = obs.seat
         assert seat is not None
         measure = rules.play_measure if self.utility == "auto" else self.utility
-        sampler = DealSampler(rules, obs)
+        sampler = self._deal_sampler(rules, obs)
         model = None
         if self.beliefs and self.belief_strength > 0:
             model = PlayModel(rules, obs, *play.belief, self.belief_strength)

@@ -1,0 +1,255 @@
+"""What perfect beliefs would be worth: the search that sees every hand, against three of today's search.
+
+A diagnostic, not a player (it cheats, so it lives here and no spec can name it). Each variant plays seat 0 of
+the arena's deals and seatings (``bigtwo.arena.play``: the same hands, and the same seeds for the opponents, as
+``benchmarks/strength.py --only isearch`` with the same ``--seed``) against three ``search`` at ``--budget-ms``
+a decision, scored one point a card left:
+
+- ``shipped``: ``isearch`` as it plays (the baseline, measured in the same run unless ``--baseline FILE`` reads
+  the same match saved by ``strength.py --out``);
+- ``omniscient``: ``isearch`` whose searched deal is the true one (one deal is exact: the play-outs are
+  deterministic), every legal candidate it would weigh played out with the heuristic in every seat: the
+  ceiling of every improvement to its beliefs;
+- ``omniscient-nested``: the same, but in the play-outs every seat chooses among the heuristic's best
+  ``--inner`` moves (and the pass) by one heuristic play-out of each on the true deal: a continuation far
+  stronger than the heuristic, seen with perfect information.
+
+Each variant's mean points and win rate come with 95% intervals (Student's t over deals; Wilson), and its gain
+over ``shipped`` deal by deal. If even the ceilings stay short of a target, no belief model, and no faster or
+longer search of the same play-outs, can reach it.
+
+Run: python benchmarks/ceiling.py [--budget-ms 100] [--games 320] [--workers 2] [--seed 2024]
+     python benchmarks/ceiling.py --budget-ms 1000 --games 240 --variants omniscient \\
+         --baseline runs/paired-1s/paired-7ddb923f8cf5.json
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one core a bot (before numpy is first imported)
+
+import argparse  # noqa: E402
+import multiprocessing  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from bigtwo import Game, load_rules  # noqa: E402
+from bigtwo.arena.play import bot_seed, deal_seed, seating  # noqa: E402
+from bigtwo.arena.results import ArenaResult  # noqa: E402
+from bigtwo.arena.stats import mean_interval, wilson_interval  # noqa: E402
+from bigtwo.bots.heuristic import WIN, HeuristicPolicy  # noqa: E402
+from bigtwo.bots.search import InferenceSearchBot, rollout  # noqa: E402
+from bigtwo.bots.spec import BotSpec  # noqa: E402
+from bigtwo.bots.view import view_from_game  # noqa: E402
+from bigtwo.utilities import round_utility  # noqa: E402
+
+console = Console(highlight=False, width=130)
+VARIANTS = ("shipped", "omniscient", "omniscient-nested")
+PLAYERS = 4
+
+
+class TrueDeal:
+    """A deal sampler that always returns the hands as they are (the running game's)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def sample(self, rng: Any) -> list[int]:
+        return [self.game.hand(s).mask for s in range(self.game.n)]
+
+
+def searching_playout(game: Game, policy: HeuristicPolicy, played: int, measure: str, inner: int) -> Any:
+    """Play ``game`` to its end (in place), every seat choosing among the heuristic's best ``inner`` moves and
+    the pass the one whose heuristic play-out on this (fully known) deal scores best for it; returns the result."""
+    previous = [game.hand(s).mask for s in range(game.n)]
+    while not game.is_over:
+        mover = game.to_move
+        view = view_from_game(game, played)
+        ranked = policy.scores(view, previous[mover])
+        choice = ranked[0][1]
+        cands = [p for _score, p in ranked[:inner]]
+        cands += [p for _score, p in ranked[inner:] if p.is_pass]
+        if ranked[0][0] < WIN and len(cands) > 1:
+            best = None
+            for cand in cands:
+                g = game.clone()
+                rollout(g, policy, played | g.play(cand).mask)
+                assert g.result is not None
+                value = round_utility(g.result, measure)[mover]
+                if best is None or value > best:
+                    best, choice = value, cand
+        action = game.play(choice)
+        if action.mask:
+            previous[mover] = view.hand
+            played |= action.mask
+    assert game.result is not None
+    return game.result
+
+
+class Omniscient(InferenceSearchBot):
+    """``isearch`` searching the true deal; with ``inner`` > 0 its play-outs are :func:`searching_playout`."""
+
+    def __init__(self, seed: int | None, game: Game, inner: int = 0, **options: Any):
+        super().__init__(seed, iterations=1, beliefs=False, prior=0.0, utility="cards", **options)
+        self.game = game
+        self.inner = inner
+
+    def _deal_sampler(self, rules: Any, obs: Any) -> Any:
+        return TrueDeal(self.game)
+
+    def _play_on(
+        self, game: Game, seat: int, measure: str, play: Any, scorer: Any, played: int, deadline: float | None
+    ) -> float | None:
+        if not self.inner:
+            return super()._play_on(game, seat, measure, play, scorer, played, deadline)
+        return round_utility(searching_playout(game, play.mine, played, measure, self.inner), measure)[seat]
+
+
+def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int) -> Any:
+    if variant == "shipped":
+        return BotSpec.parse(f"isearch(budget_ms={budget_ms:g}, utility='cards')").build(seed)
+    if variant == "omniscient":
+        return Omniscient(seed, game)
+    # the nested play-outs cost a play-out a candidate at every move: fewer candidates keep it to seconds
+    return Omniscient(seed, game, inner=inner, candidates=4, learned_candidates=0)
+
+
+def play_deal(job: dict) -> list[dict]:
+    """Every rotation of one deal with ``job['variant']`` in lineup entry 0; one record a game."""
+    rules = load_rules("classic")
+    opponent = BotSpec.parse(job["opponent"])
+    out = []
+    for rotation in range(PLAYERS):
+        game = Game(rules, players=PLAYERS, seed=deal_seed(job["seed"], job["deal"]))
+        entries = seating(PLAYERS, rotation)
+        bots = [
+            build(job["variant"], bot_seed(job["seed"], job["deal"], rotation, e), game, job["budget_ms"], job["inner"])
+            if e == 0
+            else opponent.build(bot_seed(job["seed"], job["deal"], rotation, e))
+            for e in entries
+        ]
+        mine = entries.index(0)
+        think, worst, calls = 0.0, 0.0, 0
+        while not game.is_over:
+            s = game.to_move
+            t0 = time.perf_counter()
+            action = bots[s].choose(rules, game.observe(s))
+            if s == mine:
+                dt = time.perf_counter() - t0
+                think, worst, calls = think + dt, max(worst, dt), calls + 1
+            game.apply(action)
+        assert game.result is not None
+        out.append(
+            {
+                "deal": job["deal"],
+                "points": round_utility(game.result, "cards")[mine],
+                "won": game.result.finishing_order[0] == mine,
+                "think": think,
+                "worst": worst,
+                "calls": calls,
+            }
+        )
+    return out
+
+
+def summary(records: list[dict]) -> dict:
+    by_deal: dict[int, list[float]] = {}
+    wins: dict[int, list[float]] = {}
+    for r in records:
+        by_deal.setdefault(r["deal"], []).append(r["points"])
+        wins.setdefault(r["deal"], []).append(1.0 if r["won"] else 0.0)
+    calls = sum(r["calls"] for r in records)
+    return {
+        "deals": {d: sum(v) / len(v) for d, v in by_deal.items()},
+        "points": mean_interval([sum(v) / len(v) for v in by_deal.values()]),
+        "wins": wilson_interval(wins),
+        "ms": 1000 * sum(r["think"] for r in records) / calls if calls else 0.0,
+        "worst": 1000 * max((r["worst"] for r in records), default=0.0),
+        "games": len(records),
+    }
+
+
+def from_saved(path: Path, deals: int, seed: int, opponent: str) -> dict:
+    """``shipped``'s records from a match ``strength.py --out`` saved (checked to hold these deals, every seating,
+    against this field; its later deals are left out)."""
+    saved = ArenaResult.load(path)
+    lineup = [spec["label"] for spec in saved.config["lineup"]]
+    have = sum(1 for r in saved.records if r.deal < deals)
+    if saved.config["seed"] != seed or have != deals * PLAYERS or lineup[1:] != [opponent] * 3:
+        raise SystemExit(f"{path} does not hold deals 0 to {deals - 1} of seed {seed} against three {opponent}")
+    return summary(
+        [
+            {
+                "deal": r.deal,
+                "points": r.points[r.entries.index(0)],
+                "won": r.finishing_order[0] == r.entries.index(0),
+                "think": r.think_seconds[r.entries.index(0)],
+                "worst": r.max_think_seconds[r.entries.index(0)],
+                "calls": r.decisions[r.entries.index(0)],
+            }
+            for r in saved.records
+            if r.deal < deals
+        ]
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--budget-ms", type=float, default=100.0, help="the opponents' (and shipped's) time a decision")
+    ap.add_argument("--games", type=int, default=320, help="games a variant (whole deals of 4 rotations)")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--inner", type=int, default=2, help="omniscient-nested: the heuristic's moves weighed a turn")
+    ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
+    ap.add_argument("--baseline", type=Path, default=None, help="shipped's match, saved by strength.py --out")
+    args = ap.parse_args()
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    for v in variants:
+        if v not in VARIANTS:
+            ap.error(f"variant {v!r} is not one of {', '.join(VARIANTS)}")
+    deals = -(-args.games // PLAYERS)
+    opponent = f"search(budget_ms={args.budget_ms:g}, utility='cards')"
+    results: dict[str, dict] = {}
+    if args.baseline is not None:
+        results["shipped"] = from_saved(args.baseline, deals, args.seed, opponent)
+        console.print(f"shipped: read from {args.baseline}")
+        variants = [v for v in variants if v != "shipped"]
+    elif "shipped" not in variants:
+        variants.insert(0, "shipped")  # the gains need the baseline, measured in the same run
+    ctx = multiprocessing.get_context("fork")
+    for variant in variants:
+        jobs = [
+            {"variant": variant, "deal": d, "seed": args.seed, "budget_ms": args.budget_ms, "inner": args.inner,
+             "opponent": opponent}
+            for d in range(deals)
+        ]  # fmt: skip
+        t0 = time.perf_counter()
+        with ctx.Pool(args.workers) as pool:
+            records = [r for got in pool.imap_unordered(play_deal, jobs) for r in got]
+        results[variant] = summary(records)
+        console.print(f"{variant}: {len(records)} games in {time.perf_counter() - t0:.0f} s")
+    base = results["shipped"]["deals"]
+    table = Table(title=f"classic, against three {opponent}, {deals} deals x {PLAYERS} seatings, one point a card left")
+    for col in ("variant", "points a game [95%]", "win rate [95%]", "gain over shipped, deal by deal", "ms a move"):
+        table.add_column(col)
+    for variant, got in results.items():
+        p, w = got["points"], got["wins"]
+        gain = "" if variant == "shipped" else mean_interval([got["deals"][d] - base[d] for d in base])
+        table.add_row(
+            variant,
+            f"{p.mean:+.2f} [{p.low:+.2f}, {p.high:+.2f}]",
+            f"{w.mean:.1%} [{w.low:.1%}, {w.high:.1%}]",
+            gain if isinstance(gain, str) else f"{gain.mean:+.2f} [{gain.low:+.2f}, {gain.high:+.2f}]",
+            f"{got['ms']:.0f} (slowest {got['worst']:.0f})",
+        )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
