@@ -230,8 +230,12 @@ def main() -> None:
             for d in range(deals)
         ]  # fmt: skip
         t0 = time.perf_counter()
+        records: list[dict] = []
         with ctx.Pool(args.workers) as pool:
-            records = [r for got in pool.imap_unordered(play_deal, jobs) for r in got]
+            for done, got in enumerate(pool.imap_unordered(play_deal, jobs), 1):
+                records += got
+                if done % max(1, deals // 10) == 0 or done == deals:
+                    console.print(f"  {variant}: {done}/{deals} deals, {time.perf_counter() - t0:.0f} s", style="dim")
         results[variant] = summary(records)
         console.print(f"{variant}: {len(records)} games in {time.perf_counter() - t0:.0f} s")
     base = results["shipped"]["deals"]
