@@ -13,6 +13,8 @@ a decision, scored one point a card left:
 - ``omniscient-nested``: the same, but in the play-outs every seat chooses among the heuristic's best
   ``--inner`` moves (and the pass) by one heuristic play-out of each on the true deal: a continuation far
   stronger than the heuristic, seen with perfect information.
+- ``omniscient-learned``: the true deal played out by the learned network in every seat (``playout='learned'``):
+  whether a stronger evaluator than the heuristic lifts the ceiling.
 
 Each variant's mean points and win rate come with 95% intervals (Student's t over deals; Wilson), and its gain
 over ``shipped`` deal by deal. If even the ceilings stay short of a target, no belief model, and no faster or
@@ -50,7 +52,7 @@ from bigtwo.bots.view import view_from_game  # noqa: E402
 from bigtwo.utilities import round_utility  # noqa: E402
 
 console = Console(highlight=False, width=130)
-VARIANTS = ("shipped", "omniscient", "omniscient-nested")
+VARIANTS = ("shipped", "omniscient", "omniscient-nested", "omniscient-learned")
 PLAYERS = 4
 
 
@@ -116,6 +118,8 @@ def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int) -> 
         return BotSpec.parse(f"isearch(budget_ms={budget_ms:g}, utility='cards')").build(seed)
     if variant == "omniscient":
         return Omniscient(seed, game)
+    if variant == "omniscient-learned":
+        return Omniscient(seed, game, playout="learned")
     # the nested play-outs cost a play-out a candidate at every move: fewer candidates keep it to seconds
     return Omniscient(seed, game, inner=inner, candidates=4, learned_candidates=0)
 
