@@ -42,9 +42,9 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from bigtwo import Game, load_rules  # noqa: E402
-from bigtwo.arena.play import bot_seed, deal_seed, seating  # noqa: E402
+from bigtwo.arena.play import GameRecord, bot_seed, deal_seed, seating  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
-from bigtwo.arena.stats import mean_interval, wilson_interval  # noqa: E402
+from bigtwo.arena.stats import mean_interval  # noqa: E402
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy  # noqa: E402
 from bigtwo.bots.search import InferenceSearchBot, rollout  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
@@ -124,13 +124,16 @@ def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int) -> 
     return Omniscient(seed, game, inner=inner, candidates=4, learned_candidates=0)
 
 
-def play_deal(job: dict) -> list[dict]:
-    """Every rotation of one deal with ``job['variant']`` in lineup entry 0; one record a game."""
+def play_deal(job: dict) -> list[GameRecord]:
+    """Every rotation of one deal with ``job['variant']`` in lineup entry 0, the arena's way (its deal, seating,
+    seeds and record), but with the variant built here: a bot that is handed the game."""
     rules = load_rules("classic")
     opponent = BotSpec.parse(job["opponent"])
+    labels = [job["variant"]] + [opponent.display] * (PLAYERS - 1)
     out = []
     for rotation in range(PLAYERS):
-        game = Game(rules, players=PLAYERS, seed=deal_seed(job["seed"], job["deal"]))
+        seed_of_deal = deal_seed(job["seed"], job["deal"])
+        game = Game(rules, players=PLAYERS, seed=seed_of_deal)
         entries = seating(PLAYERS, rotation)
         bots = [
             build(job["variant"], bot_seed(job["seed"], job["deal"], rotation, e), game, job["budget_ms"], job["inner"])
@@ -138,69 +141,54 @@ def play_deal(job: dict) -> list[dict]:
             else opponent.build(bot_seed(job["seed"], job["deal"], rotation, e))
             for e in entries
         ]
-        mine = entries.index(0)
-        think, worst, calls = 0.0, 0.0, 0
+        think, worst, calls = [0.0] * PLAYERS, [0.0] * PLAYERS, [0] * PLAYERS
+        actions = 0
         while not game.is_over:
             s = game.to_move
             t0 = time.perf_counter()
             action = bots[s].choose(rules, game.observe(s))
-            if s == mine:
-                dt = time.perf_counter() - t0
-                think, worst, calls = think + dt, max(worst, dt), calls + 1
+            dt = time.perf_counter() - t0
+            think[s], worst[s], calls[s] = think[s] + dt, max(worst[s], dt), calls[s] + 1
             game.apply(action)
-        assert game.result is not None
+            actions += 1
+        res = game.result
+        assert res is not None
         out.append(
-            {
-                "deal": job["deal"],
-                "points": round_utility(game.result, "cards")[mine],
-                "won": game.result.finishing_order[0] == mine,
-                "think": think,
-                "worst": worst,
-                "calls": calls,
-            }
+            GameRecord(
+                deal=job["deal"],
+                rotation=rotation,
+                deal_seed=seed_of_deal,
+                entries=entries,
+                labels=[labels[e] for e in entries],
+                points=round_utility(res, "cards"),
+                scores=list(res.scores),
+                cards_left=list(res.cards_left),
+                finishing_order=list(res.finishing_order),
+                actions=actions,
+                think_seconds=think,
+                decisions=calls,
+                max_think_seconds=worst,
+            )
         )
     return out
 
 
-def summary(records: list[dict]) -> dict:
-    by_deal: dict[int, list[float]] = {}
-    wins: dict[int, list[float]] = {}
-    for r in records:
-        by_deal.setdefault(r["deal"], []).append(r["points"])
-        wins.setdefault(r["deal"], []).append(1.0 if r["won"] else 0.0)
-    calls = sum(r["calls"] for r in records)
-    return {
-        "deals": {d: sum(v) / len(v) for d, v in by_deal.items()},
-        "points": mean_interval([sum(v) / len(v) for v in by_deal.values()]),
-        "wins": wilson_interval(wins),
-        "ms": 1000 * sum(r["think"] for r in records) / calls if calls else 0.0,
-        "worst": 1000 * max((r["worst"] for r in records), default=0.0),
-        "games": len(records),
-    }
+def summarised(result: ArenaResult, deals: int) -> dict:
+    """Lineup entry 0 of ``result`` over its first ``deals`` deals: its arena summary and its points by deal."""
+    result = ArenaResult(result.config, [r for r in result.records if r.deal < deals])
+    label = result.config["lineup"][0]["label"]
+    return {"summary": {s.label: s for s in result.summary()}[label], "deals": result.points_by_deal(0)}
 
 
 def from_saved(path: Path, deals: int, seed: int, opponent: str) -> dict:
-    """``shipped``'s records from a match ``strength.py --out`` saved (checked to hold these deals, every seating,
+    """``shipped``'s results from a match ``strength.py --out`` saved (checked to hold these deals, every seating,
     against this field; its later deals are left out)."""
     saved = ArenaResult.load(path)
     lineup = [spec["label"] for spec in saved.config["lineup"]]
     have = sum(1 for r in saved.records if r.deal < deals)
     if saved.config["seed"] != seed or have != deals * PLAYERS or lineup[1:] != [opponent] * 3:
         raise SystemExit(f"{path} does not hold deals 0 to {deals - 1} of seed {seed} against three {opponent}")
-    return summary(
-        [
-            {
-                "deal": r.deal,
-                "points": r.points[r.entries.index(0)],
-                "won": r.finishing_order[0] == r.entries.index(0),
-                "think": r.think_seconds[r.entries.index(0)],
-                "worst": r.max_think_seconds[r.entries.index(0)],
-                "calls": r.decisions[r.entries.index(0)],
-            }
-            for r in saved.records
-            if r.deal < deals
-        ]
-    )
+    return summarised(saved, deals)
 
 
 def main() -> None:
@@ -234,27 +222,28 @@ def main() -> None:
             for d in range(deals)
         ]  # fmt: skip
         t0 = time.perf_counter()
-        records: list[dict] = []
+        records: list[GameRecord] = []
         with ctx.Pool(args.workers) as pool:
             for done, got in enumerate(pool.imap_unordered(play_deal, jobs), 1):
                 records += got
                 if done % max(1, deals // 10) == 0 or done == deals:
                     console.print(f"  {variant}: {done}/{deals} deals, {time.perf_counter() - t0:.0f} s", style="dim")
-        results[variant] = summary(records)
+        lineup = [{"label": variant}] + [{"label": opponent}] * (PLAYERS - 1)
+        results[variant] = summarised(ArenaResult({"lineup": lineup}, records), deals)
         console.print(f"{variant}: {len(records)} games in {time.perf_counter() - t0:.0f} s")
     base = results["shipped"]["deals"]
     table = Table(title=f"classic, against three {opponent}, {deals} deals x {PLAYERS} seatings, one point a card left")
     for col in ("variant", "points a game [95%]", "win rate [95%]", "gain over shipped, deal by deal", "ms a move"):
         table.add_column(col)
     for variant, got in results.items():
-        p, w = got["points"], got["wins"]
+        p, w = got["summary"].points, got["summary"].win_rate
         gain = "" if variant == "shipped" else mean_interval([got["deals"][d] - base[d] for d in base])
         table.add_row(
             variant,
             f"{p.mean:+.2f} [{p.low:+.2f}, {p.high:+.2f}]",
             f"{w.mean:.1%} [{w.low:.1%}, {w.high:.1%}]",
             gain if isinstance(gain, str) else f"{gain.mean:+.2f} [{gain.low:+.2f}, {gain.high:+.2f}]",
-            f"{got['ms']:.0f} (slowest {got['worst']:.0f})",
+            f"{got['summary'].ms_per_move:.0f} (slowest {got['summary'].max_ms_per_move:.0f})",
         )
     console.print(table)
 
