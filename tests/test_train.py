@@ -96,6 +96,21 @@ def test_exported_weights_drive_the_learned_bot(tmp_path):
         g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))
 
 
+def test_fine_tuning_starts_from_exported_weights(tmp_path):
+    first = Trainer(small(), tmp_path / "a")
+    first.run(frames=200, report_every=1e9, checkpoint_every=1e9)
+    exported = first.policy().save(tmp_path / "w.npz")  # float16, as the weights ship
+    second = Trainer(small(seed=4, init_from=str(exported)), tmp_path / "b")
+    d = second.decisions
+    with torch.no_grad():
+        q = second.model.score(torch.from_numpy(d.state), torch.from_numpy(d.actions), torch.from_numpy(d.segment()))
+    assert np.allclose(q.numpy(), QPolicy.load(exported).q_batch(d.state, d.actions, d.offsets), atol=1e-5)
+    fresh = Trainer(small(seed=4), tmp_path / "c")  # the same seed without the file: other weights
+    assert not all(torch.equal(a, b) for a, b in zip(params(second), params(fresh), strict=True))
+    with pytest.raises(ValueError, match=r"w\.npz: not a network of this shape"):
+        Trainer(small(hidden=(16,), init_from=str(exported)), tmp_path / "d")
+
+
 def test_other_presets_and_table_sizes_train(tmp_path):
     for rules, players in (("tien-len", 4), ("classic", 3), ("president", 5)):
         t = Trainer(small(rules=rules, players=players, num_envs=4), tmp_path / f"{rules}{players}")

@@ -98,13 +98,17 @@ class QPolicy:
                 h += b
         return h[:, 0]
 
+    def layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(weight, bias)`` of each layer as given to the constructor (the first layer's state and action
+        parts joined again)."""
+        return [(np.concatenate([self.w_state, self.w_action]), self.b0), *self.rest]
+
     # --- files ---------------------------------------------------------------------------------------
     def save(self, path: str | Path, dtype: str = "float16") -> Path:
         """Write the weights (as ``dtype``) and their description to an ``.npz`` file."""
         path = Path(path)
         arrays: dict[str, np.ndarray] = {}
-        w0 = np.concatenate([self.w_state, self.w_action])
-        for i, (w, b) in enumerate([(w0, self.b0), *self.rest]):
+        for i, (w, b) in enumerate(self.layers()):
             arrays[f"w{i}"] = w.astype(dtype)
             arrays[f"b{i}"] = b.astype(dtype)
         meta = dict(self.meta, format=WEIGHTS_FORMAT, state_size=self.state_size, layers=1 + len(self.rest))

@@ -47,7 +47,7 @@ def train(
     eval_deals: Annotated[int, typer.Option("--eval-deals", help="Duplicate deals an evaluation")] = 100,
     eval_opponent: Annotated[str, typer.Option("--eval-opponent", help="Bot the evaluation plays")] = "heuristic",
     init_from: Annotated[
-        Path | None, typer.Option("--init-from", help="Start from this checkpoint's network (fine-tuning)")
+        Path | None, typer.Option("--init-from", help="Start from this network: a checkpoint or exported .npz weights")
     ] = None,
     export: Annotated[
         Path | None, typer.Option("--export", help="Also write each new best evaluation's weights here (.npz)")

@@ -67,7 +67,7 @@ class TrainConfig:
     eval_deals: int = 100
     eval_seed: int = 7
     eval_opponent: str = "heuristic"
-    init_from: str | None = None  # start from this checkpoint's network (fine-tuning); None: random weights
+    init_from: str | None = None  # start from this network (a checkpoint or exported .npz); None: random weights
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -124,6 +124,22 @@ class QNet(nn.Module):
         ]
 
 
+def _start_weights(path: str, model: QNet) -> dict[str, torch.Tensor]:
+    """The network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g. the shipped
+    ones, float16: training goes on in float32 from their rounded values)."""
+    if not str(path).endswith(".npz"):
+        return torch.load(path, weights_only=False)["model"]
+    layers = QPolicy.load(path).layers()
+    linear = [name for name, m in model.net.named_children() if isinstance(m, nn.Linear)]
+    if len(layers) != len(linear):
+        raise RuntimeError(f"{len(layers)} layers in the file, {len(linear)} in the network")
+    state: dict[str, torch.Tensor] = {}
+    for name, (w, b) in zip(linear, layers, strict=True):
+        state[f"net.{name}.weight"] = torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32))
+        state[f"net.{name}.bias"] = torch.from_numpy(np.asarray(b, dtype=np.float32))
+    return state
+
+
 @dataclass
 class Progress:
     """One line of the training log."""
@@ -166,11 +182,10 @@ class Trainer:
         s_size, a_size = self.env.state_encoder.size, self.env.action_encoder.size
         self.model = QNet(s_size, a_size, cfg.hidden)
         if cfg.init_from:
-            start = torch.load(cfg.init_from, weights_only=False)
             try:
-                self.model.load_state_dict(start["model"])
+                self.model.load_state_dict(_start_weights(cfg.init_from, self.model))
             except (KeyError, RuntimeError) as e:
-                raise ValueError(f"init_from {cfg.init_from}: not a checkpoint of this network shape ({e})") from None
+                raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
         self.pending: list[list[list[tuple[np.ndarray, np.ndarray]]]] = [
             [[] for _ in range(n)] for _ in range(cfg.num_envs)
