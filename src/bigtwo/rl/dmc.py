@@ -123,21 +123,25 @@ class QNet(nn.Module):
             if isinstance(m, nn.Linear)
         ]
 
+    def load_layers(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        """Set the weights from ``(weight, bias)`` pairs shaped as :meth:`layers` gives them (its inverse)."""
+        linear = [name for name, m in self.net.named_children() if isinstance(m, nn.Linear)]
+        if len(layers) != len(linear):
+            raise RuntimeError(f"{len(layers)} layers given, {len(linear)} in the network")
+        state: dict[str, torch.Tensor] = {}
+        for name, (w, b) in zip(linear, layers, strict=True):
+            state[f"net.{name}.weight"] = torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32))
+            state[f"net.{name}.bias"] = torch.from_numpy(np.asarray(b, dtype=np.float32))
+        self.load_state_dict(state)
 
-def _start_weights(path: str, model: QNet) -> dict[str, torch.Tensor]:
-    """The network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g. the shipped
-    ones, float16: training goes on in float32 from their rounded values)."""
-    if not str(path).endswith(".npz"):
-        return torch.load(path, weights_only=False)["model"]
-    layers = QPolicy.load(path).layers()
-    linear = [name for name, m in model.net.named_children() if isinstance(m, nn.Linear)]
-    if len(layers) != len(linear):
-        raise RuntimeError(f"{len(layers)} layers in the file, {len(linear)} in the network")
-    state: dict[str, torch.Tensor] = {}
-    for name, (w, b) in zip(linear, layers, strict=True):
-        state[f"net.{name}.weight"] = torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32))
-        state[f"net.{name}.bias"] = torch.from_numpy(np.asarray(b, dtype=np.float32))
-    return state
+
+def _load_start(model: QNet, path: str) -> None:
+    """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
+    the shipped ones, float16: training goes on in float32 from their rounded values)."""
+    if Path(path).suffix.lower() == ".npz":
+        model.load_layers(QPolicy.load(path).layers())
+    else:
+        model.load_state_dict(torch.load(path, weights_only=False)["model"])
 
 
 @dataclass
@@ -183,7 +187,7 @@ class Trainer:
         self.model = QNet(s_size, a_size, cfg.hidden)
         if cfg.init_from:
             try:
-                self.model.load_state_dict(_start_weights(cfg.init_from, self.model))
+                _load_start(self.model, cfg.init_from)
             except (KeyError, RuntimeError) as e:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
