@@ -111,6 +111,36 @@ def test_fine_tuning_starts_from_exported_weights(tmp_path):
         Trainer(small(hidden=(16,), init_from=str(exported)), tmp_path / "d")
 
 
+def test_a_start_network_for_another_table_is_refused(tmp_path):
+    first = Trainer(small(), tmp_path / "a")  # classic, four players, history 4
+    exported = first.policy().save(tmp_path / "w.npz")
+    first.save()
+    for start in (exported, tmp_path / "a" / "checkpoint.pt"):
+        with pytest.raises(ValueError, match=r"another table \(history 4, not 5\)"):
+            Trainer(small(history=5, init_from=str(start)), tmp_path / "b")
+    policy = QPolicy.load(exported)
+    policy.meta["rules"] = "tien-len"  # same shapes, other rules: its inputs would mean other things
+    other = policy.save(tmp_path / "other.npz")
+    with pytest.raises(ValueError, match=r"other\.npz: a network for another table \(rules 'tien-len', not 'cl"):
+        Trainer(small(init_from=str(other)), tmp_path / "c")
+    assert Trainer(small(init_from=str(tmp_path / "a" / "checkpoint.pt")), tmp_path / "d").frames == 0
+
+
+def test_the_opponents_can_be_a_mixed_field(tmp_path):
+    field = "heuristic,heuristic(weights='tuned'),greedy"
+    t = Trainer(small(opponent=field, opponent_share=1.0, num_envs=4), tmp_path)
+    seated = [(b.name, getattr(b, "weights", None)) for row in t.env.bots for b in row if b is not None]
+    assert len(seated) == 12  # three bots in each of the four games, the field dealt in turn
+    assert {s: seated.count(s) for s in set(seated)} == {
+        ("heuristic", "default"): 4, ("heuristic", "tuned"): 4, ("greedy", None): 4}  # fmt: skip
+    t.run(frames=300, report_every=1e9, checkpoint_every=1e9)
+    assert t.frames >= 300
+    with pytest.raises(ValueError, match="no bot named 'nobody'"):
+        Trainer(small(opponent="heuristic,nobody", opponent_share=0.5), tmp_path / "bad")
+    with pytest.raises(ValueError, match="no bot named 'nobody'"):
+        Trainer(small(eval_every=100, eval_opponent="nobody"), tmp_path / "bad-eval")
+
+
 def test_other_presets_and_table_sizes_train(tmp_path):
     for rules, players in (("tien-len", 4), ("classic", 3), ("president", 5)):
         t = Trainer(small(rules=rules, players=players, num_envs=4), tmp_path / f"{rules}{players}")

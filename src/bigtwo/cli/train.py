@@ -39,13 +39,21 @@ def train(
     ] = 1,
     epsilon: Annotated[float, typer.Option("--epsilon", help="Probability of a random legal action")] = 0.05,
     utility: Annotated[str, typer.Option("--utility", help="Points learned: cards, score, place or win")] = "cards",
-    opponent: Annotated[str, typer.Option("--opponent", help="Bot in the games that are not self-play")] = "heuristic",
+    opponent: Annotated[
+        str,
+        typer.Option(
+            "--opponent",
+            help="Bots in the games that are not self-play: a spec, or a comma-separated field of them",
+        ),
+    ] = "heuristic",
     opponent_share: Annotated[
         float, typer.Option("--opponent-share", help="Fraction of games with one learning seat among bots")
     ] = 0.0,
     eval_every: Annotated[int, typer.Option("--eval-every", help="Frames between evaluations (0: never)")] = 250_000,
     eval_deals: Annotated[int, typer.Option("--eval-deals", help="Duplicate deals an evaluation")] = 100,
-    eval_opponent: Annotated[str, typer.Option("--eval-opponent", help="Bot the evaluation plays")] = "heuristic",
+    eval_opponent: Annotated[
+        str, typer.Option("--eval-opponent", help="Bot the evaluation plays (a spec: learned(weights='old.npz'))")
+    ] = "heuristic",
     init_from: Annotated[
         Path | None, typer.Option("--init-from", help="Start from this network: a checkpoint or exported .npz weights")
     ] = None,

@@ -11,6 +11,9 @@ never become frames.
 
 ``opponent_share`` of the games seat one learning seat among ``opponent`` bots (the rest are pure
 self-play): the network then also learns the values of its actions against the bots it is measured against.
+``opponent`` is a bot spec or a comma-separated field of them (``"heuristic,learned(weights='old.npz')"``),
+dealt in turn to the bots' seats, so every bot of the field sits in as many seats: a network trained against
+one bot learns to exploit it, against a field (its own earlier weights among them) to play well in general.
 
 Everything that decides the run (weights, optimiser, random generators, every game in progress, the frames
 not yet learned from) is in the checkpoint, so a resumed run continues exactly as an uninterrupted one would.
@@ -33,9 +36,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from bigtwo.bots import make
 from bigtwo.bots.features import FEATURES_VERSION
 from bigtwo.bots.learned import QPolicy
+from bigtwo.bots.spec import parse_lineup
 from bigtwo.envs.batched import BatchedEnv, Decisions, Finished
 from bigtwo.rl.evaluate import Evaluation, evaluate
 from bigtwo.rules.ruleset import load_rules
@@ -135,13 +138,30 @@ class QNet(nn.Module):
         self.load_state_dict(state)
 
 
-def _load_start(model: QNet, path: str) -> None:
+def _load_start(model: QNet, path: str, table: dict[str, Any]) -> None:
     """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
-    the shipped ones, float16: training goes on in float32 from their rounded values)."""
+    the shipped ones, float16: training goes on in float32 from their rounded values).
+
+    ``table`` is the run's rules, players, history and features version: a network made for another table is
+    refused even when its shapes happen to match (its inputs would mean other things)."""
     if Path(path).suffix.lower() == ".npz":
-        model.load_layers(QPolicy.load(path).layers())
+        policy = QPolicy.load(path)
+        made_for = {k: policy.meta.get(k) for k in table}
+        layers: Any = policy.layers()
     else:
-        model.load_state_dict(torch.load(path, weights_only=False)["model"])
+        state = torch.load(path, weights_only=False)
+        cfg = TrainConfig.from_dict(state["config"])
+        players = cfg.players if cfg.players is not None else load_rules(cfg.rules).players
+        made_for = {"rules": load_rules(cfg.rules).name, "players": players, "history": cfg.history}
+        made_for["features_version"] = state.get("features_version", table["features_version"])  # (older runs)
+        layers = state["model"]
+    differ = [f"{k} {made_for[k]!r}, not {table[k]!r}" for k in table if made_for[k] != table[k]]
+    if differ:
+        raise ValueError(f"init_from {path}: a network for another table ({'; '.join(differ)})")
+    if isinstance(layers, list):
+        model.load_layers(layers)
+    else:
+        model.load_state_dict(layers)
 
 
 @dataclass
@@ -173,21 +193,29 @@ class Trainer:
         torch.manual_seed(cfg.seed)
         self.rng = random.Random(cfg.seed)
         with_bots = round(cfg.opponent_share * cfg.num_envs)
-        bots = [
-            [
-                None if s == i % n or i >= with_bots else make(cfg.opponent, seed=cfg.seed * 1000 + i * n + s)
-                for s in range(n)
-            ]
-            for i in range(cfg.num_envs)
-        ]
+        field = parse_lineup(cfg.opponent) if with_bots else []
+        if cfg.eval_every:
+            parse_lineup([cfg.eval_opponent])  # a bad spec errs now, not at the first evaluation
+        bots: list[list[Any]] = []
+        dealt = 0  # the field's bots go to the bots' seats in turn, across the games
+        for i in range(cfg.num_envs):
+            row: list[Any] = []
+            for s in range(n):
+                if s == i % n or i >= with_bots:
+                    row.append(None)
+                else:
+                    row.append(field[dealt % len(field)].build(seed=cfg.seed * 1000 + i * n + s))
+                    dealt += 1
+            bots.append(row)
         self.env = BatchedEnv(
             rules, n, cfg.num_envs, seed=cfg.seed, history=cfg.history, utility=cfg.utility, bots=bots
         )
         s_size, a_size = self.env.state_encoder.size, self.env.action_encoder.size
         self.model = QNet(s_size, a_size, cfg.hidden)
         if cfg.init_from:
+            table = {"rules": rules.name, "players": n, "history": cfg.history, "features_version": FEATURES_VERSION}
             try:
-                _load_start(self.model, cfg.init_from)
+                _load_start(self.model, cfg.init_from, table)
             except (KeyError, RuntimeError) as e:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
@@ -324,6 +352,7 @@ class Trainer:
     def state(self) -> dict[str, Any]:
         return {
             "format": CHECKPOINT_FORMAT,
+            "features_version": FEATURES_VERSION,
             "config": self.config.to_dict(),
             "model": self.model.state_dict(),
             "optimizer": self.optimizer.state_dict(),

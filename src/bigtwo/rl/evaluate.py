@@ -15,8 +15,8 @@ import numpy as np
 
 from bigtwo.arena.play import bot_seed
 from bigtwo.arena.stats import mean_interval
-from bigtwo.bots import make
 from bigtwo.bots.learned import QPolicy
+from bigtwo.bots.spec import BotSpec
 from bigtwo.envs.batched import BatchedEnv
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset, load_rules
@@ -61,9 +61,11 @@ def evaluate(
     utility: str = "cards",
     batch: int = 256,
 ) -> Evaluation:
-    """Play ``deals`` duplicate deals (every rotation) of the policy against ``players - 1`` ``opponent`` bots."""
+    """Play ``deals`` duplicate deals (every rotation) of the policy against ``players - 1`` ``opponent`` bots
+    (a bot spec)."""
     rules = load_rules(rules)
     n = rules.players if players is None else players
+    spec = BotSpec.parse(opponent)  # a name or a spec with options: "learned(weights='old.npz')"
     history = int(policy.meta["history"])
     jobs = [(d, r) for d in range(deals) for r in range(n)]
     per_deal: dict[int, list[float]] = {}
@@ -76,10 +78,7 @@ def evaluate(
                 return None
             return Game(rules, players=n, seed=seed * 1_000_003 + chunk[i][0])
 
-        bots = [
-            [None if s == r else make(opponent, seed=bot_seed(seed, d, r, (s - r) % n)) for s in range(n)]
-            for d, r in chunk
-        ]
+        bots = [[None if s == r else spec.build(bot_seed(seed, d, r, (s - r) % n)) for s in range(n)] for d, r in chunk]
         env = BatchedEnv(rules, n, len(chunk), history=history, utility=utility, bots=bots, games=game)
         decisions, finished = env.reset()
         done = list(finished)
