@@ -3,6 +3,7 @@ multi-seat environment, and the numpy bot with the shipped weights."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -168,6 +169,22 @@ def test_learned_bot_with_given_weights_plays_legal_games(name, tmp_path):
         g = Game(rules, seed=seed)
         while not g.is_over:
             g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))  # an illegal play raises
+
+
+def test_a_weights_file_is_read_once_until_it_changes(tmp_path):
+    rules = load_rules("classic")
+    path = random_policy(rules, 4, seed=3).save(tmp_path / "w.npz")
+    first, second = make("learned", weights=str(path)), make("learned", weights=str(tmp_path / "." / "w.npz"))
+    assert first._custom is second._custom  # a bot a seat a game: one read of the file
+    g = Game(rules, seed=5)
+    before = first.choose(rules, g.observation(g.to_move))
+    random_policy(rules, 4, seed=4).save(path)  # other weights, same size: the time tells them apart
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    third = make("learned", weights=str(path))
+    assert third._custom is not first._custom
+    assert np.array_equal(third._custom.layers()[0][0], QPolicy.load(path).layers()[0][0])
+    assert first.choose(rules, g.observation(g.to_move)) == before  # a bot keeps the weights it was built with
 
 
 def test_learned_bot_refuses_weights_for_another_table(tmp_path):

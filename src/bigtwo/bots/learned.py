@@ -155,6 +155,21 @@ def _shipped_policy(name: str) -> QPolicy:
         return QPolicy.load(f)
 
 
+@cache
+def _file_policy(path: str, mtime_ns: int, size: int) -> QPolicy:
+    """A weights file's policy, read once a process while the file is unchanged (the key carries its time and
+    size): an arena or an evaluation builds a bot a seat a game, and reading 1.7 MB each time cost more than
+    the games."""
+    return QPolicy.load(path)
+
+
+def load_weights(path: str | Path) -> QPolicy:
+    """The policy in the weights file at ``path`` (shared: read-only)."""
+    resolved = Path(path).resolve()
+    st = resolved.stat()
+    return _file_policy(str(resolved), st.st_mtime_ns, st.st_size)
+
+
 def _tables(found: dict[tuple[str, int], str]) -> str:
     return ", ".join(f"{p} with {n} players" for p, n in sorted(found)) or "none"
 
@@ -189,7 +204,7 @@ class LearnedBot(BaseBot):
     def __init__(self, seed: int | None = None, weights: str | None = None):
         super().__init__(seed)
         self._file = weights
-        self._custom = QPolicy.load(weights) if weights else None
+        self._custom = load_weights(weights) if weights else None
         if self._custom is None:  # read (once a process) now, not inside the first decision's time
             for name in shipped_weights().values():
                 _shipped_policy(name)
