@@ -138,6 +138,13 @@ class QNet(nn.Module):
         self.load_state_dict(state)
 
 
+def _table_of(config: TrainConfig, features_version: int = FEATURES_VERSION) -> dict[str, Any]:
+    """What a run's network is made for: its inputs mean these rules, players, history and features."""
+    rules = load_rules(config.rules)
+    players = rules.players if config.players is None else config.players
+    return {"rules": rules.name, "players": players, "history": config.history, "features_version": features_version}
+
+
 def _load_start(model: QNet, path: str, table: dict[str, Any]) -> None:
     """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
     the shipped ones, float16: training goes on in float32 from their rounded values).
@@ -150,10 +157,8 @@ def _load_start(model: QNet, path: str, table: dict[str, Any]) -> None:
         layers: Any = policy.layers()
     else:
         state = torch.load(path, weights_only=False)
-        cfg = TrainConfig.from_dict(state["config"])
-        players = cfg.players if cfg.players is not None else load_rules(cfg.rules).players
-        made_for = {"rules": load_rules(cfg.rules).name, "players": players, "history": cfg.history}
-        made_for["features_version"] = state.get("features_version", table["features_version"])  # (older runs)
+        # (a checkpoint from before they recorded their features version counts as today's)
+        made_for = _table_of(TrainConfig.from_dict(state["config"]), state.get("features_version", FEATURES_VERSION))
         layers = state["model"]
     differ = [f"{k} {made_for[k]!r}, not {table[k]!r}" for k in table if made_for[k] != table[k]]
     if differ:
@@ -213,9 +218,8 @@ class Trainer:
         s_size, a_size = self.env.state_encoder.size, self.env.action_encoder.size
         self.model = QNet(s_size, a_size, cfg.hidden)
         if cfg.init_from:
-            table = {"rules": rules.name, "players": n, "history": cfg.history, "features_version": FEATURES_VERSION}
             try:
-                _load_start(self.model, cfg.init_from, table)
+                _load_start(self.model, cfg.init_from, _table_of(cfg))
             except (KeyError, RuntimeError) as e:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
