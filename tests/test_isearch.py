@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from bigtwo import Game, load_rules
 from bigtwo.bots import make
-from bigtwo.bots.heuristic import policy_for
+from bigtwo.bots.heuristic import WIN, policy_for
 from bigtwo.bots.sampling import DealSampler, PlayModel
-from bigtwo.bots.search import InferenceSearchBot, effective_size, rollout, tempered_weights
-from bigtwo.bots.view import engine_of
+from bigtwo.bots.search import InferenceSearchBot, effective_size, played_in, rollout, tempered_weights
+from bigtwo.bots.view import engine_of, view_from_game
 from bigtwo.utilities import round_utility
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
 
@@ -58,13 +58,16 @@ PLAYOUT_OPTIONS = [
     {"horizon": 1},
     {"playout": "learned", "horizon": 1},
     {"playout": "mixed", "horizon": 2},
+    {"replies": 2, "playout": "learned"},
+    {"replies": 1},
 ]
 
 
 @pytest.mark.parametrize("options", PLAYOUT_OPTIONS, ids=str)
 def test_network_play_outs_and_values_play_only_legal_actions(options):
     """The learned network as the play-out policy (in every seat, or in the searching seat's) and as the value
-    of the position at the searching seat's next decisions; without weights (winner) the heuristic plays out."""
+    of the position at the searching seat's next decisions, and searched replies before either; without weights
+    (winner) the heuristic plays out."""
     for name in ("classic", "winner"):
         rules = ruleset(name)
         bots = [make("isearch", seed=s, **TINY, **options) if s % 2 == 0 else make("heuristic") for s in range(4)]
@@ -202,6 +205,64 @@ def test_the_searched_deals_come_from_the_deal_sampler_hook():
         assert str(choice) == best
         checked += 1
     assert checked >= 3
+
+
+def _replied_by_hand(game, play, policy, seat):
+    """``seat``'s points after ``play`` on ``game``'s true deal: two searched replies, then the heuristic."""
+    after = game.clone()
+    after.play(play)
+    for _ in range(2):
+        if after.is_over:
+            break
+        mover = after.to_move
+        ranked = policy.scores(view_from_game(after, played_in(after)))
+        options = [p for _s, p in ranked[:2]] + [p for _s, p in ranked[2:] if p.is_pass]
+        best, move = None, ranked[0][1]
+        if ranked[0][0] < WIN and len(options) > 1:
+            for option in options:
+                trial = after.clone()
+                trial.play(option)
+                rollout(trial, policy)
+                value = round_utility(trial.result, "cards")[mover]
+                if best is None or value > best:
+                    best, move = value, option
+        after.play(move)
+    rollout(after, policy)
+    return round_utility(after.result, "cards")[seat]
+
+
+def test_searched_replies_are_each_movers_best_on_the_deal():
+    """With ``replies=2`` the first two moves after a candidate are each the mover's best, for itself, of its
+    heuristic's two first choices and the pass, each judged by one heuristic play-out on the deal; the rest
+    plays out as before. Checked by replaying that rule by hand on the true deal."""
+    rules = load_rules("classic")
+    checked = differ = 0
+    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2), (6, 27), (9, 9), (10, 14)]:
+        g = midgame(rules, seed, actions)
+        if g.is_over or len(g.legal_plays()) < 3:
+            continue
+        seat = g.to_move
+        bot = _SeesTheDeal(g, replies=2, reply_candidates=2)
+        choice = bot.choose(rules, g.observe(seat))
+        if not bot.last_counts:
+            continue
+        policy = policy_for(engine_of(rules, g.observe(seat)))
+
+        values = {str(p): _replied_by_hand(g, p, policy, seat) for p in g.legal_plays() if str(p) in bot.last_counts}
+        best = max(bot.last_counts, key=lambda c: (values[c], -list(bot.last_counts).index(c)))
+        assert str(choice) == best
+        plain = _SeesTheDeal(g).choose(rules, g.observe(seat))
+        differ += plain != choice
+        checked += 1
+    assert checked >= 4
+    assert differ >= 1  # and the replies change what the search plays
+
+
+def test_the_options_of_searched_replies_are_checked():
+    with pytest.raises(ValueError, match="replies must be 0 or more, not -1"):
+        make("isearch", replies=-1)
+    with pytest.raises(ValueError, match="reply_candidates must be 1 or more, not 0"):
+        make("isearch", reply_candidates=0)
 
 
 def test_without_the_learned_network_the_fallback_is_the_heuristic():

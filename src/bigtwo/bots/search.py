@@ -307,6 +307,8 @@ class InferenceSearchBot(SearchBot):
         halving: bool = True,
         playout: str = "heuristic",
         horizon: int = 0,
+        replies: int = 0,
+        reply_candidates: int = 2,
         min_ess: float = 0.3,
         utility: str = "auto",
     ):
@@ -324,12 +326,16 @@ class InferenceSearchBot(SearchBot):
             ("belief_strength", belief_strength, 0 <= belief_strength <= 1, "lie in [0, 1]"),
             ("resample", resample, resample >= 0, "be 0 or more"),
             ("horizon", horizon, horizon >= 0, "be 0 (play to the end) or more"),
+            ("replies", replies, replies >= 0, "be 0 or more"),
+            ("reply_candidates", reply_candidates, reply_candidates >= 1, "be 1 or more"),
             ("min_ess", min_ess, 0 <= min_ess <= 1, "lie in [0, 1]"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
         self.playout = playout
         self.horizon = horizon
+        self.replies = replies
+        self.reply_candidates = reply_candidates
         self.min_ess = min_ess
         self.belief_strength = belief_strength
         self.resample = resample
@@ -564,7 +570,12 @@ class InferenceSearchBot(SearchBot):
     ) -> float | None:
         """This seat's points from ``game`` (a sampled deal after a candidate): played to the end by the play-out
         policies (``play.mine`` in this seat, ``play.others`` elsewhere), or, with a ``horizon``, up to this
-        seat's ``horizon``-th next decision and then the network's value of it. None when the deadline passes first."""
+        seat's ``horizon``-th next decision and then the network's value of it; with ``replies``, the first moves
+        are searched (:meth:`_searched_replies`). None when the deadline passes first."""
+        if self.replies:
+            played = self._searched_replies(game, seat, measure, play, played, deadline)
+            if played is None:
+                return None
         learned = scorer is not None and self.playout == "learned"
         mine = scorer is not None and self.playout == "mixed"  # the network for this seat, the heuristic for others
         stop = self.horizon if scorer is not None and measure == "cards" else 0
@@ -589,3 +600,39 @@ class InferenceSearchBot(SearchBot):
                 played = heuristic_step(game, policy, played, previous)
         assert game.result is not None
         return round_utility(game.result, measure)[seat]
+
+    def _searched_replies(
+        self, game: Game, seat: int, measure: str, play: ModelOfPlay, played: int, deadline: float | None
+    ) -> int | None:
+        """Play the first ``replies`` moves after a candidate (in place) as a searching player would on this deal:
+        the mover weighs its policy's best ``reply_candidates`` moves and the pass by one play-out of each and
+        plays the best for itself. Returns ``played`` with their cards; None when the deadline passes first.
+
+        The opponents at a table search too: a play-out in which they answer with the heuristic's first choice
+        overrates the candidates that exploit it (measured at 0.1 s against three ``search``: one searched reply
+        gained +0.74 points a game, deal by deal)."""
+        previous = [game.hand(s).mask for s in range(game.n)]
+        for _ in range(self.replies):
+            if game.is_over:
+                break
+            mover = game.to_move
+            view = view_from_game(game, played)
+            ranked = (play.mine if mover == seat else play.others).scores(view, previous[mover])
+            choice = ranked[0][1]
+            options = [p for _s, p in ranked[: self.reply_candidates]]
+            options += [p for _s, p in ranked[self.reply_candidates :] if p.is_pass]
+            if ranked[0][0] < WIN and len(options) > 1:
+                best = -math.inf
+                for option in options:
+                    g = game.clone()
+                    rollout(g, play.others, played | g.play(option).mask, deadline, (seat, play.mine))
+                    if g.result is None:
+                        return None
+                    value = round_utility(g.result, measure)[mover]
+                    if value > best:
+                        best, choice = value, option
+            action = game.play(choice)
+            if action.mask:
+                previous[mover] = view.hand
+                played |= action.mask
+        return played
