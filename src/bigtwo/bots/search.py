@@ -573,9 +573,10 @@ class InferenceSearchBot(SearchBot):
         seat's ``horizon``-th next decision and then the network's value of it; with ``replies``, the first moves
         are searched (:meth:`_searched_replies`). None when the deadline passes first."""
         if self.replies:
-            played = self._searched_replies(game, seat, measure, play, played, deadline)
-            if played is None:
+            after = self._searched_replies(game, seat, measure, play, played, deadline)
+            if after is None:
                 return None
+            played = after
         learned = scorer is not None and self.playout == "learned"
         mine = scorer is not None and self.playout == "mixed"  # the network for this seat, the heuristic for others
         stop = self.horizon if scorer is not None and measure == "cards" else 0
