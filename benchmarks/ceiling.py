@@ -45,10 +45,9 @@ from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.arena.play import GameRecord, bot_seed, deal_seed, seating  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
-from bigtwo.bots.heuristic import WIN, HeuristicPolicy  # noqa: E402
-from bigtwo.bots.search import InferenceSearchBot, rollout  # noqa: E402
+from bigtwo.bots.heuristic import HeuristicPolicy  # noqa: E402
+from bigtwo.bots.search import InferenceSearchBot, searched_move  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
-from bigtwo.bots.view import view_from_game  # noqa: E402
 from bigtwo.utilities import round_utility  # noqa: E402
 
 console = Console(highlight=False, width=130)
@@ -72,23 +71,12 @@ def searching_playout(game: Game, policy: HeuristicPolicy, played: int, measure:
     previous = [game.hand(s).mask for s in range(game.n)]
     while not game.is_over:
         mover = game.to_move
-        view = view_from_game(game, played)
-        ranked = policy.scores(view, previous[mover])
-        choice = ranked[0][1]
-        cands = [p for _score, p in ranked[:inner]]
-        cands += [p for _score, p in ranked[inner:] if p.is_pass]
-        if ranked[0][0] < WIN and len(cands) > 1:
-            best = None
-            for cand in cands:
-                g = game.clone()
-                rollout(g, policy, played | g.play(cand).mask)
-                assert g.result is not None
-                value = round_utility(g.result, measure)[mover]
-                if best is None or value > best:
-                    best, choice = value, cand
+        before = game.hand(mover).mask
+        choice = searched_move(game, policy, played, previous[mover], measure, inner, policy)
+        assert choice is not None  # (no deadline)
         action = game.play(choice)
         if action.mask:
-            previous[mover] = view.hand
+            previous[mover] = before
             played |= action.mask
     assert game.result is not None
     return game.result

@@ -605,9 +605,9 @@ class InferenceSearchBot(SearchBot):
     def _searched_replies(
         self, game: Game, seat: int, measure: str, play: ModelOfPlay, played: int, deadline: float | None
     ) -> int | None:
-        """Play the first ``replies`` moves after a candidate (in place) as a searching player would on this deal:
-        the mover weighs its policy's best ``reply_candidates`` moves and the pass by one play-out of each and
-        plays the best for itself. Returns ``played`` with their cards; None when the deadline passes first.
+        """Play the first ``replies`` moves after a candidate (in place) as a searching player would on this deal
+        (:func:`searched_move`, the mover's policy ranking its options). Returns ``played`` with their cards;
+        None when the deadline passes first.
 
         The opponents at a table search too: a play-out in which they answer with the heuristic's first choice
         overrates the candidates that exploit it. Against three ``search`` one searched reply gained +0.74 points
@@ -618,23 +618,56 @@ class InferenceSearchBot(SearchBot):
             if game.is_over:
                 break
             mover = game.to_move
-            view = view_from_game(game, played)
-            ranked = (play.mine if mover == seat else play.others).scores(view, previous[mover])
-            choice = ranked[0][1]
-            options = [p for _s, p in ranked[: self.reply_candidates]]
-            options += [p for _s, p in ranked[self.reply_candidates :] if p.is_pass]
-            if ranked[0][0] < WIN and len(options) > 1:
-                best = -math.inf
-                for option in options:
-                    g = game.clone()
-                    rollout(g, play.others, played | g.play(option).mask, deadline, (seat, play.mine))
-                    if g.result is None:
-                        return None
-                    value = round_utility(g.result, measure)[mover]
-                    if value > best:
-                        best, choice = value, option
-            action = game.play(choice)
+            ranker = play.mine if mover == seat else play.others
+            before = game.hand(mover).mask
+            choice = searched_move(
+                game,
+                ranker,
+                played,
+                previous[mover],
+                measure,
+                self.reply_candidates,
+                play.others,
+                (seat, play.mine),
+                deadline,
+            )
+            if choice is None:
+                return None
+            action = game.play(choice)  # (with two decks, the copy this deal's hand holds)
             if action.mask:
-                previous[mover] = view.hand
+                previous[mover] = before
                 played |= action.mask
         return played
+
+
+def searched_move(
+    game: Game,
+    ranker: HeuristicPolicy,
+    played: int,
+    parent: int,
+    measure: str,
+    options: int,
+    policy: HeuristicPolicy,
+    mine: tuple[int, HeuristicPolicy] | None = None,
+    deadline: float | None = None,
+) -> Play | None:
+    """The move of the seat to move in ``game`` (a known deal) that a one-move search would play: of ``ranker``'s
+    best ``options`` moves and the pass, the one whose play-out (:func:`rollout` with ``policy`` and ``mine``)
+    scores best for that seat, the first of equals; the ranker's first choice when it goes out or is alone.
+    ``parent``: the seat's hand at its last play (a plan reuses its work). None when the deadline passes first."""
+    mover = game.to_move
+    ranked = ranker.scores(view_from_game(game, played), parent)
+    choice = ranked[0][1]
+    cands = [p for _s, p in ranked[:options]]
+    cands += [p for _s, p in ranked[options:] if p.is_pass]
+    if ranked[0][0] < WIN and len(cands) > 1:
+        best = -math.inf
+        for cand in cands:
+            g = game.clone()
+            rollout(g, policy, played | g.play(cand).mask, deadline, mine)
+            if g.result is None:
+                return None
+            value = round_utility(g.result, measure)[mover]
+            if value > best:
+                best, choice = value, cand
+    return choice
