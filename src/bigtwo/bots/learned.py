@@ -17,7 +17,7 @@ waiting for a core made a decision take 10-100 ms instead of under one.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -155,11 +155,11 @@ def _shipped_policy(name: str) -> QPolicy:
         return QPolicy.load(f)
 
 
-@cache
+@lru_cache(maxsize=16)
 def _file_policy(path: str, mtime_ns: int, size: int) -> QPolicy:
     """A weights file's policy, read once a process while the file is unchanged (the key carries its time and
     size): an arena or an evaluation builds a bot a seat a game, and reading 1.7 MB each time cost more than
-    the games."""
+    the games. Bounded, so a process that sees a file rewritten many times keeps only recent versions."""
     return QPolicy.load(path)
 
 
