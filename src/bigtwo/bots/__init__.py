@@ -9,7 +9,7 @@ Importing this package loads every built-in bot module, and each registers itsel
 import.
 """
 
-from bigtwo.bots import heuristic, learned, search, simple
+from bigtwo.bots import heuristic, ismcts, learned, search, simple
 from bigtwo.bots.base import BaseBot, Bot
 from bigtwo.bots.registry import BOTS, bot_names, make, register
 
@@ -19,6 +19,7 @@ __all__ = [
     "Bot",
     "bot_names",
     "heuristic",
+    "ismcts",
     "learned",
     "make",
     "register",

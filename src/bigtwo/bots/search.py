@@ -393,7 +393,22 @@ class InferenceSearchBot(SearchBot):
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
-        return self._halving_search(rules, observation, model, cands, prior, shrink, network.scorer, deadline)
+        return self._search_candidates(rules, observation, model, cands, prior, shrink, network.scorer, deadline)
+
+    def _search_candidates(
+        self,
+        rules: Ruleset,
+        obs: Observation,
+        play: ModelOfPlay,
+        cands: list[Play],
+        prior: dict[int, float],
+        shrink: bool,
+        scorer: Any,
+        deadline: float | None,
+    ) -> Play:
+        """The choice among ``cands`` (the heuristic's best, the network's and the pass): successive halving over
+        sampled deals here; the tree search of :mod:`bigtwo.bots.ismcts` in its subclass."""
+        return self._halving_search(rules, obs, play, cands, prior, shrink, scorer, deadline)
 
     def _model_of_play(self, rules: Ruleset, obs: Observation) -> ModelOfPlay:
         """The heuristics of ``model`` for this table: the fitted or tuned weights where the package has them,
