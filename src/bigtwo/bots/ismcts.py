@@ -19,6 +19,11 @@ policies and the hard ``budget_ms`` a decision. The weighted deals form a pool t
 Availability: at a node where the mover's options depend on the deal (an opponent's hand), UCB1 counts for each
 move the visits in which it was possible (``avail``) instead of the parent's visits. The move played is the
 root candidate with the most visits (virtual ones included), the better mean breaking ties.
+
+Measured against three ``search`` at 1 s a decision (60 duplicate deals, README): +0.23 [-0.71, +1.18] points a
+game, deal by deal -0.75 beside ``isearch``'s +0.99; at 0.1 s -0.45 beside it. Answering each candidate as a
+searching opponent would has not helped against these opponents, so ``isearch`` stays first in the strength order
+and this bot is a baseline (the standard search of the card-game literature) to build on.
 """
 
 from __future__ import annotations
