@@ -185,3 +185,27 @@ def test_move_keys_fold_the_two_copies_of_a_card():
 def test_bad_options_are_refused_in_words(options, words):
     with pytest.raises(ValueError, match=words):
         make("ismcts", **options)
+
+
+class _Impossible:
+    """Beliefs under which no deal explains the table."""
+
+    def log_likelihood(self, hands, deadline=None):
+        return float("-inf")
+
+
+class _Contradicted(ISMCTSBot):
+    def _deal_pool(self, rules, obs, model):
+        return DealPool(rules, obs, _Impossible(), self.min_ess, self.rng)
+
+
+def test_when_no_sampled_deal_explains_the_table_it_plays_the_heuristics_choice():
+    """Every sampled deal ruled out: the search gives up on sampling after a bounded number of tries, without an
+    error, and plays its first candidate (the heuristic's choice)."""
+    rules = load_rules("classic")
+    g = midgame(rules, 8, 6)
+    obs = g.observe(g.to_move)
+    ranked, _cands = _candidates(rules, obs, 4)
+    bot = _Contradicted(seed=1, iterations=50, utility="cards")
+    assert bot.choose(rules, obs) == ranked[0][1]
+    assert bot.last_iterations == 0

@@ -95,9 +95,10 @@ class DealPool:
         self.logw: list[float] = []
         self.cumulative: list[float] = []
         self.failures = 0
+        self.exhausted = False  # too many sampled deals contradicted the history: the pool stays as it is
 
     def add(self, deadline: float | None) -> bool:
-        """Sample one more deal; False when the deadline passed first."""
+        """Sample one more deal; False when the deadline passed first or no consistent deal was found."""
         while True:
             hands = self.sampler.sample(self.rng)
             lw = 0.0
@@ -115,7 +116,8 @@ class DealPool:
                     break
             self.failures += 1
             if self.failures > MAX_FAILED_SAMPLES:
-                raise RuntimeError("no deal consistent with the observation could be sampled")
+                self.exhausted = True
+                return False
         if base.stock_size > 1:
             shuffle_stock(base, self.rng)
         self.games.append(base)
@@ -224,9 +226,12 @@ class ISMCTSBot(InferenceSearchBot):
         while self.iterations is None or done < self.iterations:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            if len(pool.games) * self.reuse <= done and not pool.add(deadline):
-                self.last_cut = True
+            grow = len(pool.games) * self.reuse <= done and not pool.exhausted
+            if grow and not pool.add(deadline) and not pool.exhausted:
+                self.last_cut = True  # out of time
                 break
+            if not pool.games:
+                break  # no deal to search: the heuristic's choice
             got = self._iterate(pool, root, cands, seat, measure, scale, play, deadline)
             if got is None:
                 self.last_cut = self.iterations is not None
