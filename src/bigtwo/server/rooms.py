@@ -1179,11 +1179,14 @@ class Rooms:
             with self.engine.connect() as conn:
                 mine = ratings.rating_of(conn, f"account:{account[0]}", family)["rating"]
                 theirs = {
-                    name: ratings.rating_of(conn, f"bot:{name}", family)["rating"]
+                    name: ratings.rating_of(conn, f"bot:{name}", family)
                     for name in available_bots()
                     if cannot_play(name, rules, players) is None
                 }
-            return mine, theirs
+            # a bot that has played no rated game here shows a newcomer's rating whatever its strength (a search
+            # would sit in a beginner's band): once some bots are rated, only those are matched
+            rated = {name: r["rating"] for name, r in theirs.items() if r["matches"] > 0}
+            return mine, rated or {name: r["rating"] for name, r in theirs.items()}
 
         mine, bots = await asyncio.to_thread(read)
         band = self.settings.quick_match_band
