@@ -41,6 +41,7 @@ from bigtwo.bots.search import (
     MAX_FAILED_SAMPLES,
     InferenceSearchBot,
     ModelOfPlay,
+    best_and_pass,
     effective_size,
     played_in,
     rollout,
@@ -256,9 +257,7 @@ class ISMCTSBot(InferenceSearchBot):
         ranked = ranker.scores(view_from_game(game, played), parent)
         if ranked[0][0] >= WIN:
             return [ranked[0][1]]
-        options = [p for _s, p in ranked[: self.width]]
-        options += [p for _s, p in ranked[self.width :] if p.is_pass]
-        return options
+        return best_and_pass(ranked, self.width)
 
     def _iterate(
         self,

@@ -655,6 +655,12 @@ class InferenceSearchBot(SearchBot):
         return played
 
 
+def best_and_pass(ranked: list[tuple[float, Play]], count: int) -> list[Play]:
+    """The moves a search weighs at a seat: its heuristic's best ``count`` of ``ranked`` (best first), and the pass
+    when it is legal and not among them."""
+    return [p for _s, p in ranked[:count]] + [p for _s, p in ranked[count:] if p.is_pass]
+
+
 def searched_move(
     game: Game,
     ranker: HeuristicPolicy,
@@ -673,8 +679,7 @@ def searched_move(
     mover = game.to_move
     ranked = ranker.scores(view_from_game(game, played), parent)
     choice = ranked[0][1]
-    cands = [p for _s, p in ranked[:options]]
-    cands += [p for _s, p in ranked[options:] if p.is_pass]
+    cands = best_and_pass(ranked, options)
     if ranked[0][0] < WIN and len(cands) > 1:
         best = -math.inf
         for cand in cands:
