@@ -70,7 +70,8 @@ class Standing:
 # first: isearch vs three search at 1 s each is +0.99 [+0.13, +1.85] (today's default, the network weighed as 20
 # deals; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three
 # heuristic +3.0 at about 0.25 s a move (against the heuristic of then) and learned vs three of today's heuristic
-# +2.3 [+2.0, +2.7] (the stage 5 weights, +0.7 head to head over stage 4, which scored +3.2 here);
+# +2.0 [+1.7, +2.4] (the stage 6 weights, +0.35 head to head and +0.40 over the standard field beside stage 5,
+# which scored +2.3 here);
 # heuristic vs three greedy +6.8. A bot not registered, or one that cannot play the table (learned without weights
 # for it), is passed over.
 STRENGTH: tuple[Standing, ...] = (
@@ -81,7 +82,7 @@ STRENGTH: tuple[Standing, ...] = (
         evidence="vs three search, 0.1 s each: +0.89 [+0.21, +1.57]; 1 s each: +0.99 [+0.13, +1.85]",
     ),
     Standing("search", 0.2, thinks=True, evidence="vs three heuristic: +3.0 at 0.25 s a move"),
-    Standing("learned", 0.002, evidence="vs three heuristic (contesting the lead): +2.3 [+2.0, +2.7]"),
+    Standing("learned", 0.002, evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]"),
     Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
     Standing("greedy", 0.0001),
     Standing("random", 0.0),
