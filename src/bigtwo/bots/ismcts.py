@@ -209,11 +209,7 @@ class ISMCTSBot(InferenceSearchBot):
         assert seat is not None
         measure = rules.play_measure if self.utility == "auto" else self.utility
         scale = 13.0 if measure in ("cards", "score") else 1.0  # points in hands, so that UCB's constant fits
-        model = None
-        if self.beliefs and self.belief_strength > 0:
-            model = PlayModel(rules, obs, *play.belief, self.belief_strength)
-            if not model.active:
-                model = None
+        model = self._belief_model(rules, obs, play)
         pool = self._deal_pool(rules, obs, model)
         root = self.last_tree = Node()
         virtual: dict[int, float] = {}

@@ -438,6 +438,14 @@ class InferenceSearchBot(SearchBot):
         perfect beliefs would be worth replaces it, outside the package: benchmarks/ceiling.py)."""
         return DealSampler(rules, obs)
 
+    def _belief_model(self, rules: Ruleset, obs: Observation, play: ModelOfPlay) -> PlayModel | None:
+        """The likelihood of the others' observed plays and passes on a sampled deal, or None where there is
+        nothing to weigh (beliefs off, or nothing an opponent did that the model reads)."""
+        if not self.beliefs or self.belief_strength <= 0:
+            return None
+        model = PlayModel(rules, obs, *play.belief, self.belief_strength)
+        return model if model.active else None
+
     def _halving_search(
         self,
         rules: Ruleset,
@@ -453,9 +461,7 @@ class InferenceSearchBot(SearchBot):
         assert seat is not None
         measure = rules.play_measure if self.utility == "auto" else self.utility
         sampler = self._deal_sampler(rules, obs)
-        model = None
-        if self.beliefs and self.belief_strength > 0:
-            model = PlayModel(rules, obs, *play.belief, self.belief_strength)
+        model = self._belief_model(rules, obs, play)
         k = len(cands)
         rounds = max(1, math.ceil(math.log2(k))) if self.halving else 1
         start = time.perf_counter()
@@ -498,7 +504,7 @@ class InferenceSearchBot(SearchBot):
             if self.iterations is not None and len(values) >= self.iterations:
                 break
             lw = 0.0
-            if model is not None and model.active and self.resample > 1:
+            if model is not None and self.resample > 1:
                 # sampling-importance-resampling: of `resample` uniform deals, keep one drawn by its likelihood,
                 # so play-outs go to deals that explain the table and every kept deal weighs the same
                 batch: list[tuple[float, list[int]]] = []
