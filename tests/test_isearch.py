@@ -19,6 +19,7 @@ from bigtwo.bots.heuristic import WIN, policy_for
 from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.search import InferenceSearchBot, effective_size, played_in, rollout, tempered_weights
 from bigtwo.bots.view import engine_of, view_from_game
+from bigtwo.errors import BigTwoError
 from bigtwo.utilities import round_utility
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
 
@@ -142,6 +143,46 @@ def test_the_learned_network_is_a_candidate_and_the_fallback():
         bot = make("isearch", seed=1, budget_ms=1e-6)
         assert bot.choose(rules, obs) == make("learned").choose(rules, obs)
         assert bot.last_iterations == 0
+
+
+def random_network(path, rules, players, seed, **meta):
+    """A network of the learned bot's shape with random weights, saved as a weights file."""
+    import numpy as np
+
+    from bigtwo.bots.features import FEATURES_VERSION, ActionEncoder, StateEncoder
+    from bigtwo.bots.learned import QPolicy
+
+    s, a = StateEncoder(rules, players, 8).size, ActionEncoder(rules, players).size
+    rng = np.random.default_rng(seed)
+    sizes = [s + a, 32, 1]
+    layers = [(rng.normal(0, 0.1, (i, o)), rng.normal(0, 0.1, o)) for i, o in itertools.pairwise(sizes)]
+    info = {"rules": rules.name, "players": players, "history": 8, "features_version": FEATURES_VERSION, **meta}
+    return str(QPolicy(layers, s, info).save(path))
+
+
+def test_a_weights_file_is_the_searchs_network(tmp_path):
+    """``weights=`` puts another network in the shipped one's place: out of time, the choice is that network's;
+    a file for another table, or one fitted to a bot's choices (no values), is refused in words."""
+    rules = load_rules("classic")
+    other = random_network(tmp_path / "other.npz", rules, 4, seed=1)
+    differ = 0
+    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2)]:
+        g = midgame(rules, seed, actions)
+        obs = g.observe(g.to_move)
+        if len(g.legal_plays()) < 3:
+            continue
+        bot = make("isearch", seed=1, budget_ms=1e-6, weights=other)
+        mine = bot.choose(rules, obs)
+        assert mine == make("learned", weights=other).choose(rules, obs)
+        differ += mine != make("learned").choose(rules, obs)
+    assert differ  # the file's network, not the shipped one
+    three = random_network(tmp_path / "three.npz", rules, 3, seed=2)
+    g = midgame(rules, 3, 11)
+    with pytest.raises(BigTwoError, match=r"three\.npz were trained for 'classic' with 3 players"):
+        make("isearch", iterations=2, weights=three).choose(rules, g.observe(g.to_move))
+    fitted = random_network(tmp_path / "fitted.npz", rules, 4, seed=3, target="policy", beta=5.0)
+    with pytest.raises(BigTwoError, match=r"fitted\.npz were fitted to a bot's choices: a search weighs the values"):
+        make("isearch", weights=fitted)
 
 
 def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import random
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -254,6 +256,33 @@ def test_batched_env_plays_heuristic_seats_as_the_bot_would():
         return [(f.env, f.episode, [(s, p.mask) for s, p in f.game.history]) for f in done[:12]]
 
     assert run(True) == run(False)
+
+
+def test_batched_env_plays_learned_seats_as_the_bot_would():
+    """The learned bots' seats, scored together in one batch a network (two networks here: the shipped one and
+    a file's), play the moves each bot plays from its own observation."""
+    import shutil
+    from importlib import resources
+
+    from bigtwo.bots.learned import shipped_weights
+
+    weights = resources.files("bigtwo.bots") / "weights" / shipped_weights()[("classic", 4)]
+    with resources.as_file(weights) as path, tempfile.TemporaryDirectory() as tmp:
+        copy = shutil.copy(path, Path(tmp) / "copy.npz")
+
+        def run(fast):
+            def bot(i, s):
+                return [make("learned"), make("learned", weights=copy), make("heuristic")][(i + s) % 3]
+
+            bots = [[None if s == i % 4 else bot(i, s) for s in range(4)] for i in range(6)]
+            env = BatchedEnv("classic", 4, num_envs=6, seed=9, bots=bots, fast_bots=fast)
+            d, done = env.reset()
+            while min(env.episodes) < 3:  # the exposed seats play their first legal action
+                d, finished = env.step(d, [0] * len(d.plays))
+                done += finished
+            return {(f.env, f.episode): [(s, p.mask) for s, p in f.game.history] for f in done if f.episode < 3}
+
+        assert run(True) == run(False)
 
 
 def test_learned_bot_answers_exchanges_with_the_base_default():

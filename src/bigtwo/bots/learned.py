@@ -197,14 +197,21 @@ def policy_for(rules: Ruleset, players: int) -> QPolicy:
 
 @register("learned")
 class LearnedBot(BaseBot):
-    """Plays the action with the highest learned Q value (``weights=`` a file; default: the shipped ones)."""
+    """Plays the action with the highest learned Q value (``weights=`` a file; default: the shipped ones); with
+    ``sample=True`` and a network fitted to a bot's choices, draws one as that bot would choose."""
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, weights: str | None = None):
+    def __init__(self, seed: int | None = None, weights: str | None = None, sample: bool = False):
         super().__init__(seed)
         self._file = weights
         self._custom = load_weights(weights) if weights else None
+        self.sample = sample
+        if sample and (self._custom is None or "beta" not in self._custom.meta):
+            raise BigTwoError(
+                "sample=True draws an action with the probabilities of a network fitted to a bot's choices "
+                "(bigtwo imitate): give its weights file"
+            )
         if self._custom is None:  # read (once a process) now, not inside the first decision's time
             for name in shipped_weights().values():
                 _shipped_policy(name)
@@ -216,18 +223,7 @@ class LearnedBot(BaseBot):
         if got is not None:
             return got
         policy = self._custom if self._custom is not None else policy_for(rules, players)
-        meta = policy.meta
-        if meta.get("features_version") != FEATURES_VERSION:
-            raise BigTwoError(
-                f"weights {self._file or meta.get('rules')}: features version {meta.get('features_version')!r}, "
-                f"this bot reads version {FEATURES_VERSION}"
-            )
-        if self._custom is not None and (meta.get("rules") != rules.name or meta.get("players") != players):
-            raise BigTwoError(
-                f"weights {self._file} were trained for {meta.get('rules')!r} with {meta.get('players')} players, "
-                f"not {rules.name!r} with {players}"
-            )
-        got = self._scorers[key] = GameScorer(policy, rules, players, self._file)
+        got = self._scorers[key] = scorer_of(policy, rules, players, self._file)
         return got
 
     @classmethod
@@ -244,7 +240,19 @@ class LearnedBot(BaseBot):
         scorer = self._setup(rules, observation.players)  # checked first: an uncovered table errs
         if len(legal) == 1:
             return legal[0]
-        return legal[int(np.argmax(scorer.q_observed(rules, observation, legal)))]
+        return self.pick(scorer, legal, scorer.q_observed(rules, observation, legal))
+
+    def scorer(self, rules: Ruleset, players: int) -> GameScorer:
+        """The network this bot plays with at this table (refused in words where it has none)."""
+        return self._setup(rules, players)
+
+    def pick(self, scorer: GameScorer, legal: list[Play], q: np.ndarray) -> Play:
+        """The action played, given the network's values ``q`` of ``legal`` (a batched caller scores many
+        decisions at once and asks each bot to pick)."""
+        if self.sample:  # as the imitated bot would choose: a softmax at the fitted inverse temperature
+            z = np.exp((q - q.max()) * float(scorer.net.meta["beta"]))
+            return legal[self.rng.choices(range(len(legal)), weights=z.tolist())[0]]
+        return legal[int(np.argmax(q))]
 
 
 class GameScorer:
@@ -264,6 +272,9 @@ class GameScorer:
             )
         # the network predicts a seat's points / 13 under the cards-left measure it was trained on
         self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0
+        # a network fitted to a bot's choices (``bigtwo imitate``) ranks actions; its outputs are not points
+        self.is_policy = net.meta.get("target") == "policy"
+        self.label = label or net.meta.get("rules")
 
     def q_observed(self, rules: Ruleset, observation: Observation, legal: list[Play]) -> np.ndarray:
         """The Q values (the network's own units) of ``legal`` from the seat's observation alone."""
@@ -285,7 +296,28 @@ class GameScorer:
 
     def value(self, game: Any) -> float:
         """The seat to move's expected points (in the trained measure's units) from here: its best Q."""
+        if self.is_policy:
+            raise BigTwoError(
+                f"weights {self.label} were fitted to a bot's choices: they rank actions, they do not value them"
+            )
         return float(np.max(self.q(game, game.legal_plays()))) * self.scale
+
+
+def scorer_of(policy: QPolicy, rules: Ruleset, players: int, file: str | None = None) -> GameScorer:
+    """``policy`` as a scorer for this table, refused in words where its inputs would mean other things: another
+    features version, or (a file's weights, ``file``) another preset or table size than it was trained for."""
+    meta = policy.meta
+    if meta.get("features_version") != FEATURES_VERSION:
+        raise BigTwoError(
+            f"weights {file or meta.get('rules')}: features version {meta.get('features_version')!r}, "
+            f"this bot reads version {FEATURES_VERSION}"
+        )
+    if file is not None and (meta.get("rules") != rules.name or meta.get("players") != players):
+        raise BigTwoError(
+            f"weights {file} were trained for {meta.get('rules')!r} with {meta.get('players')} players, "
+            f"not {rules.name!r} with {players}"
+        )
+    return GameScorer(policy, rules, players, file)
 
 
 def scorer_for(rules: Ruleset, players: int) -> GameScorer | None:
@@ -302,4 +334,14 @@ def scorer_for(rules: Ruleset, players: int) -> GameScorer | None:
         return None
 
 
-__all__ = ["WEIGHTS_FORMAT", "GameScorer", "LearnedBot", "QPolicy", "policy_for", "scorer_for", "shipped_weights"]
+__all__ = [
+    "WEIGHTS_FORMAT",
+    "GameScorer",
+    "LearnedBot",
+    "QPolicy",
+    "load_weights",
+    "policy_for",
+    "scorer_for",
+    "scorer_of",
+    "shipped_weights",
+]

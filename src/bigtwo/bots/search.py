@@ -43,7 +43,7 @@ from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
-from bigtwo.errors import IllegalPlay
+from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.positions import position_from_observation
@@ -209,13 +209,18 @@ class SearchBot(BaseBot):
 
 
 class _Network:
-    """The shipped learned network for one table, for a search: its Q values of a decision's legal actions (in
-    points, from the observation), its play-out moves and its value of a position (from a sampled deal)."""
+    """The learned network for one table, for a search: its Q values of a decision's legal actions (in points,
+    from the observation), its play-out moves and its value of a position (from a sampled deal). The shipped
+    weights where the package has them (else none), or a weights file (``weights``), which must fit the table
+    and value actions (a network fitted to a bot's choices only ranks them)."""
 
-    def __init__(self, rules: Ruleset, players: int):
-        from bigtwo.bots.learned import scorer_for
+    def __init__(self, rules: Ruleset, players: int, weights: str | None = None):
+        from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
-        self.scorer = scorer_for(rules, players)
+        if weights is None:
+            self.scorer = scorer_for(rules, players)
+            return
+        self.scorer = scorer_of(load_weights(weights), rules, players, weights)
 
     def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
         if self.scorer is None:
@@ -311,6 +316,7 @@ class InferenceSearchBot(SearchBot):
         reply_candidates: int = 2,
         min_ess: float = 0.3,
         utility: str = "auto",
+        weights: str | None = None,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
         if playout not in PLAYOUTS:
@@ -347,6 +353,15 @@ class InferenceSearchBot(SearchBot):
         self.prior = prior
         self.blend = blend
         self.halving = halving
+        self.weights = weights
+        if weights is not None:  # read (once a process) and checked now, not inside the first decision's time
+            from bigtwo.bots.learned import load_weights
+
+            if load_weights(weights).meta.get("target") == "policy":
+                raise BigTwoError(
+                    f"weights {weights} were fitted to a bot's choices: a search weighs the values of actions, "
+                    "which they do not give"
+                )
         self._networks: dict[tuple[Ruleset, int], _Network] = {}
         self.last_effective_deals = 0.0  # the last decision's effective number of deals under the beliefs
         self.last_counts: dict[str, int] = {}  # deals each candidate of the last decision was played out on
@@ -355,7 +370,7 @@ class InferenceSearchBot(SearchBot):
         key = (rules, players)
         got = self._networks.get(key)
         if got is None:
-            got = self._networks[key] = _Network(rules, players)
+            got = self._networks[key] = _Network(rules, players, self.weights)
         return got
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:

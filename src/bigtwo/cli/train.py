@@ -143,3 +143,66 @@ def train(
         export=export,
     )
     console.print(f"saved {ckpt} ({trainer.frames:,} frames); best evaluation {trainer.best}")
+
+
+def imitate(
+    data: Annotated[list[Path], typer.Argument(help="Decisions files (bigtwo simulate --record-decisions)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for policy.npz and report.json")],
+    init_from: Annotated[
+        Path | None, typer.Option("--init-from", help="Start from this network: exported .npz weights or a checkpoint")
+    ] = None,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the training decisions")] = 6,
+    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate")] = 3e-4,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Decisions a gradient step")] = 256,
+    holdout: Annotated[float, typer.Option("--holdout", help="Share of the games held out to measure the fit")] = 0.1,
+    hidden: Annotated[str, typer.Option("--hidden", help="Hidden layer sizes (without --init-from)")] = "512,512,256",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the held-out games and the order of the steps")] = 0,
+    threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
+) -> None:
+    """Fit a network to a bot's recorded decisions: a fast stand-in that plays as it plays.
+
+    Prints, epoch by epoch, how often the network's most likely action on held-out games is the one the bot
+    chose and the log probability it gives that action (epoch 0: the starting network); the best epoch's
+    weights go to OUT/policy.npz, which `learned(weights='OUT/policy.npz')` plays.
+
+    Examples:
+      bigtwo simulate --bots "search(iterations=30, utility='cards')" -p 4 --no-duplicate --record-decisions search.npz
+      bigtwo imitate search.npz --out runs/proxy --init-from runs/classic/best.npz
+    """
+    try:
+        import torch
+
+        from bigtwo.rl.imitate import Epoch, ImitationConfig
+        from bigtwo.rl.imitate import imitate as fit
+    except ImportError as e:
+        console.print(f"[red]bigtwo imitate needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        raise typer.Exit(2) from None
+    from bigtwo.errors import BigTwoError
+
+    torch.set_num_threads(threads)
+    config = ImitationConfig(
+        epochs=epochs,
+        lr=lr,
+        batch_size=batch_size,
+        holdout=holdout,
+        seed=seed,
+        hidden=_parse_hidden(hidden),
+        init_from=str(init_from) if init_from else None,
+    )
+
+    def show(e: Epoch) -> None:
+        loss = "" if e.epoch == 0 else f"loss {e.loss:.4f}  "
+        console.print(
+            f"epoch {e.epoch}: {loss}held out: agrees {e.agreement:.1%}, log probability {e.log_probability:.3f} "
+            f"a decision (beta {e.beta:.1f}), {e.seconds:.0f} s"
+        )
+
+    try:
+        result = fit(data, out, config, on_epoch=show)
+    except BigTwoError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+    console.print(
+        f"{result.decisions:,} decisions with a choice, {result.held_out:,} held out (uniform: "
+        f"{result.uniform_log_probability:.3f}); kept epoch {result.kept}: {out / 'policy.npz'}"
+    )

@@ -12,7 +12,10 @@ move inside ``step``, from their own observation, and are never exposed. With ``
 a decision with a single legal action is played at once and not exposed either: it teaches nothing.
 A ``heuristic`` bot's seat (one deck) is played straight from the Game (``fast_bots``): the same
 :class:`~bigtwo.bots.heuristic.HeuristicPolicy` on the same :class:`~bigtwo.bots.view.SeatView`, without
-building an observation dict, so the same moves at about a third less cost (a test holds them equal).
+building an observation dict, so the same moves at about a third less cost (a test holds them equal). A
+``learned`` bot's seats (one deck) are read the same way and wait for one another: every game where such a bot
+is to move is scored in one batched call per network, as the exposed decisions are, then each bot picks its
+move (the same moves: a test holds them equal).
 
 Rounds are played as dealt, as the AEC environment's ``procedures=False``: the procedures before play
 (auctions, free trade, exchanges) and the Horse Game's blind pass are not exposed here (the AEC and Gymnasium
@@ -32,6 +35,7 @@ import numpy as np
 from bigtwo.bots.base import Bot
 from bigtwo.bots.features import ActionEncoder, StateEncoder, info_from_game
 from bigtwo.bots.heuristic import HeuristicBot, policy_for
+from bigtwo.bots.learned import GameScorer, LearnedBot
 from bigtwo.bots.view import view_from_game
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
@@ -115,12 +119,14 @@ class BatchedEnv:
         self.games: list[Game | None] = [None] * num_envs
         self.actions_played = [0] * num_envs
         self._legal: list[list[Play] | None] = [None] * num_envs  # the pending decision's, once listed
+        self._waiting: list[int] = []  # games where a learned bot is to move (played together by _settle)
         self.steps = 0  # exposed decisions answered
         self.moves = 0  # every action played (exposed, forced and bots')
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("_legal", [None] * state["num_envs"])  # pickled before the cache existed
         state.setdefault("fast_bots", state["rules"].decks == 1)
+        state.setdefault("_waiting", [])
         self.__dict__.update(state)
 
     def _new_game(self, i: int) -> Game | None:
@@ -138,6 +144,7 @@ class BatchedEnv:
             self.games[i] = self._new_game(i)
             self.actions_played[i] = 0
             self._advance(i, finished)
+        self._settle(finished)
         return self.decisions(), finished
 
     def _advance(self, i: int, finished: list[Finished]) -> None:
@@ -157,6 +164,9 @@ class BatchedEnv:
             seat = g.to_move
             bot = self.bots[i][seat]
             if bot is not None:
+                if self.fast_bots and type(bot) is LearnedBot:
+                    self._waiting.append(i)
+                    return
                 if self.fast_bots and type(bot) is HeuristicBot:
                     g.play(_heuristic_move(bot, g))
                 else:
@@ -171,10 +181,51 @@ class BatchedEnv:
                 g.play(legal[0])
             else:
                 return
-            self.moves += 1
-            self.actions_played[i] += 1
-            if self.actions_played[i] > MAX_ACTIONS:
-                raise BigTwoError(f"game {i}: no result after {MAX_ACTIONS} actions")
+            self._count(i)
+
+    def _count(self, i: int) -> None:
+        self.moves += 1
+        self.actions_played[i] += 1
+        if self.actions_played[i] > MAX_ACTIONS:
+            raise BigTwoError(f"game {i}: no result after {MAX_ACTIONS} actions")
+
+    def _settle(self, finished: list[Finished]) -> None:
+        """Play the learned bots' moves of every waiting game, one batched call per network, until every game
+        waits for an exposed decision (or has no more deals)."""
+        while self._waiting:
+            waiting, self._waiting = self._waiting, []
+            moves: dict[int, Play] = {}
+            groups: dict[int, tuple[GameScorer, list[tuple[int, LearnedBot, list[Play]]]]] = {}
+            for i in waiting:
+                g = self.games[i]
+                assert g is not None
+                bot = self.bots[i][g.to_move]
+                assert isinstance(bot, LearnedBot)
+                scorer = bot.scorer(self.rules, self.n)
+                legal = g.legal_plays()
+                if len(legal) == 1:
+                    moves[i] = legal[0]
+                else:
+                    groups.setdefault(id(scorer.net), (scorer, []))[1].append((i, bot, legal))
+            for scorer, items in groups.values():
+                states = np.empty((len(items), scorer.states.size), dtype=np.float32)
+                rows = []
+                for j, (i, _bot, legal) in enumerate(items):
+                    g = self.games[i]
+                    assert g is not None
+                    seat = g.to_move
+                    scorer.states.encode_into(info_from_game(g, seat, scorer.states.k), states[j])
+                    rows.append(scorer.actions.encode(g.hand(seat).mask, legal))
+                offsets = np.concatenate([[0], np.cumsum([len(legal) for _i, _b, legal in items])])
+                q = scorer.net.q_batch(states, np.concatenate(rows), offsets)
+                for j, (i, bot, legal) in enumerate(items):
+                    moves[i] = bot.pick(scorer, legal, q[offsets[j] : offsets[j + 1]])
+            for i in waiting:
+                g = self.games[i]
+                assert g is not None
+                g.play(moves[i])
+                self._count(i)
+                self._advance(i, finished)
 
     def decisions(self) -> Decisions:
         """The pending decision of every game still running."""
@@ -215,9 +266,9 @@ class BatchedEnv:
                 raise ValueError(f"choice {c} for game {i}: it has {len(legal)} legal actions (0-{len(legal) - 1})")
             g.play(legal[c])
             self.steps += 1
-            self.moves += 1
-            self.actions_played[i] += 1
+            self._count(i)
             self._advance(i, finished)
+        self._settle(finished)
         return self.decisions(), finished
 
     @property
