@@ -145,12 +145,82 @@ def test_a_start_network_is_fine_tuned(heuristic_decisions, tmp_path):
         imitate([heuristic_decisions], tmp_path / "bad", small(hidden=(32,), init_from=str(start)))
 
 
+@pytest.fixture(scope="module")
+def search_decisions(tmp_path_factory):
+    d = tmp_path_factory.mktemp("search")
+    return record(d / "search.npz", ["search(iterations=2, utility='cards')"] * 4, 24, seed=6)
+
+
+def test_a_fit_among_the_searchs_candidates_chooses_among_them(search_decisions, tmp_path):
+    """With ``candidates=4`` every recorded game is replayed, the chosen actions are all among the heuristic's
+    best four and the pass, and the fitted network plays only among those (or the heuristic's best when it goes
+    out), from the observation as in the batched environment."""
+    from bigtwo.bots.heuristic import policy_for, search_candidates
+    from bigtwo.bots.view import played_in, view_from_game
+    from bigtwo.envs.batched import BatchedEnv
+
+    result = imitate([search_decisions], tmp_path, small(candidates=4, epochs=2))
+    assert result.heuristic_agreement is not None and 0.3 < result.heuristic_agreement <= 1.0
+    everything = imitate([search_decisions], tmp_path / "all", small(epochs=1))
+    assert result.uniform_log_probability > everything.uniform_log_probability  # fewer actions to choose among
+    path = str(tmp_path / "policy.npz")
+    assert QPolicy.load(path).meta["candidates"] == 4
+    rules = load_rules("classic")
+    bot = make("learned", weights=path)
+    g = Game(rules, seed=3)
+    narrowed = 0
+    while not g.is_over:
+        cands = search_candidates(policy_for(g.ev).scores(view_from_game(g, played_in(g))), 4)
+        play = bot.choose(rules, g.observe(g.to_move))
+        assert play in cands if len(g.legal_plays()) > 1 else play == g.legal_plays()[0]
+        narrowed += len(cands) < len(g.legal_plays())
+        g.play(play)
+    assert narrowed
+
+    def run(fast):
+        bots = [[None if s == i % 4 else make("learned", weights=path) for s in range(4)] for i in range(3)]
+        env = BatchedEnv("classic", 4, num_envs=3, seed=4, bots=bots, fast_bots=fast)
+        d, done = env.reset()
+        while min(env.episodes) < 2:
+            d, finished = env.step(d, [0] * len(d.plays))
+            done += finished
+        return {(f.env, f.episode): [(s, p.mask) for s, p in f.game.history] for f in done if f.episode < 2}
+
+    assert run(True) == run(False)
+
+
+def test_a_record_that_does_not_replay_is_refused(search_decisions, tmp_path):
+    data = read_decisions(search_decisions)
+    arrays = dict(data.arrays)
+    chosen = arrays["chosen"].copy()
+    off = arrays["legal_offsets"]
+    # a decision whose chosen action is the last legal one, pointed at one outside the candidates
+    rules = load_rules("classic")
+    from bigtwo.rl.imitate import search_candidate_rows
+
+    allowed, _first = search_candidate_rows(data, rules, 4)
+    i = next(i for i in range(len(chosen)) if not allowed[off[i] : off[i + 1]].all())
+    chosen[i] = int(np.flatnonzero(~allowed[off[i] : off[i + 1]])[0])
+    arrays["chosen"] = chosen
+    bad = type(data)(data.meta, arrays)
+    with pytest.raises(BigTwoError, match=rf"decision {i} chose an action outside the heuristic's best 4"):
+        search_candidate_rows(bad, rules, 4, "bad.npz")
+    arrays = dict(data.arrays)
+    cards = arrays["action_cards"].copy()
+    cards[[0, 1]] = cards[[1, 0]]  # the first two actions swapped: the game no longer replays
+    arrays["action_cards"] = cards
+    with pytest.raises(BigTwoError, match=r"bad\.npz: game 0's action 1 does not replay"):
+        search_candidate_rows(type(data)(data.meta, arrays), rules, 4, "bad.npz")
+
+
 def test_bad_inputs_are_refused_in_words(heuristic_decisions, tmp_path):
     three = record(tmp_path / "three.npz", ["heuristic"] * 3, 6, seed=1, players=3)
     with pytest.raises(BigTwoError, match=r"three\.npz: recorded for another table than .*heuristic\.npz \(players"):
         imitate([heuristic_decisions, three], tmp_path / "x", small())
     with pytest.raises(BigTwoError, match=r"holdout=1\.5: the share of games held out"):
         imitate([heuristic_decisions], tmp_path / "x", small(holdout=1.5))
+    with pytest.raises(BigTwoError, match=r"candidates=-1: the heuristic's best moves"):
+        imitate([heuristic_decisions], tmp_path / "x", small(candidates=-1))
     with pytest.raises(BigTwoError, match="not a decisions file"):
         imitate([tmp_path / "missing.npz"], tmp_path / "x", small())
     r = CliRunner().invoke(app, ["imitate", str(heuristic_decisions), "--out", str(tmp_path / "y"), "--epochs", "0"])

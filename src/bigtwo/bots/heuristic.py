@@ -408,6 +408,20 @@ def policy_for(ev: Any, contest: bool = True, weights: HeuristicWeights = DEFAUL
     return p
 
 
+def best_and_pass(ranked: list[tuple[float, Play]], count: int) -> list[Play]:
+    """The moves a search weighs at a seat: its heuristic's best ``count`` of ``ranked`` (best first), and the pass
+    when it is legal and not among them."""
+    return [p for _s, p in ranked[:count]] + [p for _s, p in ranked[count:] if p.is_pass]
+
+
+def search_candidates(ranked: list[tuple[float, Play]], count: int) -> list[Play]:
+    """What ``search`` chooses among, given its heuristic's ``ranked`` actions: the best alone when it goes out,
+    else the best ``count`` and the pass (:func:`best_and_pass`)."""
+    if ranked[0][0] >= WIN:
+        return [ranked[0][1]]
+    return best_and_pass(ranked, count)
+
+
 @register("heuristic")
 class HeuristicBot(BaseBot):
     """Plans its hand, plays from the plan, keeps control, defends against short hands (deterministic)."""
@@ -470,4 +484,13 @@ def giveaway_order(rules: Ruleset, observation: Observation, hand: int) -> list[
     return policy_for(ev).giveaway_order(hand, unseen, sizes, observation.seat or 0)
 
 
-__all__ = ["DEFAULT_WEIGHTS", "HeuristicBot", "HeuristicPolicy", "HeuristicWeights", "giveaway_order", "policy_for"]
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "HeuristicBot",
+    "HeuristicPolicy",
+    "HeuristicWeights",
+    "best_and_pass",
+    "giveaway_order",
+    "policy_for",
+    "search_candidates",
+]

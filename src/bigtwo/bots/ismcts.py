@@ -34,14 +34,13 @@ import math
 import time
 from typing import Any
 
-from bigtwo.bots.heuristic import WIN
+from bigtwo.bots.heuristic import WIN, best_and_pass
 from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.search import (
     MAX_FAILED_SAMPLES,
     InferenceSearchBot,
     ModelOfPlay,
-    best_and_pass,
     effective_size,
     played_in,
     rollout,

@@ -33,7 +33,10 @@ from bigtwo.bots.features import (
     info_from_game,
     info_from_observation,
 )
+from bigtwo.bots.heuristic import policy_for as heuristic_for
+from bigtwo.bots.heuristic import search_candidates
 from bigtwo.bots.registry import register
+from bigtwo.bots.view import SeatView, engine_of, played_in, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.observation import Observation
@@ -238,6 +241,8 @@ class LearnedBot(BaseBot):
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         legal = self.legal(rules, observation)
         scorer = self._setup(rules, observation.players)  # checked first: an uncovered table errs
+        if scorer.candidates and len(legal) > 1:
+            legal = scorer.allowed(engine_of(rules, observation), view_from_observation(rules, observation, legal))
         if len(legal) == 1:
             return legal[0]
         return self.pick(scorer, legal, scorer.q_observed(rules, observation, legal))
@@ -274,7 +279,16 @@ class GameScorer:
         self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0
         # a network fitted to a bot's choices (``bigtwo imitate``) ranks actions; its outputs are not points
         self.is_policy = net.meta.get("target") == "policy"
+        # fitted among the moves a search weighs (the heuristic's best few and the pass): it chooses among them
+        self.candidates = int(net.meta.get("candidates") or 0)
         self.label = label or net.meta.get("rules")
+
+    def allowed(self, ev: Any, view: SeatView) -> list[Play]:
+        """The actions this network chooses among at ``view`` (its legal actions, or the search's candidates
+        where it was fitted among those)."""
+        if not self.candidates or len(view.legal) == 1:
+            return view.legal
+        return search_candidates(heuristic_for(ev).scores(view), self.candidates)
 
     def q_observed(self, rules: Ruleset, observation: Observation, legal: list[Play]) -> np.ndarray:
         """The Q values (the network's own units) of ``legal`` from the seat's observation alone."""
@@ -290,6 +304,8 @@ class GameScorer:
     def act(self, game: Any) -> Play:
         """The network's choice for the seat to move."""
         legal = game.legal_plays()
+        if self.candidates and len(legal) > 1:
+            legal = self.allowed(game.ev, view_from_game(game, played_in(game)))
         if len(legal) == 1:
             return legal[0]
         return legal[int(np.argmax(self.q(game, legal)))]

@@ -38,10 +38,17 @@ from typing import Any, NamedTuple
 
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.fitted import fitted_model, weights_for
-from bigtwo.bots.heuristic import WIN, HeuristicPolicy, giveaway_order, policy_for
+from bigtwo.bots.heuristic import (
+    WIN,
+    HeuristicPolicy,
+    best_and_pass,
+    giveaway_order,
+    policy_for,
+    search_candidates,
+)
 from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
-from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
+from bigtwo.bots.view import engine_of, played_in, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
@@ -51,14 +58,6 @@ from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import UTILITIES, round_utility
 
 MAX_FAILED_SAMPLES = 100
-
-
-def played_in(game: Game) -> int:
-    """Every card played so far in ``game``."""
-    played = 0
-    for _seat, p in game.history:
-        played |= p.mask
-    return played
 
 
 def shuffle_stock(game: Game, rng: Any) -> None:
@@ -149,11 +148,8 @@ class SearchBot(BaseBot):
             return legal[0]
         policy = policy_for(engine_of(rules, observation))
         ranked = policy.scores(view_from_observation(rules, observation, legal))
-        if ranked[0][0] >= WIN:
-            return ranked[0][1]  # going out now
-        cands = [p for _s, p in ranked[: self.candidates]]
-        if legal[-1].is_pass and legal[-1] not in cands and self.candidates > 1:
-            cands.append(legal[-1])  # holding back is always worth weighing
+        # going out now, else the best few and the pass (holding back is always worth weighing)
+        cands = search_candidates(ranked, self.candidates) if self.candidates > 1 else [ranked[0][1]]
         if len(cands) == 1:
             return cands[0]
         return self._search(rules, observation, policy, cands, deadline)
@@ -674,12 +670,6 @@ class InferenceSearchBot(SearchBot):
                 previous[mover] = before
                 played |= action.mask
         return played
-
-
-def best_and_pass(ranked: list[tuple[float, Play]], count: int) -> list[Play]:
-    """The moves a search weighs at a seat: its heuristic's best ``count`` of ``ranked`` (best first), and the pass
-    when it is legal and not among them."""
-    return [p for _s, p in ranked[:count]] + [p for _s, p in ranked[count:] if p.is_pass]
 
 
 def searched_move(

@@ -99,6 +99,14 @@ def view_from_observation(
     )
 
 
+def played_in(game: Game) -> int:
+    """Every card played so far in ``game``."""
+    played = 0
+    for _seat, p in game.history:
+        played |= p.mask
+    return played
+
+
 def view_from_game(game: Game, played: int) -> SeatView:
     """The view of the seat to move in ``game``; ``played`` is every card played so far (kept by the caller)."""
     seat = game.to_move

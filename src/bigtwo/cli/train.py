@@ -156,6 +156,12 @@ def imitate(
     batch_size: Annotated[int, typer.Option("--batch-size", help="Decisions a gradient step")] = 256,
     holdout: Annotated[float, typer.Option("--holdout", help="Share of the games held out to measure the fit")] = 0.1,
     hidden: Annotated[str, typer.Option("--hidden", help="Hidden layer sizes (without --init-from)")] = "512,512,256",
+    candidates: Annotated[
+        int,
+        typer.Option(
+            "--candidates", help="Choose among the heuristic's best K moves and the pass, as search does (0: all)"
+        ),
+    ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the held-out games and the order of the steps")] = 0,
     threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
 ) -> None:
@@ -167,7 +173,7 @@ def imitate(
 
     Examples:
       bigtwo simulate --bots "search(iterations=30, utility='cards')" -p 4 --no-duplicate --record-decisions search.npz
-      bigtwo imitate search.npz --out runs/proxy --init-from runs/classic/best.npz
+      bigtwo imitate search.npz --out runs/proxy --init-from runs/classic/best.npz --candidates 4
     """
     try:
         import torch
@@ -188,6 +194,7 @@ def imitate(
         seed=seed,
         hidden=_parse_hidden(hidden),
         init_from=str(init_from) if init_from else None,
+        candidates=candidates,
     )
 
     def show(e: Epoch) -> None:
@@ -202,7 +209,12 @@ def imitate(
     except BigTwoError as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
+    heuristic = (
+        f"; the heuristic's first choice agrees {result.heuristic_agreement:.1%}"
+        if result.heuristic_agreement is not None
+        else ""
+    )
     console.print(
-        f"{result.decisions:,} decisions with a choice, {result.held_out:,} held out (uniform: "
-        f"{result.uniform_log_probability:.3f}); kept epoch {result.kept}: {out / 'policy.npz'}"
+        f"{result.decisions:,} decisions with a choice, {result.held_out:,} held out (a uniform choice: log "
+        f"probability {result.uniform_log_probability:.3f}{heuristic}); kept epoch {result.kept}: {out / 'policy.npz'}"
     )

@@ -36,7 +36,7 @@ from bigtwo.bots.base import Bot
 from bigtwo.bots.features import ActionEncoder, StateEncoder, info_from_game
 from bigtwo.bots.heuristic import HeuristicBot, policy_for
 from bigtwo.bots.learned import GameScorer, LearnedBot
-from bigtwo.bots.view import view_from_game
+from bigtwo.bots.view import played_in, view_from_game
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
@@ -203,6 +203,8 @@ class BatchedEnv:
                 assert isinstance(bot, LearnedBot)
                 scorer = bot.scorer(self.rules, self.n)
                 legal = g.legal_plays()
+                if scorer.candidates and len(legal) > 1:
+                    legal = scorer.allowed(g.ev, view_from_game(g, played_in(g)))
                 if len(legal) == 1:
                     moves[i] = legal[0]
                 else:
@@ -280,10 +282,7 @@ class BatchedEnv:
 def _heuristic_move(bot: HeuristicBot, g: Game) -> Play:
     """What ``bot`` would answer to the seat to move's observation, read from the Game instead: the view
     is the same (:mod:`bigtwo.bots.view`), and so is the bot's hint of its last hand, kept on the bot."""
-    played = 0
-    for _s, p in g.history:
-        played |= p.mask
-    view = view_from_game(g, played)
+    view = view_from_game(g, played_in(g))
     if len(view.legal) == 1:
         return view.legal[0]
     play = policy_for(g.ev).act(view, bot._last_hand)

@@ -12,6 +12,12 @@ probability of the action the recorded bot chose. Starting from a trained value 
 it a player's view of the game to start from. Whole games are held out (``holdout``), and the epoch whose
 held-out log probability is best is the one kept.
 
+``search`` never plays outside its heuristic's best few moves and the pass (and plays the best at once when it
+goes out): with ``candidates=k`` the fit replays every recorded game through the engine, marks those moves at
+each decision (the heuristic's best ``k`` and the pass) and learns to choose among them only; the network then
+chooses among the same moves when it plays. Every recorded decision is checked against the replay (its seat,
+its legal actions, and that the chosen action is among the candidates).
+
 The result is saved as learned-bot weights whose ``meta["target"]`` is ``"policy"``: the ``learned`` bot
 plays its most likely action, while the outputs are not points, so nothing may read them as a value
 (:class:`~bigtwo.bots.learned.GameScorer` refuses).
@@ -35,11 +41,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from bigtwo.arena.decisions import Decisions, read_decisions
+from bigtwo.arena.decisions import Decisions, mask_of, read_decisions
 from bigtwo.bots.features import FEATURES_VERSION
+from bigtwo.bots.heuristic import policy_for, search_candidates
 from bigtwo.bots.learned import QPolicy
+from bigtwo.bots.view import view_from_game
 from bigtwo.errors import BigTwoError
+from bigtwo.game import Game
 from bigtwo.rl.dmc import QNet, TrainConfig, _load_start, _table_of
+from bigtwo.rules.ruleset import Ruleset
 
 
 @dataclass
@@ -54,6 +64,7 @@ class ImitationConfig:
     hidden: tuple[int, ...] = (512, 512, 256)
     init_from: str | None = None  # a trained network to start from (an exported .npz or a checkpoint)
     beta: float = 10.0  # the inverse temperature to start from (learned with the network)
+    candidates: int = 0  # choose among the heuristic's best k and the pass, as search does (0: every legal action)
 
 
 @dataclass
@@ -76,9 +87,10 @@ class ImitationResult:
     config: dict[str, Any]
     data: list[str]
     lineup: list[str]
-    decisions: int  # with two or more legal actions (the others say nothing of the bot)
+    decisions: int  # with two or more actions to choose from (the others say nothing of the bot)
     held_out: int
     uniform_log_probability: float
+    heuristic_agreement: float | None = None  # how often the heuristic's first choice is the bot's (candidates)
     epochs: list[Epoch] = field(default_factory=list)
     kept: int = 0
 
@@ -86,10 +98,54 @@ class ImitationResult:
         return asdict(self)
 
 
-class DecisionSet:
-    """Decisions of one or more files as flat arrays (float32 vectors), with the rows of each decision."""
+def search_candidate_rows(
+    decisions: Decisions, rules: Ruleset, count: int, name: str = "decisions"
+) -> tuple[np.ndarray, np.ndarray]:
+    """For every legal action row of ``decisions``, whether it is among the moves ``search`` weighs at its
+    decision (:func:`~bigtwo.bots.heuristic.search_candidates` with ``count``), and for every decision the place
+    of the heuristic's first choice among its legal actions: the recorded games are replayed through the engine
+    from their deals, and each decision is checked against the replay."""
+    off = decisions["legal_offsets"]
+    cards = decisions["legal_cards"]
+    game_of, step, seat = decisions["game"], decisions["step"], decisions["seat"]
+    out = np.zeros(len(cards), dtype=bool)
+    first = np.zeros(len(game_of), dtype=np.int64)
+    players = int(decisions.meta["players"])
+    order = np.lexsort((step, game_of))
+    current, game, actions, played, at = -1, None, [], 0, 0
+    for i in order:
+        g = int(game_of[i])
+        if g != current:
+            current, at, played = g, 0, 0
+            game = Game(rules, players=players, hands=[mask_of(h) for h in decisions["game_dealt"][g]])
+            actions = decisions.actions_of(g)
+        assert game is not None
+        while at < step[i]:
+            mover, mask = actions[at]
+            play = next((p for p in game.legal_plays() if p.mask == mask), None)
+            if game.to_move != mover or play is None:
+                raise BigTwoError(f"{name}: game {g}'s action {at + 1} does not replay")
+            game.play(play)
+            played |= mask
+            at += 1
+        legal = game.legal_plays()
+        rows = [mask_of(c) for c in cards[off[i] : off[i + 1]]]
+        if game.to_move != seat[i] or [p.mask for p in legal] != rows:
+            raise BigTwoError(f"{name}: decision {i} is not the replay's (seat or legal actions differ)")
+        ranked = policy_for(game.ev).scores(view_from_game(game, played))
+        allowed = {p.mask for p in search_candidates(ranked, count)}
+        out[off[i] : off[i + 1]] = [m in allowed for m in rows]
+        first[i] = rows.index(ranked[0][1].mask)
+        if not out[off[i] + decisions["chosen"][i]]:
+            raise BigTwoError(f"{name}: decision {i} chose an action outside the heuristic's best {count} and the pass")
+    return out, first
 
-    def __init__(self, files: Sequence[Decisions], names: Sequence[str]):
+
+class DecisionSet:
+    """Decisions of one or more files as flat arrays (float32 vectors), with the rows of each decision;
+    ``candidates=k``: only the moves ``search`` weighs (:func:`search_candidate_rows`) are allowed."""
+
+    def __init__(self, files: Sequence[Decisions], names: Sequence[str], candidates: int = 0):
         if not files:
             raise BigTwoError("imitation needs at least one decisions file")
         first = files[0].meta
@@ -111,6 +167,15 @@ class DecisionSet:
         counts = np.concatenate([np.diff(d["legal_offsets"]) for d in files])
         self.offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.chosen = np.concatenate([d["chosen"] for d in files]).astype(np.int64)
+        self.heuristic_first: np.ndarray | None = None  # the heuristic's first choice (with candidates)
+        if candidates:
+            rules = Ruleset.from_dict(first["rules"]["settings"], source=names[0])
+            got = [search_candidate_rows(d, rules, candidates, n) for d, n in zip(files, names, strict=True)]
+            self.allowed = np.concatenate([a for a, _f in got])
+            self.heuristic_first = np.concatenate([f for _a, f in got])
+        else:
+            self.allowed = np.ones(len(self.actions), dtype=bool)
+        self.choices = np.add.reduceat(self.allowed, self.offsets[:-1]) if len(self.chosen) else self.chosen
         games, base = [], 0
         for d in files:
             games.append(d["game"].astype(np.int64) + base)
@@ -124,7 +189,7 @@ class DecisionSet:
 
     def batch(self, idx: np.ndarray) -> tuple[torch.Tensor, ...]:
         """The tensors of decisions ``idx``: states, action rows, each row's decision, each row's place in
-        its decision, and the chosen action's place."""
+        its decision, the chosen action's place, the number of actions and whether each row is allowed."""
         off = self.offsets
         starts, counts = off[idx], off[idx + 1] - off[idx]
         total = int(counts.sum())
@@ -139,6 +204,7 @@ class DecisionSet:
             torch.from_numpy(place),
             torch.from_numpy(self.chosen[idx]),
             torch.from_numpy(counts),
+            torch.from_numpy(self.allowed[rows]),
         )
 
 
@@ -157,9 +223,12 @@ class Imitator(nn.Module):
         segment: torch.Tensor,
         place: torch.Tensor,
         counts: torch.Tensor,
+        allowed: torch.Tensor,
     ) -> torch.Tensor:
-        """(decisions, most actions) log probabilities; places beyond a decision's actions are -inf."""
+        """(decisions, most actions) log probabilities; places beyond a decision's actions, and actions not
+        allowed, are -inf."""
         q = self.net.score(states, actions, segment) * self.log_beta.exp()
+        q = torch.where(allowed, q, torch.tensor(float("-inf")))
         width = int(counts.max())
         logits = torch.full((len(states), width), float("-inf"))
         logits[segment, place] = q
@@ -171,8 +240,8 @@ def _measure(model: Imitator, data: DecisionSet, idx: np.ndarray, batch: int) ->
     agree, logp = 0, 0.0
     with torch.no_grad():
         for i in range(0, len(idx), batch * 4):
-            s, a, seg, place, chosen, counts = data.batch(idx[i : i + batch * 4])
-            lp = model.log_probs(s, a, seg, place, counts)
+            s, a, seg, place, chosen, counts, allowed = data.batch(idx[i : i + batch * 4])
+            lp = model.log_probs(s, a, seg, place, counts, allowed)
             rows = torch.arange(len(chosen))
             agree += int((lp.argmax(dim=1) == chosen).sum())
             logp += float(lp[rows, chosen].sum())
@@ -194,12 +263,16 @@ def imitate(
     if cfg.epochs < 1 or cfg.batch_size < 1:
         raise BigTwoError(f"epochs={cfg.epochs}, batch_size={cfg.batch_size}: each must be 1 or more")
     names = [str(p) for p in paths]
-    data = DecisionSet([read_decisions(p) for p in paths], names)
+    if cfg.candidates < 0:
+        raise BigTwoError(
+            f"candidates={cfg.candidates}: the heuristic's best moves to choose among, 1 or more (0: all)"
+        )
+    data = DecisionSet([read_decisions(p) for p in paths], names, cfg.candidates)
     meta = data.meta
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     held_games = rng.random(data.games) < cfg.holdout
-    choice = np.diff(data.offsets) >= 2  # a decision with one legal action says nothing of the bot
+    choice = data.choices >= 2  # a decision with one action to choose from says nothing of the bot
     held = np.flatnonzero(held_games[data.game] & choice)
     train = np.flatnonzero(~held_games[data.game] & choice)
     if not len(held) or not len(train):
@@ -216,8 +289,10 @@ def imitate(
             raise BigTwoError(str(e)) from None
     model = Imitator(net, cfg.beta)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
-    uniform = float(-np.mean(np.log(np.diff(data.offsets)[held])))
+    uniform = float(-np.mean(np.log(data.choices[held])))
     result = ImitationResult(asdict(cfg), names, data.lineup, int(choice.sum()), len(held), uniform)
+    if data.heuristic_first is not None:
+        result.heuristic_agreement = float(np.mean(data.heuristic_first[held] == data.chosen[held]))
 
     def record(epoch: int, loss: float, t0: float) -> None:
         agree, logp = _measure(model, data, held, cfg.batch_size)
@@ -236,8 +311,8 @@ def imitate(
         order = train[rng.permutation(len(train))]
         losses = []
         for i in range(0, len(order), cfg.batch_size):
-            s, a, seg, place, chosen, counts = data.batch(order[i : i + cfg.batch_size])
-            lp = model.log_probs(s, a, seg, place, counts)
+            s, a, seg, place, chosen, counts, allowed = data.batch(order[i : i + cfg.batch_size])
+            lp = model.log_probs(s, a, seg, place, counts, allowed)
             loss = -lp[torch.arange(len(chosen)), chosen].mean()
             opt.zero_grad()
             loss.backward()
@@ -265,6 +340,7 @@ def _export(model: Imitator, meta: dict[str, Any], cfg: ImitationConfig, result:
             "hidden": list(cfg.hidden),
             "features_version": FEATURES_VERSION,
             "target": "policy",
+            "candidates": cfg.candidates,
             "imitates": result.lineup,
             "beta": kept.beta,
             "agreement": kept.agreement,
