@@ -14,6 +14,11 @@
   (:mod:`bigtwo.envs.batched`): every seat's decision exposed, each with its state vector and one feature row
   per legal action (what a Q(s, a) network scores), forced moves exposed too so every action is a step.
 
+A second table measures what self-play training pays for bots in the seats (``--opponents``): one exposed seat
+among three bots in every game of ``BatchedEnv(num_envs=32)``, learner steps a second, with the environment's
+fast path for bots (``fast_bots``: heuristic seats read from the Game; learned seats read from the Game and
+scored together, one batched call a network) beside the baseline of asking each bot from its observation.
+
 Every figure is the best of ``--repeats`` runs of the same deals, the runs of all kinds interleaved, so load
 from other processes on a shared machine disturbs the comparison as little as it can; "paired" is the median
 over the repeats of aec_env / engine measured back to back, the steadier ratio when the load moves.
@@ -23,7 +28,7 @@ A preset may carry settings, ``NAME:KEY=VALUE,KEY=VALUE`` (values as TOML), e.g.
 answers the environments count as agent-steps (the engine row plays the same deals as dealt, and the batched
 environment always plays rounds as dealt, so the ratios there include the procedures' extra decisions).
 
-Run: python benchmarks/env.py [--presets classic taiwan ...] [--games 200] [--repeats 5]
+Run: python benchmarks/env.py [--presets classic taiwan ...] [--games 200] [--repeats 5] [--opponents-only]
 """
 
 from __future__ import annotations
@@ -111,6 +116,41 @@ def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, 
     return env.steps, time.perf_counter() - t0
 
 
+def learner_steps(rules, players: int, bot: str, fast: bool, games: int) -> tuple[int, float]:
+    """Learner steps a second of ``BatchedEnv(num_envs=32)`` with one exposed seat among three ``bot`` bots a
+    game (the exposed seat plays a random legal action)."""
+    from bigtwo.bots.spec import BotSpec
+
+    spec = BotSpec.parse(bot)
+    rng = random.Random(0)
+    bots = [[None if s == i % players else spec.build(seed=i * players + s) for s in range(players)] for i in range(32)]
+    env = BatchedEnv(rules, players, 32, seed=0, bots=bots, fast_bots=fast)
+    t0 = time.perf_counter()
+    d, _ = env.reset()
+    ended = 0
+    while ended < games:
+        d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
+        ended += len(finished)
+    return env.steps, time.perf_counter() - t0
+
+
+def opponents_table(rules, players: int, games: int, repeats: int) -> None:
+    print(f"\nlearner steps a second, one exposed seat among {players - 1} bots, 32 games, best of {repeats}")
+    print("| opponents | fast path (batched) | asked one at a time (baseline) | speed-up (paired median) |")
+    print("| --- | --- | --- | --- |")
+    for bot in ("heuristic", "learned"):
+        best = {True: 0.0, False: 0.0}
+        ratios = []
+        for _ in range(repeats):
+            rate = {}
+            for fast in (True, False):
+                steps, dt = learner_steps(rules, players, bot, fast, games)
+                rate[fast] = steps / dt
+                best[fast] = max(best[fast], rate[fast])
+            ratios.append(rate[True] / rate[False])
+        print(f"| {bot} x{players - 1} | {best[True]:,.0f} | {best[False]:,.0f} | {statistics.median(ratios):.2f}x |")
+
+
 def rules_of(spec: str):
     """A preset, with ``:KEY=VALUE,...`` settings changed (values read as TOML, bare words as strings)."""
     name, _, settings = spec.partition(":")
@@ -137,7 +177,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--games", type=int, default=200, help="rounds per run (gym: rounds of the learning seat)")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--opponents-only", action="store_true", help="only the table of bots in the seats (classic)")
     args = ap.parse_args()
+    if args.opponents_only:
+        opponents_table(load_rules("classic"), 4, args.games, args.repeats)
+        return
     print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
     cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "gym vs heuristic", "vector x8", "batched x32"]
     ratios = ["aec_env", "gym vs random", "gym vs heuristic", "batched x32"]
@@ -183,6 +227,8 @@ def main() -> None:
         figures = " | ".join(f"{best[c]:,.0f}" for c in cols)
         shares = " | ".join(f"{statistics.median(paired[r]):.3f}" for r in ratios)
         print(f"| {name} | {size} | {figures} | {shares} |")
+    if "classic" in args.presets:
+        opponents_table(load_rules("classic"), 4, args.games, args.repeats)
 
 
 if __name__ == "__main__":

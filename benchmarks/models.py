@@ -7,14 +7,16 @@ copies of ``--bot`` play ``classic`` rounds, and at every decision with two or m
 choice is compared with
 
 - the heuristic's first choice, the same with the weights fitted to a search's choices (:mod:`bigtwo.bots.fitted`,
-  fitted on other deals), the learned network's, and the bot's own under another seed (how often the bot
-  agrees with itself: the ceiling of any prediction of a bot that samples), as top-1 agreement with Wilson's
-  95% interval;
+  fitted on other deals), the learned network's, the most likely choice of each network fitted to the bot's
+  recorded decisions (``--imitation FILE``, :mod:`bigtwo.rl.imitate`), and the bot's own under another seed (how
+  often the bot agrees with itself: the ceiling of any prediction of a bot that samples), as top-1 agreement
+  with Wilson's 95% interval;
 - the belief model's log-probability of the choice (nats a decision, higher is better) at its default
   temperature and uniform share and at the best of a grid, and the fitted model's at its own, beside the
   uniform choice (the baseline).
 
 Run: python benchmarks/models.py [--bot "search(iterations=60, utility='cards')"] [--decisions 200]
+     [--imitation runs/proxy/policy.npz]
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ def main() -> None:
     ap.add_argument("--bot", default="search(iterations=60, utility='cards')", help="the bot whose choices to predict")
     ap.add_argument("--decisions", type=int, default=200, help="decisions with two or more legal actions")
     ap.add_argument("--seed", type=int, default=900)
+    ap.add_argument("--imitation", action="append", default=[], help="a network fitted to the bot's choices")
     args = ap.parse_args()
     rules = load_rules("classic")
     spec = BotSpec.parse(args.bot)
@@ -54,10 +57,12 @@ def main() -> None:
     t0, u0 = BELIEF_TEMPERATURE, BELIEF_UNIFORM
     fit = fitted_model(rules, 4)
     assert fit is not None, "the package ships a fit for classic with four players"
+    fitted_networks = [BotSpec.parse(f"learned(weights={path!r})").build(seed=0) for path in args.imitation]
     hits: dict[str, list[float]] = {
         "heuristic": [],
         "heuristic, weights fitted to search (shipped)": [],
         "learned": [],
+        **{f"network fitted to its choices ({path})": [] for path in args.imitation},
         f"{spec.display}, another seed": [],
     }
     decisions: list[tuple[list, int, int]] = []  # (the heuristic's scored actions, legal actions, the choice)
@@ -85,7 +90,13 @@ def main() -> None:
                 fitted.append((refit, len(legal), choice.mask))
                 for name, guess in zip(
                     hits,
-                    (scored[0][1], refit[0][1], learned.choose(rules, obs), twin.choose(rules, obs)),
+                    (
+                        scored[0][1],
+                        refit[0][1],
+                        learned.choose(rules, obs),
+                        *(net.choose(rules, obs) for net in fitted_networks),
+                        twin.choose(rules, obs),
+                    ),
                     strict=True,
                 ):
                     hits[name].append(float(guess.mask == choice.mask))

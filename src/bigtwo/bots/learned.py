@@ -8,6 +8,11 @@ Weights ship in the package, one file per (preset, table size) they were trained
 ``bigtwo/bots/weights/<preset>-<players>p.npz``; ``learned(weights="path.npz")`` loads another file (e.g. a
 ``bigtwo train`` export). A table the shipped weights do not cover is refused with the list of those that are.
 
+A network fitted to a bot's choices (``bigtwo imitate``, :mod:`bigtwo.rl.imitate`) is played the same way; its
+weights say so (``meta["target"] == "policy"``, with the fitted inverse temperature ``beta`` and, where it was
+fitted among the moves ``search`` weighs, ``candidates``): it chooses among those moves, ``sample=True`` draws
+an action with its probabilities instead of the most likely, and nothing reads its outputs as values.
+
 The first layer is split into its state part (computed once a decision) and its action part (one row per
 legal action), so a decision costs one small matrix product per layer. The products run on one BLAS thread
 (``threadpoolctl``): these matrices are too small to gain from more, and on a busy machine a second thread
@@ -301,11 +306,16 @@ class GameScorer:
         info = info_from_game(game, seat, self.states.k)
         return self.net.q_values(self.states.encode(info), self.actions.encode(game.hand(seat).mask, legal))
 
+    def choices(self, game: Any) -> list[Play]:
+        """The actions this network chooses among for the seat to move in ``game`` (:meth:`allowed`)."""
+        legal = game.legal_plays()
+        if not self.candidates or len(legal) == 1:
+            return legal
+        return self.allowed(game.ev, view_from_game(game, played_in(game)))
+
     def act(self, game: Any) -> Play:
         """The network's choice for the seat to move."""
-        legal = game.legal_plays()
-        if self.candidates and len(legal) > 1:
-            legal = self.allowed(game.ev, view_from_game(game, played_in(game)))
+        legal = self.choices(game)
         if len(legal) == 1:
             return legal[0]
         return legal[int(np.argmax(self.q(game, legal)))]

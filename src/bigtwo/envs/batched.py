@@ -202,9 +202,7 @@ class BatchedEnv:
                 bot = self.bots[i][g.to_move]
                 assert isinstance(bot, LearnedBot)
                 scorer = bot.scorer(self.rules, self.n)
-                legal = g.legal_plays()
-                if scorer.candidates and len(legal) > 1:
-                    legal = scorer.allowed(g.ev, view_from_game(g, played_in(g)))
+                legal = scorer.choices(g)
                 if len(legal) == 1:
                     moves[i] = legal[0]
                 else:
