@@ -104,9 +104,9 @@ def vector_steps(env, num_envs: int, games: int) -> tuple[int, float]:
     return steps, time.perf_counter() - t0
 
 
-def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, float]:
+def exposed_steps(env: BatchedEnv, games: int) -> tuple[int, float]:
+    """Random legal actions for every exposed decision of ``env`` until ``games`` rounds have ended."""
     rng = random.Random(0)
-    env = BatchedEnv(rules, players, num_envs, seed=0, skip_forced=False)
     t0 = time.perf_counter()
     d, _ = env.reset()
     ended = 0
@@ -114,6 +114,10 @@ def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, 
         d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
         ended += len(finished)
     return env.steps, time.perf_counter() - t0
+
+
+def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, float]:
+    return exposed_steps(BatchedEnv(rules, players, num_envs, seed=0, skip_forced=False), games)
 
 
 def learner_steps(rules, players: int, bot: str, fast: bool, games: int) -> tuple[int, float]:
@@ -122,16 +126,8 @@ def learner_steps(rules, players: int, bot: str, fast: bool, games: int) -> tupl
     from bigtwo.bots.spec import BotSpec
 
     spec = BotSpec.parse(bot)
-    rng = random.Random(0)
     bots = [[None if s == i % players else spec.build(seed=i * players + s) for s in range(players)] for i in range(32)]
-    env = BatchedEnv(rules, players, 32, seed=0, bots=bots, fast_bots=fast)
-    t0 = time.perf_counter()
-    d, _ = env.reset()
-    ended = 0
-    while ended < games:
-        d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
-        ended += len(finished)
-    return env.steps, time.perf_counter() - t0
+    return exposed_steps(BatchedEnv(rules, players, 32, seed=0, bots=bots, fast_bots=fast), games)
 
 
 def opponents_table(rules, players: int, games: int, repeats: int) -> None:

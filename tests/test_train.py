@@ -20,13 +20,7 @@ from bigtwo.bots.learned import QPolicy  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.rl.dmc import TrainConfig, Trainer  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("torch_one_thread")
 
 
 def small(**changes):
