@@ -70,11 +70,9 @@ class Standing:
 # first: isearch vs three search at 1 s each is +0.99 [+0.13, +1.85] on 60 deals and +0.23 [-0.55, +1.02] on 80
 # fresh ones (today's default, the network weighed as 20 deals; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at
 # 0.1 s on two deal sets); search vs three heuristic +3.0 at about 0.25 s a move (against the heuristic of then)
-# and learned vs three of today's heuristic
-# +2.0 [+1.7, +2.4] (the stage 6 weights, +0.35 head to head and +0.40 over the standard field beside stage 5,
-# which scored +2.3 here);
-# heuristic vs three greedy +6.8. A bot not registered, or one that cannot play the table (learned without weights
-# for it), is passed over.
+# and learned vs three of today's heuristic +2.0 [+1.7, +2.4] (the stage 6 weights, +0.35 head to head and +0.40
+# over the standard field beside stage 5, which scored +2.3 here); heuristic vs three greedy +6.8. A bot not
+# registered, or one that cannot play the table (learned without weights for it), is passed over.
 STRENGTH: tuple[Standing, ...] = (
     Standing(
         "isearch",
