@@ -74,6 +74,28 @@ def match(
     return result, time.perf_counter() - t0
 
 
+def saved_match(
+    out: Path, rules: str, lineup: list[str], games: int, seed: int, utility: str
+) -> tuple[ArenaResult, Path] | None:
+    """A match saved in ``out`` (any ``*.json`` arena file) played with exactly this configuration, or None."""
+    for path in sorted(out.glob("*.json")):
+        try:
+            result = ArenaResult.load(path)
+        except (ValueError, KeyError, TypeError):
+            continue  # not an arena results file (a summary, a note)
+        c = result.config
+        rules_name = c["rules"].get("name") if isinstance(c["rules"], dict) else c["rules"]
+        same = (
+            rules_name == rules
+            and [e["label"] for e in c["lineup"]] == lineup
+            and (c["games"], c["seed"], c["utility"]) == (games, seed, utility)
+            and result.games == games
+        )
+        if same:
+            return result, path
+    return None
+
+
 def paired_gain(
     rules: str,
     utility: str,
@@ -90,7 +112,8 @@ def paired_gain(
     mean points, a t interval over deals (what luck a deal brings both cancels in it).
 
     With ``out``, each match's games are saved there and a saved match of exactly the same configuration (rules,
-    lineup, games, seed, utility) is read back instead of played again, so a baseline is played once for all the
+    lineup, games, seed, utility) is read back instead of played again, whatever its file is called (the
+    ``strength-isearch.json`` of a plain ``--only isearch`` run too), so a baseline is played once for all the
     variants compared with it."""
     runs = {}
     for label in (before_label, now_label):
@@ -101,9 +124,10 @@ def paired_gain(
             out.mkdir(parents=True, exist_ok=True)
             key = json.dumps([rules, lineup, games, seed, utility])
             path = out / f"paired-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"
-            if path.exists():
-                result = ArenaResult.load(path)
-                console.print(f"{label} against three {opponent}: read from {path}")
+            saved = saved_match(out, rules, lineup, games, seed, utility)
+            if saved is not None:
+                result, where = saved
+                console.print(f"{label} against three {opponent}: read from {where}")
         if result is None:
             console.rule(f"{label} against three {opponent}: {games} games on {rules} ({utility})")
             result, _wall = match(rules, lineup, games, seed, workers, utility)
