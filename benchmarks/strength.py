@@ -103,7 +103,7 @@ def paired_gain(
     now_label: str,
     opponent: str,
     games: int,
-    seed: int,
+    seeds: list[int],
     workers: int | None,
     out: Path | None = None,
 ) -> dict:
@@ -114,25 +114,31 @@ def paired_gain(
     With ``out``, each match's games are saved there and a saved match of exactly the same configuration (rules,
     lineup, games, seed, utility) is read back instead of played again, whatever its file is called (the
     ``strength-isearch.json`` of a plain ``--only isearch`` run too), so a baseline is played once for all the
-    variants compared with it."""
+    variants compared with it.
+
+    Several ``seeds`` play (or read back) a match on each deal set and pool them, deal by deal."""
     runs = {}
     for label in (before_label, now_label):
         lineup = [label, opponent, opponent, opponent]
-        result = None
-        path = None
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            key = json.dumps([rules, lineup, games, seed, utility])
-            path = out / f"paired-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"
-            saved = saved_match(out, rules, lineup, games, seed, utility)
-            if saved is not None:
-                result, where = saved
-                console.print(f"{label} against three {opponent}: read from {where}")
-        if result is None:
-            console.rule(f"{label} against three {opponent}: {games} games on {rules} ({utility})")
-            result, _wall = match(rules, lineup, games, seed, workers, utility)
-            if path is not None:
-                result.save(path)
+        sets = []
+        for seed in seeds:
+            result = None
+            path = None
+            if out is not None:
+                out.mkdir(parents=True, exist_ok=True)
+                key = json.dumps([rules, lineup, games, seed, utility])
+                path = out / f"paired-{hashlib.sha256(key.encode()).hexdigest()[:12]}.json"
+                saved = saved_match(out, rules, lineup, games, seed, utility)
+                if saved is not None:
+                    result, where = saved
+                    console.print(f"{label} against three {opponent}, seed {seed}: read from {where}")
+            if result is None:
+                console.rule(f"{label} against three {opponent}: {games} games on {rules} ({utility}), seed {seed}")
+                result, _wall = match(rules, lineup, games, seed, workers, utility)
+                if path is not None:
+                    result.save(path)
+            sets.append(result)
+        result = ArenaResult.pooled(sets)
         console.print(result.table())
         runs[label] = (result.points_by_deal(0), {s.label: s for s in result.summary()}[label])
     (b, before), (n, now) = runs[before_label], runs[now_label]
@@ -214,7 +220,13 @@ def main() -> None:
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--games", type=int, default=2000, help="games a match (whole deals of 4 rotations)")
     ap.add_argument("--search", default="search:iterations=30:budget_ms=900", help="the search bot's spec")
-    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument(
+        "--seed",
+        type=int,
+        nargs="+",
+        default=[2024],
+        help="the deals' seed; with --versus, several seeds pool their deal sets (each match saved on its own)",
+    )
     ap.add_argument("--workers", type=int, default=None, help="local processes (default: every CPU)")
     ap.add_argument("--learned", default="learned", help="the learned bot's spec (e.g. other weights)")
     ap.add_argument("--budget-ms", type=float, default=1000.0, help="the time limit a decision of both searches")
@@ -243,6 +255,9 @@ def main() -> None:
         console.rule(f"{isearch} beside {args.versus}, each against three {baseline} (same deals)")
         paired_table([gain], "bots")
         return
+    if len(args.seed) > 1:
+        ap.error("several --seed values pool deal sets in a --versus comparison only: give one seed")
+    seed = args.seed[0]
     matches = [
         ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
         ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
@@ -255,7 +270,7 @@ def main() -> None:
         if (args.only and key != args.only) or args.only == "contest" or (key == "isearch" and args.only != key):
             continue  # the searches' duel runs only when asked: four searches a game
         console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
-        result, wall = match(args.rules, lineup, args.games, args.seed, args.workers)
+        result, wall = match(args.rules, lineup, args.games, seed, args.workers)
         console.print(result.table())
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)
@@ -264,7 +279,7 @@ def main() -> None:
         me, them = summary[lineup[0]], summary[opponent]
         cpu = None
         if key == "learned":
-            cpu = cpu_ms_per_move(args.rules, lineup, min(args.cpu_games, result.games), args.seed)
+            cpu = cpu_ms_per_move(args.rules, lineup, min(args.cpu_games, result.games), seed)
             console.print(
                 f"CPU time a move over {min(args.cpu_games, result.games)} games: {lineup[0]} {cpu[0]:.2f} ms "
                 f"(slowest {cpu[1]:.1f}), {opponent} {cpu[2]:.2f} ms"
@@ -311,9 +326,7 @@ def main() -> None:
     if args.only in (None, "contest"):
         for rules, utility in (("winner", "score"), ("classic", "cards")):
             before = "heuristic(contest=False)"
-            contest.append(
-                paired_gain(rules, utility, before, "heuristic", "greedy", args.games, args.seed, args.workers)
-            )
+            contest.append(paired_gain(rules, utility, before, "heuristic", "greedy", args.games, [seed], args.workers))
         console.rule("contesting the lead: heuristic vs three greedy, beside the heuristic before it (same deals)")
         paired_table(contest, "rules (points)")
         if args.only == "contest":

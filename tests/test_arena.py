@@ -107,6 +107,24 @@ def test_summary_intervals_use_per_deal_means():
     assert x.points.mean == 3 and x.points.half_width == pytest.approx(T_975_4 * math.sqrt(2.5) / math.sqrt(5))
 
 
+def test_pooled_results_count_every_deal_set_and_refuse_other_lineups():
+    a = run_arena("classic", "heuristic,greedy,greedy,greedy", games=8, seed=1, workers=1, utility="cards")
+    b = run_arena("classic", "heuristic,greedy,greedy,greedy", games=12, seed=2, workers=1, utility="cards")
+    both = ArenaResult.pooled([a, b])
+    assert both.games == 20 and both.config["deals"] == 5 and both.config["seed"] == [1, 2]
+    assert sorted({r.deal for r in both.records}) == [0, 1, 2, 3, 4]
+    deals = list(a.points_by_deal(0).values()) + list(b.points_by_deal(0).values())
+    h = next(s for s in both.summary() if s.label == "heuristic")
+    assert h.deals == 5 and h.points.mean == pytest.approx(math.fsum(deals) / 5)
+    assert list(both.points_by_deal(0).values()) == deals
+    assert ArenaResult.pooled([a]).records == a.records
+    c = run_arena("classic", "random,greedy,greedy,greedy", games=4, seed=1, workers=1, utility="cards")
+    with pytest.raises(ValueError, match=r"result 2 cannot be pooled with result 1: lineup \['random'"):
+        ArenaResult.pooled([a, c])
+    with pytest.raises(ValueError, match="at least one"):
+        ArenaResult.pooled([])
+
+
 def test_utilities_of_a_round():
     # 002 Scoring: "North player wins, and East, West, and South respectively still had 3, 11, and 8 cards left,
     # then East would score -3, West would score -22, South would score -8, and North would score +33."

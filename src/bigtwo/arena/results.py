@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +122,29 @@ class ArenaResult:
             if entry in r.entries:
                 games.setdefault(r.deal, []).append(r.points[r.entries.index(entry)])
         return {d: math.fsum(v) / len(v) for d, v in games.items()}
+
+    @classmethod
+    def pooled(cls, results: list[ArenaResult]) -> ArenaResult:
+        """Matches of one lineup on several deal sets (other seeds) as one: the deals are numbered on from one
+        set to the next, so the intervals over deals count every set's deals. A match too small to separate two
+        bots can be pooled with another on new deals instead of being played again (recorded decisions are not
+        carried over)."""
+        if not results:
+            raise ValueError("pooling needs at least one arena result")
+        first = results[0]
+        records: list[GameRecord] = []
+        seeds = []
+        for i, result in enumerate(results):
+            if result.labels() != first.labels() or result.config.get("utility") != first.config.get("utility"):
+                raise ValueError(
+                    f"result {i + 1} cannot be pooled with result 1: lineup {result.labels()} scored by "
+                    f"{result.config.get('utility')!r}, not {first.labels()} by {first.config.get('utility')!r}"
+                )
+            offset = 1 + max((r.deal for r in records), default=-1)
+            records += [replace(r, deal=r.deal + offset) for r in result.records]
+            seeds.append(result.config.get("seed"))
+        config = dict(first.config, seed=seeds, games=len(records), deals=len({r.deal for r in records}))
+        return cls(config, records)
 
     # --- display -------------------------------------------------------------------------------------
     def table(self, title: str | None = None) -> Table:
