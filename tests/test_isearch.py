@@ -207,9 +207,11 @@ def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
 
 
 class _SeesTheDeal(InferenceSearchBot):
-    """isearch whose one searched deal is the true one (what benchmarks/ceiling.py measures): its own sampler."""
+    """isearch whose one searched deal is the true one (what benchmarks/ceiling.py measures): its own sampler,
+    with the heuristic's play-outs (that the tests replay by hand) unless told otherwise."""
 
     def __init__(self, game, **options):
+        options.setdefault("playout", "heuristic")
         super().__init__(seed=1, iterations=1, beliefs=False, prior=0.0, halving=False, utility="cards", **options)
         self.game = game
 

@@ -306,7 +306,7 @@ class InferenceSearchBot(SearchBot):
         prior: float = 20.0,
         blend: float = 0.0,
         halving: bool = True,
-        playout: str = "heuristic",
+        playout: str = "mixed",
         horizon: int = 0,
         replies: int = 0,
         reply_candidates: int = 2,
