@@ -52,7 +52,9 @@ from pathlib import Path  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from bigtwo.arena import mean_interval, run_arena  # noqa: E402
+from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
+from bigtwo.bots.spec import BotSpec  # noqa: E402
 
 console = Console(highlight=False, width=130)
 
@@ -77,7 +79,14 @@ def match(
 def saved_match(
     out: Path, rules: str, lineup: list[str], games: int, seed: int, utility: str
 ) -> tuple[ArenaResult, Path] | None:
-    """A match saved in ``out`` (any ``*.json`` arena file) played with exactly this configuration, or None."""
+    """A match saved in ``out`` (any ``*.json`` arena file) played with exactly this configuration by bots that
+    would play it again, or None.
+
+    Besides the rules, lineup, games, seed and scoring, the saved run's provenance (the bots' settings with their
+    defaults, the weights files they name, the package's shipped models) must match today's: a match whose spec
+    reads the same but whose bots would play otherwise is passed over, with the reason printed. A match saved
+    before runs recorded their provenance is reused with a warning (nothing can tell)."""
+    now = provenance([BotSpec.parse(x) for x in lineup])
     for path in sorted(out.glob("*.json")):
         try:
             result = ArenaResult.load(path)
@@ -91,8 +100,18 @@ def saved_match(
             and (c["games"], c["seed"], c["utility"]) == (games, seed, utility)
             and result.games == games
         )
-        if same:
+        if not same:
+            continue
+        if "provenance" not in c:
+            console.print(
+                f"[yellow]{path} was saved without its bots' settings and models: reused as it is, but if a "
+                "default or a shipped model changed since, its bots played otherwise (move it away to play again)"
+            )
             return result, path
+        changed = differences(c["provenance"], now)
+        if not changed:
+            return result, path
+        console.print(f"{path} not reused, its bots would play otherwise: {'; '.join(changed)}", style="dim")
     return None
 
 
@@ -192,7 +211,6 @@ def cpu_ms_per_move(rules: str, lineup: list[str], games: int, seed: int) -> tup
     thread, over the first ``games`` games of the match (the arena's deals and seating, in this process)."""
     from bigtwo import Game, load_rules
     from bigtwo.arena.play import bot_seed, seating
-    from bigtwo.bots.spec import BotSpec
 
     r = load_rules(rules)
     specs = [BotSpec.parse(x) for x in lineup]

@@ -125,6 +125,28 @@ def test_pooled_results_count_every_deal_set_and_refuse_other_lineups():
         ArenaResult.pooled([])
 
 
+def test_pooled_results_refuse_other_rules_lengths_and_bots_that_would_play_otherwise():
+    lineup = "heuristic,greedy,greedy,greedy"
+    a = run_arena("classic", lineup, games=4, seed=1, workers=1, utility="cards")
+    other_rules = run_arena("winner", lineup, games=4, seed=2, workers=1, utility="cards")
+    with pytest.raises(
+        ValueError, match="result 2 cannot be pooled with result 1: its rules are winner, result 1's classic"
+    ):
+        ArenaResult.pooled([a, other_rules])
+    longer = run_arena("classic", lineup, games=4, seed=2, workers=1, utility="cards", rounds=2)
+    with pytest.raises(ValueError, match="its games last 2 rounds, result 1's 1 round"):
+        ArenaResult.pooled([a, longer])
+    # the same spec words, but saved when a default of the heuristic was otherwise: not the same bot
+    b = run_arena("classic", lineup, games=4, seed=2, workers=1, utility="cards")
+    b.config["provenance"]["bots"][0]["settings"]["contest"] = False
+    with pytest.raises(
+        ValueError, match="its bots would play otherwise: heuristic's setting contest: False \\(now True\\)"
+    ):
+        ArenaResult.pooled([b, a])
+    del b.config["provenance"]  # a run saved before provenance was recorded: nothing to compare
+    assert ArenaResult.pooled([a, b]).games == 8
+
+
 def test_utilities_of_a_round():
     # 002 Scoring: "North player wins, and East, West, and South respectively still had 3, 11, and 8 cards left,
     # then East would score -3, West would score -22, South would score -8, and North would score +33."

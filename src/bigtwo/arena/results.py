@@ -13,7 +13,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.arena.play import GameRecord
+from bigtwo.arena.provenance import differences
 from bigtwo.arena.stats import Interval, clustered_interval, wilson_interval
+from bigtwo.words import plural
 
 FORMAT = "bigtwo-arena/1"
 CSV_FIELDS = (
@@ -60,6 +62,29 @@ class BotSummary:
             "ms_per_move": self.ms_per_move,
             "max_ms_per_move": self.max_ms_per_move,
         }
+
+
+def _unpoolable(first: ArenaResult, other: ArenaResult) -> str:
+    """Why ``other`` cannot be pooled with ``first`` (another lineup, scoring, rules, match length or deal mode,
+    or bots that would play otherwise: their recorded settings or models differ), or ``""``."""
+    a, b = first.config, other.config
+    if other.labels() != first.labels() or b.get("utility") != a.get("utility"):
+        return f"lineup {other.labels()} scored by {b.get('utility')!r}, not {first.labels()} by {a.get('utility')!r}"
+    if b.get("rules") != a.get("rules"):
+        mine, theirs = (c.get("rules") or {} for c in (b, a))
+        if mine.get("name") == theirs.get("name"):
+            return f"its rules are {mine.get('name')} with other settings than result 1's"
+        return f"its rules are {mine.get('name')}, result 1's {theirs.get('name')}"
+    if b.get("rounds") != a.get("rounds"):
+        mine, theirs = (plural(c.get("rounds") or 1, "round") for c in (b, a))
+        return f"its games last {mine}, result 1's {theirs}"
+    if b.get("duplicate", True) != a.get("duplicate", True):
+        return "one plays duplicate deals (every seat rotation), the other independent deals"
+    if a.get("provenance") and b.get("provenance"):
+        changed = differences(a["provenance"], b["provenance"])
+        if changed:
+            return "its bots would play otherwise: " + "; ".join(changed)
+    return ""
 
 
 @dataclass
@@ -135,11 +160,9 @@ class ArenaResult:
         records: list[GameRecord] = []
         seeds = []
         for i, result in enumerate(results):
-            if result.labels() != first.labels() or result.config.get("utility") != first.config.get("utility"):
-                raise ValueError(
-                    f"result {i + 1} cannot be pooled with result 1: lineup {result.labels()} scored by "
-                    f"{result.config.get('utility')!r}, not {first.labels()} by {first.config.get('utility')!r}"
-                )
+            why = _unpoolable(first, result)
+            if why:
+                raise ValueError(f"result {i + 1} cannot be pooled with result 1: {why}")
             offset = 1 + max((r.deal for r in records), default=-1)
             records += [replace(r, deal=r.deal + offset) for r in result.records]
             seeds.append(result.config.get("seed"))

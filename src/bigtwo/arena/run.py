@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from bigtwo.arena.play import play_game
+from bigtwo.arena.provenance import provenance
 from bigtwo.arena.results import ArenaResult
 from bigtwo.bots.spec import BotSpec, parse_lineup
 from bigtwo.errors import BigTwoError
@@ -131,6 +132,7 @@ def run_arena(
         "duplicate": duplicate,
         "confidence": confidence,
         "rounds": rounds,
+        "provenance": provenance(specs),
     }
     done = 0
     dicts: list[dict[str, Any]] = []

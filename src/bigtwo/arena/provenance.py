@@ -1,0 +1,119 @@
+"""What played a match, beyond its bots' spec words: saved with every arena run so that a match is reused or
+pooled only with one its bots would play again.
+
+A spec names only the options it sets; the bot's defaults, the package's shipped models (the networks and
+the heuristic's weights) and the weights files it names decide its play too. ``isearch(budget_ms=1000)`` saved
+before a default changed reads the same as today's, and plays differently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from bigtwo.bots import BOTS
+from bigtwo.bots.policy import resolve_class
+from bigtwo.bots.spec import BotSpec, is_class_target
+
+DIGEST = 16  # hex digits of sha256 kept: enough to tell files apart, short enough to read
+
+
+def _digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:DIGEST]
+
+
+def _plain(value: Any) -> Any:
+    """A default as JSON would keep it (a non-JSON default by its repr)."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def bot_settings(spec: BotSpec) -> dict[str, Any]:
+    """The spec's bot with every setting it is built with: its constructor's defaults under the spec's options
+    (``seed`` left out: the arena sets it), and the digest of each file an option names (a network's weights)."""
+    factory = resolve_class(spec.name) if is_class_target(spec.name) else BOTS.get(spec.name)
+    settings: dict[str, Any] = {}
+    if factory is not None:
+        try:
+            params = list(inspect.signature(factory).parameters.values())
+        except (TypeError, ValueError):  # a builtin or C callable: only the spec's options are known
+            params = []
+        for p in params:
+            if p.name != "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty:
+                settings[p.name] = _plain(p.default)
+    settings.update({k: _plain(v) for k, v in spec.options.items()})
+    files = {
+        k: _digest_bytes(Path(v).read_bytes())
+        for k, v in sorted(spec.options.items())
+        if isinstance(v, str) and Path(v).suffix and Path(v).is_file()  # a file name, not a word like 'cards'
+    }
+    return {"name": spec.name, "settings": dict(sorted(settings.items())), "files": files}
+
+
+@cache
+def shipped_models() -> dict[str, str]:
+    """The package's shipped models (``bigtwo/bots/weights``: networks, heuristic weights) by file name, digested."""
+    folder = resources.files("bigtwo.bots") / "weights"
+    if not folder.is_dir():
+        return {}
+    files = sorted((f for f in folder.iterdir() if f.is_file()), key=lambda f: f.name)
+    return {f.name: _digest_bytes(f.read_bytes()) for f in files}
+
+
+@cache
+def source_digest() -> str:
+    """One digest of the package's Python source: which code played, for the record (any edit changes it)."""
+    import bigtwo
+
+    root = Path(bigtwo.__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:DIGEST]
+
+
+def provenance(specs: list[BotSpec]) -> dict[str, Any]:
+    """The arena's record of what plays: the package version, its shipped models, each lineup entry's settings
+    and the source digest."""
+    import bigtwo
+
+    return {
+        "version": bigtwo.__version__,
+        "models": shipped_models(),
+        "bots": [bot_settings(s) for s in specs],
+        "source": source_digest(),
+    }
+
+
+def differences(saved: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
+    """How a saved run's provenance differs from ``now`` where it changes play (version, shipped models, a bot's
+    settings or files), in words; empty when they would play alike. The source digest is not compared: code
+    edits that leave play alone (most do) would otherwise make every saved match useless."""
+    if not saved:
+        return ["it was saved without a record of its bots' settings and models"]
+    out = []
+    if saved.get("version") != now["version"]:
+        out.append(f"package version {saved.get('version')} (now {now['version']})")
+    old_models, new_models = saved.get("models") or {}, now["models"]
+    changed = sorted(n for n in set(old_models) | set(new_models) if old_models.get(n) != new_models.get(n))
+    if changed:
+        out.append(f"shipped models {', '.join(changed)} differ")
+    old_bots = saved.get("bots") or []
+    if len(old_bots) != len(now["bots"]):
+        out.append(f"{len(old_bots)} lineup entries (now {len(now['bots'])})")
+        return out
+    for old, new in zip(old_bots, now["bots"], strict=True):
+        for part in ("settings", "files"):
+            a, b = old.get(part) or {}, new[part]
+            for key in sorted(set(a) | set(b)):
+                if a.get(key) != b.get(key):
+                    what = "weights file" if part == "files" else "setting"
+                    out.append(f"{new['name']}'s {what} {key}: {a.get(key, 'unset')!r} (now {b.get(key, 'unset')!r})")
+    return out
