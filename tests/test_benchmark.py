@@ -209,6 +209,20 @@ def test_boards_add_up_only_when_measured_alike(tmp_path):
     assert [e.label for e in Leaderboard.load(tmp_path / "board" / "leaderboard.json").entries] == ["greedy"]
 
 
+def test_a_field_whose_bot_had_other_defaults_is_another_field(tmp_path):
+    out = tmp_path / "board"
+    common = ["--seed", "2", "--opponents", "heuristic", "--deals", "2", "-w", "1", "-q", "--no-plot", "-o", str(out)]
+    assert run_cli("--bot", "greedy", *common).exit_code == 0
+    data = json.loads((out / "leaderboard.json").read_text())
+    assert data["protocol"]["field"]["settings"]["heuristic"]["contest"] is True  # a default the spec leaves out
+    # the board as a heuristic that did not contest the lead (its default once) would have made it
+    data["protocol"]["field"]["settings"]["heuristic"]["contest"] = False
+    (out / "leaderboard.json").write_text(json.dumps(data))
+    res = run_cli("--bot", "random", *common)
+    assert res.exit_code == 2 and "opponent set heuristic's settings: contest=False and True" in res.output
+    assert [e.label for e in Leaderboard.load(out / "leaderboard.json").entries] == ["greedy"]  # left as it was
+
+
 def test_the_field_is_every_reference_bot():
     assert list(FIELD) == ["random", "greedy", "heuristic", "search", "learned"]
     for spec in FIELD.values():

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bigtwo.arena.play import deal_seed
+from bigtwo.arena.provenance import bot_settings
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.arena.stats import Interval, mean_interval
@@ -132,6 +133,9 @@ def field_description(opponents: Sequence[str]) -> dict[str, Any]:
         "version": FIELD_VERSION,
         "opponents": {name: FIELD[name] for name in opponents},
         "bigtwo": bigtwo.__version__,
+        # every setting of each opponent set's bot, defaults included: a default changed under the same spec
+        # (as the heuristic's contesting of the lead once did) makes another field
+        "settings": {name: bot_settings(BotSpec.parse(FIELD[name]))["settings"] for name in opponents},
     }
     if "learned" in opponents:
         from bigtwo.bots.learned import shipped_weights
@@ -259,6 +263,9 @@ class Leaderboard:
         mine, theirs = self.protocol["field"], other.protocol["field"]
         both = {**mine["opponents"], **theirs["opponents"]}
         mine["opponents"] = {name: both[name] for name in [*FIELD, *both] if name in both}
+        settings = {**mine.get("settings", {}), **theirs.get("settings", {})}
+        if settings:
+            mine["settings"] = {name: settings[name] for name in mine["opponents"] if name in settings}
         if "learned_weights" in theirs:
             mine["learned_weights"] = theirs["learned_weights"]
         for e in other.entries:
@@ -459,6 +466,12 @@ def _protocol_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
     for name in set(fa["opponents"]) & set(fb["opponents"]):
         if fa["opponents"][name] != fb["opponents"][name]:
             return f"opponent set {name}: {fa['opponents'][name]!r} and {fb['opponents'][name]!r}"
+        sa, sb = (f.get("settings", {}).get(name) for f in (fa, fb))
+        if sa is not None and sb is not None and sa != sb:
+            changed = ", ".join(
+                f"{k}={sa.get(k)!r} and {sb.get(k)!r}" for k in sorted(set(sa) | set(sb)) if sa.get(k) != sb.get(k)
+            )
+            return f"opponent set {name}'s settings: {changed}"
     return ""
 
 
