@@ -43,6 +43,7 @@ from rich.table import Table  # noqa: E402
 
 from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.arena.play import GameRecord, bot_seed, deal_seed, seating  # noqa: E402
+from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
 from bigtwo.bots.heuristic import HeuristicPolicy  # noqa: E402
@@ -176,6 +177,10 @@ def from_saved(path: Path, deals: int, seed: int, opponent: str) -> dict:
     have = sum(1 for r in saved.records if r.deal < deals)
     if saved.config["seed"] != seed or have != deals * PLAYERS or lineup[1:] != [opponent] * 3:
         raise SystemExit(f"{path} does not hold deals 0 to {deals - 1} of seed {seed} against three {opponent}")
+    today = provenance([BotSpec.from_dict(spec) for spec in saved.config["lineup"]])
+    changed = differences(saved.config.get("provenance"), today)
+    if changed:  # an old baseline may be wanted on purpose: said, not refused
+        console.print(f"[yellow]{path}: its bots may not be today's: {'; '.join(changed)}")
     return summarised(saved, deals)
 
 
