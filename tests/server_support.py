@@ -93,6 +93,16 @@ def settings_for_tests(**overrides: Any) -> Settings:
     return Settings(**{**TEST_SETTINGS, **overrides})
 
 
+def wait_for(condition: Any, seconds: float = 15) -> bool:
+    """Whether ``condition()`` came true within ``seconds`` (polled)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

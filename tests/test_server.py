@@ -40,6 +40,7 @@ from tests.server_support import (
     postgres_url_or_skip,
     reset_postgres,
     rules_of,
+    wait_for,
 )
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
@@ -686,15 +687,6 @@ def test_a_move_the_database_refuses_is_not_made(server):
     failing["on"] = False
     r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=message_for(choice, 0), headers=auth(tokens[mover]))
     assert r.status_code == 200 and stored_actions(room) == 1
-
-
-def wait_for(condition, seconds: float = 15) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def test_a_bot_move_the_database_refuses_is_tried_again(server):

@@ -6,6 +6,8 @@ is; a bot of one's own joins it with ``@register("name")``.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -42,6 +44,105 @@ def make(name: str, seed: int | None = None, **options: Any) -> Bot:
 
 def bot_names() -> list[str]:
     return sorted(BOTS)
+
+
+NAMED_BOT = re.compile(r"^[a-z][a-z0-9-]{0,23}$")  # a short lower-case word: a table lists it, a rating keys it
+
+
+class NamedBot:
+    """A bot with options under a name of its own (``mynet`` for ``learned(weights='nets/mynet.npz')``): made,
+    listed and refused at a table like a built-in bot, so a server's operator can seat a trained network or a
+    tuned search by name. Options given when it is made (a table's thinking budget) go over the spec's."""
+
+    def __init__(self, name: str, spec: Any):
+        import inspect
+
+        from bigtwo.bots.policy import resolve_class
+        from bigtwo.bots.spec import is_class_target
+
+        self.name = name
+        self.spec = spec
+        self.base = spec.name
+        base = resolve_class(spec.name) if is_class_target(spec.name) else BOTS[spec.name]
+        self.__doc__ = f"the {spec.name} bot as this server sets it up"
+        try:  # the base bot's options, with the spec's values as their defaults (what a caller inspects)
+            sig = inspect.signature(base)
+            self.__signature__ = sig.replace(
+                parameters=[
+                    p.replace(default=spec.options[p.name]) if p.name in spec.options else p
+                    for p in sig.parameters.values()
+                ]
+            )
+        except (TypeError, ValueError):
+            pass
+
+    def __call__(self, seed: int | None = None, **options: Any) -> Bot:
+        from bigtwo.bots.spec import BotSpec
+
+        bot = BotSpec(self.base, {**self.spec.options, **options}, self.name).build(seed)
+        with contextlib.suppress(AttributeError):  # a read-only name: tables label it by its seat's name anyway
+            bot.name = self.name
+        return bot
+
+    def cannot_play(self, rules: Any, players: int) -> str | None:
+        """Why it cannot sit at this table, in words without the server's file names: the base bot's reason, or
+        a network trained for another table."""
+        weights = self.spec.options.get("weights")
+        if not (isinstance(weights, str) and weights.endswith(".npz")):  # no network of its own (or heuristic weights)
+            return cannot_play(self.base, rules, players) if self.base in BOTS else None
+        from bigtwo.bots.learned import load_weights
+        from bigtwo.errors import BigTwoError
+
+        try:
+            meta = load_weights(weights).meta
+        except (BigTwoError, OSError, ValueError):
+            return f"{self.name} cannot load its network"
+        trained = (meta.get("rules"), meta.get("players"))
+        if trained != (rules.name, players):
+            return (
+                f"{self.name} plays {trained[0]} with {trained[1]} players only (its network was trained there), "
+                f"not {rules.name} with {players}"
+            )
+        return None
+
+
+def named_bot(name: str, text: str) -> NamedBot:
+    """The bot spec ``text`` (a registered bot with options, ``module:Class``, or a network's weights file,
+    ``.npz``, played by ``learned``) as the bot ``name``, not yet registered; refused in words when the name is
+    not a short lower-case word, hides a built-in bot, or the spec does not make a bot (checked by making one)."""
+    from bigtwo.bots.spec import BotSpec
+    from bigtwo.errors import BigTwoError
+
+    if not NAMED_BOT.match(name):
+        raise ValueError(f"bot name {name!r}: a lower-case letter, then up to 23 letters, digits or hyphens")
+    existing = BOTS.get(name)
+    if existing is not None and not isinstance(existing, NamedBot):
+        raise ValueError(f"bot name {name!r} is a built-in bot's; give this one another name")
+    text = text.strip()
+    spec = BotSpec("learned", {"weights": text}, name) if text.endswith(".npz") else BotSpec.parse(text)
+    if isinstance(BOTS.get(spec.name), NamedBot):
+        raise ValueError(f"bot {name!r}: {spec.name!r} is itself a named bot; name a built-in bot or a class")
+    try:
+        factory = NamedBot(name, spec)
+        factory(seed=0)
+    except (BigTwoError, ValueError, TypeError, OSError, KeyError) as e:
+        reason = f"no bot named {spec.name!r}" if isinstance(e, KeyError) else str(e)
+        raise ValueError(f"bot {name!r} ({text}): {reason}") from None
+    return factory
+
+
+def register_spec(name: str, text: str) -> NamedBot:
+    """Register the bot spec ``text`` as the bot ``name`` (see :func:`named_bot`), replacing a named bot of
+    that name."""
+    factory = named_bot(name, text)
+    BOTS[name] = factory
+    return factory
+
+
+def unregister(name: str) -> None:
+    """Forget a bot registered with :func:`register_spec` (a built-in bot stays)."""
+    if isinstance(BOTS.get(name), NamedBot):
+        del BOTS[name]
 
 
 def cannot_play(name: str, rules: Any, players: int) -> str | None:

@@ -3,7 +3,8 @@
 ``search(iterations=200, candidates=4)`` or ``search:iterations=200:candidates=4`` -> a name and options.
 A user's own class is written ``module:Class`` (``mybots.strong:StrongBot:depth=2`` or
 ``mybots.strong:StrongBot(depth=2)``): the arena imports it where it plays (see :mod:`bigtwo.bots.policy`);
-the tables and the server take registered names only.
+the tables and the server take registered names only (a server's operator names one in its settings: ``bots``,
+:func:`bigtwo.bots.registry.register_spec`).
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def _options() -> list[inspect.Parameter]:
         flag = "--" + name.replace("_", "-")
         default = info.get_default(call_default_factory=True)
         shown = ",".join(default) if isinstance(default, list) else default
-        help_text = info.description if shown in (None, "", []) else f"{info.description} (default: {shown})"
+        help_text = info.description if shown in (None, "", [], {}) else f"{info.description} (default: {shown})"
         decls = [f"{flag}/--no-{name.replace('_', '-')}"] if kind is bool else [flag]
         option = typer.Option(None, *decls, help=help_text, show_default=False, rich_help_panel="Limits and addresses")
         out.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind | None))

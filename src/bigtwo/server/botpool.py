@@ -28,6 +28,7 @@ from typing import Any
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
+from bigtwo.bots.registry import NamedBot, register_spec
 from bigtwo.observation import as_observation
 from bigtwo.rules.ruleset import Ruleset
 
@@ -55,11 +56,14 @@ def bot_options(name: str, budget_ms: float) -> dict[str, Any]:
 _HELD: OrderedDict[tuple[str, int, str], Any] = OrderedDict()  # bots kept between turns (they may plan ahead)
 
 
-def _worker_start(parent: int) -> None:
-    """In each worker: the lowest CPU priority, and an end when the server is gone (even killed with SIGKILL,
-    which leaves a worker waiting for work that will never come)."""
+def _worker_start(parent: int, named: dict[str, str] | None = None) -> None:
+    """In each worker: the lowest CPU priority, the server's own bots registered (a fresh interpreter knows the
+    built-in ones only), and an end when the server is gone (even killed with SIGKILL, which leaves a worker
+    waiting for work that will never come)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(19)
+    for name, spec in (named or {}).items():
+        register_spec(name, spec)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -99,9 +103,10 @@ class _Job:
 class BotPool:
     """Runs bots' decisions: quick bots at once, the others in worker processes, people's tables first."""
 
-    def __init__(self, workers: int = 1, budget_ms: float = 500):
+    def __init__(self, workers: int = 1, budget_ms: float = 500, named: dict[str, str] | None = None):
         self.workers = workers
         self.budget_ms = budget_ms
+        self.named = dict(named or {})  # the server's own bots (name -> spec), registered in every worker too
         self._pool: ProcessPoolExecutor | None = None
         self._queue: asyncio.PriorityQueue[_Job] | None = None
         self._runners: list[asyncio.Task[None]] = []
@@ -110,7 +115,9 @@ class BotPool:
 
     @staticmethod
     def quick(name: str) -> bool:
-        return name in QUICK_BOTS
+        """Whether the bot answers in place: a quick built-in bot, or a server's own bot made from one."""
+        factory = bot_registry.BOTS.get(name)
+        return name in QUICK_BOTS or (isinstance(factory, NamedBot) and factory.base in QUICK_BOTS)
 
     async def choose(
         self,
@@ -141,7 +148,7 @@ class BotPool:
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")  # a clean interpreter: no threads or locks copied
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+            self.workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self.named)
         )
         self._queue = asyncio.PriorityQueue()
         loop = asyncio.get_running_loop()

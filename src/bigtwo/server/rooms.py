@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
-from bigtwo.bots.registry import cannot_play, strongest_bot
+from bigtwo.bots.registry import cannot_play, register_spec, strongest_bot
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
@@ -59,6 +59,7 @@ from bigtwo.server.messages import (
 from bigtwo.server.records import room_record
 from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, Seat, Turn, bot_name
 from bigtwo.server.settings import Settings
+from bigtwo.words import plural
 
 log = logging.getLogger("bigtwo.server")
 
@@ -813,7 +814,9 @@ class Rooms:
         self.now = now
         self.new_seed: Callable[[], int] = seeds or (lambda: secrets.randbits(63))  # each new table's deal
         self.journal = store.Journal(engine)
-        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_budget_ms)
+        for name, spec in self.settings.bots.items():  # the operator's own bots, offered beside the built-in ones
+            register_spec(name, spec)
+        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_budget_ms, self.settings.bots)
         self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
         self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms
@@ -1055,7 +1058,7 @@ class Rooms:
         )
         specs = spec.seats or []
         if specs and len(specs) != players:
-            raise Rejected(f"seats lists {len(specs)} seats but the table has {players}")
+            raise Rejected(f"seats lists {plural(len(specs), 'seat')} but the table has {players}")
         host_token = secrets.token_urlsafe(24)
         seat_token = None
         room_id = secrets.token_hex(5)

@@ -105,6 +105,12 @@ class Settings(BaseModel):
     bot_budget_ms: float = Field(
         500, gt=0, description="thinking time of a bot that takes a budget (search), per decision"
     )
+    bots: dict[str, str] = Field(
+        default_factory=dict,
+        description="bots of this server's own, offered at its tables beside the built-in ones: NAME=SPEC, "
+        "separated by ';' (mynet=runs/mynet.npz, a trained network played by the learned bot; "
+        "fast=isearch(prior=10); mybots.strong:StrongBot); in the settings file a [bots] table",
+    )
 
     # --- WebSockets ----------------------------------------------------------------------------------------
     sockets_per_room: int = Field(64, ge=1, description="WebSockets open on one table")
@@ -174,6 +180,25 @@ class Settings(BaseModel):
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
             raise ValueError("a public URL is http(s)://host[:port][/path], without a query")
         return v.rstrip("/")
+
+    @field_validator("bots", mode="before")
+    @classmethod
+    def _bots(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            pairs = [p.strip() for p in v.split(";") if p.strip()]
+            if any("=" not in p for p in pairs):
+                raise ValueError("bots are NAME=SPEC, separated by ';'")
+            v = {name.strip(): spec.strip() for name, spec in (p.split("=", 1) for p in pairs)}
+        return v
+
+    @field_validator("bots")
+    @classmethod
+    def _bots_make(cls, v: dict[str, str]) -> dict[str, str]:
+        from bigtwo.bots.registry import named_bot
+
+        for name, spec in v.items():
+            named_bot(name, spec)  # refused in words: a bad name, an unknown bot or option, a missing file
+        return v
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
@@ -252,7 +277,7 @@ def _from_text(key: str, text: str) -> Any:
     """An environment variable's text as the setting's type (pydantic converts numbers and booleans)."""
     annotation = Settings.model_fields[key].annotation
     args = typing.get_args(annotation)
-    if annotation is list or typing.get_origin(annotation) is list:
+    if typing.get_origin(annotation) in (list, dict) or annotation in (list, dict):
         return text
     if isinstance(annotation, types.UnionType) and type(None) in args and text == "":
         return None
@@ -262,7 +287,7 @@ def _from_text(key: str, text: str) -> Any:
 def option_type(key: str) -> type:
     """The plain type of a setting, for a command-line option."""
     annotation = Settings.model_fields[key].annotation
-    if typing.get_origin(annotation) is list:
+    if typing.get_origin(annotation) in (list, dict):
         return str
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     return args[0] if args else annotation  # type: ignore[return-value]
