@@ -100,3 +100,25 @@ def test_a_servers_own_bots_are_refused_in_words_when_they_cannot_be_made(tmp_pa
     assert Settings.load(file, env={}).bots == {"mynet": NETWORK, "fast": "isearch(prior=10)"}
     res = CliRunner().invoke(app, ["serve", "--bots", "x=nosuch"])
     assert res.exit_code == 2 and "bot 'x' (nosuch): no bot named 'nosuch'" in res.output
+
+
+def test_a_bot_that_cannot_be_made_at_its_turn_does_not_stall_the_table(tmp_path):
+    """The operator moved a network's file away while the server ran: its seat's moves fall back to the engine's
+    default, in the log, and the table plays on."""
+    network = tmp_path / "net.npz"
+    network.write_bytes(Path(NETWORK).read_bytes())
+    try:
+        with LiveServer(str(tmp_path / "games.sqlite3"), bots={"moved": str(network)}) as server:
+            seats = [{"kind": "bot", "bot": "moved"}, {"kind": "bot", "bot": "greedy"}] * 2
+            made = create_room(server.url, seats=seats, rounds=1, bot_delay=0, move_seconds=0)
+            rid = made["room"]["id"]
+            room = server.rooms.rooms[rid]
+            network.unlink()
+            # a new table is refused the bot, in words; the one already seated plays on without it
+            refused = httpx.post(f"{server.url}/api/rooms", json={"seats": seats})
+            assert refused.status_code == 400 and "moved cannot load its network" in refused.text
+            httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+            assert wait_for(lambda: room.status == "over")
+            assert {a["seat"] for a in room.actions} == {0, 1, 2, 3}
+    finally:
+        unregister("moved")

@@ -638,12 +638,10 @@ class Room:
                 name = self.seats[seat].bot or "greedy"
                 obs = self.match.observe(seat)  # the position the thinking began on (the same turn, no move since)
                 fallback = self.match.default_action()  # the engine's own legal action, should the bot fail
-                held = self._bot(seat) if thinking is None else None
             try:
-                if held is not None:
-                    choice = held[1].choose(self.rules, obs)
+                if thinking is None:  # (no await since the check above: still this turn)
+                    choice = self._bot(seat)[1].choose(self.rules, obs)  # made here too: making one may fail
                 else:  # a bot that thinks runs in a worker process, within its budget
-                    assert thinking is not None
                     choice = await thinking
             except asyncio.CancelledError:
                 raise
