@@ -7,6 +7,7 @@ is; a bot of one's own joins it with ``@register("name")``.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -88,7 +89,9 @@ class NamedBot:
         """Why it cannot sit at this table, in words without the server's file names: the base bot's reason, or
         a network trained for another table."""
         weights = self.spec.options.get("weights")
-        if not (isinstance(weights, str) and weights.endswith(".npz")):  # no network of its own (or heuristic weights)
+        if not (
+            isinstance(weights, str) and weights.lower().endswith(".npz")
+        ):  # no network of its own (or heuristic weights)
             return cannot_play(self.base, rules, players) if self.base in BOTS else None
         from bigtwo.bots.learned import load_weights
         from bigtwo.errors import BigTwoError
@@ -119,7 +122,10 @@ def named_bot(name: str, text: str) -> NamedBot:
     if existing is not None and not isinstance(existing, NamedBot):
         raise ValueError(f"bot name {name!r} is a built-in bot's; give this one another name")
     text = text.strip()
-    spec = BotSpec("learned", {"weights": text}, name) if text.endswith(".npz") else BotSpec.parse(text)
+    if text.lower().endswith(".npz"):  # a network, played by the learned bot (from any working directory)
+        spec = BotSpec("learned", {"weights": os.path.abspath(text)}, name)
+    else:
+        spec = BotSpec.parse(text)
     if isinstance(BOTS.get(spec.name), NamedBot):
         raise ValueError(f"bot {name!r}: {spec.name!r} is itself a named bot; name a built-in bot or a class")
     try:

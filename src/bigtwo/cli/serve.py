@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
+import sys
 from typing import Any
 
 import typer
@@ -32,6 +34,8 @@ def _serve(
     except ImportError as e:
         typer.echo(f'bigtwo serve needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)', err=True)
         raise typer.Exit(2) from None
+    if os.getcwd() not in sys.path:  # the server's own bots may be classes beside it (mybots.strong:StrongBot)
+        sys.path.append(os.getcwd())  # after the installed packages, so a local file never hides one
     try:
         settings = Settings.load(settings_file, **options)
         if settings.public_url is None:  # links then name the address this server listens on
