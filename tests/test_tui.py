@@ -2,6 +2,7 @@
 
 import asyncio
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -200,6 +201,12 @@ def test_bot_kinds_and_options(monkeypatch):
             self.strength = strength
 
     monkeypatch.setitem(BOTS, "tunable", Tunable)
+    path = str(Path(__file__).resolve().parents[1] / "src" / "bigtwo" / "bots" / "weights" / "classic-4p.npz")
+    net = parse_bot_spec(path)  # a network's file: the learned bot plays it
+    assert (net.name, net.options) == ("learned", {"weights": path})
+    assert (
+        type(TableSession(load_rules("classic"), seed=1, bots=f"{path},greedy,random").bots[1]).__name__ == "LearnedBot"
+    )
     spec = parse_bot_spec("tunable(strength=3)")
     assert spec.build(1).strength == 3 and str(spec) == "tunable(strength=3)"
     session = TableSession(load_rules("classic"), seed=1, bots="tunable(strength=2),greedy,random")
