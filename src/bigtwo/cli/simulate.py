@@ -23,6 +23,7 @@ from bigtwo.arena.run import run_arena
 from bigtwo.bots.spec import split_lineup
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import default_measure
+from bigtwo.words import plural
 
 
 def simulate(
@@ -61,7 +62,7 @@ def simulate(
     if len(names) == 1:
         names = names * (rules.horse_game or players or rules.players)
     elif players is not None and players != len(names):
-        raise ValueError(f"--bots lists {len(names)} bots but --players is {players}")
+        raise ValueError(f"--bots lists {plural(len(names), 'bot')} but --players is {players}")
     measure = utility or default_measure(rules)
     columns = (
         TextColumn("[bold]{task.description}"),

@@ -21,6 +21,7 @@ from bigtwo.record.build import _is_ranking, notation, result_text
 from bigtwo.record.model import Action, Deal, Record, RecordError, Round, seat_token
 from bigtwo.record.notation import read_cards
 from bigtwo.record.trades import answer_of, decision_other
+from bigtwo.words import plural
 
 
 def _fail(problem: str, at: Any) -> RecordError:
@@ -45,7 +46,7 @@ def hands_from_notation(hands: list[str]) -> list[int]:
 def _check_hands(ev: Any, masks: Any, claimed: list[str], what: str, at: Any) -> None:
     got = [notation(ev, m) for m in masks]
     if len(got) != len(claimed):
-        raise _fail(f"{what}s: {len(claimed)} listed for {len(got)} seats", at)
+        raise _fail(f"{what}s: {len(claimed)} listed for {plural(len(got), 'seat')}", at)
     for s, (g, c) in enumerate(zip(got, claimed, strict=True)):
         if g != c:
             raise _fail(f"{what} of {seat_token(s)} is {g or 'empty'}, not {c or 'empty'}", at)

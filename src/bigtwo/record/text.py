@@ -46,6 +46,7 @@ from typing import Any
 from bigtwo.errors import BigTwoError
 from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
 from bigtwo.record.notation import read_cards, write_cards
+from bigtwo.words import plural
 
 _TAG = re.compile(r"^\[([A-Z][A-Za-z]*)(?: ([A-Za-z_][A-Za-z0-9_]*))? (.+)\]$")
 _SEAT = re.compile(r"^P(\d)$")
@@ -363,7 +364,7 @@ class _Parser:
             if need not in self.head:
                 raise self.fail(f"the header has no [{need}] tag")
         if len(self.names) != self.n:
-            raise self.fail(f"[Player] tags name {len(self.names)} seats; the table has {self.n}")
+            raise self.fail(f"[Player] tags name {plural(len(self.names), 'seat')}; the table has {self.n}")
         if self.head["Type"] == "match" and "Seed" not in self.head:
             raise self.fail("a match record needs its [Seed]")
         rules = {"name": self.head["Rules"], "description": self.head.get("Description", ""), **self.rules}
@@ -462,15 +463,19 @@ class _Parser:
         d = self.deal
         assert d is not None
         if len(d.hands) != self.n:
-            raise self.fail(f"the deal lists {len(d.hands)} hands; the table has {self.n} seats")
+            raise self.fail(f"the deal lists {plural(len(d.hands), 'hand')}; the table has {self.n} seats")
 
     def end_deal(self) -> None:
         if self.deal is not None:
             if len(self.deal.hands) != self.n:
                 line = self.deal.line if not self.deal.hands else self.line
-                raise self.fail(f"the deal lists {len(self.deal.hands)} hands; the table has {self.n} seats", line)
+                raise self.fail(
+                    f"the deal lists {plural(len(self.deal.hands), 'hand')}; the table has {self.n} seats", line
+                )
             if self.rounds and self.rounds[-1].exchanged is not None and len(self.rounds[-1].exchanged) != self.n:
-                raise self.fail(f"[Hands] lists {len(self.rounds[-1].exchanged)} hands; the table has {self.n}")
+                raise self.fail(
+                    f"[Hands] lists {plural(len(self.rounds[-1].exchanged), 'hand')}; the table has {self.n}"
+                )
 
     def trade(self, seat: int, text: str) -> Trade:
         for kind, pattern, answer, other in _PROCEDURES:

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bigtwo.words import plural
+
 log = logging.getLogger("bigtwo.server")
 
 # Close codes (4000-4999 are the application's own): each close also carries a reason in words.
@@ -111,7 +113,10 @@ class Connection:
         if self.closed:
             return
         if len(self._messages) >= self.limits.max_queued_messages:
-            self.kick(CLOSE_NOT_READING, f"not reading: {len(self._messages)} messages waited unread, the most allowed")
+            self.kick(
+                CLOSE_NOT_READING,
+                f"not reading: {plural(len(self._messages), 'message')} waited unread, the most allowed",
+            )
             return
         self._messages.append(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
         self._wake.set()

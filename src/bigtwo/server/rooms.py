@@ -927,9 +927,8 @@ class Rooms:
             recent.popleft()
         if len(recent) >= s.rooms_per_address_per_minute:
             wait = int(recent[0] + 60 - now) + 1
-            raise Rejected(
-                f"you opened {len(recent)} tables in the last minute, the most allowed: try again in {wait} s", 429
-            )
+            opened = plural(len(recent), "table")
+            raise Rejected(f"you opened {opened} in the last minute, the most allowed: try again in {wait} s", 429)
 
     def check_bot_tables(self, room: Room) -> None:
         """Refuse a table of bots alone past the server's limit (they would take people's tables' time)."""
@@ -964,9 +963,9 @@ class Rooms:
         """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted)."""
         s = self.settings
         if len(room.conns) >= s.sockets_per_room:
-            return f"this table has {len(room.conns)} connections, the most allowed: try again later"
+            return f"this table has {plural(len(room.conns), 'connection')}, the most allowed: try again later"
         if self.sockets[address] >= s.sockets_per_address:
-            return f"your address has {self.sockets[address]} connections open, the most allowed: close some"
+            return f"your address has {plural(self.sockets[address], 'connection')} open, the most allowed: close some"
         self.sockets[address] += 1
         return None
 
