@@ -44,6 +44,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import functools  # noqa: E402
 import hashlib  # noqa: E402
 import json  # noqa: E402
 import time  # noqa: E402
@@ -76,6 +77,16 @@ def match(
     return result, time.perf_counter() - t0
 
 
+@functools.lru_cache(maxsize=256)
+def _arena_file(path: str, mtime_ns: int, size: int) -> ArenaResult | None:
+    """A saved arena run, read once while the file is unchanged (a --versus over several seeds and two specs
+    looks through the folder for each), or None for another kind of JSON file."""
+    try:
+        return ArenaResult.load(path)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 def saved_match(
     out: Path, rules: str, lineup: list[str], games: int, seed: int, utility: str
 ) -> tuple[ArenaResult, Path] | None:
@@ -88,9 +99,9 @@ def saved_match(
     before runs recorded their provenance is reused with a warning (nothing can tell)."""
     now = provenance([BotSpec.parse(x) for x in lineup])
     for path in sorted(out.glob("*.json")):
-        try:
-            result = ArenaResult.load(path)
-        except (ValueError, KeyError, TypeError):
+        stat = path.stat()
+        result = _arena_file(str(path), stat.st_mtime_ns, stat.st_size)
+        if result is None:
             continue  # not an arena results file (a summary, a note)
         c = result.config
         rules_name = c["rules"].get("name") if isinstance(c["rules"], dict) else c["rules"]
