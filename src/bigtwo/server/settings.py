@@ -109,7 +109,7 @@ class Settings(BaseModel):
         default_factory=dict,
         description="bots of this server's own, offered at its tables beside the built-in ones: NAME=SPEC, "
         "separated by ';' (mynet=runs/mynet.npz, a trained network played by the learned bot; "
-        "fast=isearch(prior=10); mybots.strong:StrongBot); in the settings file a [bots] table",
+        "fast=isearch(prior=10); mine=mybots.strong:StrongBot); in the settings file, a table named bots",
     )
 
     # --- WebSockets ----------------------------------------------------------------------------------------
