@@ -174,10 +174,10 @@ class Standing:
 
 # Strongest first, by duplicate-deal matches on classic, one point a card left, 95% intervals (benchmarks/strength.py
 # and bigtwo benchmark; README, "Measured strength"). Where two bots are not separated, the higher estimate goes
-# first: isearch vs three search at 1 s each is +0.50 [+0.01, +0.99] over 200 deals (today's default, the network
-# playing the searching seat in the play-outs; the heuristic play-outs before it: +0.12 [-0.35, +0.59] on the same
-# deals; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three heuristic +3.0
-# at about 0.25 s a move (against the heuristic of then)
+# first: isearch vs three search at 1 s each is +0.47 [+0.04, +0.90] over 280 deals (today's default, the network
+# playing the searching seat in the play-outs; the heuristic play-outs before it: +0.40 [-0.02, +0.82] on the same
+# deals, level with it; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three
+# heuristic +3.0 at about 0.25 s a move (against the heuristic of then)
 # and learned vs three of today's heuristic +2.0 [+1.7, +2.4] (the stage 6 weights, +0.35 head to head and +0.40
 # over the standard field beside stage 5, which scored +2.3 here); heuristic vs three greedy +6.8. A bot not
 # registered, or one that cannot play the table (learned without weights for it), is passed over.
@@ -186,7 +186,7 @@ STRENGTH: tuple[Standing, ...] = (
         "isearch",
         0.2,
         thinks=True,
-        evidence="vs three search, 1 s each: +0.50 [+0.01, +0.99] over 200 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
+        evidence="vs three search, 1 s each: +0.47 [+0.04, +0.90] over 280 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
     ),
     Standing("search", 0.2, thinks=True, evidence="vs three heuristic: +3.0 at 0.25 s a move"),
     Standing("learned", 0.002, evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]"),
