@@ -247,6 +247,8 @@ def test_bad_lineups_are_refused_with_the_reason():
     assert [(b.name, b.options) for b in specs] == [("search", {"iterations": 3, "utility": "cards"}), ("greedy", {})]
     spec = BotSpec.parse("search:iterations=3:utility=cards")
     assert spec.options == {"iterations": 3, "utility": "cards"} and spec.display == "search:iterations=3:utility=cards"
+    net = BotSpec.parse("runs/x/best.npz")  # a network's weights file: the learned bot playing it
+    assert (net.name, net.options, net.display) == ("learned", {"weights": "runs/x/best.npz"}, "runs/x/best.npz")
 
 
 runner = CliRunner()

@@ -122,10 +122,8 @@ def named_bot(name: str, text: str) -> NamedBot:
     if existing is not None and not isinstance(existing, NamedBot):
         raise ValueError(f"bot name {name!r} is a built-in bot's; give this one another name")
     text = text.strip()
-    if text.lower().endswith(".npz"):  # a network, played by the learned bot (from any working directory)
-        spec = BotSpec("learned", {"weights": os.path.abspath(text)}, name)
-    else:
-        spec = BotSpec.parse(text)
+    # a network's file is read by its absolute path, from any working directory
+    spec = BotSpec.parse(os.path.abspath(text) if text.lower().endswith(".npz") else text)
     if isinstance(BOTS.get(spec.name), NamedBot):
         raise ValueError(f"bot {name!r}: {spec.name!r} is itself a named bot; name a built-in bot or a class")
     try:

@@ -72,7 +72,10 @@ class BotSpec:
     @classmethod
     def parse(cls, text: str) -> BotSpec:
         """``name``, ``name:key=value:key=value`` (values read as JSON when they parse, else as text), or
-        ``name(key=value, ...)`` (values as Python literals)."""
+        ``name(key=value, ...)`` (values as Python literals); a network's weights file (``runs/x/best.npz``) is
+        the learned bot playing it."""
+        if text.strip().lower().endswith(".npz"):
+            return cls("learned", {"weights": text.strip()}, text.strip())
         call = _CALL.match(text)
         if call:
             return cls(call.group(1), _call_options(text, call.group(2)), text.strip())

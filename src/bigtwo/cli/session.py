@@ -43,8 +43,6 @@ def available_bots() -> list[str]:
 def parse_bot_spec(text: str) -> BotSpec:
     """``name`` or ``name(option=value, ...)``, read as the arena reads a lineup, checked against the registry;
     a network's weights file (``runs/x/best.npz``) is the learned bot playing it."""
-    if text.strip().lower().endswith(".npz"):
-        return BotSpec("learned", {"weights": text.strip()}, text.strip())
     try:
         spec = BotSpec.parse(text)
     except ValueError as e:
