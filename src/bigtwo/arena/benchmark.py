@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bigtwo.arena.play import deal_seed
-from bigtwo.arena.provenance import bot_settings
+from bigtwo.arena.provenance import bot_settings, changed_keys
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.arena.stats import Interval, mean_interval
@@ -468,9 +468,7 @@ def _protocol_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
             return f"opponent set {name}: {fa['opponents'][name]!r} and {fb['opponents'][name]!r}"
         sa, sb = (f.get("settings", {}).get(name) for f in (fa, fb))
         if sa is not None and sb is not None and sa != sb:
-            changed = ", ".join(
-                f"{k}={sa.get(k)!r} and {sb.get(k)!r}" for k in sorted(set(sa) | set(sb)) if sa.get(k) != sb.get(k)
-            )
+            changed = ", ".join(f"{k}={x!r} and {y!r}" for k, x, y in changed_keys(sa, sb))
             return f"opponent set {name}'s settings: {changed}"
     return ""
 

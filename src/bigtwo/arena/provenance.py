@@ -16,9 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from bigtwo.bots import BOTS
-from bigtwo.bots.policy import resolve_class
-from bigtwo.bots.spec import BotSpec, is_class_target
+from bigtwo.bots.registry import factory_of
+from bigtwo.bots.spec import BotSpec
 
 DIGEST = 16  # hex digits of sha256 kept: enough to tell files apart, short enough to read
 
@@ -38,7 +37,7 @@ def _plain(value: Any) -> Any:
 def bot_settings(spec: BotSpec) -> dict[str, Any]:
     """The spec's bot with every setting it is built with: its constructor's defaults under the spec's options
     (``seed`` left out: the arena sets it), and the digest of each file an option names (a network's weights)."""
-    factory = resolve_class(spec.name) if is_class_target(spec.name) else BOTS.get(spec.name)
+    factory = factory_of(spec.name)
     settings: dict[str, Any] = {}
     if factory is not None:
         try:
@@ -112,8 +111,12 @@ def differences(saved: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
     for old, new in zip(old_bots, now["bots"], strict=True):
         for part in ("settings", "files"):
             a, b = old.get(part) or {}, new[part]
-            for key in sorted(set(a) | set(b)):
-                if a.get(key) != b.get(key):
-                    what = "weights file" if part == "files" else "setting"
-                    out.append(f"{new['name']}'s {what} {key}: {a.get(key, 'unset')!r} (now {b.get(key, 'unset')!r})")
+            what = "weights file" if part == "files" else "setting"
+            out += [f"{new['name']}'s {what} {key}: {was!r} (now {now_!r})" for key, was, now_ in changed_keys(a, b)]
     return out
+
+
+def changed_keys(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """``(key, value in a, value in b)`` for every key whose value differs, in key order (``'unset'`` where a
+    side lacks it)."""
+    return [(k, a.get(k, "unset"), b.get(k, "unset")) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]

@@ -47,6 +47,15 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
+def factory_of(name: str) -> Callable[..., Bot] | None:
+    """What makes the bot a spec names: a registered bot's factory, or the class a ``module:Class`` target
+    names (imported now); None for a name that is neither."""
+    from bigtwo.bots.policy import resolve_class
+    from bigtwo.bots.spec import is_class_target
+
+    return resolve_class(name) if is_class_target(name) else BOTS.get(name)
+
+
 NAMED_BOT = re.compile(r"^[a-z][a-z0-9-]{0,23}$")  # a short lower-case word: a table lists it, a rating keys it
 
 
@@ -58,13 +67,12 @@ class NamedBot:
     def __init__(self, name: str, spec: Any):
         import inspect
 
-        from bigtwo.bots.policy import resolve_class
-        from bigtwo.bots.spec import is_class_target
-
         self.name = name
         self.spec = spec
         self.base = spec.name
-        base = resolve_class(spec.name) if is_class_target(spec.name) else BOTS[spec.name]
+        base = factory_of(spec.name)
+        if base is None:
+            raise ValueError(f"no bot named {spec.name!r}; bots: {', '.join(sorted(BOTS))}")
         self.__doc__ = f"the {spec.name} bot as this server sets it up"
         try:  # the base bot's options, with the spec's values as their defaults (what a caller inspects)
             sig = inspect.signature(base)
