@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.registry import register_spec, unregister
+from bigtwo.bots.simple import GreedyBot
 from bigtwo.cli import app
 from bigtwo.server.settings import Settings
 from tests.server_support import (
@@ -102,9 +103,9 @@ def test_a_servers_own_bots_are_refused_in_words_when_they_cannot_be_made(tmp_pa
     assert res.exit_code == 2 and "bot 'x' (nosuch): no bot named 'nosuch'" in res.output
 
 
-def test_a_bot_that_cannot_be_made_at_its_turn_does_not_stall_the_table(tmp_path):
-    """The operator moved a network's file away while the server ran: its seat's moves fall back to the engine's
-    default, in the log, and the table plays on."""
+def test_a_seated_bot_whose_network_is_gone_gets_a_stand_in_and_the_table_plays_on(tmp_path):
+    """The operator moved a network's file away while the server ran: a new table is refused the bot, in words;
+    at the table already seated the default bot plays its seats (which keep its name), and the table ends."""
     network = tmp_path / "net.npz"
     network.write_bytes(Path(NETWORK).read_bytes())
     try:
@@ -114,11 +115,68 @@ def test_a_bot_that_cannot_be_made_at_its_turn_does_not_stall_the_table(tmp_path
             rid = made["room"]["id"]
             room = server.rooms.rooms[rid]
             network.unlink()
-            # a new table is refused the bot, in words; the one already seated plays on without it
             refused = httpx.post(f"{server.url}/api/rooms", json={"seats": seats})
             assert refused.status_code == 400 and "moved cannot load its network" in refused.text
             httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
             assert wait_for(lambda: room.status == "over")
             assert {a["seat"] for a in room.actions} == {0, 1, 2, 3}
+            assert [room.playing_bot(s) for s in range(4)] == ["learned", "greedy"] * 2
+            assert [s.bot for s in room.seats] == ["moved", "greedy"] * 2
     finally:
         unregister("moved")
+
+
+def test_a_restart_without_a_servers_own_bot_seats_a_stand_in_for_it(tmp_path):
+    """A table began with a server's own bot; the server restarted with settings that no longer name it. The game
+    resumes with the table's default bot in those seats, not the engine's fallback move at every turn."""
+    database = str(tmp_path / "games.sqlite3")
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": "mynet"}, {"kind": "bot", "bot": "mynet"}, {"kind": "bot"}]
+    try:
+        with LiveServer(database, bots={"mynet": NETWORK}) as first:
+            made = create_room(first.url, host_name="Ann", seats=seats, rounds=1, bot_delay=0, move_seconds=0)
+            rid = made["room"]["id"]
+            httpx.post(f"{first.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+            httpx.post(f"{first.url}/api/rooms/{rid}/pause", headers=auth(made["host_token"]))
+    finally:
+        unregister("mynet")
+    with LiveServer(database) as second:
+        assert "mynet" not in BOTS
+        room = second.rooms.rooms[rid]
+        assert [s.bot for s in room.seats][1:3] == ["mynet", "mynet"]
+        httpx.post(f"{second.url}/api/rooms/{rid}/resume", headers=auth(made["host_token"]))
+        transcript = Transcript()
+        final = asyncio.run(play_seat(second.ws_url, rid, made["token"], rules_of("classic"), transcript, seed=3))
+        assert final["match"]["is_over"]
+        assert room.playing_bot(1) == room.playing_bot(2) == "learned"  # the classic table's default at no delay
+        assert {a["seat"] for a in room.actions if a["by"] == "bot"} == {1, 2, 3}
+        audit_hidden_cards(room, transcript)
+
+
+class Fragile(GreedyBot):
+    """A bot of one's own that can be made when the server starts and fails to be made later."""
+
+    broken = False
+
+    def __init__(self, seed: int | None = None):
+        if Fragile.broken:
+            raise RuntimeError("this bot broke")
+        super().__init__(seed)
+
+
+def test_a_bot_that_cannot_be_made_at_its_turn_does_not_stall_the_table(tmp_path):
+    """A bot of the server's that the server still lists fails when its turn comes: the engine moves for it, in
+    the log, and the table plays on."""
+    try:
+        with LiveServer(str(tmp_path / "games.sqlite3"), bots={"fragile": f"{__name__}:Fragile"}) as server:
+            seats = [{"kind": "bot", "bot": "fragile"}, {"kind": "bot", "bot": "greedy"}] * 2
+            made = create_room(server.url, seats=seats, rounds=1, bot_delay=0, move_seconds=0)
+            rid = made["room"]["id"]
+            room = server.rooms.rooms[rid]
+            Fragile.broken = True
+            httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+            assert wait_for(lambda: room.status == "over")
+            assert {a["seat"] for a in room.actions} == {0, 1, 2, 3}
+            assert room.playing_bot(0) == "fragile"  # listed and able to play: no stand-in, the engine's moves
+    finally:
+        Fragile.broken = False
+        unregister("fragile")

@@ -231,6 +231,7 @@ class Room:
         self.idle_since: float | None = manager.clock()
         self._record: Record | None = None  # a finished game's record, built once
         self._bots: dict[int, tuple[str, Any]] = {}
+        self._stand_ins: dict[str, str] = {}  # a seated bot this server cannot make now -> the bot playing for it
         # the table's chat: the latest lines (never the server's words about cards), and each seat's pace
         self.chat: deque[dict[str, Any]] = deque(maxlen=manager.settings.chat_kept)
         self._chat_id = 0
@@ -597,9 +598,27 @@ class Room:
                 return
             await asyncio.sleep(max(left, 0.001))  # a shorter sleep may be rounded down to none at all
 
+    def playing_bot(self, seat: int) -> str:
+        """The bot that plays the seat: its own, or, where this server cannot make that one any more (a server's
+        own bot left out of its settings since the table began, or whose network's file is gone), a stand-in:
+        the table's default bot, so the seat plays on as well as the server can. The seat keeps its bot's name
+        (its rating, its record); the substitution is logged once a table."""
+        name = self.seats[seat].bot or "greedy"
+        stand_in = self._stand_ins.get(name)
+        if stand_in is None:
+            why = cannot_play(name, self.rules, self.players)
+            stand_in = self._stand_ins[name] = name if why is None else self._stand_in_for(name, why)
+        return stand_in
+
+    def _stand_in_for(self, name: str, why: str) -> str:
+        settings = self.manager.settings
+        stand_in = default_bot(self.rules, self.players, self.ref.bot_delay, settings.bot_budget_ms)
+        log.warning("room %s: bot %s cannot play here (%s); %s plays its seats", self.id, name, why, stand_in)
+        return stand_in
+
     def _bot(self, seat: int) -> tuple[str, Any]:
         """The seat's quick bot (kept between turns, as a bot may plan ahead), by its registered name."""
-        name = self.seats[seat].bot or "greedy"
+        name = self.playing_bot(seat)
         held = self._bots.get(seat)
         if held is None or held[0] != name:
             held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
@@ -610,7 +629,7 @@ class Room:
         table's delay rather than added to it: its budget is the time until ``due`` (at most the server's; a
         delay shorter than MIN_THINK_MS leaves it the server's budget). None for a quick bot (it answers in place,
         when the delay is over). Called under the room's lock."""
-        name = self.seats[seat].bot or "greedy"
+        name = self.playing_bot(seat)
         if self.manager.bots.quick(name):
             return None
         budget = min(self.manager.settings.bot_budget_ms, 1000 * (due - self.manager.clock()))
@@ -635,7 +654,7 @@ class Room:
             async with self.lock:
                 if not self.ref.waiting_for(turn):  # the table moved on meanwhile: the thinking is dropped
                     return
-                name = self.seats[seat].bot or "greedy"
+                name = self.playing_bot(seat)
                 obs = self.match.observe(seat)  # the position the thinking began on (the same turn, no move since)
                 fallback = self.match.default_action()  # the engine's own legal action, should the bot fail
             try:
@@ -648,6 +667,9 @@ class Room:
             except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
                 log.exception("room %s: bot %s failed to choose; the engine moves for seat %d", self.id, name, seat)
                 self._bots.pop(seat, None)
+                why = cannot_play(name, self.rules, self.players)
+                if why is not None:  # it cannot be made any more (its file is gone): a stand-in from the next turn
+                    self._stand_ins[self.seats[seat].bot or "greedy"] = self._stand_in_for(name, why)
                 choice = fallback
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
