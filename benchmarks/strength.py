@@ -32,6 +32,7 @@ Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=3
      python benchmarks/strength.py --only isearch --budget-ms 250 --games 400 --workers 2
      python benchmarks/strength.py --only isearch --budget-ms 100 --games 320 --isearch SPEC --versus SPEC2 --out DIR
      python benchmarks/strength.py --only contest [--games 2000]
+     python benchmarks/strength.py --rules tien-len --utility place --only isearch --budget-ms 100 --games 320
 """
 
 from __future__ import annotations
@@ -267,20 +268,24 @@ def main() -> None:
         help="with --only isearch: another spec played against the same three searches on the same deals; prints "
         "--isearch's gain over it deal by deal (with --out, a match saved there is reused)",
     )
+    ap.add_argument(
+        "--utility",
+        default="cards",
+        choices=["cards", "score", "place", "win"],
+        help="the points measured (the targets are for cards); a preset played for places: place",
+    )
     ap.add_argument("--only", choices=["heuristic", "search", "learned", "isearch", "contest"], default=None)
     ap.add_argument("--cpu-games", type=int, default=400, help="games of the learned match timed in CPU time")
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
     args = ap.parse_args()
-    search = args.search if "utility=" in args.search else args.search + ":utility=cards"
-
-    isearch = args.isearch or f"isearch(budget_ms={args.budget_ms:g}, utility='cards')"
-    baseline = args.baseline or f"search(budget_ms={args.budget_ms:g}, utility='cards')"
+    u = args.utility
+    search = args.search if "utility=" in args.search else args.search + f":utility={u}"
+    isearch = args.isearch or f"isearch(budget_ms={args.budget_ms:g}, utility='{u}')"
+    baseline = args.baseline or f"search(budget_ms={args.budget_ms:g}, utility='{u}')"
     if args.versus:
         if args.only != "isearch":
             ap.error("--versus compares two specs against the searches: give --only isearch")
-        gain = paired_gain(
-            args.rules, "cards", args.versus, isearch, baseline, args.games, args.seed, args.workers, args.out
-        )
+        gain = paired_gain(args.rules, u, args.versus, isearch, baseline, args.games, args.seed, args.workers, args.out)
         console.rule(f"{isearch} beside {args.versus}, each against three {baseline} (same deals)")
         paired_table([gain], "bots")
         return
@@ -299,7 +304,7 @@ def main() -> None:
         if (args.only and key != args.only) or args.only == "contest" or (key == "isearch" and args.only != key):
             continue  # the searches' duel runs only when asked: four searches a game
         console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
-        result, wall = match(args.rules, lineup, args.games, seed, args.workers)
+        result, wall = match(args.rules, lineup, args.games, seed, args.workers, u)
         console.print(result.table())
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)

@@ -135,6 +135,32 @@ def test_the_opponents_can_be_a_mixed_field(tmp_path):
         Trainer(small(eval_every=100, eval_opponent="nobody"), tmp_path / "bad-eval")
 
 
+def test_exported_weights_say_what_their_values_are_points_of(tmp_path):
+    """A network trained for places (a preset played for the finishing order) says so in its weights: a search
+    reads its values as places, and weighs them beside play-outs scored in places (not in cards left)."""
+    from bigtwo.bots.learned import scorer_of
+    from bigtwo.bots.search import InferenceSearchBot
+
+    t = Trainer(small(rules="tien-len", utility="place", reward_scale=2.0, num_envs=4), tmp_path)
+    t.run(frames=200, report_every=1e9, checkpoint_every=1e9)
+    path = t.policy().save(tmp_path / "w.npz")
+    loaded = QPolicy.load(path)
+    assert loaded.meta["utility"] == "place" and loaded.meta["reward_scale"] == 2.0
+    rules = load_rules("tien-len")
+    scorer = scorer_of(loaded, rules, 4, str(path))
+    assert scorer.utility == "place" and scorer.scale == 2.0
+    g = Game(rules, seed=5)
+    legal = g.legal_plays()
+    raw = scorer.q_observed(rules, g.observe(g.to_move), legal)
+    bot = InferenceSearchBot(seed=1, iterations=4, weights=str(path))
+    values = bot._network_for(rules, 4).values(rules, g.observe(g.to_move), legal)
+    assert values == pytest.approx([2.0 * float(v) for v in raw])  # points of a place, not a card
+    # weights written before the utility was recorded were all trained on cards left, scaled by 13
+    del loaded.meta["utility"], loaded.meta["reward_scale"]
+    old = scorer_of(loaded, load_rules("tien-len"), 4, "old")
+    assert old.utility == "cards" and old.scale == 13.0
+
+
 def test_other_presets_and_table_sizes_train(tmp_path):
     for rules, players in (("tien-len", 4), ("classic", 3), ("president", 5)):
         t = Trainer(small(rules=rules, players=players, num_envs=4), tmp_path / f"{rules}{players}")

@@ -280,8 +280,10 @@ class GameScorer:
                 f"weights {label or net.meta.get('rules')} expect {net.state_size} + {net.action_size} inputs; "
                 f"{rules.name!r} with {players} players gives {self.states.size} + {self.actions.size}"
             )
-        # the network predicts a seat's points / 13 under the cards-left measure it was trained on
-        self.scale = 13.0 if net.meta.get("utility", "cards") == "cards" else 1.0
+        # the network predicts a seat's points under the measure it was trained on (``utility``: one point a card
+        # left unless its weights say otherwise) divided by the training's reward scale (13 unless they say)
+        self.utility = str(net.meta.get("utility", "cards"))
+        self.scale = float(net.meta.get("reward_scale", 13.0))
         # a network fitted to a bot's choices (``bigtwo imitate``) ranks actions; its outputs are not points
         self.is_policy = net.meta.get("target") == "policy"
         # fitted among the moves a search weighs (the heuristic's best few and the pass): it chooses among them

@@ -397,9 +397,9 @@ class InferenceSearchBot(SearchBot):
                 if legal[i] not in cands:
                     cands.append(legal[i])
             prior = {p.mask: q[i] for i, p in enumerate(legal)}
-            # the network's values are points a card left: they weigh in beside play-outs scored the same way,
-            # and otherwise only choose when no deal could be searched
-            shrink = measure == "cards"
+            # the network's values are points of the measure it was trained on (a card left, or a place): they
+            # weigh in beside play-outs scored the same way, and otherwise only choose when no deal was searched
+            shrink = measure == network.scorer.utility
         if legal[-1].is_pass and legal[-1] not in cands and self.candidates > 1:
             cands.append(legal[-1])
         if len(cands) == 1:
@@ -611,7 +611,7 @@ class InferenceSearchBot(SearchBot):
             played = after
         learned = scorer is not None and self.playout == "learned"
         mine = scorer is not None and self.playout == "mixed"  # the network for this seat, the heuristic for others
-        stop = self.horizon if scorer is not None and measure == "cards" else 0
+        stop = self.horizon if scorer is not None and measure == scorer.utility else 0
         if not learned and not mine and not stop:
             rollout(game, play.others, played, deadline, (seat, play.mine))
             return None if game.result is None else round_utility(game.result, measure)[seat]

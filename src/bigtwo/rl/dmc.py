@@ -337,6 +337,8 @@ class Trainer:
             "games": self.games,
             "seed": cfg.seed,
             "train_seconds": round(self.seconds, 1),
+            "utility": cfg.utility,  # what its values are points of, in units of reward_scale
+            "reward_scale": cfg.reward_scale,
         }
         return QPolicy(layers, self.env.state_encoder.size, meta)
 
