@@ -390,7 +390,7 @@ class InferenceSearchBot(SearchBot):
         q = network.values(rules, observation, legal)
         prior: dict[int, float] = {}
         shrink = False
-        if q is not None:
+        if q is not None and network.scorer is not None:
             measure = rules.play_measure if self.utility == "auto" else self.utility
             by_q = sorted(range(len(legal)), key=lambda i: -q[i])
             for i in by_q[: self.learned_candidates]:
