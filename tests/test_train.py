@@ -186,6 +186,18 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     assert Trainer.load(tmp_path / "checkpoint.pt").frames >= 1000
 
 
+def test_cli_train_says_when_it_learns_another_measure_than_the_preset_plays_for(tmp_path):
+    small_run = ["--frames", "64", "--envs", "2", "--hidden", "8", "--history", "2", "--batch-size", "32",
+                 "--eval-every", "0", "--report-every", "0"]  # fmt: skip
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "a"), "--rules", "tien-len", *small_run])
+    assert r.exit_code == 0, r.output
+    assert "tien-len is played for places, and this run learns cards left" in " ".join(r.output.split())
+    r = CliRunner().invoke(
+        app, ["train", "--out", str(tmp_path / "b"), "--rules", "tien-len", "--utility", "place", *small_run]
+    )
+    assert r.exit_code == 0 and "played for places" not in r.output
+
+
 def test_cli_train_rejects_bad_settings(tmp_path):
     r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--hidden", "a,b", "--frames", "1"])
     assert r.exit_code != 0 and "whole numbers" in r.output

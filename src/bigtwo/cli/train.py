@@ -38,7 +38,12 @@ def train(
         int, typer.Option("--replay", help="Gradient steps per new batch (more reuse recent frames)")
     ] = 1,
     epsilon: Annotated[float, typer.Option("--epsilon", help="Probability of a random legal action")] = 0.05,
-    utility: Annotated[str, typer.Option("--utility", help="Points learned: cards, score, place or win")] = "cards",
+    utility: Annotated[
+        str,
+        typer.Option(
+            "--utility", help="Points learned: cards, score, place or win (a preset played for places: place)"
+        ),
+    ] = "cards",
     opponent: Annotated[
         str,
         typer.Option(
@@ -108,6 +113,11 @@ def train(
             )
             trainer = Trainer(config, out)
             console.print(f"training {config.to_dict()}")
+            if utility == "cards" and trainer.rules.play_measure == "place":
+                console.print(
+                    f"[yellow]{trainer.rules.name} is played for places, and this run learns cards left: "
+                    "--utility place learns what its players play for[/yellow]"
+                )
     except (ValueError, OSError) as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
