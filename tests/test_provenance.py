@@ -50,6 +50,24 @@ def test_the_shipped_models_are_listed_and_a_changed_one_is_named():
     assert differences(None, now) == ["it was saved without a record of its bots' settings and models"]
 
 
+def test_only_the_models_for_the_table_played_count():
+    """A network shipped for another table cannot change play at this one: a match saved before it shipped is
+    still today's (an older record, which listed every model, included)."""
+    now = provenance([BotSpec.parse("learned")], ("classic", 4))
+    assert now["table"] == ["classic", 4]
+    assert set(now["models"]) == {n for n in shipped_models() if n.rsplit(".", 1)[0].endswith("classic-4p")}
+    assert provenance([BotSpec.parse("learned")], ("classic", 3))["models"] == {}
+    older = json.loads(json.dumps(now))
+    older["models"]["tien-len-4p.npz"] = "0" * 16  # listed then, changed or gone since: another table's
+    older["models"]["heuristic-winner-4p.json"] = "1" * 16
+    del older["table"]
+    assert differences(older, now) == []
+    older["models"]["heuristic-classic-4p.json"] = "2" * 16  # this table's
+    assert differences(older, now) == ["shipped models heuristic-classic-4p.json differ"]
+    recorded = run_arena("classic", "greedy,greedy,greedy", games=3, seed=1, workers=1)
+    assert recorded.config["provenance"]["table"] == ["classic", 3]
+
+
 def test_a_run_saves_its_provenance_and_reads_it_back(tmp_path):
     result = run_arena("classic", "heuristic,greedy,greedy,greedy", games=4, seed=3, workers=1, utility="cards")
     p = result.config["provenance"]

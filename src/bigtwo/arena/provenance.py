@@ -57,13 +57,23 @@ def bot_settings(spec: BotSpec) -> dict[str, Any]:
 
 
 @cache
-def shipped_models() -> dict[str, str]:
-    """The package's shipped models (``bigtwo/bots/weights``: networks, heuristic weights) by file name, digested."""
+def shipped_models(table: tuple[str, int] | None = None) -> dict[str, str]:
+    """The package's shipped models (``bigtwo/bots/weights``: networks, heuristic weights) by file name, digested;
+    with ``table`` (preset, players), only those made for it (each file names its table, ``...<preset>-<n>p``):
+    a model for another table cannot change play at this one."""
     folder = resources.files("bigtwo.bots") / "weights"
     if not folder.is_dir():
         return {}
-    files = sorted((f for f in folder.iterdir() if f.is_file()), key=lambda f: f.name)
+    files = sorted((f for f in folder.iterdir() if f.is_file() and _for_table(f.name, table)), key=lambda f: f.name)
     return {f.name: _digest_bytes(f.read_bytes()) for f in files}
+
+
+def _for_table(name: str, table: tuple[str, int] | list[Any] | None) -> bool:
+    if table is None:
+        return True
+    preset, players = table
+    stem = name.rsplit(".", 1)[0]
+    return stem == f"{preset}-{players}p" or stem.endswith(f"-{preset}-{players}p")
 
 
 @cache
@@ -78,14 +88,15 @@ def source_digest() -> str:
     return h.hexdigest()[:DIGEST]
 
 
-def provenance(specs: list[BotSpec]) -> dict[str, Any]:
-    """The arena's record of what plays: the package version, its shipped models, each lineup entry's settings
-    and the source digest."""
+def provenance(specs: list[BotSpec], table: tuple[str, int] | None = None) -> dict[str, Any]:
+    """The arena's record of what plays: the package version, its shipped models (those for ``table``, the
+    preset and player count played, where given), each lineup entry's settings and the source digest."""
     import bigtwo
 
-    return {
+    out: dict[str, Any] = {"table": list(table)} if table is not None else {}
+    return out | {
         "version": bigtwo.__version__,
-        "models": shipped_models(),
+        "models": shipped_models(table),
         "bots": [bot_settings(s) for s in specs],
         "source": source_digest(),
     }
@@ -101,7 +112,9 @@ def differences(saved: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
     if saved.get("version") != now["version"]:
         out.append(f"package version {saved.get('version')} (now {now['version']})")
     old_models, new_models = saved.get("models") or {}, now["models"]
-    changed = sorted(n for n in set(old_models) | set(new_models) if old_models.get(n) != new_models.get(n))
+    table = now.get("table")  # models for other tables play no part here (an older record lists every model)
+    names = {n for n in old_models if _for_table(n, table)} | set(new_models)
+    changed = sorted(n for n in names if old_models.get(n) != new_models.get(n))
     if changed:
         out.append(f"shipped models {', '.join(changed)} differ")
     old_bots = saved.get("bots") or []

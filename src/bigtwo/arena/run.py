@@ -132,7 +132,7 @@ def run_arena(
         "duplicate": duplicate,
         "confidence": confidence,
         "rounds": rounds,
-        "provenance": provenance(specs),
+        "provenance": provenance(specs, (rules.name, n)),
     }
     done = 0
     dicts: list[dict[str, Any]] = []
