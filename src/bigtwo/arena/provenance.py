@@ -112,8 +112,9 @@ def differences(saved: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
     if saved.get("version") != now["version"]:
         out.append(f"package version {saved.get('version')} (now {now['version']})")
     old_models, new_models = saved.get("models") or {}, now["models"]
-    table = now.get("table")  # models for other tables play no part here (an older record lists every model)
-    names = {n for n in old_models if _for_table(n, table)} | set(new_models)
+    # models for other tables play no part here (an older record lists every model)
+    table = now.get("table") or saved.get("table")
+    names = {n for n in (*old_models, *new_models) if _for_table(n, table)}
     changed = sorted(n for n in names if old_models.get(n) != new_models.get(n))
     if changed:
         out.append(f"shipped models {', '.join(changed)} differ")

@@ -185,7 +185,9 @@ class Standing:
 # deals, level with it; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three
 # heuristic +3.0 at about 0.25 s a move (against the heuristic of then)
 # and learned vs three of today's heuristic +2.0 [+1.7, +2.4] (the stage 6 weights, +0.35 head to head and +0.40
-# over the standard field beside stage 5, which scored +2.3 here); heuristic vs three greedy +6.8. A bot not
+# over the standard field beside stage 5, which scored +2.3 here; on Tien Len, its own network, +0.30 [+0.26, +0.34]
+# places a game); heuristic vs three greedy +6.8. The order is classic's: on Tien Len at 0.1 s isearch was not ahead
+# of search (-0.11 [-0.21, -0.02] places a game over 80 deals), and at 1 s it is unmeasured. A bot not
 # registered, or one that cannot play the table (learned without weights for it), is passed over.
 STRENGTH: tuple[Standing, ...] = (
     Standing(
@@ -195,7 +197,11 @@ STRENGTH: tuple[Standing, ...] = (
         evidence="vs three search, 1 s each: +0.47 [+0.04, +0.90] over 280 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
     ),
     Standing("search", 0.2, thinks=True, evidence="vs three heuristic: +3.0 at 0.25 s a move"),
-    Standing("learned", 0.002, evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]"),
+    Standing(
+        "learned",
+        0.002,
+        evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]; Tien Len: +0.30 [+0.26, +0.34] places",
+    ),
     Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
     Standing("greedy", 0.0001),
     Standing("random", 0.0),
