@@ -496,7 +496,12 @@ class Trainer:
             from bigtwo.rl.curve import plot_curve
 
             point = {"frames": self.frames, "seconds": self.seconds, "evaluation": ev.to_dict()}
-            plot_curve([*self.log, point], self.out / "curve.png", title=f"{self.rules.name}, {self.n} players")
+            plot_curve(
+                [*self.log, point],
+                self.out / "curve.png",
+                title=f"{self.rules.name}, {self.n} players",
+                measure=self.config.utility,
+            )
         except ImportError:
             pass
         self.eval_seconds = time.perf_counter() - t0
