@@ -607,13 +607,12 @@ class Room:
         stand_in = self._stand_ins.get(name)
         if stand_in is None:
             why = cannot_play(name, self.rules, self.players)
-            stand_in = self._stand_ins[name] = name if why is None else self._stand_in_for(name, why)
-        return stand_in
-
-    def _stand_in_for(self, name: str, why: str) -> str:
-        settings = self.manager.settings
-        stand_in = default_bot(self.rules, self.players, self.ref.bot_delay, settings.bot_budget_ms)
-        log.warning("room %s: bot %s cannot play here (%s); %s plays its seats", self.id, name, why, stand_in)
+            stand_in = name
+            if why is not None:
+                budget = self.manager.settings.bot_budget_ms
+                stand_in = default_bot(self.rules, self.players, self.ref.bot_delay, budget)
+                log.warning("room %s: bot %s cannot play here (%s); %s plays its seats", self.id, name, why, stand_in)
+            self._stand_ins[name] = stand_in
         return stand_in
 
     def _bot(self, seat: int) -> tuple[str, Any]:
@@ -667,9 +666,8 @@ class Room:
             except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
                 log.exception("room %s: bot %s failed to choose; the engine moves for seat %d", self.id, name, seat)
                 self._bots.pop(seat, None)
-                why = cannot_play(name, self.rules, self.players)
-                if why is not None:  # it cannot be made any more (its file is gone): a stand-in from the next turn
-                    self._stand_ins[self.seats[seat].bot or "greedy"] = self._stand_in_for(name, why)
+                # asked again next turn: a bot that cannot be made any more (its file is gone) gets a stand-in then
+                self._stand_ins.pop(self.seats[seat].bot or "greedy", None)
                 choice = fallback
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
