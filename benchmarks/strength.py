@@ -57,6 +57,7 @@ from bigtwo.arena import mean_interval, run_arena  # noqa: E402
 from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
+from bigtwo.utilities import MEASURE_WORDS, UTILITIES  # noqa: E402
 
 console = Console(highlight=False, width=130)
 
@@ -271,7 +272,7 @@ def main() -> None:
     ap.add_argument(
         "--utility",
         default="cards",
-        choices=["cards", "score", "place", "win"],
+        choices=UTILITIES,
         help="the points measured (the targets are for cards); a preset played for places: place",
     )
     ap.add_argument("--only", choices=["heuristic", "search", "learned", "isearch", "contest"], default=None)
@@ -365,8 +366,7 @@ def main() -> None:
         paired_table(contest, "rules (points)")
         if args.only == "contest":
             return
-    measured = {"cards": "one point a card left", "place": "places", "score": "the rules' points", "win": "wins"}[u]
-    console.rule(f"summary ({measured}, duplicate deals, 95% intervals over deals)")
+    console.rule(f"summary ({MEASURE_WORDS[u]}, duplicate deals, 95% intervals over deals)")
     print(
         "| match | games | points a game [95% CI] | win rate [95% CI] | ms a move (max) | games with a move over "
         "the limit (1 s; isearch: its budget) | opponent ms a move | target |"

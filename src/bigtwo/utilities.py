@@ -13,6 +13,13 @@ from __future__ import annotations
 from bigtwo.scoring import RoundResult
 
 UTILITIES = ("score", "cards", "place", "win")
+# what a figure in each measure counts, for axes and summaries
+MEASURE_WORDS = {
+    "score": "the rules' points a game",
+    "cards": "points a game, one a card left",
+    "place": "places a game",
+    "win": "wins a game",
+}
 
 
 def cards_left_points(result: RoundResult) -> list[float]:

@@ -6,12 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-MEASURES = {
-    "cards": "points a game (a card left)",
-    "place": "places a game",
-    "score": "points a game",
-    "win": "wins a game",
-}
+from bigtwo.utilities import MEASURE_WORDS
 
 
 def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "", measure: str = "cards") -> Path:
@@ -40,7 +35,7 @@ def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "",
             label = f"greedy policy vs 3 {opp}" + (f": {stage}" if stage else "") + " (95% band)"
             top.plot(x, y, marker="o", label=label)
         top.axhline(0, color="grey", lw=0.8)
-        top.set_ylabel(MEASURES.get(measure, "points a game"))
+        top.set_ylabel(MEASURE_WORDS.get(measure, "points a game"))
         top.legend(loc="lower right")
         hours = evals[-1]["seconds"] / 3600
         top.set_title(f"{title}: {evals[-1]['frames']:,} frames, {hours:.1f} h".strip(": "))
