@@ -186,6 +186,17 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     assert Trainer.load(tmp_path / "checkpoint.pt").frames >= 1000
 
 
+def test_an_evaluation_counts_the_bots_at_its_table(tmp_path):
+    args = ["train", "--out", str(tmp_path), "--players", "3", "--frames", "200", "--envs", "2", "--hidden", "8",
+            "--history", "2", "--batch-size", "32", "--eval-every", "100", "--eval-deals", "2",
+            "--report-every", "0"]  # fmt: skip
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0, r.output
+    assert "eval vs 2 heuristic (6 games)" in r.output and "vs 3" not in r.output
+    lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert {x["evaluation"]["opponents"] for x in lines if x["evaluation"]} == {2}
+
+
 def test_cli_train_says_when_it_learns_another_measure_than_the_preset_plays_for(tmp_path):
     small_run = ["--frames", "64", "--envs", "2", "--hidden", "8", "--history", "2", "--batch-size", "32",
                  "--eval-every", "0", "--report-every", "0"]  # fmt: skip

@@ -131,8 +131,8 @@ def train(
         if p.evaluation:
             ev = p.evaluation
             line += (
-                f"\n  eval vs 3 {ev['opponent']} ({ev['games']} games): {ev['points']:+.2f} a game "
-                f"[{ev['low']:+.2f}, {ev['high']:+.2f}], won {ev['win_rate']:.0%}"
+                f"\n  eval vs {ev.get('opponents', 3)} {ev['opponent']} ({ev['games']} games): "
+                f"{ev['points']:+.2f} a game [{ev['low']:+.2f}, {ev['high']:+.2f}], won {ev['win_rate']:.0%}"
             )
         console.print(line)
 

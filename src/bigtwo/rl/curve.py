@@ -23,7 +23,8 @@ def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "",
     losses = [r for r in log if r.get("loss") is not None]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=(2, 1))
     if evals:
-        opp = evals[-1]["evaluation"]["opponent"]
+        last = evals[-1]["evaluation"]
+        opp = f"{last.get('opponents', 3)} {last['opponent']}"  # older logs: four-player tables
         stages = list(dict.fromkeys(r.get("stage", "") for r in evals))
         for stage in stages:
             part = [r for r in evals if r.get("stage", "") == stage]
@@ -32,7 +33,7 @@ def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "",
             lo = [r["evaluation"]["low"] for r in part]
             hi = [r["evaluation"]["high"] for r in part]
             top.fill_between(x, lo, hi, alpha=0.25)
-            label = f"greedy policy vs 3 {opp}" + (f": {stage}" if stage else "") + " (95% band)"
+            label = f"greedy policy vs {opp}" + (f": {stage}" if stage else "") + " (95% band)"
             top.plot(x, y, marker="o", label=label)
         top.axhline(0, color="grey", lw=0.8)
         top.set_ylabel(MEASURE_WORDS.get(measure, "points a game"))

@@ -33,13 +33,14 @@ class Evaluation:
     low: float
     high: float
     win_rate: float
+    opponents: int = 3  # bots at the table (players - 1)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def __str__(self) -> str:
         return (
-            f"{self.points:+.2f} [{self.low:+.2f}, {self.high:+.2f}] a game vs {self.opponent} "
+            f"{self.points:+.2f} [{self.low:+.2f}, {self.high:+.2f}] a game vs {self.opponents} {self.opponent} "
             f"({self.games} games, won {self.win_rate:.0%})"
         )
 
@@ -93,7 +94,7 @@ def evaluate(
             wins += res.finishing_order[0] == r
     means = [float(np.mean(v)) for v in per_deal.values()]
     iv = mean_interval(means)
-    return Evaluation(opponent, deals, len(jobs), iv.mean, iv.low, iv.high, wins / len(jobs))
+    return Evaluation(opponent, deals, len(jobs), iv.mean, iv.low, iv.high, wins / len(jobs), n - 1)
 
 
 __all__ = ["Evaluation", "evaluate", "greedy_choices"]
