@@ -33,6 +33,10 @@ Run: python benchmarks/strength.py [--games 2000] [--search "search:iterations=3
      python benchmarks/strength.py --only isearch --budget-ms 100 --games 320 --isearch SPEC --versus SPEC2 --out DIR
      python benchmarks/strength.py --only contest [--games 2000]
      python benchmarks/strength.py --rules tien-len --utility place --only isearch --budget-ms 100 --games 320
+     python benchmarks/strength.py --players 3 --only learned --games 1500   (another table: the bot against two)
+
+The targets are for classic with four players in cards left; ``--rules``, ``--players`` and ``--utility`` measure
+the same matches elsewhere (the bot under test against one fewer than the table's seats), without a target.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from pathlib import Path  # noqa: E402
 
 from rich.console import Console  # noqa: E402
 
+from bigtwo import load_rules  # noqa: E402
 from bigtwo.arena import mean_interval, run_arena  # noqa: E402
 from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
@@ -128,6 +133,14 @@ def saved_match(
     return None
 
 
+COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
+def against(lineup: list[str]) -> str:
+    """The opponents of lineup entry 0, in words: ``three heuristic``."""
+    return f"{COUNTS.get(len(lineup) - 1, len(lineup) - 1)} {lineup[1]}"
+
+
 def paired_gain(
     rules: str,
     utility: str,
@@ -138,8 +151,9 @@ def paired_gain(
     seeds: list[int],
     workers: int | None,
     out: Path | None = None,
+    players: int = 4,
 ) -> dict:
-    """Two bots, each against three ``opponent`` on the same deals (same seed, so the same hands and the
+    """Two bots, each against ``players - 1`` ``opponent`` on the same deals (same seed, so the same hands and the
     opponents' same seeds): the gain of ``now_label`` over ``before_label`` is the per-deal difference of their
     mean points, a t interval over deals (what luck a deal brings both cancels in it).
 
@@ -151,7 +165,7 @@ def paired_gain(
     Several ``seeds`` play (or read back) a match on each deal set and pool them, deal by deal."""
     runs = {}
     for label in (before_label, now_label):
-        lineup = [label, opponent, opponent, opponent]
+        lineup = [label, *[opponent] * (players - 1)]
         sets = []
         for seed in seeds:
             result = None
@@ -163,9 +177,9 @@ def paired_gain(
                 saved = saved_match(out, rules, lineup, games, seed, utility)
                 if saved is not None:
                     result, where = saved
-                    console.print(f"{label} against three {opponent}, seed {seed}: read from {where}")
+                    console.print(f"{label} against {against(lineup)}, seed {seed}: read from {where}")
             if result is None:
-                console.rule(f"{label} against three {opponent}: {games} games on {rules} ({utility}), seed {seed}")
+                console.rule(f"{label} against {against(lineup)}: {games} games on {rules} ({utility}), seed {seed}")
                 result, _wall = match(rules, lineup, games, seed, workers, utility)
                 if path is not None:
                     result.save(path)
@@ -177,6 +191,7 @@ def paired_gain(
     gain = mean_interval([n[d] - b[d] for d in b])
     return {
         "rules": rules,
+        "players": players,
         "utility": utility,
         "before_bot": before_label,
         "now_bot": now_label,
@@ -222,7 +237,7 @@ def paired_table(rows: list[dict], first: str) -> None:
 def cpu_ms_per_move(rules: str, lineup: list[str], games: int, seed: int) -> tuple[float, float, float]:
     """Mean CPU milliseconds a ``choose`` call of lineup entry 0 (and its maximum) and of the others, on this
     thread, over the first ``games`` games of the match (the arena's deals and seating, in this process)."""
-    from bigtwo import Game, load_rules
+    from bigtwo import Game
     from bigtwo.arena.play import bot_seed, seating
 
     r = load_rules(rules)
@@ -249,7 +264,8 @@ def cpu_ms_per_move(rules: str, lineup: list[str], games: int, seed: int) -> tup
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic")
-    ap.add_argument("--games", type=int, default=2000, help="games a match (whole deals of 4 rotations)")
+    ap.add_argument("--games", type=int, default=2000, help="games a match (whole deals: one game a seat rotation)")
+    ap.add_argument("--players", type=int, default=None, help="seats at the table (default: the rules' own)")
     ap.add_argument("--search", default="search:iterations=30:budget_ms=900", help="the search bot's spec")
     ap.add_argument(
         "--seed",
@@ -280,31 +296,35 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None, help="directory for the JSON results")
     args = ap.parse_args()
     u = args.utility
+    players = args.players or load_rules(args.rules).players
+    others = players - 1
     search = args.search if "utility=" in args.search else args.search + f":utility={u}"
     isearch = args.isearch or f"isearch(budget_ms={args.budget_ms:g}, utility='{u}')"
     baseline = args.baseline or f"search(budget_ms={args.budget_ms:g}, utility='{u}')"
     if args.versus:
         if args.only != "isearch":
             ap.error("--versus compares two specs against the searches: give --only isearch")
-        gain = paired_gain(args.rules, u, args.versus, isearch, baseline, args.games, args.seed, args.workers, args.out)
-        console.rule(f"{isearch} beside {args.versus}, each against three {baseline} (same deals)")
+        gain = paired_gain(
+            args.rules, u, args.versus, isearch, baseline, args.games, args.seed, args.workers, args.out, players
+        )
+        console.rule(f"{isearch} beside {args.versus}, each against {against([isearch, *[baseline] * others])}")
         paired_table([gain], "bots")
         return
     if len(args.seed) > 1:
         ap.error("several --seed values pool deal sets in a --versus comparison only: give one seed")
     seed = args.seed[0]
     matches = [
-        ("heuristic", ["heuristic", "greedy", "greedy", "greedy"], 5.0, "greedy"),
-        ("search", [search, "heuristic", "heuristic", "heuristic"], 1.0, "heuristic"),
-        ("learned", [args.learned, "heuristic", "heuristic", "heuristic"], 2.0, "heuristic"),
-        ("isearch", [isearch, baseline, baseline, baseline], 2.0, baseline),
+        ("heuristic", ["heuristic", *["greedy"] * others], 5.0, "greedy"),
+        ("search", [search, *["heuristic"] * others], 1.0, "heuristic"),
+        ("learned", [args.learned, *["heuristic"] * others], 2.0, "heuristic"),
+        ("isearch", [isearch, *[baseline] * others], 2.0, baseline),
     ]
     rows = []
     contest = []
     for key, lineup, target, opponent in matches:
         if (args.only and key != args.only) or args.only == "contest" or (key == "isearch" and args.only != key):
             continue  # the searches' duel runs only when asked: four searches a game
-        console.rule(f"{lineup[0]} against three {opponent}: {args.games} games on {args.rules}")
+        console.rule(f"{lineup[0]} against {against(lineup)}: {args.games} games on {args.rules}, {players} players")
         result, wall = match(args.rules, lineup, args.games, seed, args.workers, u)
         console.print(result.table())
         if args.out:
@@ -335,7 +355,7 @@ def main() -> None:
         ok = me.points.mean >= target and (key == "heuristic" or (me.points.low > 0 and limit_ok[key]))
         rows.append(
             {
-                "match": f"{lineup[0]} vs 3 {opponent}",
+                "match": f"{lineup[0]} vs {others} {opponent}",
                 "games": result.games,
                 "deals": result.config["deals"],
                 "points": me.points.mean,
@@ -373,10 +393,10 @@ def main() -> None:
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
-        # the targets are points a card left on classic: other measures and tables have none
+        # the targets are points a card left on classic with four players: other measures and tables have none
         verdict = (
             (f">= {r['target']:+.0f}: " + ("met" if r["met"] else "NOT met"))
-            if u == "cards" and args.rules == "classic"
+            if u == "cards" and args.rules == "classic" and players == 4
             else "none"
         )
         cpu = ""
