@@ -185,11 +185,12 @@ class Standing:
 # deals, level with it; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three
 # heuristic +3.0 at about 0.25 s a move (against the heuristic of then)
 # and learned vs three of today's heuristic +2.0 [+1.7, +2.4] (the stage 6 weights, +0.35 head to head and +0.40
-# over the standard field beside stage 5, which scored +2.3 here; on Tien Len, its own network, +0.30 [+0.26, +0.34]
-# places a game); heuristic vs three greedy +6.8. Tien Len (places a game, 80 deals) keeps the order: search at
-# 0.2 s vs three learned +0.25 [+0.15, +0.35]; isearch level with search at 0.1 s (+0.02; with its beliefs, which
-# it no longer uses there, it was behind: -0.11 and -0.14 on two deal sets); at 1 s unmeasured. A bot not
-# registered, or one that cannot play the table (learned without weights for it), is passed over.
+# over the standard field beside stage 5, which scored +2.3 here; on Tien Len, its own network (stage 2), +0.31
+# [+0.27, +0.35] places a game); heuristic vs three greedy +6.8. Tien Len (places a game, 80 deals) keeps the order:
+# search at 0.2 s vs three learned +0.13 [+0.04, +0.23] (stage 1: +0.25 [+0.15, +0.35]); isearch level with
+# search at 0.1 s (+0.02; with its beliefs, which it no longer uses there, it was behind: -0.11 and -0.14 on two
+# deal sets); at 1 s unmeasured. A bot not registered, or one that cannot play the table (learned without weights
+# for it), is passed over.
 STRENGTH: tuple[Standing, ...] = (
     Standing(
         "isearch",
@@ -201,12 +202,12 @@ STRENGTH: tuple[Standing, ...] = (
         "search",
         0.2,
         thinks=True,
-        evidence="vs three heuristic: +3.0 at 0.25 s a move; Tien Len, 0.2 s, vs three learned: +0.25 [+0.15, +0.35]",
+        evidence="vs three heuristic: +3.0 at 0.25 s a move; Tien Len, 0.2 s, vs three learned: +0.13 [+0.04, +0.23]",
     ),
     Standing(
         "learned",
         0.002,
-        evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]; Tien Len: +0.30 [+0.26, +0.34] places",
+        evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]; Tien Len: +0.31 [+0.27, +0.35] places",
     ),
     Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
     Standing("greedy", 0.0001),
