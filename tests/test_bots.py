@@ -241,6 +241,7 @@ HIDDEN_CASES = [
     ("classic", 4, 2, 17),
     ("classic", 4, 3, 26),
     ("classic", 4, 4, 5),
+    ("classic", 3, 10, 14),  # three players: the learned bot has weights of its own there
     ("two-decks", 5, 5, 30),  # copies of every card
     ("wild-jokers", 4, 6, 12),
     ("zheng-shangyou", 5, 7, 20),  # face-up out cards, high jokers, bombs

@@ -56,7 +56,7 @@ def test_only_the_models_for_the_table_played_count():
     now = provenance([BotSpec.parse("learned")], ("classic", 4))
     assert now["table"] == ["classic", 4]
     assert set(now["models"]) == {n for n in shipped_models() if n.rsplit(".", 1)[0].endswith("classic-4p")}
-    assert provenance([BotSpec.parse("learned")], ("classic", 3))["models"] == {}
+    assert provenance([BotSpec.parse("learned")], ("classic", 2))["models"] == {}
     older = json.loads(json.dumps(now))
     older["models"]["tien-len-4p.npz"] = "0" * 16  # listed then, changed or gone since: another table's
     older["models"]["heuristic-winner-4p.json"] = "1" * 16

@@ -6,17 +6,30 @@ import pytest
 
 from bigtwo import load_rules
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.registry import STRENGTH, UNNOTICED_SECONDS, cannot_play, strongest_bot
+from bigtwo.bots.registry import STRENGTH, TABLE_STRENGTH, UNNOTICED_SECONDS, cannot_play, strongest_bot
 from bigtwo.cli.session import TableSession
 
 
-def test_every_place_in_the_order_is_a_registered_bot_and_the_order_is_by_time():
-    assert [s.name for s in STRENGTH if s.name not in BOTS] == []
+@pytest.mark.parametrize("order", [STRENGTH, *TABLE_STRENGTH.values()])
+def test_every_place_in_the_order_is_a_registered_bot_and_the_order_is_by_time(order):
+    assert [s.name for s in order if s.name not in BOTS] == []
+    assert sorted(s.name for s in order) == sorted(s.name for s in STRENGTH)  # a table reorders, never drops
     # a quicker bot never stands above a slower one it has not been measured to beat: thinking bots first
-    thinking = [s.thinks for s in STRENGTH]
+    thinking = [s.thinks for s in order]
     assert thinking == sorted(thinking, reverse=True)
-    quick = [s.seconds for s in STRENGTH if not s.thinks]
+    quick = [s.seconds for s in order if not s.thinks]
     assert quick == sorted(quick, reverse=True)
+    assert all(s.evidence for s in order if s.name not in ("greedy", "random"))
+
+
+def test_a_table_measured_otherwise_follows_its_own_order():
+    """Classic with three players: isearch was not ahead of search there, so the search thinks for the table."""
+    classic = load_rules("classic")
+    assert strongest_bot(classic, 3, 0.4) == ("search", {"budget_ms": 400})
+    assert strongest_bot(classic, 4, 0.4) == ("isearch", {"budget_ms": 400})
+    assert strongest_bot(classic, 3, 0.05) == ("learned", {})
+    house = classic.replace(name="my-classic")  # another table name: classic's four-player order
+    assert strongest_bot(house, 3, 0.4) == ("isearch", {"budget_ms": 400})
 
 
 @pytest.mark.parametrize(
@@ -44,9 +57,10 @@ def test_a_bot_that_is_missing_or_cannot_play_is_passed_over(monkeypatch):
     rules = load_rules("classic")
     monkeypatch.delitem(BOTS, "isearch")
     assert strongest_bot(rules, 4, 0.5) == ("search", {"budget_ms": 500})
-    # three players: the learned bot has no weights for that table
-    assert cannot_play("learned", rules, 3) is not None
-    assert strongest_bot(rules, 3, 0.0) == ("heuristic", {})
+    # two players: the learned bot has no weights for that table; three players: a network of their own
+    assert cannot_play("learned", rules, 2) is not None
+    assert strongest_bot(rules, 2, 0.0) == ("heuristic", {})
+    assert strongest_bot(rules, 3, 0.0) == ("learned", {})
 
 
 def test_the_terminal_tables_default_is_chosen_by_their_delay():
