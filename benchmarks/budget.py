@@ -83,11 +83,11 @@ def main() -> None:
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, rows in times.items():
+        if not rows:
+            continue
         wall = sorted(w for w, _, _ in rows)
         cpu = sorted(c for _, c, _ in rows)
         pauses = [p for _, _, p in rows]
-        if not rows:
-            continue
         print(
             f"| {name} | {len(rows)} | {quantile(wall, 0.5):.0f} / {quantile(wall, 0.99):.0f} / {wall[-1]:.0f} "
             f"| {sum(w > budget for w in wall)} | {quantile(cpu, 0.99):.0f} / {cpu[-1]:.0f} "

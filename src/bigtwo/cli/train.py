@@ -79,6 +79,7 @@ def train(
         import torch
 
         from bigtwo.rl.dmc import Progress, TrainConfig, Trainer
+        from bigtwo.rl.evaluate import opponents_played
     except ImportError as e:
         console.print(f"[red]bigtwo train needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
         raise typer.Exit(2) from None
@@ -131,7 +132,7 @@ def train(
         if p.evaluation:
             ev = p.evaluation
             line += (
-                f"\n  eval vs {ev.get('opponents', 3)} {ev['opponent']} ({ev['games']} games): "
+                f"\n  eval vs {opponents_played(ev)} ({ev['games']} games): "
                 f"{ev['points']:+.2f} a game [{ev['low']:+.2f}, {ev['high']:+.2f}], won {ev['win_rate']:.0%}"
             )
         console.print(line)

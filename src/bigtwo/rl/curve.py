@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bigtwo.rl.evaluate import opponents_played
 from bigtwo.utilities import MEASURE_WORDS
 
 
@@ -23,8 +24,7 @@ def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "",
     losses = [r for r in log if r.get("loss") is not None]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=(2, 1))
     if evals:
-        last = evals[-1]["evaluation"]
-        opp = f"{last.get('opponents', 3)} {last['opponent']}"  # older logs: four-player tables
+        opp = opponents_played(evals[-1]["evaluation"])
         stages = list(dict.fromkeys(r.get("stage", "") for r in evals))
         for stage in stages:
             part = [r for r in evals if r.get("stage", "") == stage]

@@ -40,9 +40,15 @@ class Evaluation:
 
     def __str__(self) -> str:
         return (
-            f"{self.points:+.2f} [{self.low:+.2f}, {self.high:+.2f}] a game vs {self.opponents} {self.opponent} "
+            f"{self.points:+.2f} [{self.low:+.2f}, {self.high:+.2f}] a game vs {opponents_played(self.to_dict())} "
             f"({self.games} games, won {self.win_rate:.0%})"
         )
+
+
+def opponents_played(evaluation: dict[str, Any]) -> str:
+    """Whom an evaluation (its :meth:`Evaluation.to_dict`, as a run's log keeps it) played: ``2 heuristic``.
+    Logs from before evaluations counted their bots come from four-player runs."""
+    return f"{evaluation.get('opponents', 3)} {evaluation['opponent']}"
 
 
 def greedy_choices(policy: QPolicy, decisions: Any) -> list[int]:
@@ -97,4 +103,4 @@ def evaluate(
     return Evaluation(opponent, deals, len(jobs), iv.mean, iv.low, iv.high, wins / len(jobs), n - 1)
 
 
-__all__ = ["Evaluation", "evaluate", "greedy_choices"]
+__all__ = ["Evaluation", "evaluate", "greedy_choices", "opponents_played"]
