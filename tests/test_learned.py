@@ -22,7 +22,7 @@ from bigtwo.bots.features import (
     info_from_observation,
     sub_folded,
 )
-from bigtwo.bots.learned import QPolicy, shipped_weights
+from bigtwo.bots.learned import QPolicy, policy_for, rules_settings, shipped_weights, trained_elsewhere
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.envs.batched import BatchedEnv
 from bigtwo.errors import BigTwoError
@@ -41,7 +41,13 @@ def random_policy(rules, players, seed=0, history=4, hidden=(16,)):
         (rng.normal(0, 0.3, (sizes[i], sizes[i + 1])).astype(np.float32), rng.normal(0, 0.1, sizes[i + 1]))
         for i in range(len(sizes) - 1)
     ]
-    meta = {"rules": rules.name, "players": players, "history": history, "features_version": 1}
+    meta = {
+        "rules": rules.name,
+        "rules_settings": rules_settings(rules),
+        "players": players,
+        "history": history,
+        "features_version": 1,
+    }
     return QPolicy(layers, s, meta)
 
 
@@ -194,6 +200,77 @@ def test_learned_bot_refuses_weights_for_another_table(tmp_path):
     g = Game("taiwan", seed=1)
     with pytest.raises(BigTwoError, match="trained for 'classic' with 4 players"):
         make("learned", weights=str(path)).choose(g.rules, g.observation(g.to_move))
+
+
+def test_a_network_knows_its_rules_by_their_settings_not_their_name(tmp_path):
+    """A network trained on classic plays a renamed copy of classic, and refuses classic with a setting changed
+    under the same name (its inputs would mean other things), naming the setting."""
+    classic = load_rules("classic")
+    path = random_policy(classic, 4).save(tmp_path / "w.npz")
+    renamed = classic.replace(name="our-rules", description="classic as we play it")
+    changed = classic.replace(suit_order="CDHS")
+    assert trained_elsewhere(QPolicy.load(path).meta, renamed, 4) is None
+    for rules in (renamed, changed):
+        g = Game(rules, seed=2)
+        bot = make("learned", weights=str(path))
+        if rules is renamed:
+            assert bot.choose(rules, g.observation(g.to_move)) in g.legal_plays()
+            continue
+        with pytest.raises(
+            BigTwoError,
+            match=r"trained for 'classic' with 4 players under other settings \(these "
+            r"differ: suit_order\)",
+        ):
+            bot.choose(rules, g.observation(g.to_move))
+        assert g.observation(g.to_move) == Game(rules, seed=2).observation(g.to_move)  # nothing moved
+
+
+def test_a_renamed_preset_plays_with_the_shipped_network_and_a_changed_one_is_refused():
+    """A house rules file that only renames classic plays classic: the shipped network is its own; classic with
+    a setting changed under its own name has none, and the refusal names the setting."""
+    classic = load_rules("classic")
+    renamed = classic.replace(name="our-rules", description="classic as we play it")
+    assert renamed.settings_preset() == "classic" and classic.replace(suit_order="CDHS").settings_preset() is None
+    assert policy_for(renamed, 4) is policy_for(classic, 4)
+    g = Game(renamed, seed=4)
+    assert make("learned").choose(renamed, g.observation(g.to_move)) in g.legal_plays()
+    with pytest.raises(BigTwoError, match=r"'classic' were trained on the preset's own rules.*\(suit_order\)"):
+        policy_for(classic.replace(suit_order="CDHS"), 4)
+    with pytest.raises(BigTwoError, match=r"no weights for 'our-rules' with 2 players"):
+        policy_for(renamed, 2)
+
+
+def test_weights_from_before_their_settings_were_recorded_are_their_presets():
+    """Older weights name their rules only: where that name is a preset's, its settings are theirs."""
+    classic = load_rules("classic")
+    meta = dict(random_policy(classic, 4).meta)
+    del meta["rules_settings"]
+    assert trained_elsewhere(meta, classic, 4) is None
+    assert "under other settings (these differ: suit_order)" in trained_elsewhere(
+        meta, classic.replace(suit_order="CDHS"), 4
+    )
+    assert trained_elsewhere(meta, classic.replace(name="our-rules"), 4) == (
+        "trained for 'classic' with 4 players, not 'our-rules' with 4"
+    )
+    assert trained_elsewhere(meta, classic, 3) == "trained for 'classic' with 4 players, not 'classic' with 3"
+    assert trained_elsewhere(dict(meta, rules="house"), classic.replace(name="house"), 4) is None  # known by name
+
+
+def test_a_file_that_is_not_a_network_is_refused_in_words(tmp_path):
+    np.savez(tmp_path / "arrays.npz", meta=np.frombuffer(b'{"format": 1, "layers": 2, "state_size": 3}', np.uint8))
+    with pytest.raises(BigTwoError, match=r"arrays\.npz: not a network the learned bot reads \(w0 is not a file"):
+        QPolicy.load(tmp_path / "arrays.npz")
+    np.savez(tmp_path / "bare.npz", w0=np.zeros((2, 2)))
+    with pytest.raises(BigTwoError, match=r"bare\.npz: not a network the learned bot reads \(meta is not a file"):
+        QPolicy.load(tmp_path / "bare.npz")
+    with pytest.raises(BigTwoError, match=r"its description has no 'state_size'"):
+        np.savez(
+            tmp_path / "short.npz",
+            meta=np.frombuffer(b'{"format": 1, "layers": 1}', np.uint8),
+            w0=np.zeros((2, 1)),
+            b0=np.zeros(1),
+        )
+        QPolicy.load(tmp_path / "short.npz")
 
 
 def test_learned_bot_names_the_tables_it_has_weights_for():

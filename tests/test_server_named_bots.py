@@ -54,7 +54,7 @@ def test_a_servers_own_bots_are_offered_seated_and_play_where_they_can(named_ser
         f"{server.url}/api/rooms", json={"preset": "winner", "seats": [{"kind": "bot", "bot": "mynet"}] * 4}
     )
     assert bad.status_code == 400
-    assert "mynet plays classic with 4 players only (its network was trained there), not winner" in bad.text
+    assert "mynet cannot play here: its network was trained for 'classic' with 4 players, not 'winner'" in bad.text
     seats = [{"kind": "open"}, {"kind": "bot", "bot": "mynet"}, {"kind": "bot", "bot": "deep"}, {"kind": "bot"}]
     made = create_room(server.url, host_name="Ann", seats=seats, bot_delay=0, move_seconds=0, break_seconds=0)
     rid = made["room"]["id"]

@@ -28,8 +28,11 @@ def test_a_table_measured_otherwise_follows_its_own_order():
     assert strongest_bot(classic, 3, 0.4) == ("search", {"budget_ms": 400})
     assert strongest_bot(classic, 4, 0.4) == ("isearch", {"budget_ms": 400})
     assert strongest_bot(classic, 3, 0.05) == ("learned", {})
-    house = classic.replace(name="my-classic")  # another table name: classic's four-player order
+    house = classic.replace(name="my-classic", suit_order="CDHS")  # another table: classic's four-player order
     assert strongest_bot(house, 3, 0.4) == ("isearch", {"budget_ms": 400})
+    renamed = classic.replace(name="my-classic", description="as we play it")  # classic by its settings
+    assert strongest_bot(renamed, 3, 0.4) == ("search", {"budget_ms": 400})
+    assert strongest_bot(renamed, 3, 0.05) == ("learned", {})
 
 
 @pytest.mark.parametrize(

@@ -130,11 +130,16 @@ class QPolicy:
     def load(cls, path: str | Path | Any) -> QPolicy:
         """Read weights written by :meth:`save` (a path or a readable binary file)."""
         with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(bytes(data["meta"]).decode())
-            if meta.get("format") != WEIGHTS_FORMAT:
-                raise BigTwoError(f"weights {path}: format {meta.get('format')!r}, expected {WEIGHTS_FORMAT}")
-            layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(meta["layers"])]
-        return cls(layers, meta["state_size"], meta)
+            try:
+                meta = json.loads(bytes(data["meta"]).decode())
+                if meta.get("format") != WEIGHTS_FORMAT:
+                    raise BigTwoError(f"weights {path}: format {meta.get('format')!r}, expected {WEIGHTS_FORMAT}")
+                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(meta["layers"])]
+                return cls(layers, meta["state_size"], meta)
+            except KeyError as e:  # an array the file lacks (numpy says so in words), or a key of its description
+                what = str(e.args[0]) if e.args else "a part"
+                missing = what if " " in what else f"its description has no {what!r}"
+                raise BigTwoError(f"weights {path}: not a network the learned bot reads ({missing})") from None
 
 
 # --- the shipped weights ---------------------------------------------------------------------------------
@@ -178,29 +183,68 @@ def load_weights(path: str | Path) -> QPolicy:
     return _file_policy(str(resolved), st.st_mtime_ns, st.st_size)
 
 
+def rules_settings(rules: Ruleset) -> dict[str, Any]:
+    """Every setting of ``rules`` but its name and description, as JSON reads it back: what a network's inputs
+    and legal actions mean. Training records it in the weights (``meta["rules_settings"]``)."""
+    data = rules.to_dict(sectioned=False)
+    del data["name"], data["description"]
+    return json.loads(json.dumps(data, sort_keys=True))
+
+
+def _differing(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The settings whose values differ between two :func:`rules_settings`, by name."""
+    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+
+
+def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str | None:
+    """Why a network (its weights' ``meta``) was trained for another table than ``rules`` with ``players``, as
+    words to follow "weights ... were", or None when it was trained for this one.
+
+    Weights that record their rules' settings are compared setting by setting, so a renamed copy of the rules
+    they learned is their table and a preset changed under its own name is not; older weights are compared by
+    the name, and by their preset's settings where the name is a preset's (every shipped network's was)."""
+    trained, size = meta.get("rules"), meta.get("players")
+    elsewhere = f"trained for {trained!r} with {size} players, not {rules.name!r} with {players}"
+    if size != players:
+        return elsewhere
+    settings = meta.get("rules_settings")
+    if settings is None:
+        if trained != rules.name:
+            return elsewhere
+        try:
+            settings = rules_settings(load_rules(str(trained)))
+        except BigTwoError:
+            return None  # a ruleset of the trainer's own, known by its name alone
+    differ = _differing(settings, rules_settings(rules))
+    if not differ:
+        return None
+    if trained != rules.name:
+        return elsewhere
+    return f"trained for {trained!r} with {size} players under other settings (these differ: {', '.join(differ)})"
+
+
 def _tables(found: dict[tuple[str, int], str]) -> str:
     return ", ".join(f"{p} with {n} players" for p, n in sorted(found)) or "none"
 
 
 def policy_for(rules: Ruleset, players: int) -> QPolicy:
-    """The shipped policy for this ruleset (one of the presets, unchanged) at this table size."""
+    """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
+    are (under any name: a house rules file that renames a preset plays it)."""
     found = shipped_weights()
-    name = found.get((rules.name, players))
-    if name is None:
-        raise BigTwoError(
-            f"the learned bot has no weights for {rules.name!r} with {players} players; it has weights for: "
-            f"{_tables(found)}"
-        )
-    try:
-        preset = load_rules(rules.name)
-    except BigTwoError:
-        preset = None
-    if preset != rules:
+    preset = rules.settings_preset()
+    name = None if preset is None else found.get((preset, players))
+    if name is not None:
+        return _shipped_policy(name)
+    if (rules.name, players) in found:
+        differ = ", ".join(_differing(rules_settings(load_rules(rules.name)), rules_settings(rules)))
         raise BigTwoError(
             f"the learned bot's weights for {rules.name!r} were trained on the preset's own rules, and these "
-            f"rules differ from it; it has weights for: {_tables(found)}"
+            f"rules differ from it ({differ}); it has weights for: {_tables(found)}"
         )
-    return _shipped_policy(name)
+    raise BigTwoError(
+        f"the learned bot has no weights for {rules.name!r} with {players} players; it has weights for: "
+        f"{_tables(found)}"
+    )
 
 
 @register("learned")
@@ -340,11 +384,9 @@ def scorer_of(policy: QPolicy, rules: Ruleset, players: int, file: str | None = 
             f"weights {file or meta.get('rules')}: features version {meta.get('features_version')!r}, "
             f"this bot reads version {FEATURES_VERSION}"
         )
-    if file is not None and (meta.get("rules") != rules.name or meta.get("players") != players):
-        raise BigTwoError(
-            f"weights {file} were trained for {meta.get('rules')!r} with {meta.get('players')} players, "
-            f"not {rules.name!r} with {players}"
-        )
+    why = None if file is None else trained_elsewhere(meta, rules, players)
+    if why is not None:
+        raise BigTwoError(f"weights {file} were {why}")
     return GameScorer(policy, rules, players, file)
 
 
@@ -369,7 +411,9 @@ __all__ = [
     "QPolicy",
     "load_weights",
     "policy_for",
+    "rules_settings",
     "scorer_for",
     "scorer_of",
     "shipped_weights",
+    "trained_elsewhere",
 ]

@@ -101,20 +101,15 @@ class NamedBot:
             isinstance(weights, str) and weights.lower().endswith(".npz")
         ):  # no network of its own (or heuristic weights)
             return cannot_play(self.base, rules, players) if self.base in BOTS else None
-        from bigtwo.bots.learned import load_weights
+        from bigtwo.bots.learned import load_weights, trained_elsewhere
         from bigtwo.errors import BigTwoError
 
         try:
             meta = load_weights(weights).meta
-        except (BigTwoError, OSError, ValueError):
+        except (BigTwoError, OSError, ValueError, KeyError):
             return f"{self.name} cannot load its network"
-        trained = (meta.get("rules"), meta.get("players"))
-        if trained != (rules.name, players):
-            return (
-                f"{self.name} plays {trained[0]} with {trained[1]} players only (its network was trained there), "
-                f"not {rules.name} with {players}"
-            )
-        return None
+        why = trained_elsewhere(meta, rules, players)
+        return None if why is None else f"{self.name} cannot play here: its network was {why}"
 
 
 def named_bot(name: str, text: str) -> NamedBot:
@@ -138,7 +133,8 @@ def named_bot(name: str, text: str) -> NamedBot:
         factory = NamedBot(name, spec)
         factory(seed=0)
     except (BigTwoError, ValueError, TypeError, OSError, KeyError) as e:
-        reason = f"no bot named {spec.name!r}" if isinstance(e, KeyError) else str(e)
+        # (a KeyError's own words are its key, quoted: say what was missing)
+        reason = f"missing {e.args[0]!r}" if isinstance(e, KeyError) and e.args else str(e)
         raise ValueError(f"bot {name!r} ({text}): {reason}") from None
     return factory
 
@@ -232,8 +228,9 @@ TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
 
 
 def strength_order(rules: Any, players: int) -> tuple[Standing, ...]:
-    """The strength order at this table: its own where it was measured to differ, else classic's."""
-    return TABLE_STRENGTH.get((rules.name, players), STRENGTH)
+    """The strength order at this table: its own where it was measured to differ, else classic's. A table is
+    known by its rules' settings (a renamed preset is the preset), else by its name."""
+    return TABLE_STRENGTH.get((rules.settings_preset() or rules.name, players), STRENGTH)
 
 
 UNNOTICED_SECONDS = 0.01  # a wait no one notices: a table with no delay still gets a bot at least this quick

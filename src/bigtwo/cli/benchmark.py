@@ -24,7 +24,8 @@ FILES = ("leaderboard.json", "leaderboard.md", "leaderboard.png")
 
 def _weights_spec(text: str, path: Path) -> BotSpec:
     """A weights file (``bigtwo train``'s export, or any QPolicy ``.npz``) played by the learned bot."""
-    from bigtwo.bots.learned import QPolicy
+    from bigtwo.bots.learned import QPolicy, trained_elsewhere
+    from bigtwo.rules.ruleset import load_rules
 
     if not path.is_file():
         raise BigTwoError(f"--bot {text}: there is no file {path}")
@@ -32,11 +33,9 @@ def _weights_spec(text: str, path: Path) -> BotSpec:
         meta = QPolicy.load(path).meta
     except (OSError, ValueError, KeyError) as e:
         raise BigTwoError(f"--bot {text}: not a weights file of the learned bot ({e})") from None
-    if meta.get("rules") != RULES or meta.get("players") != PLAYERS:
-        raise BigTwoError(
-            f"--bot {text}: these weights were trained for {meta.get('rules')!r} with {meta.get('players')} players; "
-            f"the benchmark plays {RULES!r} with {PLAYERS}"
-        )
+    why = trained_elsewhere(meta, load_rules(RULES), PLAYERS)
+    if why is not None:
+        raise BigTwoError(f"--bot {text}: these weights were {why} (the benchmark's table)")
     return BotSpec("learned", {"weights": str(path.resolve())}, text)
 
 

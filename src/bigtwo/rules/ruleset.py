@@ -419,6 +419,7 @@ class Ruleset(BaseModel):
     )
 
     _engine: Any = PrivateAttr(default=None)
+    _settings_preset: Any = PrivateAttr(default=False)  # False: not yet looked up
 
     # --- validation ----------------------------------------------------------------------------------
     @field_validator("suit_order")
@@ -637,6 +638,20 @@ class Ruleset(BaseModel):
             elif self.joker_mode == "valueless":
                 out["joker_pair"] = "valueless jokers are played alone"
         return out
+
+    def settings_preset(self) -> str | None:
+        """The preset whose settings these are, under whatever name and description (a house rules file that
+        only renames one plays it: its networks and measured strength apply), its own name first; or None."""
+        if self._settings_preset is False:
+            mine = self.model_dump(exclude={"name", "description"})
+            found = None
+            for name in sorted(list_presets(), key=lambda n: n != self.name):
+                if load_rules(name).model_dump(exclude={"name", "description"}) == mine:
+                    found = name
+                    break
+            self._settings_preset = found  # private attributes may be set on a frozen model
+        found_preset: str | None = self._settings_preset
+        return found_preset
 
     def described_preset(self) -> Ruleset | None:
         """The preset whose description this ruleset carries (by its name, else by the words), if any."""
