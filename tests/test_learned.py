@@ -230,8 +230,9 @@ def test_a_renamed_preset_plays_with_the_shipped_network_and_a_changed_one_is_re
     a setting changed under its own name has none, and the refusal names the setting."""
     classic = load_rules("classic")
     renamed = classic.replace(name="our-rules", description="classic as we play it")
-    assert renamed.settings_preset() == "classic" and classic.replace(suit_order="CDHS").settings_preset() is None
-    assert policy_for(renamed, 4) is policy_for(classic, 4)
+    assert renamed.settings_presets() == ("classic", "hong-kong", "singapore")  # three presets share them
+    assert classic.replace(suit_order="CDHS").settings_presets() == ()
+    assert policy_for(renamed, 4) is policy_for(classic, 4) is policy_for(load_rules("hong-kong"), 4)
     g = Game(renamed, seed=4)
     assert make("learned").choose(renamed, g.observation(g.to_move)) in g.legal_plays()
     with pytest.raises(BigTwoError, match=r"'classic' were trained on the preset's own rules.*\(suit_order\)"):

@@ -33,6 +33,7 @@ def test_a_table_measured_otherwise_follows_its_own_order():
     renamed = classic.replace(name="my-classic", description="as we play it")  # classic by its settings
     assert strongest_bot(renamed, 3, 0.4) == ("search", {"budget_ms": 400})
     assert strongest_bot(renamed, 3, 0.05) == ("learned", {})
+    assert strongest_bot(load_rules("singapore"), 3, 0.4) == ("search", {"budget_ms": 400})  # classic's settings
 
 
 @pytest.mark.parametrize(

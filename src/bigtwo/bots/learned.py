@@ -231,10 +231,10 @@ def policy_for(rules: Ruleset, players: int) -> QPolicy:
     """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
     are (under any name: a house rules file that renames a preset plays it)."""
     found = shipped_weights()
-    preset = rules.settings_preset()
-    name = None if preset is None else found.get((preset, players))
-    if name is not None:
-        return _shipped_policy(name)
+    for preset in rules.settings_presets():
+        name = found.get((preset, players))
+        if name is not None:
+            return _shipped_policy(name)
     if (rules.name, players) in found:
         differ = ", ".join(_differing(rules_settings(load_rules(rules.name)), rules_settings(rules)))
         raise BigTwoError(

@@ -230,7 +230,11 @@ TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
 def strength_order(rules: Any, players: int) -> tuple[Standing, ...]:
     """The strength order at this table: its own where it was measured to differ, else classic's. A table is
     known by its rules' settings (a renamed preset is the preset), else by its name."""
-    return TABLE_STRENGTH.get((rules.settings_preset() or rules.name, players), STRENGTH)
+    for name in (*rules.settings_presets(), rules.name):
+        order = TABLE_STRENGTH.get((name, players))
+        if order is not None:
+            return order
+    return STRENGTH
 
 
 UNNOTICED_SECONDS = 0.01  # a wait no one notices: a table with no delay still gets a bot at least this quick

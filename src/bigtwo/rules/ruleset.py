@@ -419,7 +419,7 @@ class Ruleset(BaseModel):
     )
 
     _engine: Any = PrivateAttr(default=None)
-    _settings_preset: Any = PrivateAttr(default=False)  # False: not yet looked up
+    _settings_presets: Any = PrivateAttr(default=None)  # None: not yet looked up
 
     # --- validation ----------------------------------------------------------------------------------
     @field_validator("suit_order")
@@ -639,19 +639,19 @@ class Ruleset(BaseModel):
                 out["joker_pair"] = "valueless jokers are played alone"
         return out
 
-    def settings_preset(self) -> str | None:
-        """The preset whose settings these are, under whatever name and description (a house rules file that
-        only renames one plays it: its networks and measured strength apply), its own name first; or None."""
-        if self._settings_preset is False:
+    def settings_presets(self) -> tuple[str, ...]:
+        """The presets whose settings these are, under whatever name and description, its own name first (some
+        presets share their settings: classic, hong-kong and singapore). A house rules file that only renames
+        one plays it: its networks and measured strength apply."""
+        if self._settings_presets is None:
             mine = self.model_dump(exclude={"name", "description"})
-            found = None
-            for name in sorted(list_presets(), key=lambda n: n != self.name):
-                if load_rules(name).model_dump(exclude={"name", "description"}) == mine:
-                    found = name
-                    break
-            self._settings_preset = found  # private attributes may be set on a frozen model
-        found_preset: str | None = self._settings_preset
-        return found_preset
+            self._settings_presets = tuple(  # private attributes may be set on a frozen model
+                name
+                for name in sorted(list_presets(), key=lambda n: (n != self.name, n))
+                if load_rules(name).model_dump(exclude={"name", "description"}) == mine
+            )
+        found: tuple[str, ...] = self._settings_presets
+        return found
 
     def described_preset(self) -> Ruleset | None:
         """The preset whose description this ruleset carries (by its name, else by the words), if any."""
