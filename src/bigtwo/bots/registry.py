@@ -220,7 +220,11 @@ STRENGTH: tuple[Standing, ...] = (ISEARCH, SEARCH, LEARNED, *QUICK)
 TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
     ("classic", 3): (
         replace(SEARCH, evidence="three players, vs two learned at 0.2 s: +2.99 [+2.13, +3.85]"),
-        replace(ISEARCH, evidence="three players, vs two search at 0.1 s: -0.39 [-1.37, +0.58]; -0.52 [-1.59, +0.55]"),
+        replace(
+            ISEARCH,
+            evidence="three players, vs two search at 0.1 s: -0.39 [-1.37, +0.58]; -0.52 [-1.59, +0.55]; -0.17 "
+            "[-1.11, +0.77], and every setting screened beside it did worse",
+        ),
         replace(LEARNED, evidence="three players, vs two heuristic: +4.55 [+4.07, +5.04]"),
         *QUICK,
     ),
