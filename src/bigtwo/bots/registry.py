@@ -225,7 +225,11 @@ TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
             evidence="three players, vs two search at 0.1 s: -0.39 [-1.37, +0.58]; -0.52 [-1.59, +0.55]; -0.17 "
             "[-1.11, +0.77], and every setting screened beside it did worse",
         ),
-        replace(LEARNED, evidence="three players, vs two heuristic: +4.55 [+4.07, +5.04]"),
+        replace(
+            LEARNED,
+            evidence="three players, stage 2: vs two heuristic +1.32 [+0.97, +1.67]; vs two greedy +7.16 [+6.84, "
+            "+7.49] (the heuristic: +5.30)",
+        ),
         *QUICK,
     ),
 }
