@@ -6,7 +6,17 @@ import pytest
 
 from bigtwo import load_rules
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.registry import STRENGTH, TABLE_STRENGTH, UNNOTICED_SECONDS, cannot_play, strongest_bot
+from bigtwo.bots.registry import (
+    ISEARCH,
+    LEARNED,
+    QUICK,
+    SEARCH,
+    STRENGTH,
+    TABLE_STRENGTH,
+    UNNOTICED_SECONDS,
+    cannot_play,
+    strongest_bot,
+)
 from bigtwo.cli.session import TableSession
 
 
@@ -22,9 +32,12 @@ def test_every_place_in_the_order_is_a_registered_bot_and_the_order_is_by_time(o
     assert all(s.evidence for s in order if s.name not in ("greedy", "random"))
 
 
-def test_a_table_measured_otherwise_follows_its_own_order():
-    """Classic with three players: isearch was not ahead of search there, so the search thinks for the table."""
+def test_a_table_measured_otherwise_follows_its_own_order(monkeypatch):
+    """A table with an order of its own follows it (found by the rules' settings, so a renamed preset too); any
+    other table follows classic's four-player order."""
     classic = load_rules("classic")
+    search_first = (SEARCH, ISEARCH, LEARNED, *QUICK)
+    monkeypatch.setitem(TABLE_STRENGTH, ("classic", 3), search_first)
     assert strongest_bot(classic, 3, 0.4) == ("search", {"budget_ms": 400})
     assert strongest_bot(classic, 4, 0.4) == ("isearch", {"budget_ms": 400})
     assert strongest_bot(classic, 3, 0.05) == ("learned", {})
@@ -34,6 +47,15 @@ def test_a_table_measured_otherwise_follows_its_own_order():
     assert strongest_bot(renamed, 3, 0.4) == ("search", {"budget_ms": 400})
     assert strongest_bot(renamed, 3, 0.05) == ("learned", {})
     assert strongest_bot(load_rules("singapore"), 3, 0.4) == ("search", {"budget_ms": 400})  # classic's settings
+
+
+def test_three_player_classic_is_ordered_by_its_own_measurements():
+    """With the stage 2 network isearch is ahead of search at three players too, so the table's order, with
+    its own evidence, is the four-player order."""
+    order = TABLE_STRENGTH[("classic", 3)]
+    assert [s.name for s in order] == [s.name for s in STRENGTH]
+    assert all("three players" in s.evidence for s in order[:3])
+    assert strongest_bot(load_rules("classic"), 3, 0.4) == ("isearch", {"budget_ms": 400})
 
 
 @pytest.mark.parametrize(
