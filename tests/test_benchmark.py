@@ -180,6 +180,11 @@ def test_bad_files_are_clear_errors(tmp_path):
     junk.write_bytes(b"not a zip")
     res = run_cli("--bot", str(junk), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
     assert res.exit_code == 2 and "not a weights file of the learned bot" in res.output
+    arrays = tmp_path / "arrays.npz"
+    __import__("numpy").savez(arrays, w0=__import__("numpy").zeros(2))  # arrays, but no network
+    res = run_cli("--bot", str(arrays), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
+    said = " ".join(res.output.split())  # the console wraps long lines
+    assert res.exit_code == 2 and "not a network the learned bot reads (meta is not a file" in said, res.output
     from bigtwo.bots.learned import QPolicy, policy_for
     from bigtwo.rules.ruleset import load_rules
 

@@ -31,6 +31,8 @@ def _weights_spec(text: str, path: Path) -> BotSpec:
         raise BigTwoError(f"--bot {text}: there is no file {path}")
     try:
         meta = QPolicy.load(path).meta
+    except BigTwoError as e:  # a file of arrays that is not a network (it says which part it lacks)
+        raise BigTwoError(f"--bot {text}: {e}") from None
     except (OSError, ValueError, KeyError) as e:
         raise BigTwoError(f"--bot {text}: not a weights file of the learned bot ({e})") from None
     why = trained_elsewhere(meta, load_rules(RULES), PLAYERS)
