@@ -22,7 +22,7 @@ from bigtwo.bots.features import (
     info_from_observation,
     sub_folded,
 )
-from bigtwo.bots.learned import QPolicy, policy_for, rules_settings, shipped_weights, trained_elsewhere
+from bigtwo.bots.learned import QPolicy, policy_for, shipped_weights, trained_elsewhere
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.envs.batched import BatchedEnv
 from bigtwo.errors import BigTwoError
@@ -43,7 +43,7 @@ def random_policy(rules, players, seed=0, history=4, hidden=(16,)):
     ]
     meta = {
         "rules": rules.name,
-        "rules_settings": rules_settings(rules),
+        "rules_settings": rules.settings(),
         "players": players,
         "history": history,
         "features_version": 1,

@@ -118,3 +118,28 @@ def test_rules_are_frozen():
     rules = load_rules("classic")
     with pytest.raises(Exception):  # noqa: B017  (pydantic's frozen-instance error)
         rules.suit_order = "CDHS"
+
+
+def test_settings_that_differ_are_named_in_the_order_of_the_settings():
+    """One comparison serves a house rule's description, a network's table and the presets a ruleset plays."""
+    classic = load_rules("classic")
+    changed = classic.replace(jokers=2, suit_order="CDHS", name="ours", description="our rules")
+    assert changed.differing(classic) == ["suit_order", "jokers"] == changed.differing(classic.settings())
+    assert classic.replace(name="renamed", description="other words").differing(classic) == []
+    stored = {**classic.settings(), "a_setting_of_another_version": 1}  # as a network's file may record
+    assert classic.differing(stored) == ["a_setting_of_another_version"]
+    assert classic.replace(jokers=2).changes_from_preset() == {"jokers": 2}
+    assert "name" not in classic.settings() and classic.settings() == load_rules("hong-kong").settings()
+
+
+def test_a_copy_with_other_settings_compiles_its_own_engine():
+    """``model_copy(update=...)`` sets settings without validation (the evaluator's every-kind rules are one): the
+    copy must not answer with the original's compiled engine, cached before the copy was made."""
+    import copy
+
+    classic = load_rules("classic")
+    assert classic.classify("3D 3C") is not None  # compiles and caches the engine
+    singles = classic.model_copy(update={"combinations": ("single",)})
+    assert singles.classify("3D 3C") is None and singles.engine is not classic.engine
+    assert classic.classify("3D 3C") is not None  # the original keeps its own
+    assert copy.deepcopy(classic) == classic

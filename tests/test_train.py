@@ -16,7 +16,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.bots import make  # noqa: E402
-from bigtwo.bots.learned import QPolicy, rules_settings  # noqa: E402
+from bigtwo.bots.learned import QPolicy  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.rl.dmc import TrainConfig, Trainer  # noqa: E402
 
@@ -84,7 +84,7 @@ def test_exported_weights_drive_the_learned_bot(tmp_path):
     loaded = QPolicy.load(path)
     assert loaded.meta["rules"] == "classic" and loaded.meta["players"] == 4
     rules = load_rules("classic")
-    assert loaded.meta["rules_settings"] == rules_settings(rules)  # what its inputs mean, setting by setting
+    assert loaded.meta["rules_settings"] == rules.settings()  # what its inputs mean, setting by setting
     bots = [make("learned", weights=str(path)) for _ in range(4)]
     g = Game(rules, seed=11)
     while not g.is_over:

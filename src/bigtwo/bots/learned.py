@@ -183,19 +183,6 @@ def load_weights(path: str | Path) -> QPolicy:
     return _file_policy(str(resolved), st.st_mtime_ns, st.st_size)
 
 
-def rules_settings(rules: Ruleset) -> dict[str, Any]:
-    """Every setting of ``rules`` but its name and description, as JSON reads it back: what a network's inputs
-    and legal actions mean. Training records it in the weights (``meta["rules_settings"]``)."""
-    data = rules.to_dict(sectioned=False)
-    del data["name"], data["description"]
-    return json.loads(json.dumps(data, sort_keys=True))
-
-
-def _differing(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The settings whose values differ between two :func:`rules_settings`, by name."""
-    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-
-
 def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str | None:
     """Why a network (its weights' ``meta``) was trained for another table than ``rules`` with ``players``, as
     words to follow "weights ... were", or None when it was trained for this one.
@@ -212,10 +199,10 @@ def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str
         if trained != rules.name:
             return elsewhere
         try:
-            settings = rules_settings(load_rules(str(trained)))
+            settings = load_rules(str(trained)).settings()
         except BigTwoError:
             return None  # a ruleset of the trainer's own, known by its name alone
-    differ = _differing(settings, rules_settings(rules))
+    differ = rules.differing(settings)
     if not differ:
         return None
     if trained != rules.name:
@@ -236,7 +223,7 @@ def policy_for(rules: Ruleset, players: int) -> QPolicy:
         if name is not None:
             return _shipped_policy(name)
     if (rules.name, players) in found:
-        differ = ", ".join(_differing(rules_settings(load_rules(rules.name)), rules_settings(rules)))
+        differ = ", ".join(rules.differing(load_rules(rules.name)))
         raise BigTwoError(
             f"the learned bot's weights for {rules.name!r} were trained on the preset's own rules, and these "
             f"rules differ from it ({differ}); it has weights for: {_tables(found)}"
@@ -411,7 +398,6 @@ __all__ = [
     "QPolicy",
     "load_weights",
     "policy_for",
-    "rules_settings",
     "scorer_for",
     "scorer_of",
     "shipped_weights",

@@ -37,7 +37,7 @@ import torch
 from torch import nn
 
 from bigtwo.bots.features import FEATURES_VERSION
-from bigtwo.bots.learned import QPolicy, rules_settings
+from bigtwo.bots.learned import QPolicy
 from bigtwo.bots.spec import parse_lineup
 from bigtwo.envs.batched import BatchedEnv, Decisions, Finished
 from bigtwo.rl.evaluate import Evaluation, evaluate
@@ -329,7 +329,7 @@ class Trainer:
         cfg = self.config
         meta = {
             "rules": self.rules.name,
-            "rules_settings": rules_settings(self.rules),  # what its inputs mean, setting by setting
+            "rules_settings": self.rules.settings(),  # what its inputs mean, setting by setting
             "players": self.n,
             "history": cfg.history,
             "hidden": list(cfg.hidden),

@@ -44,7 +44,7 @@ from torch import nn
 from bigtwo.arena.decisions import Decisions, mask_of, read_decisions
 from bigtwo.bots.features import FEATURES_VERSION
 from bigtwo.bots.heuristic import policy_for, search_candidates
-from bigtwo.bots.learned import QPolicy, rules_settings
+from bigtwo.bots.learned import QPolicy
 from bigtwo.bots.view import view_from_game
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
@@ -335,7 +335,7 @@ def _export(model: Imitator, meta: dict[str, Any], cfg: ImitationConfig, result:
         meta["state_size"],
         {
             "rules": meta["rules"]["name"],
-            "rules_settings": rules_settings(Ruleset.from_dict(meta["rules"]["settings"])),
+            "rules_settings": Ruleset.from_dict(meta["rules"]["settings"]).settings(),
             "players": meta["players"],
             "history": meta["history"],
             "hidden": list(cfg.hidden),

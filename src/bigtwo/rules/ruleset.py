@@ -8,8 +8,9 @@ its name: it asks the fields.
 from __future__ import annotations
 
 import difflib
+import json
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -420,6 +421,18 @@ class Ruleset(BaseModel):
 
     _engine: Any = PrivateAttr(default=None)
 
+    def __copy__(self) -> Ruleset:
+        # a copy may be given other settings (``model_copy(update=...)`` copies, then sets them): it compiles
+        # its own engine rather than share the original's cache
+        copied = super().__copy__()
+        copied._engine = None
+        return copied
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Ruleset:
+        copied = super().__deepcopy__(memo)
+        copied._engine = None
+        return copied
+
     # --- validation ----------------------------------------------------------------------------------
     @field_validator("suit_order")
     @classmethod
@@ -638,16 +651,30 @@ class Ruleset(BaseModel):
                 out["joker_pair"] = "valueless jokers are played alone"
         return out
 
+    def settings(self) -> dict[str, Any]:
+        """Every setting but the name and description, as JSON reads it back: the game these rules play,
+        whatever they are called (a trained network records it, and is compared by it)."""
+        data = self.to_dict(sectioned=False)
+        del data["name"], data["description"]
+        return json.loads(json.dumps(data, sort_keys=True))
+
+    def differing(self, other: Ruleset | Mapping[str, Any]) -> list[str]:
+        """The settings, by name and in their order here, whose values differ from ``other``'s: another ruleset,
+        or its :meth:`settings` as stored (where a setting a newer or older version lacks counts as differing)."""
+        mine = self.settings()
+        theirs = other.settings() if isinstance(other, Ruleset) else dict(other)
+        known = [k for k in type(self).model_fields if k not in ("name", "description")]
+        extra = sorted((mine.keys() | theirs.keys()) - set(known))
+        return [k for k in known + extra if mine.get(k) != theirs.get(k)]
+
     def settings_presets(self) -> tuple[str, ...]:
         """The presets whose settings these are, under whatever name and description, its own name first (some
         presets share their settings: classic, hong-kong and singapore). A house rules file that only renames
-        one plays it: its networks and measured strength apply. (Derived on each call, about 0.2 ms: a cache on
-        the instance would follow it into a ``model_copy`` with other settings.)"""
-        mine = self.model_dump(exclude={"name", "description"})
+        one plays it: its networks and measured strength apply. (Derived on each call from the presets' cached
+        settings: a cache on the instance would follow it into a ``model_copy`` with other settings.)"""
+        mine = self.settings()
         return tuple(
-            name
-            for name in sorted(list_presets(), key=lambda n: (n != self.name, n))
-            if load_rules(name).model_dump(exclude={"name", "description"}) == mine
+            name for name in sorted(list_presets(), key=lambda n: (n != self.name, n)) if _preset_settings(name) == mine
         )
 
     def described_preset(self) -> Ruleset | None:
@@ -668,11 +695,7 @@ class Ruleset(BaseModel):
         preset = self.described_preset()
         if preset is None:
             return {}
-        return {
-            key: getattr(self, key)
-            for key in type(self).model_fields
-            if key not in ("name", "description") and getattr(self, key) != getattr(preset, key)
-        }
+        return {key: getattr(self, key) for key in self.differing(preset)}
 
     def shown_description(self) -> str:
         """The description, honest when settings were changed under a preset's description: "<preset> with
@@ -822,6 +845,14 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def _preset_settings(name: str) -> dict[str, Any]:
+    """A preset's :meth:`Ruleset.settings`, computed once (presets are the package's own files)."""
+    cached = _PRESET_SETTINGS.get(name)
+    if cached is None:
+        cached = _PRESET_SETTINGS[name] = load_rules(name).settings()
+    return cached
+
+
 def list_presets() -> list[str]:
     """Names of the presets shipped with the package."""
     return sorted(p.stem for p in PRESET_DIR.glob("*.toml"))
@@ -856,6 +887,7 @@ def _preset_path(name: str, source: str) -> Path:
 
 
 _PRESET_CACHE: dict[str, Ruleset] = {}
+_PRESET_SETTINGS: dict[str, dict[str, Any]] = {}
 
 
 def load_rules(name_or_path: str | Path | Ruleset) -> Ruleset:
