@@ -656,7 +656,8 @@ class Ruleset(BaseModel):
         whatever they are called (a trained network records it, and is compared by it)."""
         data = self.to_dict(sectioned=False)
         del data["name"], data["description"]
-        return json.loads(json.dumps(data, sort_keys=True))
+        settings: dict[str, Any] = json.loads(json.dumps(data, sort_keys=True))
+        return settings
 
     def differing(self, other: Ruleset | Mapping[str, Any]) -> list[str]:
         """The settings, by name and in their order here, whose values differ from ``other``'s: another ruleset,
