@@ -714,6 +714,33 @@ def test_a_bot_move_the_database_refuses_is_tried_again(server):
     assert stored_actions(room) == room.seq
 
 
+def test_a_table_is_shown_over_only_once_its_end_is_stored(server):
+    """The engine knows the match is over before the database does (the write that stores its end and results
+    follows the last move): the room is never shown over in between, so a client told "over" finds it stored."""
+    from bigtwo.server.db import rooms as room_rows
+
+    made = create_room(server.url, seats=[{"kind": "bot"}] * 4, rounds=1, bot_delay=0, move_seconds=0)
+    rid = made["room"]["id"]
+    room = server.rooms.rooms[rid]
+    journal = server.rooms.journal
+    real_commit = journal._commit
+    slowed = {"times": 0}
+
+    def commit(items):
+        if room.status == "over":  # the end's write (and any after it) takes its time
+            slowed["times"] += 1
+            time.sleep(0.5)
+        return real_commit(items)
+
+    journal._commit = commit
+    assert httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"])).is_success
+    assert wait_for(lambda: room.status == "over")  # the engine's end: from here its write is under way
+    shown = httpx.get(f"{server.url}/api/rooms/{rid}").json()["status"]
+    with room.manager.engine.connect() as conn:
+        stored = conn.execute(select(room_rows.c.status).where(room_rows.c.id == rid)).scalar_one()
+    assert slowed["times"] >= 1 and shown == stored == "over"
+
+
 def test_every_registered_bot_is_offered_and_the_strongest_that_fits_the_delay_is_the_default(server, monkeypatch):
     bots = httpx.get(f"{server.url}/api/bots").json()
     assert [b["name"] for b in bots] == list(BOTS) and {"random", "greedy"} <= set(BOTS)

@@ -436,13 +436,7 @@ def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(tm
             if httpx.get(f"{live.url}/api/rooms/{rid}").json()["status"] == "over":
                 break
             time.sleep(0.05)
-        # the table says it is over as soon as it is; its results reach the database in the write that follows
-        # (a busy machine may take a moment): wait for them, bounded
-        for _ in range(200):
-            me = c.get("/api/account").json()
-            if "classic" in me["ratings"]:
-                break
-            time.sleep(0.05)
+        me = c.get("/api/account").json()  # a table is shown over once its results are stored
         assert me["ratings"]["classic"]["matches"] == 1
         board = c.get("/api/leaderboard/classic").json()["players"]
         assert {p["player"]: p["matches"] for p in board} == {"account:1": 1, "bot:greedy": 1}

@@ -253,8 +253,11 @@ def create_app(
         # in words, without echoing the input (it may be huge, or hold what JSON cannot carry)
         return JSONResponse({"detail": describe(list(exc.errors()), prefix="")}, status_code=422)
 
-    def room_out(room: Room) -> RoomOut:
-        return RoomOut(**room.summary())
+    async def room_out(room: Room) -> RoomOut:
+        # under the room's lock, as its views are: a move (or the match's end) the engine has taken but the
+        # database not yet stored is never shown, so a client told "over" finds the results stored
+        async with room.lock:
+            return RoomOut(**room.summary())
 
     def token_of(credentials: HTTPAuthorizationCredentials | None) -> str:
         if credentials is None or not credentials.credentials:
@@ -423,7 +426,7 @@ def create_app(
         room, host_token, seat, token = await rooms.quick_match(
             body, (session.account_id, session.username), client_address(request)
         )
-        out = room_out(room)
+        out = await room_out(room)
         return Created(room=out, host_token=host_token, seat=seat, token=token, invite=out.invite)
 
     # --- what can be played -----------------------------------------------------------------------------------
@@ -461,7 +464,7 @@ def create_app(
         out = []
         for r in rooms.lobby(status):
             try:  # one table that cannot be shown must not hide the others
-                out.append(room_out(r))
+                out.append(await room_out(r))
             except Exception:
                 log.exception("room %s cannot be listed", r.id)
         return out
@@ -476,12 +479,12 @@ def create_app(
         session = await signed_in_for_change(request)
         account = (session.account_id, session.username) if session else None
         room, host_token, seat, token = await rooms.create(spec, client_address(request), account)
-        out = room_out(room)
+        out = await room_out(room)
         return Created(room=out, host_token=host_token, seat=seat, token=token, invite=out.invite)
 
     @app.get("/api/rooms/{room_id}", response_model=RoomOut, responses=ERRORS, tags=["rooms"])
     async def get_room(room_id: RoomId) -> RoomOut:
-        return room_out(await rooms.get(room_id))
+        return await room_out(await rooms.get(room_id))
 
     @app.get("/api/rooms/{room_id}/view", responses=ERRORS, tags=["rooms"])
     async def get_view(room_id: RoomId, credentials: Bearer) -> dict[str, Any]:
@@ -497,7 +500,7 @@ def create_app(
         room = await rooms.get(room_id)
         account = (session.account_id, session.username) if session else None
         seat, token = await room.join(body.name, body.seat, account)
-        return Joined(room=room_out(room), seat=seat, token=token)
+        return Joined(room=await room_out(room), seat=seat, token=token)
 
     @app.post("/api/rooms/{room_id}/seats/{seat}", response_model=RoomOut, responses=ERRORS, tags=["host"])
     async def change_seat(
@@ -507,7 +510,7 @@ def create_app(
         player's token is revoked at once: a move of theirs racing this change is refused."""
         room = await rooms.get(room_id)
         await room.change_seat(token_of(credentials), seat, body.kind, body.bot)
-        return room_out(room)
+        return await room_out(room)
 
     @app.post("/api/rooms/{room_id}/start", response_model=RoomOut, responses=ERRORS, tags=["host"])
     async def start(room_id: RoomId, body: Start, credentials: Bearer) -> RoomOut:
@@ -515,20 +518,20 @@ def create_app(
         limited number of tables of bots alone (429 past it)."""
         room = await rooms.get(room_id)
         await room.start(token_of(credentials), body.fill_with_bots)
-        return room_out(room)
+        return await room_out(room)
 
     @app.post("/api/rooms/{room_id}/pause", response_model=RoomOut, responses=ERRORS, tags=["host"])
     async def pause(room_id: RoomId, credentials: Bearer) -> RoomOut:
         """Host: pause the game (no moves, no timers) until resumed."""
         room = await rooms.get(room_id)
         await room.pause(token_of(credentials), True)
-        return room_out(room)
+        return await room_out(room)
 
     @app.post("/api/rooms/{room_id}/resume", response_model=RoomOut, responses=ERRORS, tags=["host"])
     async def resume(room_id: RoomId, credentials: Bearer) -> RoomOut:
         room = await rooms.get(room_id)
         await room.pause(token_of(credentials), False)
-        return room_out(room)
+        return await room_out(room)
 
     @app.post("/api/rooms/{room_id}/actions", responses=ERRORS, tags=["play"])
     async def act(room_id: RoomId, body: Action, credentials: Bearer) -> dict[str, Any]:
