@@ -22,7 +22,7 @@ from bigtwo.bots.features import (
     info_from_observation,
     sub_folded,
 )
-from bigtwo.bots.learned import QPolicy, policy_for, shipped_weights, trained_elsewhere
+from bigtwo.bots.learned import QPolicy, policy_for, scorer_for, shipped_weights, trained_elsewhere
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.envs.batched import BatchedEnv
 from bigtwo.errors import BigTwoError
@@ -197,9 +197,61 @@ def test_a_weights_file_is_read_once_until_it_changes(tmp_path):
 
 def test_learned_bot_refuses_weights_for_another_table(tmp_path):
     path = random_policy(load_rules("classic"), 4).save(tmp_path / "w.npz")
-    g = Game("taiwan", seed=1)
+    g = Game("indonesia", seed=1)  # another straight table: no renaming of suits makes it classic
     with pytest.raises(BigTwoError, match="trained for 'classic' with 4 players"):
         make("learned", weights=str(path)).choose(g.rules, g.observation(g.to_move))
+
+
+def _renamed(mask: int, relabel: tuple[int, ...]) -> int:
+    """A card set with its suits renamed (``relabel[s]``: the new suit of suit ``s``; rank * 4 + suit)."""
+    out = 0
+    for c in range(52):
+        if mask >> c & 1:
+            out |= 1 << ((c & ~3) + relabel[c & 3])
+    return out
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_a_network_plays_its_rules_with_the_suits_renamed_exactly_as_its_own(players):
+    """Taiwan (C<D<H<S, the 3C leads) is classic (D<C<H<S, the 3D leads) with clubs and diamonds renamed: the
+    classic network plays it, and values every position and action exactly as it values the renamed position
+    in classic, whole games long, through the table's path (the seat's observation) and the search's (a Game)."""
+    taiwan, classic = load_rules("taiwan"), load_rules("classic")
+    relabel = taiwan.suit_relabeling(classic)
+    assert relabel == (1, 0, 2, 3)  # diamonds play as clubs, clubs as diamonds
+    assert policy_for(taiwan, players) is policy_for(classic, players)
+    here, there = scorer_for(taiwan, players), scorer_for(classic, players)
+    assert here is not None and there is not None and here.suits == relabel and there.suits == (0, 1, 2, 3)
+    for seed in range(2):
+        gt = Game(taiwan, players=players, seed=seed)
+        gc = Game(classic, players=players, hands=[_renamed(gt.hand(s).mask, relabel) for s in range(players)])
+        assert gc.to_move == gt.to_move  # the 3C's holder leads there, the 3D's (the same cards renamed) here
+        while not gt.is_over:
+            legal = gt.legal_plays()
+            twins = {p.mask: p for p in gc.legal_plays()}
+            assert set(twins) == {_renamed(p.mask, relabel) for p in legal}
+            mirrored = [twins[_renamed(p.mask, relabel)] for p in legal]
+            q = here.q(gt, legal)
+            assert np.array_equal(q, there.q(gc, mirrored))
+            obs_t, obs_c = gt.observe(gt.to_move), gc.observe(gc.to_move)
+            assert np.array_equal(here.q_observed(taiwan, obs_t, legal), there.q_observed(classic, obs_c, mirrored))
+            i = int(np.argmax(q))
+            gt.apply(legal[i])
+            gc.apply(mirrored[i])
+        assert gc.result.cards_left == gt.result.cards_left  # the same game, to its end
+
+
+def test_rules_are_the_same_game_under_renamed_suits_only_where_every_rule_agrees():
+    classic = load_rules("classic")
+    assert classic.suit_relabeling(classic) == (0, 1, 2, 3)
+    assert classic.replace(suit_order="CDHS").suit_relabeling(classic) is None  # the 3D would not lead there
+    assert classic.replace(suit_order="CDHS", lead_card="3C").suit_relabeling(classic) == (1, 0, 2, 3)
+    # a rule naming diamonds holds only where diamonds keep their name
+    diamonds = classic.replace(leftover="lowest-diamond-holder")
+    assert diamonds.replace(suit_order="CDHS", lead_card="3C").suit_relabeling(diamonds) is None
+    assert diamonds.replace(suit_order="DCSH", lead_card="3D").suit_relabeling(diamonds) == (0, 1, 3, 2)
+    assert load_rules("pusoy-dos").suit_relabeling(classic) is None  # its cards left are paid by face value
+    assert classic.replace(suit_order="none").suit_relabeling(classic) is None
 
 
 def test_a_network_knows_its_rules_by_their_settings_not_their_name(tmp_path):
@@ -276,7 +328,7 @@ def test_a_file_that_is_not_a_network_is_refused_in_words(tmp_path):
 
 def test_learned_bot_names_the_tables_it_has_weights_for():
     covered = shipped_weights()
-    uncovered = next(p for p in ("taiwan", "winner", "tien-len") if (p, 4) not in covered)
+    uncovered = next(p for p in ("indonesia", "winner", "tien-len") if (p, 4) not in covered)
     g = Game(uncovered, seed=1)
     with pytest.raises(BigTwoError, match=f"no weights for '{uncovered}' with 4 players; it has weights for") as e:
         make("learned").choose(g.rules, g.observation(g.to_move))

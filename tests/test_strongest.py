@@ -47,6 +47,9 @@ def test_a_table_measured_otherwise_follows_its_own_order(monkeypatch):
     assert strongest_bot(renamed, 3, 0.4) == ("search", {"budget_ms": 400})
     assert strongest_bot(renamed, 3, 0.05) == ("learned", {})
     assert strongest_bot(load_rules("singapore"), 3, 0.4) == ("search", {"budget_ms": 400})  # classic's settings
+    # the same game with the suits renamed (Taiwan's rules are classic's so): classic's order and network
+    assert strongest_bot(load_rules("taiwan"), 3, 0.4) == ("search", {"budget_ms": 400})
+    assert strongest_bot(load_rules("taiwan"), 3, 0.05) == ("learned", {})
 
 
 def test_three_player_classic_is_ordered_by_its_own_measurements():

@@ -183,10 +183,25 @@ def _unpack(masks: list[int], width: int) -> np.ndarray:
     return np.unpackbits(arr, axis=1, count=width, bitorder="little").astype(np.float32)
 
 
-class StateEncoder:
-    """The state vector of one ruleset at one table size (layout in the module docstring)."""
+def suit_columns(width: int, relabel: Sequence[int] | None) -> np.ndarray | None:
+    """The order of card columns that shows one table's cards as another's (``relabel[s]``: the other's suit for
+    this table's suit ``s``, :meth:`Ruleset.suit_relabeling`), for ``unpacked[:, columns]``; None for the
+    identity. Jokers keep their columns."""
+    if relabel is None or tuple(relabel) == (0, 1, 2, 3):
+        return None
+    columns = np.arange(width)
+    for c in range(width):
+        copy, face = divmod(c, DECK_SIZE)
+        if face < 52:  # ranked cards: index rank * 4 + suit
+            columns[copy * DECK_SIZE + (face & ~3) + relabel[face & 3]] = c
+    return columns
 
-    def __init__(self, rules: Ruleset, players: int, history: int = 8):
+
+class StateEncoder:
+    """The state vector of one ruleset at one table size (layout in the module docstring); ``suits`` (a suit
+    relabeling) writes the cards as the game another network learned sees them."""
+
+    def __init__(self, rules: Ruleset, players: int, history: int = 8, suits: Sequence[int] | None = None):
         if history < 0:
             raise ValueError(f"history={history}: the number of recent actions must be 0 or more")
         self.rules = rules
@@ -201,6 +216,7 @@ class StateEncoder:
         self.card_rows = 3 + n + (1 if self.face_up else 0) + ((n - 1) if self.known else 0) + k
         self.small = n * (CARDS_LEFT_ONE_HOT + 5) + 1 + len(self.kinds) + k * n + k
         self.size = self.card_rows * d + self.small
+        self.columns = suit_columns(d, suits)
 
     def encode(self, info: SeatInfo) -> np.ndarray:
         """The state vector (float32) of one seat's knowledge."""
@@ -223,7 +239,8 @@ class StateEncoder:
         masks += [m for _, m in recent]
         masks += [0] * (k - len(recent))
         rows = len(masks) * d
-        out[:rows] = _unpack(masks, d).reshape(-1)
+        cards = _unpack(masks, d)
+        out[:rows] = (cards if self.columns is None else cards[:, self.columns]).reshape(-1)
         small = [0.0] * self.small
         oh = CARDS_LEFT_ONE_HOT
         for r, c in enumerate(info.cards_left):
@@ -255,9 +272,9 @@ class StateEncoder:
 
 
 class ActionEncoder:
-    """The vectors of a hand's legal actions (layout in the module docstring)."""
+    """The vectors of a hand's legal actions (layout in the module docstring); ``suits`` as for the states."""
 
-    def __init__(self, rules: Ruleset, players: int):
+    def __init__(self, rules: Ruleset, players: int, suits: Sequence[int] | None = None):
         self.rules = rules
         ev = rules.engine_for(players)
         self.rank_of = list(ev.rank_of)
@@ -266,12 +283,15 @@ class ActionEncoder:
         self.kind_index = {kd: i for i, kd in enumerate(self.kinds)}
         self.extra = len(self.kinds) + 6
         self.size = 2 * d + self.extra
+        self.columns = suit_columns(d, suits)
 
     def encode(self, hand: int, plays: Sequence[Play]) -> np.ndarray:
         """One row per play: ``hand`` and the plays' masks as the engine holds them (unfolded)."""
         d = self.width
         masks = [fold(p.mask) for p in plays] + [fold(hand & ~p.mask) for p in plays]
         cards = _unpack(masks, d)
+        if self.columns is not None:
+            cards = cards[:, self.columns]
         L = len(plays)
         out = np.zeros((L, self.size), dtype=np.float32)
         out[:, :d] = cards[:L]

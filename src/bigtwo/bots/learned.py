@@ -183,13 +183,35 @@ def load_weights(path: str | Path) -> QPolicy:
     return _file_policy(str(resolved), st.st_mtime_ns, st.st_size)
 
 
+@lru_cache(maxsize=64)
+def _rules_learned(name: str, settings: str | None) -> Ruleset | None:
+    """The rules a network learned: its recorded settings (JSON), else the preset of its rules' name; None where
+    neither reads back (a ruleset of the trainer's own known by name, settings of another version)."""
+    try:
+        if settings is None:
+            return load_rules(name)
+        return Ruleset.from_dict({**json.loads(settings), "name": name}, source=f"the rules of network {name!r}")
+    except BigTwoError:
+        return None
+
+
+def table_suits(meta: dict[str, Any], rules: Ruleset) -> tuple[int, ...] | None:
+    """How a network (its weights' ``meta``) sees this table's suits: the relabeling under which ``rules`` are the
+    rules it learned (:meth:`Ruleset.suit_relabeling`; the identity at its own table), or None where no renaming
+    of suits makes them so, or its rules cannot be read back."""
+    settings = meta.get("rules_settings")
+    learned = _rules_learned(str(meta.get("rules")), None if settings is None else json.dumps(settings, sort_keys=True))
+    return None if learned is None else rules.suit_relabeling(learned)
+
+
 def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str | None:
     """Why a network (its weights' ``meta``) was trained for another table than ``rules`` with ``players``, as
     words to follow "weights ... were", or None when it was trained for this one.
 
     Weights that record their rules' settings are compared setting by setting, so a renamed copy of the rules
-    they learned is their table and a preset changed under its own name is not; older weights are compared by
-    the name, and by their preset's settings where the name is a preset's (every shipped network's was)."""
+    they learned is their table and a preset changed under its own name is not, and rules that are theirs with
+    the suits renamed (Taiwan's for classic's) are their table too; older weights are compared by the name, and
+    by their preset's settings where the name is a preset's (every shipped network's was)."""
     trained, size = meta.get("rules"), meta.get("players")
     elsewhere = f"trained for {trained!r} with {size} players, not {rules.name!r} with {players}"
     if size != players:
@@ -203,15 +225,16 @@ def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str
         except BigTwoError:
             return None  # a ruleset of the trainer's own, known by its name alone
     differ = rules.differing(settings)
-    if not differ:
-        return None
+    if not differ or table_suits(meta, rules) is not None:
+        return None  # its own rules, or the same game with the suits renamed (its inputs are relabeled)
     if trained != rules.name:
         return elsewhere
     return f"trained for {trained!r} with {size} players under other settings (these differ: {', '.join(differ)})"
 
 
 def _tables(found: dict[tuple[str, int], str]) -> str:
-    return ", ".join(f"{p} with {n} players" for p, n in sorted(found)) or "none"
+    listed = ", ".join(f"{p} with {n} players" for p, n in sorted(found)) or "none"
+    return f"{listed} (and their rules with the suits renamed, as Taiwan's are classic's)" if found else listed
 
 
 def policy_for(rules: Ruleset, players: int) -> QPolicy:
@@ -221,6 +244,9 @@ def policy_for(rules: Ruleset, players: int) -> QPolicy:
     for preset in rules.settings_presets():
         name = found.get((preset, players))
         if name is not None:
+            return _shipped_policy(name)
+    for (preset, size), name in sorted(found.items()):  # the same game with its suits renamed (Taiwan: classic)
+        if size == players and rules.suit_relabeling(load_rules(preset)) is not None:
             return _shipped_policy(name)
     if (rules.name, players) in found:
         differ = ", ".join(rules.differing(load_rules(rules.name)))
@@ -304,8 +330,10 @@ class GameScorer:
 
     def __init__(self, net: QPolicy, rules: Ruleset, players: int, label: str | None = None):
         self.net = net
-        self.states = StateEncoder(rules, players, int(net.meta["history"]))
-        self.actions = ActionEncoder(rules, players)
+        # a table whose rules are the network's with the suits renamed: its cards are shown to it renamed
+        self.suits = table_suits(net.meta, rules)
+        self.states = StateEncoder(rules, players, int(net.meta["history"]), self.suits)
+        self.actions = ActionEncoder(rules, players, self.suits)
         if self.states.size != net.state_size or self.actions.size != net.action_size:
             raise BigTwoError(
                 f"weights {label or net.meta.get('rules')} expect {net.state_size} + {net.action_size} inputs; "
@@ -401,5 +429,6 @@ __all__ = [
     "scorer_for",
     "scorer_of",
     "shipped_weights",
+    "table_suits",
     "trained_elsewhere",
 ]

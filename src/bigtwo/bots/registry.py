@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from bigtwo.rules.ruleset import list_presets, load_rules
+
 if TYPE_CHECKING:
     from bigtwo.bots.base import Bot
 
@@ -236,10 +238,15 @@ TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
 
 def strength_order(rules: Any, players: int) -> tuple[Standing, ...]:
     """The strength order at this table: its own where it was measured to differ, else classic's. A table is
-    known by its rules' settings (a renamed preset is the preset), else by its name."""
+    known by its rules' settings (a renamed preset is the preset), else by its name, else as a measured table
+    with its suits renamed (Taiwan's rules are classic's so: the same game)."""
     for name in (*rules.settings_presets(), rules.name):
         order = TABLE_STRENGTH.get((name, players))
         if order is not None:
+            return order
+    presets = set(list_presets())
+    for (name, size), order in TABLE_STRENGTH.items():
+        if size == players and name in presets and rules.suit_relabeling(load_rules(name)) is not None:
             return order
     return STRENGTH
 

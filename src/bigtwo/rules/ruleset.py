@@ -668,6 +668,32 @@ class Ruleset(BaseModel):
         extra = sorted((mine.keys() | theirs.keys()) - set(known))
         return [k for k in known + extra if mine.get(k) != theirs.get(k)]
 
+    def suit_relabeling(self, other: Ruleset) -> tuple[int, ...] | None:
+        """The renaming of suits under which these rules are ``other``'s, or None where no renaming makes them so:
+        ``result[s]`` is the suit (index in D C H S) of ``other``'s game that this game's suit ``s`` plays as.
+        Taiwan's C<D<H<S with the 3C leading is classic's D<C<H<S with the 3D leading, clubs as diamonds and
+        diamonds as clubs: the same game, so what was learned on one plays the other. Equal settings give the
+        identity; a rule that names a suit of its own (the lowest diamond's holder takes the leftover, the 2 of
+        diamonds lowest) holds only where that suit keeps its name."""
+        differ = self.differing(other)
+        if not set(differ) <= {"suit_order", "lead_card"}:
+            return None
+        if "none" in (self.suit_order, other.suit_order):
+            return None if differ else (0, 1, 2, 3)
+        relabel = [0] * 4
+        for mine, theirs in zip(self.suit_order, other.suit_order, strict=True):
+            relabel[SUIT_CHARS.index(mine)] = SUIT_CHARS.index(theirs)
+        if (self.lead_card == "lowest") != (other.lead_card == "lowest"):
+            return None
+        if self.lead_card != "lowest":
+            lead, wanted = card(self.lead_card), card(other.lead_card)
+            if lead.rank != wanted.rank or lead.suit is None or relabel[lead.suit] != wanted.suit:
+                return None
+        names_diamonds = self.leftover == "lowest-diamond-holder" or self.dealt_bomb_twos_low
+        if names_diamonds and relabel[SUIT_CHARS.index("D")] != SUIT_CHARS.index("D"):
+            return None
+        return tuple(relabel)
+
     def settings_presets(self) -> tuple[str, ...]:
         """The presets whose settings these are, under whatever name and description, its own name first (some
         presets share their settings: classic, hong-kong and singapore). A house rules file that only renames
