@@ -212,13 +212,21 @@ def _renamed(mask: int, relabel: tuple[int, ...]) -> int:
 
 
 @pytest.mark.parametrize("players", [4, 3])
-def test_a_network_plays_its_rules_with_the_suits_renamed_exactly_as_its_own(players):
-    """Taiwan (C<D<H<S, the 3C leads) is classic (D<C<H<S, the 3D leads) with clubs and diamonds renamed: the
-    classic network plays it, and values every position and action exactly as it values the renamed position
-    in classic, whole games long, through the table's path (the seat's observation) and the search's (a Game)."""
-    taiwan, classic = load_rules("taiwan"), load_rules("classic")
-    relabel = taiwan.suit_relabeling(classic)
-    assert relabel == (1, 0, 2, 3)  # diamonds play as clubs, clubs as diamonds
+@pytest.mark.parametrize(
+    ("preset", "renamed"),
+    [
+        ("taiwan", (1, 0, 2, 3)),  # C<D<H<S, the 3C leads: diamonds play as clubs, clubs as diamonds
+        ("pusoy-dos", (3, 0, 2, 1)),  # C<S<H<D, the 3C leads, cards left paid by face value
+    ],
+)
+def test_a_network_plays_its_rules_with_the_suits_renamed_exactly_as_its_own(preset, renamed, players):
+    """Taiwan's rounds are classic's (D<C<H<S, the 3D leads) with clubs and diamonds renamed, Pusoy Dos's too
+    with every suit renamed (what a round is worth differs): the classic network plays them, and values every
+    position and action exactly as it values the renamed position in classic, whole games long, through the
+    table's path (the seat's observation) and the search's (a Game)."""
+    taiwan, classic = load_rules(preset), load_rules("classic")
+    relabel = taiwan.suit_relabeling(classic, scoring=False)
+    assert relabel == renamed
     assert policy_for(taiwan, players) is policy_for(classic, players)
     here, there = scorer_for(taiwan, players), scorer_for(classic, players)
     assert here is not None and there is not None and here.suits == relabel and there.suits == (0, 1, 2, 3)
@@ -251,6 +259,8 @@ def test_rules_are_the_same_game_under_renamed_suits_only_where_every_rule_agree
     assert diamonds.replace(suit_order="CDHS", lead_card="3C").suit_relabeling(diamonds) is None
     assert diamonds.replace(suit_order="DCSH", lead_card="3D").suit_relabeling(diamonds) == (0, 1, 3, 2)
     assert load_rules("pusoy-dos").suit_relabeling(classic) is None  # its cards left are paid by face value
+    assert load_rules("pusoy-dos").suit_relabeling(classic, scoring=False) == (3, 0, 2, 1)  # its rounds are played so
+    assert classic.replace(teams=True).suit_relabeling(classic, scoring=False) is None  # partners play otherwise
     assert classic.replace(suit_order="none").suit_relabeling(classic) is None
 
 

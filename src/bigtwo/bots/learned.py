@@ -196,12 +196,13 @@ def _rules_learned(name: str, settings: str | None) -> Ruleset | None:
 
 
 def table_suits(meta: dict[str, Any], rules: Ruleset) -> tuple[int, ...] | None:
-    """How a network (its weights' ``meta``) sees this table's suits: the relabeling under which ``rules`` are the
-    rules it learned (:meth:`Ruleset.suit_relabeling`; the identity at its own table), or None where no renaming
-    of suits makes them so, or its rules cannot be read back."""
+    """How a network (its weights' ``meta``) sees this table's suits: the relabeling under which the rounds of
+    ``rules`` are played as those of the rules it learned (:meth:`Ruleset.suit_relabeling`, whatever a round is
+    worth: the network's values stay points of its own ``utility``; the identity at its own table), or None
+    where no renaming of suits makes them so, or its rules cannot be read back."""
     settings = meta.get("rules_settings")
     learned = _rules_learned(str(meta.get("rules")), None if settings is None else json.dumps(settings, sort_keys=True))
-    return None if learned is None else rules.suit_relabeling(learned)
+    return None if learned is None else rules.suit_relabeling(learned, scoring=False)
 
 
 def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str | None:
@@ -209,9 +210,10 @@ def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str
     words to follow "weights ... were", or None when it was trained for this one.
 
     Weights that record their rules' settings are compared setting by setting, so a renamed copy of the rules
-    they learned is their table and a preset changed under its own name is not, and rules that are theirs with
-    the suits renamed (Taiwan's for classic's) are their table too; older weights are compared by the name, and
-    by their preset's settings where the name is a preset's (every shipped network's was)."""
+    they learned is their table and a preset changed under its own name is not, and rules whose rounds are
+    played as theirs with the suits renamed (Taiwan's and Pusoy Dos's as classic's) are their table too; older
+    weights are compared by the name, and by their preset's settings where the name is a preset's (every
+    shipped network's was)."""
     trained, size = meta.get("rules"), meta.get("players")
     elsewhere = f"trained for {trained!r} with {size} players, not {rules.name!r} with {players}"
     if size != players:
@@ -226,7 +228,7 @@ def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str
             return None  # a ruleset of the trainer's own, known by its name alone
     differ = rules.differing(settings)
     if not differ or table_suits(meta, rules) is not None:
-        return None  # its own rules, or the same game with the suits renamed (its inputs are relabeled)
+        return None  # its own rules, or rounds played alike with the suits renamed (its inputs are relabeled)
     if trained != rules.name:
         return elsewhere
     return f"trained for {trained!r} with {size} players under other settings (these differ: {', '.join(differ)})"
@@ -234,7 +236,7 @@ def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str
 
 def _tables(found: dict[tuple[str, int], str]) -> str:
     listed = ", ".join(f"{p} with {n} players" for p, n in sorted(found)) or "none"
-    return f"{listed} (and their rules with the suits renamed, as Taiwan's are classic's)" if found else listed
+    return f"{listed} (and rules that play as theirs with the suits renamed: Taiwan, Pusoy Dos)" if found else listed
 
 
 def policy_for(rules: Ruleset, players: int) -> QPolicy:
@@ -245,8 +247,8 @@ def policy_for(rules: Ruleset, players: int) -> QPolicy:
         name = found.get((preset, players))
         if name is not None:
             return _shipped_policy(name)
-    for (preset, size), name in sorted(found.items()):  # the same game with its suits renamed (Taiwan: classic)
-        if size == players and rules.suit_relabeling(load_rules(preset)) is not None:
+    for (preset, size), name in sorted(found.items()):  # rounds played alike with the suits renamed
+        if size == players and rules.suit_relabeling(load_rules(preset), scoring=False) is not None:
             return _shipped_policy(name)
     if (rules.name, players) in found:
         differ = ", ".join(rules.differing(load_rules(rules.name)))

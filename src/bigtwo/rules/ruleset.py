@@ -668,18 +668,23 @@ class Ruleset(BaseModel):
         extra = sorted((mine.keys() | theirs.keys()) - set(known))
         return [k for k in known + extra if mine.get(k) != theirs.get(k)]
 
-    def suit_relabeling(self, other: Ruleset) -> tuple[int, ...] | None:
+    def suit_relabeling(self, other: Ruleset, *, scoring: bool = True) -> tuple[int, ...] | None:
         """The renaming of suits under which these rules are ``other``'s, or None where no renaming makes them so:
         ``result[s]`` is the suit (index in D C H S) of ``other``'s game that this game's suit ``s`` plays as.
         Taiwan's C<D<H<S with the 3C leading is classic's D<C<H<S with the 3D leading, clubs as diamonds and
         diamonds as clubs: the same game, so what was learned on one plays the other. Equal settings give the
         identity; a rule that names a suit of its own (the lowest diamond's holder takes the leftover, the 2 of
-        diamonds lowest) holds only where that suit keeps its name."""
-        differ = self.differing(other)
-        if not set(differ) <= {"suit_order", "lead_card"}:
+        diamonds lowest) holds only where that suit keeps its name. ``scoring=False``: what a round is worth and
+        how a match runs may differ too (the scoring and match settings, but teams): rounds played alike, as
+        Pusoy Dos's are classic's with cards left paid by face value."""
+        differ = set(self.differing(other)) - {"suit_order", "lead_card"}
+        if not scoring:
+            differ = {k for k in differ if k == "teams" or field_section(k) not in ("scoring", "match")}
+        if differ:
             return None
-        if "none" in (self.suit_order, other.suit_order):
-            return None if differ else (0, 1, 2, 3)
+        if "none" in (self.suit_order, other.suit_order):  # suits without an order: only the names equal
+            same = self.suit_order == other.suit_order and self.lead_card == other.lead_card
+            return (0, 1, 2, 3) if same else None
         relabel = [0] * 4
         for mine, theirs in zip(self.suit_order, other.suit_order, strict=True):
             relabel[SUIT_CHARS.index(mine)] = SUIT_CHARS.index(theirs)
