@@ -167,3 +167,22 @@ def test_square_brackets_survive_in_errors(tmp_path):
     for args in (["rules", "show", str(bad)], ["play", "--plain", "--rules", str(bad)]):
         res = runner.invoke(app, args, env={"COLUMNS": "300"})
         assert res.exit_code == 2 and "[combinations]" in res.output and "[cards]" in res.output, res.output
+
+
+def test_every_bot_a_player_can_pick_is_said_in_one_plain_sentence():
+    """The browser's seat menu and ``bigtwo bots`` describe each bot in a player's words: one whole sentence
+    (the first line of a docstring cut the learned bot's mid-sentence), no code markup, no citations."""
+    import bigtwo.bots  # noqa: F401  (the built-in bots register themselves)
+    from bigtwo.bots.registry import BOTS, bot_words, register_spec, unregister
+
+    for name in BOTS:
+        words = bot_words(name)
+        assert words.endswith(".") and words.count(". ") == 0 and len(words) < 200, (name, words)
+        assert "``" not in words and "=" not in words and not CITATION.search(words), (name, words)
+    register_spec("club-champion", "isearch(budget_ms=300)")
+    try:  # a server's own bot says what it is set up from
+        assert bot_words("club-champion") == "the isearch bot as this server sets it up"
+    finally:
+        unregister("club-champion")
+    out = runner.invoke(app, ["bots"]).output
+    assert "A network trained over millions of games" in out and "``" not in out

@@ -43,6 +43,7 @@ class BaseBot:
     """
 
     name = "base"
+    words = ""  # what it is, in a player's words (bot_words: else its docstring's first sentence)
 
     def __init__(self, seed: int | None = None):
         self.seed = seed

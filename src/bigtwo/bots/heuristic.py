@@ -427,6 +427,7 @@ class HeuristicBot(BaseBot):
     """Plans its hand, plays from the plan, keeps control, defends against short hands (deterministic)."""
 
     name = "heuristic"
+    words = "Plans its hand into combinations and plays from the plan, keeping control; answers at once."
 
     def __init__(self, seed: int | None = None, contest: bool = True, weights: str = "default"):
         super().__init__(seed)

@@ -141,6 +141,7 @@ class ISMCTSBot(InferenceSearchBot):
     """Information-set MCTS over every seat's moves, with isearch's candidates, beliefs and prior."""
 
     name = "ismcts"
+    words = "Thinks with a tree of every player's moves, grown over guesses of the hidden hands."
 
     def __init__(
         self,

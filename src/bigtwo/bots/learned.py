@@ -268,6 +268,7 @@ class LearnedBot(BaseBot):
     ``sample=True`` and a network fitted to a bot's choices, draws one as that bot would choose."""
 
     name = "learned"
+    words = "A network trained over millions of games against itself and other bots; answers at once."
 
     def __init__(self, seed: int | None = None, weights: str | None = None, sample: bool = False):
         super().__init__(seed)

@@ -155,6 +155,18 @@ def unregister(name: str) -> None:
         del BOTS[name]
 
 
+def bot_words(name: str) -> str:
+    """A registered bot in a player's words, one sentence: its own (``words``, the built-in bots'), else the
+    first sentence of its docstring (a server's named bot says what it is set up from)."""
+    factory = BOTS[name]
+    own = getattr(factory, "words", "")
+    if own:
+        return str(own)
+    doc = " ".join((factory.__doc__ or "").strip().split("\n\n")[0].split())
+    first = re.split(r"(?<=[.;])\s", doc, maxsplit=1)[0].rstrip(";")
+    return first.replace("``", "") or name
+
+
 def cannot_play(name: str, rules: Any, players: int) -> str | None:
     """Why the bot ``name`` cannot sit at this table, in words (a learned bot without weights for it), or None.
 

@@ -112,6 +112,7 @@ class SearchBot(BaseBot):
     """Determinised Monte Carlo search over the heuristic's best candidates, heuristic rollouts."""
 
     name = "search"
+    words = "Thinks: plays its best few moves out on guesses of the hidden hands and keeps the one that scores best."
 
     def __init__(
         self,
@@ -289,6 +290,10 @@ class InferenceSearchBot(SearchBot):
     """Search with belief inference, the learned network as a prior and successive halving of candidates."""
 
     name = "isearch"
+    words = (
+        "Thinks hardest: guesses the hidden hands from what everyone played and passed, and weighs its trained "
+        "network's judgment with moves played out on those guesses."
+    )
 
     def __init__(
         self,

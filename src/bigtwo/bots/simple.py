@@ -21,6 +21,7 @@ class RandomBot(BaseBot):
     """Uniform over the legal actions (pass included when it is legal) and over the legal exchange answers."""
 
     name = "random"
+    words = "Plays any legal move at random."
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         return self.rng.choice(self.legal(rules, observation))
@@ -47,6 +48,7 @@ class GreedyBot(BaseBot):
     """The lowest legal play (a single before a pair on a lead); passes only when nothing else is legal."""
 
     name = "greedy"
+    words = "Plays the lowest cards that fit, and passes only when it has to."
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         return self.legal(rules, observation)[0]

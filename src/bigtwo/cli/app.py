@@ -176,12 +176,11 @@ def bots_list() -> None:
     Examples:
       bigtwo bots
     """
-    from bigtwo.bots import BOTS
+    from bigtwo.bots.registry import bot_words
     from bigtwo.cli.session import available_bots
 
     for name in available_bots():
-        doc = (BOTS[name].__doc__ or "").strip().splitlines()
-        console.print(f"[bold]{escape(name)}[/bold]  {escape(doc[0]) if doc else ''}")
+        console.print(f"[bold]{escape(name)}[/bold]  {escape(bot_words(name))}")
 
 
 @app.command()

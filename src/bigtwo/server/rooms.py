@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
-from bigtwo.bots.registry import cannot_play, register_spec, strongest_bot
+from bigtwo.bots.registry import bot_words, cannot_play, register_spec, strongest_bot
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
@@ -73,13 +73,9 @@ SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer
 
 
 def available_bots() -> dict[str, str]:
-    """Every registered bot (its name is its strength), with the first line of its docstring."""
+    """Every registered bot, with what it is in a player's words (:func:`bigtwo.bots.registry.bot_words`)."""
     make_bot("random")  # importing the built-in bots registers them
-    out = {}
-    for name, factory in bot_registry.BOTS.items():
-        doc = (factory.__doc__ or "").strip().splitlines()
-        out[name] = doc[0] if doc else name
-    return out
+    return {name: bot_words(name) for name in bot_registry.BOTS}
 
 
 def default_bot(
