@@ -115,10 +115,31 @@ def test_a_start_network_for_another_table_is_refused(tmp_path):
             Trainer(small(history=5, init_from=str(start)), tmp_path / "b")
     policy = QPolicy.load(exported)
     policy.meta["rules"] = "tien-len"  # same shapes, other rules: its inputs would mean other things
+    policy.meta["rules_settings"] = load_rules("tien-len").settings()
     other = policy.save(tmp_path / "other.npz")
     with pytest.raises(ValueError, match=r"other\.npz: a network for another table \(rules 'tien-len', not 'cl"):
         Trainer(small(init_from=str(other)), tmp_path / "c")
     assert Trainer(small(init_from=str(tmp_path / "a" / "checkpoint.pt")), tmp_path / "d").frames == 0
+
+
+def test_a_network_starts_a_table_whose_rounds_are_its_own_with_the_suits_renamed(tmp_path):
+    """Pusoy Dos plays classic's rounds with every suit renamed: a run on it may start from a classic network,
+    the renaming folded into the first layer, so it starts as the same player reading its own cards."""
+    from bigtwo.bots.features import ActionEncoder, StateEncoder
+
+    exported = Trainer(small(), tmp_path / "a").policy().save(tmp_path / "classic.npz")
+    pusoy = load_rules("pusoy-dos")
+    run = Trainer(small(rules="pusoy-dos", utility="score", init_from=str(exported)), tmp_path / "b")
+    d = run.decisions  # encoded with Pusoy Dos's own cards
+    with torch.no_grad():
+        q = run.model.score(torch.from_numpy(d.state), torch.from_numpy(d.actions), torch.from_numpy(d.segment()))
+    relabel = pusoy.suit_relabeling(load_rules("classic"), scoring=False)
+    states = d.state[:, StateEncoder(pusoy, 4, 4, relabel).input_order()]  # as the classic network reads them
+    actions = d.actions[:, ActionEncoder(pusoy, 4, relabel).input_order()]
+    assert np.allclose(q.numpy(), QPolicy.load(exported).q_batch(states, actions, d.offsets), atol=1e-5)
+    assert not np.allclose(q.numpy(), QPolicy.load(exported).q_batch(d.state, d.actions, d.offsets), atol=1e-3)
+    with pytest.raises(ValueError, match="a network for another table"):  # its straights are not classic's
+        Trainer(small(rules="indonesia", init_from=str(exported)), tmp_path / "c")
 
 
 def test_the_opponents_can_be_a_mixed_field(tmp_path):

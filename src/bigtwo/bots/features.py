@@ -197,6 +197,16 @@ def suit_columns(width: int, relabel: Sequence[int] | None) -> np.ndarray | None
     return columns
 
 
+def _input_order(columns: np.ndarray | None, blocks: int, width: int, size: int) -> np.ndarray:
+    """Where each entry of a vector written with ``columns`` comes from in one written without: the card blocks'
+    columns renamed, the rest in place."""
+    order = np.arange(size)
+    if columns is not None:
+        for b in range(blocks):
+            order[b * width : (b + 1) * width] = b * width + columns
+    return order
+
+
 class StateEncoder:
     """The state vector of one ruleset at one table size (layout in the module docstring); ``suits`` (a suit
     relabeling) writes the cards as the game another network learned sees them."""
@@ -217,6 +227,10 @@ class StateEncoder:
         self.small = n * (CARDS_LEFT_ONE_HOT + 5) + 1 + len(self.kinds) + k * n + k
         self.size = self.card_rows * d + self.small
         self.columns = suit_columns(d, suits)
+
+    def input_order(self) -> np.ndarray:
+        """``encoded[order]`` of this table's own vector is the renamed one this encoder writes."""
+        return _input_order(self.columns, self.card_rows, self.width, self.size)
 
     def encode(self, info: SeatInfo) -> np.ndarray:
         """The state vector (float32) of one seat's knowledge."""
@@ -284,6 +298,10 @@ class ActionEncoder:
         self.extra = len(self.kinds) + 6
         self.size = 2 * d + self.extra
         self.columns = suit_columns(d, suits)
+
+    def input_order(self) -> np.ndarray:
+        """As :meth:`StateEncoder.input_order`, for an action's vector."""
+        return _input_order(self.columns, 2, self.width, self.size)
 
     def encode(self, hand: int, plays: Sequence[Play]) -> np.ndarray:
         """One row per play: ``hand`` and the plays' masks as the engine holds them (unfolded)."""

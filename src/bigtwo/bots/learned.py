@@ -352,6 +352,15 @@ class GameScorer:
         self.candidates = int(net.meta.get("candidates") or 0)
         self.label = label or net.meta.get("rules")
 
+    def table_layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The network's layers with the renaming of suits folded into its first layer: the same network,
+        reading this table's own cards (the start of one of the table's own: ``bigtwo train --init-from``)."""
+        order = np.concatenate([self.states.input_order(), self.net.state_size + self.actions.input_order()])
+        (w0, b0), *rest = self.net.layers()
+        own = np.empty_like(w0)
+        own[order] = w0
+        return [(own, b0), *rest]
+
     def allowed(self, ev: Any, view: SeatView) -> list[Play]:
         """The actions this network chooses among at ``view`` (its legal actions, or the search's candidates
         where it was fitted among those)."""

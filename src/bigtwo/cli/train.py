@@ -60,7 +60,12 @@ def train(
         str, typer.Option("--eval-opponent", help="Bot the evaluation plays (a spec: learned(weights='old.npz'))")
     ] = "heuristic",
     init_from: Annotated[
-        Path | None, typer.Option("--init-from", help="Start from this network: a checkpoint or exported .npz weights")
+        Path | None,
+        typer.Option(
+            "--init-from",
+            help="Start from this network: a checkpoint or exported .npz weights (of this table, or of one whose "
+            "rounds are this table's with the suits renamed: classic's for taiwan or pusoy-dos)",
+        ),
     ] = None,
     export: Annotated[
         Path | None, typer.Option("--export", help="Also write each new best evaluation's weights here (.npz)")

@@ -37,11 +37,11 @@ import torch
 from torch import nn
 
 from bigtwo.bots.features import FEATURES_VERSION
-from bigtwo.bots.learned import QPolicy
+from bigtwo.bots.learned import GameScorer, QPolicy, table_suits
 from bigtwo.bots.spec import parse_lineup
 from bigtwo.envs.batched import BatchedEnv, Decisions, Finished
 from bigtwo.rl.evaluate import Evaluation, evaluate
-from bigtwo.rules.ruleset import load_rules
+from bigtwo.rules.ruleset import Ruleset, load_rules
 
 CHECKPOINT_FORMAT = 1
 
@@ -145,16 +145,23 @@ def _table_of(config: TrainConfig, features_version: int = FEATURES_VERSION) -> 
     return {"rules": rules.name, "players": players, "history": config.history, "features_version": features_version}
 
 
-def _load_start(model: QNet, path: str, table: dict[str, Any]) -> None:
+def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | None = None) -> None:
     """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
     the shipped ones, float16: training goes on in float32 from their rounded values).
 
     ``table`` is the run's rules, players, history and features version: a network made for another table is
-    refused even when its shapes happen to match (its inputs would mean other things)."""
+    refused even when its shapes happen to match (its inputs would mean other things), but exported weights
+    whose rounds are the run's ``rules`` with the suits renamed (classic's for Pusoy Dos) start it with the
+    renaming folded into their first layer: the same player, reading the run's own cards."""
     if Path(path).suffix.lower() == ".npz":
         policy = QPolicy.load(path)
         made_for = {k: policy.meta.get(k) for k in table}
         layers: Any = policy.layers()
+        same_otherwise = all(made_for[k] == table[k] for k in table if k != "rules")
+        renamed = rules is not None and made_for["rules"] != table["rules"] and same_otherwise
+        if renamed and rules is not None and table_suits(policy.meta, rules) is not None:
+            layers = GameScorer(policy, rules, int(table["players"]), path).table_layers()
+            made_for["rules"] = table["rules"]
     else:
         state = torch.load(path, weights_only=False)
         # (a checkpoint from before they recorded their features version counts as today's)
@@ -219,7 +226,7 @@ class Trainer:
         self.model = QNet(s_size, a_size, cfg.hidden)
         if cfg.init_from:
             try:
-                _load_start(self.model, cfg.init_from, _table_of(cfg))
+                _load_start(self.model, cfg.init_from, _table_of(cfg), rules)
             except (KeyError, RuntimeError) as e:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
