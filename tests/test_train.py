@@ -155,6 +155,8 @@ def test_the_opponents_can_be_a_mixed_field(tmp_path):
         Trainer(small(opponent="heuristic,nobody", opponent_share=0.5), tmp_path / "bad")
     with pytest.raises(ValueError, match="no bot named 'nobody'"):
         Trainer(small(eval_every=100, eval_opponent="nobody"), tmp_path / "bad-eval")
+    with pytest.raises(ValueError, match=r"reward_scale=0\.0: the points a unit of the values, above 0"):
+        Trainer(small(reward_scale=0.0), tmp_path / "bad-scale")
 
 
 def test_exported_weights_say_what_their_values_are_points_of(tmp_path):

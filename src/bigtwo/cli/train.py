@@ -44,6 +44,14 @@ def train(
             "--utility", help="Points learned: cards, score, place or win (a preset played for places: place)"
         ),
     ] = "cards",
+    reward_scale: Annotated[
+        float,
+        typer.Option(
+            "--reward-scale",
+            help="Points a unit of the network's values (13: a hand of cards; larger for points that run higher, "
+            "as face values do)",
+        ),
+    ] = 13.0,
     opponent: Annotated[
         str,
         typer.Option(
@@ -110,6 +118,7 @@ def train(
                 replay=replay,
                 epsilon=epsilon,
                 utility=utility,
+                reward_scale=reward_scale,
                 opponent=opponent,
                 opponent_share=opponent_share,
                 eval_every=eval_every,

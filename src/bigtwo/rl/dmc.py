@@ -202,6 +202,8 @@ class Trainer:
             raise ValueError(f"opponent_share={cfg.opponent_share}: a fraction of the games, 0 to 1")
         if not 0.0 <= cfg.epsilon <= 1.0:
             raise ValueError(f"epsilon={cfg.epsilon}: a probability, 0 to 1")
+        if not cfg.reward_scale > 0:
+            raise ValueError(f"reward_scale={cfg.reward_scale}: the points a unit of the values, above 0")
         torch.manual_seed(cfg.seed)
         self.rng = random.Random(cfg.seed)
         with_bots = round(cfg.opponent_share * cfg.num_envs)
