@@ -235,7 +235,7 @@ TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
         replace(
             ISEARCH,
             evidence="three players, stage 2 network, vs two search at 0.1 s: +1.01 [-0.03, +2.06]; +1.20 [+0.27, "
-            "+2.13]; over 160 deals +1.22 [+0.53, +1.90]",
+            "+2.13]; over 160 deals +1.22 [+0.53, +1.90]; at 1 s, 60 deals: +2.68 [+1.52, +3.84]",
         ),
         replace(SEARCH, evidence="three players, vs two learned (stage 2) at 0.2 s: +1.13 [+0.09, +2.17]"),
         replace(
