@@ -158,10 +158,11 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
         made_for = {k: policy.meta.get(k) for k in table}
         layers: Any = policy.layers()
         same_otherwise = all(made_for[k] == table[k] for k in table if k != "rules")
-        renamed = rules is not None and made_for["rules"] != table["rules"] and same_otherwise
-        if renamed and rules is not None and table_suits(policy.meta, rules) is not None:
-            layers = GameScorer(policy, rules, int(table["players"]), path).table_layers()
-            made_for["rules"] = table["rules"]
+        if rules is not None and made_for["rules"] != table["rules"] and same_otherwise:
+            renaming = table_suits(policy.meta, rules)  # the run's rounds are the network's, suits renamed
+            if renaming is not None:
+                layers = GameScorer(policy, rules, int(table["players"]), path).table_layers()
+                made_for["rules"] = table["rules"]
     else:
         state = torch.load(path, weights_only=False)
         # (a checkpoint from before they recorded their features version counts as today's)
