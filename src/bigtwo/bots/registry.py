@@ -199,8 +199,8 @@ class Standing:
 # [+0.27, +0.35] places a game); heuristic vs three greedy +6.8. Tien Len (places a game, 80 deals) keeps the order:
 # search at 0.2 s vs three learned +0.13 [+0.04, +0.23] (stage 1: +0.25 [+0.15, +0.35]); isearch level with
 # search at 0.1 s (+0.02; with its beliefs, which it no longer uses there, it was behind: -0.11 and -0.14 on two
-# deal sets); at 1 s level too, +0.05 [-0.11, +0.21] over 40 deals. A bot not registered, or one that cannot play the table (learned without weights
-# for it), is passed over.
+# deal sets); at 1 s level too, +0.05 [-0.11, +0.21] over 40 deals. A bot not registered, or one that cannot
+# play the table (learned without weights for it), is passed over.
 ISEARCH = Standing(
     "isearch",
     0.2,
