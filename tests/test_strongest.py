@@ -67,6 +67,7 @@ def test_three_player_classic_is_ordered_by_its_own_measurements():
         ("classic", 0.0, None, ("learned", {})),  # weights for classic: the learned bot, under 2 ms a move
         ("winner", 0.0, None, ("heuristic", {})),  # no weights: the heuristic
         ("pusoy-dos", 0.0, None, ("learned", {})),  # classic's rounds with the suits renamed: classic's network
+        ("pusoy-dos", 0.4, None, ("search", {"budget_ms": 400})),  # measured there: isearch not ahead of search
         ("classic", 0.1, None, ("learned", {})),  # too short for a search to be worth its place
         ("classic", 0.4, None, ("isearch", {"budget_ms": 400})),  # the search thinks for the whole delay
         ("winner", 0.8, 500.0, ("isearch", {"budget_ms": 500})),  # at most the server's budget

@@ -245,6 +245,14 @@ TABLE_STRENGTH: dict[tuple[str, int], tuple[Standing, ...]] = {
         ),
         *QUICK,
     ),
+    # Pusoy Dos (face-value points, 80 deals at 0.1 s a decision): isearch is not ahead of search there, its
+    # estimate below theirs, so search goes first as the higher estimate
+    ("pusoy-dos", 4): (
+        replace(SEARCH, evidence="Pusoy Dos: isearch vs three search at 0.1 s -2.69 [-8.54, +3.16] face-value points"),
+        replace(ISEARCH, evidence="Pusoy Dos: not ahead of search at 0.1 s (-2.69 [-8.54, +3.16])"),
+        replace(LEARNED, evidence="Pusoy Dos, classic's network: vs three heuristic +13.25 [+10.95, +15.54]"),
+        *QUICK,
+    ),
 }
 
 
