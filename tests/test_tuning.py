@@ -97,3 +97,24 @@ def test_bots_with_the_tuned_weights_play_legal_actions_everywhere():
         rules = ruleset(name)
         bots = [make("heuristic", weights="tuned") if s % 2 else make("heuristic") for s in range(4)]
         assert play_out(rules, 4, bots, seed=5).result is not None
+
+
+def test_the_shipped_weights_serve_their_game_under_any_name_and_with_the_suits_renamed():
+    """The tuned and fitted weights score plays by what they are and keep, never by suit: classic's serve
+    classic renamed, Hong Kong (classic's settings) and Taiwan (classic with clubs and diamonds renamed), and
+    not a table whose game differs (a suit order without its lead card, another straight table)."""
+    from bigtwo.bots.fitted import fitted_model
+    from bigtwo.rules.ruleset import load_rules
+
+    classic = load_rules("classic")
+    tuned = tuned_weights(classic, 4)
+    assert tuned is not None
+    for rules in (
+        classic.replace(name="ours", description="as we play"),
+        load_rules("hong-kong"),
+        load_rules("taiwan"),
+    ):
+        assert tuned_weights(rules, 4) == tuned and fitted_model(rules, 4) == fitted_model(classic, 4)
+    for rules in (classic.replace(suit_order="CDHS"), load_rules("indonesia")):
+        assert tuned_weights(rules, 4) is None and weights_for("tuned", rules, 4) == DEFAULT_WEIGHTS
+    assert tuned_weights(classic, 3) is None  # no file for three players

@@ -8,7 +8,8 @@ play-outs, ranks its candidates and weighs its beliefs with it; ``heuristic(weig
 ``bigtwo/bots/weights/heuristic-tuned-<preset>-<players>p.json`` holds weights tuned for points against the
 heuristic's own (``heuristic(weights='tuned')``, ``isearch(model='tuned')``).
 A table with no file (another preset, player count, or changed rules) has none: the caller keeps the
-heuristic's own weights.
+heuristic's own weights. A preset's file serves its settings under any name, and the same game with the suits
+renamed (Taiwan's for classic's).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicWeights
 from bigtwo.errors import BigTwoError
-from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.rules.ruleset import Ruleset, list_presets, load_rules
 
 FORMAT = "bigtwo-heuristic-fit-1"
 TUNED_FORMAT = "bigtwo-heuristic-tune-1"
@@ -60,16 +61,15 @@ def _shipped(name: str) -> dict[str, Any] | None:
     return json.loads(entry.read_text(encoding="utf-8"))
 
 
-def _for_table(rules: Ruleset, players: int, kind: str = "") -> dict[str, Any] | None:
-    """The shipped file of ``kind`` for this table (one of the presets, unchanged, at this size), or None."""
-    got = _shipped(file_name(rules.name, players, kind))
-    if got is None:
-        return None
-    try:
-        preset = load_rules(rules.name)
-    except BigTwoError:
-        return None
-    return got if preset == rules else None
+def _for_table(rules: Ruleset, players: int, kind: str = "") -> str | None:
+    """The shipped file of ``kind`` for this table, or None: a preset's at this size whose settings these are
+    (under any name), or whose game these rules are with the suits renamed (Taiwan's is classic's: the weights
+    score plays by what they are and keep, never by their suits)."""
+    for preset in (*rules.settings_presets(), *list_presets()):
+        name = file_name(preset, players, kind)
+        if _shipped(name) is not None and rules.suit_relabeling(load_rules(preset)) is not None:
+            return name
+    return None
 
 
 @cache
@@ -80,10 +80,9 @@ def _fit_of(name: str) -> FittedModel:
 
 
 def fitted_model(rules: Ruleset, players: int) -> FittedModel | None:
-    """The shipped fit for this table (one of the presets, unchanged, at this size), or None."""
-    if _for_table(rules, players) is None:
-        return None
-    return _fit_of(file_name(rules.name, players))
+    """The shipped fit for this table (a preset's game at this size: :func:`_for_table`), or None."""
+    name = _for_table(rules, players)
+    return None if name is None else _fit_of(name)
 
 
 @cache
@@ -96,10 +95,9 @@ def _tuned_of(name: str) -> HeuristicWeights:
 
 
 def tuned_weights(rules: Ruleset, players: int) -> HeuristicWeights | None:
-    """The shipped weights tuned for points at this table (one of the presets, unchanged, at this size), or None."""
-    if _for_table(rules, players, "tuned") is None:
-        return None
-    return _tuned_of(file_name(rules.name, players, "tuned"))
+    """The shipped weights tuned for points at this table (a preset's game at this size), or None."""
+    name = _for_table(rules, players, "tuned")
+    return None if name is None else _tuned_of(name)
 
 
 def weights_for(kind: str, rules: Ruleset, players: int) -> HeuristicWeights:
