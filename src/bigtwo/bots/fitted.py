@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -61,10 +61,12 @@ def _shipped(name: str) -> dict[str, Any] | None:
     return json.loads(entry.read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=64)
 def _for_table(rules: Ruleset, players: int, kind: str = "") -> str | None:
     """The shipped file of ``kind`` for this table, or None: a preset's at this size whose settings these are
     (under any name), or whose game these rules are with the suits renamed (Taiwan's is classic's: the weights
-    score plays by what they are and keep, never by their suits)."""
+    score plays by what they are and keep, never by their suits). Cached by the rules' value: a heuristic
+    with these weights asks at every decision."""
     for preset in (*rules.settings_presets(), *list_presets()):
         name = file_name(preset, players, kind)
         if _shipped(name) is not None and rules.suit_relabeling(load_rules(preset)) is not None:
