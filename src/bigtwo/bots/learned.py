@@ -202,7 +202,14 @@ def table_suits(meta: dict[str, Any], rules: Ruleset) -> tuple[int, ...] | None:
     where no renaming of suits makes them so, or its rules cannot be read back."""
     settings = meta.get("rules_settings")
     learned = _rules_learned(str(meta.get("rules")), None if settings is None else json.dumps(settings, sort_keys=True))
-    return None if learned is None else rules.suit_relabeling(learned, scoring=False)
+    return None if learned is None else _renaming(rules, learned)
+
+
+@lru_cache(maxsize=256)
+def _renaming(rules: Ruleset, learned: Ruleset) -> tuple[int, ...] | None:
+    """:meth:`Ruleset.suit_relabeling` of a table's rules to a network's, once for each pair of rules values
+    (a bot is set up for every game an arena plays)."""
+    return rules.suit_relabeling(learned, scoring=False)
 
 
 def trained_elsewhere(meta: dict[str, Any], rules: Ruleset, players: int) -> str | None:
