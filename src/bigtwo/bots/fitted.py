@@ -22,7 +22,7 @@ from typing import Any
 
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicWeights
 from bigtwo.errors import BigTwoError
-from bigtwo.rules.ruleset import Ruleset, list_presets, load_rules
+from bigtwo.rules.ruleset import Ruleset
 
 FORMAT = "bigtwo-heuristic-fit-1"
 TUNED_FORMAT = "bigtwo-heuristic-tune-1"
@@ -67,9 +67,9 @@ def _for_table(rules: Ruleset, players: int, kind: str = "") -> str | None:
     (under any name), or whose game these rules are with the suits renamed (Taiwan's is classic's: the weights
     score plays by what they are and keep, never by their suits). Cached by the rules' value: a heuristic
     with these weights asks at every decision."""
-    for preset in (*rules.settings_presets(), *list_presets()):
+    for preset in rules.game_presets():
         name = file_name(preset, players, kind)
-        if _shipped(name) is not None and rules.suit_relabeling(load_rules(preset)) is not None:
+        if _shipped(name) is not None:
             return name
     return None
 

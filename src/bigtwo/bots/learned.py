@@ -250,12 +250,9 @@ def policy_for(rules: Ruleset, players: int) -> QPolicy:
     """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
     are (under any name: a house rules file that renames a preset plays it)."""
     found = shipped_weights()
-    for preset in rules.settings_presets():
+    for preset in rules.game_presets(scoring=False):  # its settings, or rounds played alike with suits renamed
         name = found.get((preset, players))
         if name is not None:
-            return _shipped_policy(name)
-    for (preset, size), name in sorted(found.items()):  # rounds played alike with the suits renamed
-        if size == players and rules.suit_relabeling(load_rules(preset), scoring=False) is not None:
             return _shipped_policy(name)
     if (rules.name, players) in found:
         differ = ", ".join(rules.differing(load_rules(rules.name)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -708,6 +708,15 @@ class Ruleset(BaseModel):
         return tuple(
             name for name in sorted(list_presets(), key=lambda n: (n != self.name, n)) if _preset_settings(name) == mine
         )
+
+    def game_presets(self, *, scoring: bool = True) -> Iterator[str]:
+        """The presets whose game these rules are, lazily: those with these settings (:meth:`settings_presets`),
+        then those that are these rules with the suits renamed (:meth:`suit_relabeling`, with ``scoring``)."""
+        same = self.settings_presets()
+        yield from same
+        for name in list_presets():
+            if name not in same and self.suit_relabeling(load_rules(name), scoring=scoring) is not None:
+                yield name
 
     def described_preset(self) -> Ruleset | None:
         """The preset whose description this ruleset carries (by its name, else by the words), if any."""
