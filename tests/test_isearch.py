@@ -108,6 +108,40 @@ def test_the_search_reads_positions_as_the_learned_bot_does():
     assert checked >= 6
 
 
+@pytest.mark.parametrize("playout", ["learned", "mixed"])
+def test_play_outs_side_by_side_score_as_one_at_a_time(playout):
+    """A deal's play-outs after every candidate go on side by side, the network moving all waiting lines in one
+    pass: each line ends as it ends played alone (the same moves, so the same points for the searching seat)."""
+    from bigtwo.bots.learned import scorer_for
+
+    rules = load_rules("classic")
+    scorer = scorer_for(rules, 4)
+    bot = InferenceSearchBot(seed=1, iterations=3, playout=playout)
+    assert bot._plays_together(scorer, "cards") and not InferenceSearchBot(playout=playout, replies=1)._plays_together(
+        scorer, "cards"
+    )
+    compared = 0
+    for seed in range(10):
+        g = midgame(rules, seed, 2 * seed)
+        if g.is_over:
+            continue
+        seat = g.to_move
+        play = bot._model_of_play(rules, g.observe(seat))
+        lines, marks = [], []
+        for action in g.legal_plays():
+            line = g.clone()
+            marks.append(played_in(g) | line.play(action).mask)
+            lines.append(line)
+        alone = [
+            bot._play_on(line.clone(), seat, "cards", play, scorer, mark, None)
+            for line, mark in zip(lines, marks, strict=True)
+        ]
+        assert bot._play_out_together(lines, seat, "cards", play, scorer, marks, None) == alone
+        assert all(line.is_over for line in lines)
+        compared += len(lines)
+    assert compared >= 40
+
+
 @pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
 def test_the_same_seed_plays_the_same_game(options):
     rules = load_rules("classic")

@@ -397,6 +397,31 @@ class GameScorer:
             return legal[0]
         return legal[int(np.argmax(self.q(game, legal)))]
 
+    def q_many(self, games: list[Any], legals: list[list[Play]]) -> list[np.ndarray]:
+        """:meth:`q` of many positions in one pass of the network (each game's seat to move, its ``legals``
+        entry): one matrix product over every action row reads the weights once, where one position at a time
+        reads them for each (a search playing several lines out at once, the batched environments)."""
+        states = np.empty((len(games), self.states.size), dtype=np.float32)
+        rows = []
+        for j, (g, legal) in enumerate(zip(games, legals, strict=True)):
+            seat = g.to_move
+            self.states.encode_into(info_from_game(g, seat, self.states.k), states[j])
+            rows.append(self.actions.encode(g.hand(seat).mask, legal))
+        offsets = np.concatenate([[0], np.cumsum([len(legal) for legal in legals])])
+        q = self.net.q_batch(states, np.concatenate(rows), offsets)
+        return [q[offsets[j] : offsets[j + 1]] for j in range(len(games))]
+
+    def acts(self, games: list[Any]) -> list[Play]:
+        """:meth:`act` for many games at once (the same choices, one pass of the network)."""
+        legals = [self.choices(g) for g in games]
+        picks = [legal[0] if len(legal) == 1 else None for legal in legals]
+        ask = [j for j, p in enumerate(picks) if p is None]
+        if ask:
+            qs = self.q_many([games[j] for j in ask], [legals[j] for j in ask])
+            for j, q in zip(ask, qs, strict=True):
+                picks[j] = legals[j][int(np.argmax(q))]
+        return picks  # type: ignore[return-value]
+
     def value(self, game: Any) -> float:
         """The seat to move's expected points (in the trained measure's units) from here: its best Q."""
         if self.is_policy:

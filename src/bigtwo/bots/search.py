@@ -486,6 +486,7 @@ class InferenceSearchBot(SearchBot):
         values: list[dict[int, float]] = []  # the candidates' play-out values on each deal
         stage = 0
         failures = 0
+        together = self._plays_together(scorer, measure)
 
         def estimates(which: list[int], weights: list[float]) -> dict[int, float]:
             """Each candidate's value: the deals' weighted mean, shrunk towards the prior by ``prior`` deals, or
@@ -565,13 +566,20 @@ class InferenceSearchBot(SearchBot):
                 shuffle_stock(base, self.rng)
             played0 = played_in(base)
             gains: dict[int, float] = {}
-            for i in alive:
-                g = base.clone()
-                a = g.play(cands[i])
-                got = self._play_on(g, seat, measure, play, scorer, played0 | a.mask, deadline)
-                if got is None:
-                    break  # out of time: the deal is dropped, every live candidate keeps the same deals
-                gains[i] = got
+            if together:
+                lines = [base.clone() for _ in alive]
+                marks = [played0 | g.play(cands[i]).mask for g, i in zip(lines, alive, strict=True)]
+                got_all = self._play_out_together(lines, seat, measure, play, scorer, marks, deadline)
+                if got_all is not None:
+                    gains = dict(zip(alive, got_all, strict=True))
+            else:
+                for i in alive:
+                    g = base.clone()
+                    a = g.play(cands[i])
+                    got = self._play_on(g, seat, measure, play, scorer, played0 | a.mask, deadline)
+                    if got is None:
+                        break  # out of time: the deal is dropped, every live candidate keeps the same deals
+                    gains[i] = got
             if len(gains) < len(alive):
                 self.last_cut = True
                 break
@@ -638,6 +646,51 @@ class InferenceSearchBot(SearchBot):
                 played = heuristic_step(game, policy, played, previous)
         assert game.result is not None
         return round_utility(game.result, measure)[seat]
+
+    def _plays_together(self, scorer: Any, measure: str) -> bool:
+        """Whether a deal's play-outs go on side by side (:meth:`_play_out_together`): where the network plays
+        in them whole, with no searched replies and no horizon."""
+        stop = self.horizon if scorer is not None and measure == scorer.utility else 0
+        return scorer is not None and self.playout in ("learned", "mixed") and not self.replies and not stop
+
+    def _play_out_together(
+        self,
+        games: list[Game],
+        seat: int,
+        measure: str,
+        play: ModelOfPlay,
+        scorer: Any,
+        played: list[int],
+        deadline: float | None,
+    ) -> list[float] | None:
+        """This seat's points from each of ``games`` (one sampled deal after each candidate), played to the end
+        as :meth:`_play_on` plays one, but side by side: the heuristic moves each line on until the network is
+        to move in it (every move with ``playout='learned'``, this seat's with ``'mixed'``), and the network
+        then moves every waiting line in one pass (:meth:`GameScorer.acts`), which reads its weights once for
+        all of them. None when the deadline passes first."""
+        learned = self.playout == "learned"
+        previous = [[g.hand(s).mask for s in range(g.n)] for g in games]
+        played = list(played)
+        clock = time.perf_counter
+        live = [j for j, g in enumerate(games) if not g.is_over]
+        while live:
+            if not learned:
+                for j in live:
+                    g = games[j]
+                    while not g.is_over and g.to_move != seat:
+                        if deadline is not None and clock() >= deadline:
+                            return None
+                        played[j] = heuristic_step(g, play.others, played[j], previous[j])
+                live = [j for j in live if not games[j].is_over]
+                if not live:
+                    break
+            if deadline is not None and clock() >= deadline:
+                return None
+            for j, move in zip(live, scorer.acts([games[j] for j in live]), strict=True):
+                played[j] |= games[j].play(move).mask
+            live = [j for j in live if not games[j].is_over]
+        results = [g.result for g in games]
+        return [round_utility(r, measure)[seat] for r in results if r is not None]
 
     def _searched_replies(
         self, game: Game, seat: int, measure: str, play: ModelOfPlay, played: int, deadline: float | None

@@ -208,18 +208,9 @@ class BatchedEnv:
                 else:
                     groups.setdefault(id(scorer.net), (scorer, []))[1].append((i, bot, legal))
             for scorer, items in groups.values():
-                states = np.empty((len(items), scorer.states.size), dtype=np.float32)
-                rows = []
-                for j, (i, _bot, legal) in enumerate(items):
-                    g = self.games[i]
-                    assert g is not None
-                    seat = g.to_move
-                    scorer.states.encode_into(info_from_game(g, seat, scorer.states.k), states[j])
-                    rows.append(scorer.actions.encode(g.hand(seat).mask, legal))
-                offsets = np.concatenate([[0], np.cumsum([len(legal) for _i, _b, legal in items])])
-                q = scorer.net.q_batch(states, np.concatenate(rows), offsets)
-                for j, (i, bot, legal) in enumerate(items):
-                    moves[i] = bot.pick(scorer, legal, q[offsets[j] : offsets[j + 1]])
+                qs = scorer.q_many([self.games[i] for i, _bot, _legal in items], [legal for _i, _b, legal in items])
+                for (i, bot, legal), q in zip(items, qs, strict=True):
+                    moves[i] = bot.pick(scorer, legal, q)
             for i in waiting:
                 g = self.games[i]
                 assert g is not None
