@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 import warnings
 from typing import Any
@@ -739,6 +740,37 @@ def test_a_table_is_shown_over_only_once_its_end_is_stored(server):
     with room.manager.engine.connect() as conn:
         stored = conn.execute(select(room_rows.c.status).where(room_rows.c.id == rid)).scalar_one()
     assert slowed["times"] >= 1 and shown == stored == "over"
+
+
+def test_a_table_busy_storing_a_move_does_not_hold_up_the_lobby(server):
+    """A table's write that does not finish (a slow disk, a stalled database) holds that table, not the lobby: the
+    list answers at once, with the busy table as it was last shown (nothing the database has not stored) and the
+    others fresh."""
+    create_room(server.url, name="quiet one")
+    busy = create_room(server.url, name="busy one", seats=[{"kind": "bot"}] * 4, bot_delay=0, move_seconds=0)
+    rid = busy["room"]["id"]
+    room = server.rooms.rooms[rid]
+    journal = server.rooms.journal
+    real_commit = journal._commit
+    release, held = threading.Event(), threading.Event()
+
+    def commit(items):
+        if room.actions and not release.is_set():  # a bot's move is written: the write stalls until released
+            held.set()
+            release.wait(30)
+        return real_commit(items)
+
+    journal._commit = commit
+    try:
+        assert httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(busy["host_token"])).is_success
+        assert held.wait(20) and room.lock.locked()
+        listed = {r["name"]: r for r in httpx.get(f"{server.url}/api/rooms", timeout=10).json()}
+        assert room.lock.locked() and not release.is_set()  # answered while the busy table's write still waits
+        assert set(listed) == {"busy one", "quiet one"} and listed["busy one"]["status"] == "playing"
+        assert listed["quiet one"]["status"] == "waiting"
+    finally:
+        release.set()
+        journal._commit = real_commit
 
 
 def test_every_registered_bot_is_offered_and_the_strongest_that_fits_the_delay_is_the_default(server, monkeypatch):

@@ -256,8 +256,7 @@ def create_app(
     async def room_out(room: Room) -> RoomOut:
         # under the room's lock, as its views are: a move (or the match's end) the engine has taken but the
         # database not yet stored is never shown, so a client told "over" finds the results stored
-        async with room.lock:
-            return RoomOut(**room.summary())
+        return RoomOut(**await room.shown())
 
     def token_of(credentials: HTTPAuthorizationCredentials | None) -> str:
         if credentials is None or not credentials.credentials:
@@ -464,7 +463,7 @@ def create_app(
         out = []
         for r in rooms.lobby(status):
             try:  # one table that cannot be shown must not hide the others
-                out.append(await room_out(r))
+                out.append(RoomOut(**await r.listed()))  # a table busy storing a move is listed as last shown
             except Exception:
                 log.exception("room %s cannot be listed", r.id)
         return out

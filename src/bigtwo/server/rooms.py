@@ -226,6 +226,7 @@ class Room:
         # since when no seated person has been connected (None: one is); spectators do not hold a table
         self.idle_since: float | None = manager.clock()
         self._record: Record | None = None  # a finished game's record, built once
+        self._listed: dict[str, Any] | None = None  # the last summary shown (the lobby's while a write runs)
         self._bots: dict[int, tuple[str, Any]] = {}
         self._stand_ins: dict[str, str] = {}  # a seated bot this server cannot make now -> the bot playing for it
         # the table's chat: the latest lines (never the server's words about cards), and each seat's pace
@@ -271,6 +272,21 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         return self.ref.summary(self.connected_seats(), self.manager.settings.link(""))
+
+    async def shown(self) -> dict[str, Any]:
+        """The table's summary, built under its lock (as views are: a move the database has not yet stored is
+        never shown); kept as the one the lobby lists while a write holds the lock."""
+        async with self.lock:
+            self._listed = self.summary()
+            return self._listed
+
+    async def listed(self) -> dict[str, Any]:
+        """The table's summary for the lobby: fresh when nothing holds the table, else the last one shown, so a
+        table whose write is slow (a stalled database, a long bot move being stored) never holds up the list of
+        every other table."""
+        if self.lock.locked() and self._listed is not None:
+            return self._listed
+        return await self.shown()
 
     def seat_for_token(self, token: str | None) -> int | None:
         return self.ref.seat_for_token(token)
