@@ -142,6 +142,28 @@ def test_play_outs_side_by_side_score_as_one_at_a_time(playout):
     assert compared >= 40
 
 
+def test_auto_play_outs_put_the_network_in_every_seat_where_that_was_measured_stronger():
+    """``playout='auto'`` (the default): the network plays every seat of the play-outs where that was measured ahead
+    (four players, one point a card left, 1 s a decision), the searching seat's only elsewhere; an explicit
+    choice is kept everywhere."""
+    from bigtwo.bots.search import auto_playout
+
+    assert auto_playout(1000, 4, "cards") == auto_playout(2500, 4, "cards") == "learned"
+    assert auto_playout(999, 4, "cards") == auto_playout(None, 4, "cards") == "mixed"
+    assert auto_playout(1000, 3, "cards") == auto_playout(1000, 4, "place") == "mixed"
+    rules = load_rules("classic")
+    g = midgame(rules, 3, 6)
+    for options, played in (
+        ({"budget_ms": 1000, "iterations": 2, "utility": "cards"}, "learned"),
+        ({"budget_ms": 1000, "iterations": 2, "utility": "place"}, "mixed"),
+        ({"iterations": 2, "utility": "cards"}, "mixed"),
+        ({"budget_ms": 1000, "iterations": 2, "utility": "cards", "playout": "heuristic"}, "heuristic"),
+    ):
+        bot = make("isearch", seed=1, **options)
+        bot.choose(rules, g.observe(g.to_move))
+        assert bot.playout == options.get("playout", "auto") and bot.last_playout == played
+
+
 @pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
 def test_the_same_seed_plays_the_same_game(options):
     rules = load_rules("classic")
@@ -412,7 +434,7 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"budget_ms": 0}, "budget_ms must be positive"),
         ({"resample": -1}, "resample must be 0 or more"),
         ({"belief_strength": 2}, "belief_strength must lie in"),
-        ({"playout": "random"}, "playout 'random' is not one of heuristic, learned, mixed"),
+        ({"playout": "random"}, "playout 'random' is not one of auto, heuristic, learned, mixed"),
         ({"horizon": -1}, "horizon must be 0"),
         ({"min_ess": 1.5}, "min_ess must lie in"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),

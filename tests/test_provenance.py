@@ -19,7 +19,7 @@ def test_settings_carry_the_defaults_a_spec_leaves_out():
     assert got["name"] == "isearch" and got["files"] == {}
     assert got["settings"]["budget_ms"] == 1000 and got["settings"]["utility"] == "cards"
     # the options the spec does not write, with today's defaults
-    assert got["settings"]["playout"] == "mixed" and got["settings"]["prior"] == 20.0
+    assert got["settings"]["playout"] == "auto" and got["settings"]["prior"] == 20.0
     assert "seed" not in got["settings"]
     assert bot_settings(BotSpec.parse("heuristic(contest=False)"))["settings"]["contest"] is False
 

@@ -225,7 +225,12 @@ class _Network:
         return [float(v) * self.scorer.scale for v in self.scorer.q_observed(rules, obs, legal)]
 
 
-PLAYOUTS = ("heuristic", "learned", "mixed")
+PLAYOUTS = ("auto", "heuristic", "learned", "mixed")
+# playout='auto': the network plays every seat of the play-outs from this much time a decision at a table where
+# that was measured ahead of 'mixed' (four players, one point a card left, 1 s), and the searching seat's only
+# elsewhere (measured at 0.1 s, and at 1 s with three players); a network move costs about three of the
+# heuristic's, so a short search completes a third of the deals with it in every seat
+LEARNED_PLAYOUT_MS = 1000.0
 BELIEF_TEMPERATURE, BELIEF_UNIFORM = 0.5, 0.25  # the beliefs' softmax over the heuristic's own scores
 # isearch's model of play: the heuristic's own weights; those fitted to a search everywhere (candidates, play-outs,
 # beliefs); fitted in the beliefs only (the opponents' past plays judged by the fit, the rest by the heuristic);
@@ -281,6 +286,15 @@ def tempered_weights(logw: list[float], min_ess: float) -> list[float]:
     return at(low)
 
 
+def auto_playout(budget_ms: float | None, players: int, measure: str) -> str:
+    """The play-outs ``playout='auto'`` chooses for a search with ``budget_ms`` a decision at a table of
+    ``players`` scored in ``measure``: the network in every seat where that was measured the stronger (four
+    players, cards left, from :data:`LEARNED_PLAYOUT_MS`), else the network in the searching seat and the
+    heuristic in the others (a search counted in deals alone keeps those, as before the choice was measured)."""
+    learned = budget_ms is not None and budget_ms >= LEARNED_PLAYOUT_MS and players == 4 and measure == "cards"
+    return "learned" if learned else "mixed"
+
+
 SAFETY_SHARE = 0.05  # of budget_ms kept back for the step in hand and the choice (at most SAFETY_MS)
 SAFETY_MS = 20.0
 
@@ -311,7 +325,7 @@ class InferenceSearchBot(SearchBot):
         prior: float = 20.0,
         blend: float = 0.0,
         halving: bool = True,
-        playout: str = "mixed",
+        playout: str = "auto",
         horizon: int = 0,
         replies: int = 0,
         reply_candidates: int = 2,
@@ -340,6 +354,7 @@ class InferenceSearchBot(SearchBot):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
         self.playout = playout
+        self.last_playout = "mixed" if playout == "auto" else playout  # the play-outs of the last decision
         self.horizon = horizon
         self.replies = replies
         self.reply_candidates = reply_candidates
@@ -486,6 +501,8 @@ class InferenceSearchBot(SearchBot):
         values: list[dict[int, float]] = []  # the candidates' play-out values on each deal
         stage = 0
         failures = 0
+        if self.playout == "auto":
+            self.last_playout = auto_playout(self.budget_ms, obs.players, measure)
         together = self._plays_together(scorer, measure)
 
         def estimates(which: list[int], weights: list[float]) -> dict[int, float]:
@@ -622,8 +639,8 @@ class InferenceSearchBot(SearchBot):
             if after is None:
                 return None
             played = after
-        learned = scorer is not None and self.playout == "learned"
-        mine = scorer is not None and self.playout == "mixed"  # the network for this seat, the heuristic for others
+        learned = scorer is not None and self.last_playout == "learned"
+        mine = scorer is not None and self.last_playout == "mixed"  # the network here, the heuristic elsewhere
         stop = self.horizon if scorer is not None and measure == scorer.utility else 0
         if not learned and not mine and not stop:
             rollout(game, play.others, played, deadline, (seat, play.mine))
@@ -651,7 +668,7 @@ class InferenceSearchBot(SearchBot):
         """Whether a deal's play-outs go on side by side (:meth:`_play_out_together`): where the network plays
         in them whole, with no searched replies and no horizon."""
         stop = self.horizon if scorer is not None and measure == scorer.utility else 0
-        return scorer is not None and self.playout in ("learned", "mixed") and not self.replies and not stop
+        return scorer is not None and self.last_playout in ("learned", "mixed") and not self.replies and not stop
 
     def _play_out_together(
         self,
@@ -668,7 +685,7 @@ class InferenceSearchBot(SearchBot):
         to move in it (every move with ``playout='learned'``, this seat's with ``'mixed'``), and the network
         then moves every waiting line in one pass (:meth:`GameScorer.acts`), which reads its weights once for
         all of them. None when the deadline passes first."""
-        learned = self.playout == "learned"
+        learned = self.last_playout == "learned"
         previous = [[g.hand(s).mask for s in range(g.n)] for g in games]
         played = list(played)
         clock = time.perf_counter
