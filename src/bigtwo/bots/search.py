@@ -641,7 +641,7 @@ class InferenceSearchBot(SearchBot):
             played = after
         learned = scorer is not None and self.last_playout == "learned"
         mine = scorer is not None and self.last_playout == "mixed"  # the network here, the heuristic elsewhere
-        stop = self.horizon if scorer is not None and measure == scorer.utility else 0
+        stop = self._horizon(scorer, measure)
         if not learned and not mine and not stop:
             rollout(game, play.others, played, deadline, (seat, play.mine))
             return None if game.result is None else round_utility(game.result, measure)[seat]
@@ -664,11 +664,20 @@ class InferenceSearchBot(SearchBot):
         assert game.result is not None
         return round_utility(game.result, measure)[seat]
 
+    def _horizon(self, scorer: Any, measure: str) -> int:
+        """The searching seat's decision at which a play-out stops for the network's value: ``horizon`` where
+        the network values this measure, else 0 (played to the end)."""
+        return self.horizon if scorer is not None and measure == scorer.utility else 0
+
     def _plays_together(self, scorer: Any, measure: str) -> bool:
         """Whether a deal's play-outs go on side by side (:meth:`_play_out_together`): where the network plays
         in them whole, with no searched replies and no horizon."""
-        stop = self.horizon if scorer is not None and measure == scorer.utility else 0
-        return scorer is not None and self.last_playout in ("learned", "mixed") and not self.replies and not stop
+        return (
+            scorer is not None
+            and self.last_playout in ("learned", "mixed")
+            and not self.replies
+            and not self._horizon(scorer, measure)
+        )
 
     def _play_out_together(
         self,
@@ -706,8 +715,11 @@ class InferenceSearchBot(SearchBot):
             for j, move in zip(live, scorer.acts([games[j] for j in live]), strict=True):
                 played[j] |= games[j].play(move).mask
             live = [j for j in live if not games[j].is_over]
-        results = [g.result for g in games]
-        return [round_utility(r, measure)[seat] for r in results if r is not None]
+        points = []
+        for g in games:
+            assert g.result is not None
+            points.append(round_utility(g.result, measure)[seat])
+        return points
 
     def _searched_replies(
         self, game: Game, seat: int, measure: str, play: ModelOfPlay, played: int, deadline: float | None
