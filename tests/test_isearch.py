@@ -241,6 +241,84 @@ def test_a_weights_file_is_the_searchs_network(tmp_path):
         make("isearch", weights=fitted)
 
 
+def test_deals_played_out_side_by_side_choose_as_one_deal_at_a_time():
+    """Where the network plays the play-outs, several sampled deals go on side by side (``deals_together``); with
+    a budget in deals the groups end where the stages of the halving end, so every choice, and the deals each
+    candidate was played out on, are those of one deal at a time."""
+    rules = load_rules("classic")
+    compared = 0
+    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2), (6, 9), (7, 14)]:
+        g = midgame(rules, seed, actions)
+        obs = g.observe(g.to_move)
+        if len(g.legal_plays()) < 3:
+            continue
+        seen = []
+        for together in (1, 3, 8):
+            bot = make("isearch", seed=2, iterations=7, playout="learned", utility="cards", deals_together=together)
+            seen.append((bot.choose(rules, obs), bot.last_counts, bot.last_iterations))
+        assert seen[0] == seen[1] == seen[2]
+        assert seen[0][2] == 7
+        compared += 1
+    assert compared >= 4
+
+
+def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
+    """``playout_weights=`` moves every seat of the play-outs with another network (a distilled one), while the
+    shipped network still chooses the candidates and gives the prior: the play-outs' points follow the file's
+    moves (``'same'``: the search's own network). A file whose values are points of another measure, or fitted
+    to a bot's choices, is refused."""
+    from bigtwo.bots.learned import load_weights, policy_for
+
+    rules = load_rules("classic")
+    other = random_network(tmp_path / "other.npz", rules, 4, seed=4, utility="cards")
+    shipped = tmp_path / "shipped.npz"
+    policy_for(rules, 4).save(shipped, dtype="float32")
+    network = make("isearch", playout_weights=other)._network_for(rules, 4)
+    assert network.playouts is not network.scorer and network.playouts.net is load_weights(other)
+    differ = 0
+    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2)]:
+        g = midgame(rules, seed, actions)
+        obs = g.observe(g.to_move)
+        if len(g.legal_plays()) < 3:
+            continue
+        options = {"seed": 3, "iterations": 4, "playout": "learned", "utility": "cards"}
+        alone = make("isearch", playout_weights="same", **options)
+        same = make("isearch", playout_weights=str(shipped), **options)
+        mine = make("isearch", playout_weights=other, **options)
+        picks = [(bot.choose(rules, obs), bot.last_counts) for bot in (alone, same, mine)]
+        assert picks[0] == picks[1]  # the shipped network's own weights as the file: the same search
+        differ += picks[2] != picks[0]
+    assert differ
+    places = random_network(tmp_path / "places.npz", rules, 4, seed=5, utility="place")
+    g = midgame(rules, 3, 11)
+    with pytest.raises(BigTwoError, match=r"places\.npz value 'place', the network's values 'cards'"):
+        make("isearch", iterations=2, playout_weights=places).choose(rules, g.observe(g.to_move))
+    fitted = random_network(tmp_path / "fitted.npz", rules, 4, seed=3, target="policy", beta=5.0)
+    with pytest.raises(BigTwoError, match=r"playout_weights .*fitted\.npz were fitted to a bot's choices"):
+        make("isearch", playout_weights=fitted)
+
+
+def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_path):
+    """``playout_weights='auto'`` (the default): where the package ships a network distilled for play-outs
+    (classic, four players, and the rounds played as classic's with the suits renamed) it plays them, while the
+    full network chooses the candidates and gives the prior; with ``'same'``, with ``weights=`` (a network of
+    the user's has no distilled one) and at tables without one (three players), the search's own network."""
+    from bigtwo.bots.learned import policy_for, shipped_weights
+
+    assert ("classic", 4) in shipped_weights("playout")
+    for name in ("classic", "taiwan"):
+        rules = load_rules(name)
+        network = make("isearch")._network_for(rules, 4)
+        assert network.playouts.net is policy_for(rules, 4, "playout") and network.scorer.net is policy_for(rules, 4)
+        assert network.playouts.net.meta["distilled_from"] == "shipped classic 4p"
+    rules = load_rules("classic")
+    mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
+    for bot, players in ((make("isearch", playout_weights="same"), 4), (make("isearch", weights=mine), 4),
+                         (make("isearch"), 3)):  # fmt: skip
+        network = bot._network_for(rules, players)
+        assert network.playouts is network.scorer
+
+
 def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
     """``blend=1`` takes the network's value alone for every candidate searched: the choice is the candidate
     the learned network scores best; ``blend=0`` is the play-outs' (and the option is checked)."""
@@ -437,6 +515,7 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
         ({"playout": "random"}, "playout 'random' is not one of auto, heuristic, learned, mixed"),
         ({"horizon": -1}, "horizon must be 0"),
         ({"min_ess": 1.5}, "min_ess must lie in"),
+        ({"deals_together": 0}, "deals_together must be 1 or more"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )

@@ -58,14 +58,21 @@ def bot_settings(spec: BotSpec) -> dict[str, Any]:
 
 @cache
 def shipped_models(table: tuple[str, int] | None = None) -> dict[str, str]:
-    """The package's shipped models (``bigtwo/bots/weights``: networks, heuristic weights) by file name, digested;
-    with ``table`` (preset, players), only those made for it (each file names its table, ``...<preset>-<n>p``):
-    a model for another table cannot change play at this one."""
+    """The package's shipped models (``bigtwo/bots/weights``: networks, heuristic weights, and in its folders the
+    networks for a search's play-outs, named ``folder/file``) by file name, digested; with ``table`` (preset,
+    players), only those made for it (each file names its table, ``...<preset>-<n>p``): a model for another
+    table cannot change play at this one."""
     folder = resources.files("bigtwo.bots") / "weights"
     if not folder.is_dir():
         return {}
-    files = sorted((f for f in folder.iterdir() if f.is_file() and _for_table(f.name, table)), key=lambda f: f.name)
-    return {f.name: _digest_bytes(f.read_bytes()) for f in files}
+    found = {}
+    for entry in folder.iterdir():
+        inside = sorted(entry.iterdir(), key=lambda f: f.name) if entry.is_dir() else [entry]
+        for f in inside:
+            name = f.name if f is entry else f"{entry.name}/{f.name}"
+            if f.is_file() and _for_table(f.name, table):
+                found[name] = _digest_bytes(f.read_bytes())
+    return dict(sorted(found.items()))
 
 
 def _for_table(name: str, table: tuple[str, int] | list[Any] | None) -> bool:

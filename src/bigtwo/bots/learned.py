@@ -147,10 +147,12 @@ def _weights_dir() -> Any:
     return resources.files("bigtwo.bots") / "weights"
 
 
-def shipped_weights() -> dict[tuple[str, int], str]:
-    """The (preset, players) tables the package has weights for, with the file names."""
+def shipped_weights(kind: str = "") -> dict[tuple[str, int], str]:
+    """The (preset, players) tables the package has weights for, with the file names; ``kind="playout"``: the
+    smaller networks distilled from those for a search's play-outs (``weights/playout/``, :mod:`bigtwo.rl.distill`),
+    named by their path under ``weights/``."""
     out: dict[tuple[str, int], str] = {}
-    d = _weights_dir()
+    d = _weights_dir() / kind if kind else _weights_dir()
     if not d.is_dir():
         return out
     for entry in d.iterdir():
@@ -158,13 +160,13 @@ def shipped_weights() -> dict[tuple[str, int], str]:
         if name.endswith("p.npz") and "-" in name:
             preset, _, size = name[: -len("p.npz")].rpartition("-")
             if size.isdigit():
-                out[(preset, int(size))] = name
+                out[(preset, int(size))] = f"{kind}/{name}" if kind else name
     return out
 
 
 @cache
 def _shipped_policy(name: str) -> QPolicy:
-    with (_weights_dir() / name).open("rb") as f:
+    with _weights_dir().joinpath(*name.split("/")).open("rb") as f:
         return QPolicy.load(f)
 
 
@@ -200,9 +202,14 @@ def table_suits(meta: dict[str, Any], rules: Ruleset) -> tuple[int, ...] | None:
     ``rules`` are played as those of the rules it learned (:meth:`Ruleset.suit_relabeling`, whatever a round is
     worth: the network's values stay points of its own ``utility``; the identity at its own table), or None
     where no renaming of suits makes them so, or its rules cannot be read back."""
-    settings = meta.get("rules_settings")
-    learned = _rules_learned(str(meta.get("rules")), None if settings is None else json.dumps(settings, sort_keys=True))
+    learned = rules_learned(meta)
     return None if learned is None else _renaming(rules, learned)
+
+
+def rules_learned(meta: dict[str, Any]) -> Ruleset | None:
+    """The rules a network (its weights' ``meta``) learned, or None where they do not read back."""
+    settings = meta.get("rules_settings")
+    return _rules_learned(str(meta.get("rules")), None if settings is None else json.dumps(settings, sort_keys=True))
 
 
 @lru_cache(maxsize=256)
@@ -246,10 +253,11 @@ def _tables(found: dict[tuple[str, int], str]) -> str:
     return f"{listed} (and rules that play as theirs with the suits renamed: Taiwan, Pusoy Dos)" if found else listed
 
 
-def policy_for(rules: Ruleset, players: int) -> QPolicy:
+def policy_for(rules: Ruleset, players: int, kind: str = "") -> QPolicy:
     """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
-    are (under any name: a house rules file that renames a preset plays it)."""
-    found = shipped_weights()
+    are (under any name: a house rules file that renames a preset plays it); ``kind="playout"``: the network
+    distilled from it for play-outs."""
+    found = shipped_weights(kind)
     for preset in rules.game_presets(scoring=False):  # its settings, or rounds played alike with suits renamed
         name = found.get((preset, players))
         if name is not None:
@@ -401,6 +409,13 @@ class GameScorer:
         """:meth:`q` of many positions in one pass of the network (each game's seat to move, its ``legals``
         entry): one matrix product over every action row reads the weights once, where one position at a time
         reads them for each (a search playing several lines out at once, the batched environments)."""
+        states, actions, offsets = self.encode_many(games, legals)
+        q = self.net.q_batch(states, actions, offsets)
+        return [q[offsets[j] : offsets[j + 1]] for j in range(len(games))]
+
+    def encode_many(self, games: list[Any], legals: list[list[Play]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The network's inputs for many positions: a state vector a game (its seat to move), the action rows of
+        every ``legals`` entry one after another, and where each game's rows start (``offsets``, one more)."""
         states = np.empty((len(games), self.states.size), dtype=np.float32)
         rows = []
         for j, (g, legal) in enumerate(zip(games, legals, strict=True)):
@@ -408,8 +423,7 @@ class GameScorer:
             self.states.encode_into(info_from_game(g, seat, self.states.k), states[j])
             rows.append(self.actions.encode(g.hand(seat).mask, legal))
         offsets = np.concatenate([[0], np.cumsum([len(legal) for legal in legals])])
-        q = self.net.q_batch(states, np.concatenate(rows), offsets)
-        return [q[offsets[j] : offsets[j + 1]] for j in range(len(games))]
+        return states, np.concatenate(rows), offsets
 
     def acts(self, games: list[Any]) -> list[Play]:
         """:meth:`act` for many games at once (the same choices, one pass of the network)."""
@@ -446,10 +460,11 @@ def scorer_of(policy: QPolicy, rules: Ruleset, players: int, file: str | None = 
     return GameScorer(policy, rules, players, file)
 
 
-def scorer_for(rules: Ruleset, players: int) -> GameScorer | None:
-    """The shipped network for this table as a :class:`GameScorer`, or None where none fits."""
+def scorer_for(rules: Ruleset, players: int, kind: str = "") -> GameScorer | None:
+    """The shipped network for this table as a :class:`GameScorer`, or None where none fits (``kind`` as for
+    :func:`policy_for`)."""
     try:
-        net = policy_for(rules, players)
+        net = policy_for(rules, players, kind)
     except BigTwoError:
         return None
     if net.meta.get("features_version") != FEATURES_VERSION:
@@ -467,6 +482,7 @@ __all__ = [
     "QPolicy",
     "load_weights",
     "policy_for",
+    "rules_learned",
     "scorer_for",
     "scorer_of",
     "shipped_weights",

@@ -206,18 +206,35 @@ class SearchBot(BaseBot):
 
 
 class _Network:
-    """The learned network for one table, for a search: its Q values of a decision's legal actions (in points,
-    from the observation), its play-out moves and its value of a position (from a sampled deal). The shipped
-    weights where the package has them (else none), or a weights file (``weights``), which must fit the table
-    and value actions (a network fitted to a bot's choices only ranks them)."""
+    """The learned networks for one table, for a search: ``scorer``'s Q values of a decision's legal actions (in
+    points, from the observation), and ``playouts``' moves in the play-outs and value of a position (from a
+    sampled deal). The shipped weights where the package has them (else none), or a weights file (``weights``),
+    which must fit the table and value actions (a network fitted to a bot's choices only ranks them); the
+    play-outs' network is the one distilled from the shipped network for them where the package has one
+    (``weights/playout/``), another file's, or the same."""
 
-    def __init__(self, rules: Ruleset, players: int, weights: str | None = None):
+    def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "auto"):
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
         if weights is None:
             self.scorer = scorer_for(rules, players)
+        else:
+            self.scorer = scorer_of(load_weights(weights), rules, players, weights)
+        # the network that moves in the play-outs and values where they stop: a smaller one distilled from the
+        # shipped network where the package has one ('auto'), or a file's, else the search's own
+        self.playouts = self.scorer
+        if self.scorer is None or playouts == "same":
             return
-        self.scorer = scorer_of(load_weights(weights), rules, players, weights)
+        if playouts == "auto":
+            if weights is None:
+                self.playouts = scorer_for(rules, players, "playout") or self.scorer
+            return
+        self.playouts = scorer_of(load_weights(playouts), rules, players, playouts)
+        if self.playouts.utility != self.scorer.utility:
+            raise BigTwoError(
+                f"playout_weights {playouts} value {self.playouts.utility!r}, the network's values "
+                f"{self.scorer.utility!r}: play-outs and prior must be points of the same measure"
+            )
 
     def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
         if self.scorer is None:
@@ -332,6 +349,8 @@ class InferenceSearchBot(SearchBot):
         min_ess: float = 0.3,
         utility: str = "auto",
         weights: str | None = None,
+        playout_weights: str = "auto",
+        deals_together: int = 4,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
         if playout not in PLAYOUTS:
@@ -350,6 +369,7 @@ class InferenceSearchBot(SearchBot):
             ("replies", replies, replies >= 0, "be 0 or more"),
             ("reply_candidates", reply_candidates, reply_candidates >= 1, "be 1 or more"),
             ("min_ess", min_ess, 0 <= min_ess <= 1, "lie in [0, 1]"),
+            ("deals_together", deals_together, deals_together >= 1, "be 1 or more"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
@@ -370,12 +390,17 @@ class InferenceSearchBot(SearchBot):
         self.blend = blend
         self.halving = halving
         self.weights = weights
-        if weights is not None:  # read (once a process) and checked now, not inside the first decision's time
+        self.playout_weights = playout_weights
+        self.deals_together = deals_together
+        for option, path in (("weights", weights), ("playout_weights", playout_weights)):
+            if path is None or (option == "playout_weights" and path in ("auto", "same")):
+                continue
             from bigtwo.bots.learned import load_weights
 
-            if load_weights(weights).meta.get("target") == "policy":
+            # read (once a process) and checked now, not inside the first decision's time
+            if load_weights(path).meta.get("target") == "policy":
                 raise BigTwoError(
-                    f"weights {weights} were fitted to a bot's choices: a search weighs the values of actions, "
+                    f"{option} {path} were fitted to a bot's choices: a search weighs the values of actions, "
                     "which they do not give"
                 )
         self._networks: dict[tuple[Ruleset, int], _Network] = {}
@@ -386,7 +411,7 @@ class InferenceSearchBot(SearchBot):
         key = (rules, players)
         got = self._networks.get(key)
         if got is None:
-            got = self._networks[key] = _Network(rules, players, self.weights)
+            got = self._networks[key] = _Network(rules, players, self.weights, self.playout_weights)
         return got
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
@@ -424,7 +449,7 @@ class InferenceSearchBot(SearchBot):
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
-        return self._search_candidates(rules, observation, model, cands, prior, shrink, network.scorer, deadline)
+        return self._search_candidates(rules, observation, model, cands, prior, shrink, network.playouts, deadline)
 
     def _search_candidates(
         self,
@@ -534,79 +559,97 @@ class InferenceSearchBot(SearchBot):
             assert deadline is not None
             return time.perf_counter() >= start + (deadline - start) * (stage + 1) / rounds
 
+        def next_deal() -> tuple[float, Game] | None:
+            """The next sampled deal to search with its log-weight, or None: out of time (``last_cut``), or no
+            deal the public history allows after many tries."""
+            nonlocal failures
+            while True:
+                lw = 0.0
+                if model is not None and self.resample > 1:
+                    # sampling-importance-resampling: of `resample` uniform deals, keep one drawn by its
+                    # likelihood, so play-outs go to deals that explain the table and every kept deal weighs the same
+                    batch: list[tuple[float, list[int]]] = []
+                    for _ in range(self.resample):
+                        drawn = sampler.sample(self.rng)
+                        got = model.log_likelihood(drawn, deadline)
+                        if got is None:
+                            break
+                        if got > -math.inf:
+                            batch.append((got, drawn))
+                    if len(batch) < self.resample and deadline is not None and time.perf_counter() >= deadline:
+                        self.last_cut = True
+                        return None
+                    if not batch:
+                        failures += 1
+                        if failures > MAX_FAILED_SAMPLES:
+                            return None
+                        continue
+                    top = max(x for x, _ in batch)
+                    hands = self.rng.choices([h for _, h in batch], weights=[math.exp(x - top) for x, _ in batch])[0]
+                else:
+                    hands = sampler.sample(self.rng)
+                    if model is not None:
+                        got = model.log_likelihood(hands, deadline)
+                        if got is None:
+                            self.last_cut = True
+                            return None
+                        if got == -math.inf:
+                            failures += 1
+                            if failures > MAX_FAILED_SAMPLES:
+                                return None
+                            continue
+                        lw = got
+                try:
+                    base = position_from_observation(rules, obs, hands)
+                except IllegalPlay:
+                    failures += 1
+                    if failures > MAX_FAILED_SAMPLES:
+                        raise
+                    continue
+                if base.stock_size > 1:
+                    shuffle_stock(base, self.rng)
+                return lw, base
+
+        def group_size() -> int:
+            """How many deals to play out side by side next: ``deals_together`` where the network plays them
+            together, one otherwise; with an ``iterations`` budget never past the end of a stage, so a search
+            counted in deals chooses as it would one deal at a time."""
+            if not together:
+                return 1
+            size = self.deals_together
+            if self.iterations is not None:
+                size = min(size, self.iterations - len(values))
+                if len(alive) > 1 and stage < rounds - 1:
+                    size = min(size, max(1, math.ceil(self.iterations * (stage + 1) / rounds) - len(values)))
+            return max(1, size)
+
         while True:
             if self.iterations is not None and len(values) >= self.iterations:
                 break
-            lw = 0.0
-            if model is not None and self.resample > 1:
-                # sampling-importance-resampling: of `resample` uniform deals, keep one drawn by its likelihood,
-                # so play-outs go to deals that explain the table and every kept deal weighs the same
-                batch: list[tuple[float, list[int]]] = []
-                for _ in range(self.resample):
-                    drawn = sampler.sample(self.rng)
-                    got = model.log_likelihood(drawn, deadline)
-                    if got is None:
-                        break
-                    if got > -math.inf:
-                        batch.append((got, drawn))
-                if len(batch) < self.resample and deadline is not None and time.perf_counter() >= deadline:
-                    self.last_cut = True
+            want = group_size()
+            deals: list[tuple[float, Game]] = []
+            for _ in range(want):
+                drawn = next_deal()
+                if drawn is None:
                     break
-                if not batch:
-                    failures += 1
-                    if failures > MAX_FAILED_SAMPLES:
-                        break
-                    continue
-                top = max(x for x, _ in batch)
-                hands = self.rng.choices([h for _, h in batch], weights=[math.exp(x - top) for x, _ in batch])[0]
-            else:
-                hands = sampler.sample(self.rng)
-                if model is not None:
-                    got = model.log_likelihood(hands, deadline)
-                    if got is None:
-                        self.last_cut = True
-                        break
-                    if got == -math.inf:
-                        failures += 1
-                        if failures > MAX_FAILED_SAMPLES:
-                            break
-                        continue
-                    lw = got
-            try:
-                base = position_from_observation(rules, obs, hands)
-            except IllegalPlay:
-                failures += 1
-                if failures > MAX_FAILED_SAMPLES:
-                    raise
-                continue
-            if base.stock_size > 1:
-                shuffle_stock(base, self.rng)
-            played0 = played_in(base)
-            gains: dict[int, float] = {}
-            if together:
-                lines = [base.clone() for _ in alive]
-                marks = [played0 | g.play(cands[i]).mask for g, i in zip(lines, alive, strict=True)]
-                got_all = self._play_out_together(lines, seat, measure, play, scorer, marks, deadline)
-                if got_all is not None:
-                    gains = dict(zip(alive, got_all, strict=True))
-            else:
-                for i in alive:
-                    g = base.clone()
-                    a = g.play(cands[i])
-                    got = self._play_on(g, seat, measure, play, scorer, played0 | a.mask, deadline)
-                    if got is None:
-                        break  # out of time: the deal is dropped, every live candidate keeps the same deals
-                    gains[i] = got
-            if len(gains) < len(alive):
+                deals.append(drawn)
+            exhausted = len(deals) < want
+            if not deals:
+                break
+            found = self._play_out_deals(deals, cands, alive, seat, measure, play, scorer, together, deadline)
+            if found is None:
                 self.last_cut = True
                 break
-            logw.append(lw)
-            values.append(gains)
-            if len(alive) > 1 and stage < rounds - 1 and stage_over(len(values)):
-                est = estimates(alive, tempered_weights(logw, self.min_ess))
-                alive.sort(key=lambda i: (-est[i], i))
-                alive = sorted(alive[: math.ceil(len(alive) / 2)])
-                stage += 1
+            for (lw, _base), gains in zip(deals, found, strict=True):
+                logw.append(lw)
+                values.append(gains)
+                if len(alive) > 1 and stage < rounds - 1 and stage_over(len(values)):
+                    est = estimates(alive, tempered_weights(logw, self.min_ess))
+                    alive.sort(key=lambda i: (-est[i], i))
+                    alive = sorted(alive[: math.ceil(len(alive) / 2)])
+                    stage += 1
+            if exhausted:
+                break
             if deadline is not None and time.perf_counter() >= deadline:
                 self.last_cut = self.iterations is not None
                 break
@@ -619,6 +662,50 @@ class InferenceSearchBot(SearchBot):
         if est[best] == -math.inf:
             return cands[0]  # no deal searched and no prior: the heuristic's choice
         return cands[best]
+
+    def _play_out_deals(
+        self,
+        deals: list[tuple[float, Game]],
+        cands: list[Play],
+        alive: list[int],
+        seat: int,
+        measure: str,
+        play: ModelOfPlay,
+        scorer: Any,
+        together: bool,
+        deadline: float | None,
+    ) -> list[dict[int, float]] | None:
+        """Every live candidate played out on each of ``deals`` (sampled positions): this seat's points, by
+        candidate, a deal. Side by side (:meth:`_play_out_together`, every line of every deal at once) where the
+        network plays, else one line at a time. None when the deadline passes first: the deals are dropped, so
+        every live candidate keeps the same deals."""
+        if together:
+            lines: list[Game] = []
+            marks: list[int] = []
+            for _lw, base in deals:
+                played0 = played_in(base)
+                for i in alive:
+                    g = base.clone()
+                    lines.append(g)
+                    marks.append(played0 | g.play(cands[i]).mask)  # (with two decks, this deal's copy)
+            got = self._play_out_together(lines, seat, measure, play, scorer, marks, deadline)
+            if got is None:
+                return None
+            k = len(alive)
+            return [dict(zip(alive, got[d * k : (d + 1) * k], strict=True)) for d in range(len(deals))]
+        out = []
+        for _lw, base in deals:
+            played0 = played_in(base)
+            gains: dict[int, float] = {}
+            for i in alive:
+                g = base.clone()
+                a = g.play(cands[i])
+                point = self._play_on(g, seat, measure, play, scorer, played0 | a.mask, deadline)
+                if point is None:
+                    return None
+                gains[i] = point
+            out.append(gains)
+        return out
 
     def _play_on(
         self,

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.serve import serve
-from bigtwo.cli.train import imitate, train
+from bigtwo.cli.train import distill, imitate, train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
@@ -29,6 +29,7 @@ app.add_typer(ladder_app, name="ladder")
 app.command()(serve)
 app.command()(train)
 app.command()(imitate)
+app.command()(distill)
 console = Console(highlight=False)
 
 

@@ -243,3 +243,60 @@ def imitate(
         f"{result.decisions:,} decisions with a choice, {result.held_out:,} held out (a uniform choice: log "
         f"probability {result.uniform_log_probability:.3f}{heuristic}); kept epoch {result.kept}: {out / 'policy.npz'}"
     )
+
+
+def distill(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for student.npz and result.json")],
+    teacher: Annotated[
+        str, typer.Option("--teacher", help="The network to distil: a weights file, or 'shipped' (--rules, --players)")
+    ] = "shipped",
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="Preset or TOML file (with --teacher shipped)")
+    ] = "classic",
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats (with --teacher shipped)")] = None,
+    hidden: Annotated[str, typer.Option("--hidden", help="The student's hidden layer sizes")] = "256,256,128",
+    games: Annotated[int, typer.Option("--games", help="Self-play games of the teacher to learn from")] = 20000,
+    explore: Annotated[float, typer.Option("--explore", help="Share of the teacher's moves played at random")] = 0.1,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the training decisions")] = 8,
+    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate (annealed to 0 over the epochs)")] = 1e-3,
+    holdout: Annotated[float, typer.Option("--holdout", help="Share of the games held out to measure the fit")] = 0.05,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games and of the student's start")] = 0,
+    threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
+) -> None:
+    """Fit a smaller network to a trained one's values: cheaper play-outs for isearch.
+
+    The teacher plays self-play games; the student learns its value of every legal action at every decision with
+    a choice. Prints, epoch by epoch, the held-out error and how often the two choose the same action; the best
+    epoch goes to OUT/student.npz, which `isearch(playout_weights='OUT/student.npz')` plays its play-outs with.
+
+    Examples:
+      bigtwo distill --out runs/small --rules classic --players 4 --hidden 256,256,128 --games 30000
+    """
+    try:
+        from bigtwo.rl.distill import DistillConfig
+        from bigtwo.rl.distill import distill as fit
+    except ImportError as e:
+        console.print(f"[red]bigtwo distill needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        raise typer.Exit(2) from None
+    from bigtwo.errors import BigTwoError
+
+    config = DistillConfig(
+        games=games,
+        explore=explore,
+        hidden=_parse_hidden(hidden),
+        epochs=epochs,
+        lr=lr,
+        holdout=holdout,
+        seed=seed,
+        threads=threads,
+    )
+    try:
+        result = fit(teacher, out, config, rules=rules, players=players, log=console.print)
+    except BigTwoError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+    kept = result.epochs[result.best_epoch - 1]
+    console.print(
+        f"kept epoch {kept.epoch}: held-out error {kept.heldout_mse:.5f}, the teacher's choice {kept.agreement:.1%} "
+        f"of {result.heldout_decisions:,} held-out decisions: {out / 'student.npz'}"
+    )
