@@ -319,6 +319,40 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
         assert network.playouts is network.scorer
 
 
+def test_a_decision_pauses_the_cycle_collector_and_leaves_no_cycles():
+    """The search decides with Python's cycle collector paused (a full collection near the deadline would end
+    past it) and restores it as it was; pausing keeps nothing alive, since a decision makes no reference cycles:
+    a collection after one finds nothing to free."""
+    import gc
+
+    rules = load_rules("classic")
+    g = midgame(rules, 8, 6)
+    obs = g.observe(g.to_move)
+    bot = make("isearch", seed=1, iterations=4, playout="learned", utility="cards")
+    seen = []
+    searched = bot._play_out_deals
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return searched(*args, **kwargs)
+
+    bot._play_out_deals = spy
+    bot.choose(rules, obs)  # (the first decision fills the process's caches)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        seen.clear()
+        bot.choose(rules, obs)
+        assert seen and not any(seen) and gc.isenabled()
+        gc.collect()
+        gc.disable()
+        bot.choose(rules, obs)
+        assert not gc.isenabled()
+        assert gc.collect() == 0
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
 def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
     """``blend=1`` takes the network's value alone for every candidate searched: the choice is the candidate
     the learned network scores best; ``blend=0`` is the play-outs' (and the option is checked)."""
