@@ -170,6 +170,13 @@ def _shipped_policy(name: str) -> QPolicy:
         return QPolicy.load(f)
 
 
+def read_shipped(kind: str = "") -> None:
+    """Read every shipped network of ``kind`` (once a process): a bot calls it when it is made, so that the first
+    decision's time is not spent reading them."""
+    for name in shipped_weights(kind).values():
+        _shipped_policy(name)
+
+
 @lru_cache(maxsize=16)
 def _file_policy(path: str, mtime_ns: int, size: int) -> QPolicy:
     """A weights file's policy, read once a process while the file is unchanged (the key carries its time and
@@ -292,9 +299,8 @@ class LearnedBot(BaseBot):
                 "sample=True draws an action with the probabilities of a network fitted to a bot's choices "
                 "(bigtwo imitate): give its weights file"
             )
-        if self._custom is None:  # read (once a process) now, not inside the first decision's time
-            for name in shipped_weights().values():
-                _shipped_policy(name)
+        if self._custom is None:
+            read_shipped()
         self._scorers: dict[tuple[Ruleset, int], GameScorer] = {}
 
     def _setup(self, rules: Ruleset, players: int) -> GameScorer:
@@ -482,6 +488,7 @@ __all__ = [
     "QPolicy",
     "load_weights",
     "policy_for",
+    "read_shipped",
     "rules_learned",
     "scorer_for",
     "scorer_of",

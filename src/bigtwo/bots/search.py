@@ -411,11 +411,16 @@ class InferenceSearchBot(SearchBot):
         self.weights = weights
         self.playout_weights = playout_weights
         self.deals_together = deals_together
+        from bigtwo.bots.learned import load_weights, read_shipped
+
+        # the shipped networks read (once a process) now, not inside the first decision's time
+        if weights is None:
+            read_shipped()
+            if playout_weights == "auto":
+                read_shipped("playout")
         for option, path in (("weights", weights), ("playout_weights", playout_weights)):
             if path is None or (option == "playout_weights" and path in ("auto", "same")):
                 continue
-            from bigtwo.bots.learned import load_weights
-
             # read (once a process) and checked now, not inside the first decision's time
             if load_weights(path).meta.get("target") == "policy":
                 raise BigTwoError(
