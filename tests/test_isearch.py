@@ -299,22 +299,22 @@ def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
 
 
 def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_path):
-    """``playout_weights='auto'`` (the default): where the package ships a network distilled for play-outs
-    (classic, four players, and the rounds played as classic's with the suits renamed) it plays them, while the
-    full network chooses the candidates and gives the prior; with ``'same'``, with ``weights=`` (a network of
-    the user's has no distilled one) and at tables without one (three players), the search's own network."""
+    """``playout_weights='distilled'``: where the package ships a network distilled for play-outs (classic, four
+    players, and the rounds played as classic's with the suits renamed) it plays them, while the full network
+    chooses the candidates and gives the prior; by default (``'same'``), with ``weights=`` (a network of the
+    user's has no distilled one) and at tables without one (three players), the search's own network."""
     from bigtwo.bots.learned import policy_for, shipped_weights
 
     assert ("classic", 4) in shipped_weights("playout")
     for name in ("classic", "taiwan"):
         rules = load_rules(name)
-        network = make("isearch")._network_for(rules, 4)
+        network = make("isearch", playout_weights="distilled")._network_for(rules, 4)
         assert network.playouts.net is policy_for(rules, 4, "playout") and network.scorer.net is policy_for(rules, 4)
         assert network.playouts.net.meta["distilled_from"] == "shipped classic 4p"
     rules = load_rules("classic")
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
-    for bot, players in ((make("isearch", playout_weights="same"), 4), (make("isearch", weights=mine), 4),
-                         (make("isearch"), 3)):  # fmt: skip
+    for bot, players in ((make("isearch"), 4), (make("isearch", weights=mine, playout_weights="distilled"), 4),
+                         (make("isearch", playout_weights="distilled"), 3)):  # fmt: skip
         network = bot._network_for(rules, players)
         assert network.playouts is network.scorer
 

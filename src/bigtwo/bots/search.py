@@ -213,22 +213,22 @@ class _Network:
     points, from the observation), and ``playouts``' moves in the play-outs and value of a position (from a
     sampled deal). The shipped weights where the package has them (else none), or a weights file (``weights``),
     which must fit the table and value actions (a network fitted to a bot's choices only ranks them); the
-    play-outs' network is the one distilled from the shipped network for them where the package has one
-    (``weights/playout/``), another file's, or the same."""
+    play-outs' network is the same, or the one distilled from the shipped network for them where the package
+    has one (``weights/playout/``), or another file's: twice the deals a decision, level in strength at 1 s."""
 
-    def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "auto"):
+    def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "same"):
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
         if weights is None:
             self.scorer = scorer_for(rules, players)
         else:
             self.scorer = scorer_of(load_weights(weights), rules, players, weights)
-        # the network that moves in the play-outs and values where they stop: a smaller one distilled from the
-        # shipped network where the package has one ('auto'), or a file's, else the search's own
+        # the network that moves in the play-outs and values where they stop: the search's own ('same'), a smaller
+        # one distilled from the shipped network where the package has one ('distilled'), or a file's
         self.playouts = self.scorer
         if self.scorer is None or playouts == "same":
             return
-        if playouts == "auto":
+        if playouts == "distilled":
             if weights is None:
                 self.playouts = scorer_for(rules, players, "playout") or self.scorer
             return
@@ -368,7 +368,7 @@ class InferenceSearchBot(SearchBot):
         min_ess: float = 0.3,
         utility: str = "auto",
         weights: str | None = None,
-        playout_weights: str = "auto",
+        playout_weights: str = "same",
         deals_together: int = 4,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
@@ -416,10 +416,10 @@ class InferenceSearchBot(SearchBot):
         # the shipped networks read (once a process) now, not inside the first decision's time
         if weights is None:
             read_shipped()
-            if playout_weights == "auto":
+            if playout_weights == "distilled":
                 read_shipped("playout")
         for option, path in (("weights", weights), ("playout_weights", playout_weights)):
-            if path is None or (option == "playout_weights" and path in ("auto", "same")):
+            if path is None or (option == "playout_weights" and path in ("same", "distilled")):
                 continue
             # read (once a process) and checked now, not inside the first decision's time
             if load_weights(path).meta.get("target") == "policy":
