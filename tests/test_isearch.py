@@ -187,15 +187,20 @@ def test_successive_halving_plays_the_best_candidates_on_more_deals():
     assert set(flat.last_counts.values()) == {8}
 
 
+def decisions_with_a_choice(rules, cases):
+    """The seat to move's observation in each ``(seed, actions)`` mid-game position with three or more legal
+    actions (the others left out)."""
+    for seed, actions in cases:
+        g = midgame(rules, seed, actions)
+        if not g.is_over and len(g.legal_plays()) >= 3:
+            yield g.observe(g.to_move)
+
+
 def test_the_learned_network_is_a_candidate_and_the_fallback():
     """Out of time before one deal is searched, the choice is the learned network's (the prior's best), which is
     always among the candidates; the heuristic's top choice is among them too."""
     rules = load_rules("classic")
-    for seed, actions in [(8, 6), (3, 11), (4, 19)]:
-        g = midgame(rules, seed, actions)
-        obs = g.observe(g.to_move)
-        if len(g.legal_plays()) < 3:
-            continue
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
         bot = make("isearch", seed=1, budget_ms=1e-6)
         assert bot.choose(rules, obs) == make("learned").choose(rules, obs)
         assert bot.last_iterations == 0
@@ -222,11 +227,7 @@ def test_a_weights_file_is_the_searchs_network(tmp_path):
     rules = load_rules("classic")
     other = random_network(tmp_path / "other.npz", rules, 4, seed=1)
     differ = 0
-    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2)]:
-        g = midgame(rules, seed, actions)
-        obs = g.observe(g.to_move)
-        if len(g.legal_plays()) < 3:
-            continue
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (5, 2)]):
         bot = make("isearch", seed=1, budget_ms=1e-6, weights=other)
         mine = bot.choose(rules, obs)
         assert mine == make("learned", weights=other).choose(rules, obs)
@@ -247,11 +248,7 @@ def test_deals_played_out_side_by_side_choose_as_one_deal_at_a_time():
     candidate was played out on, are those of one deal at a time."""
     rules = load_rules("classic")
     compared = 0
-    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2), (6, 9), (7, 14)]:
-        g = midgame(rules, seed, actions)
-        obs = g.observe(g.to_move)
-        if len(g.legal_plays()) < 3:
-            continue
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (5, 2), (6, 9), (7, 14)]):
         seen = []
         for together in (1, 3, 8):
             bot = make("isearch", seed=2, iterations=7, playout="learned", utility="cards", deals_together=together)
@@ -276,11 +273,7 @@ def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
     network = make("isearch", playout_weights=other)._network_for(rules, 4)
     assert network.playouts is not network.scorer and network.playouts.net is load_weights(other)
     differ = 0
-    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2)]:
-        g = midgame(rules, seed, actions)
-        obs = g.observe(g.to_move)
-        if len(g.legal_plays()) < 3:
-            continue
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (5, 2)]):
         options = {"seed": 3, "iterations": 4, "playout": "learned", "utility": "cards"}
         alone = make("isearch", playout_weights="same", **options)
         same = make("isearch", playout_weights=str(shipped), **options)

@@ -170,9 +170,10 @@ def _shipped_policy(name: str) -> QPolicy:
         return QPolicy.load(f)
 
 
+@cache
 def read_shipped(kind: str = "") -> None:
     """Read every shipped network of ``kind`` (once a process): a bot calls it when it is made, so that the first
-    decision's time is not spent reading them."""
+    decision's time is not spent reading them (an arena makes a bot a seat a game: the folder is listed once)."""
     for name in shipped_weights(kind).values():
         _shipped_policy(name)
 
