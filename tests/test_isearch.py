@@ -529,6 +529,24 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
     assert model.log_likelihood(hands) == -math.inf
 
 
+@pytest.mark.parametrize("name", ["search", "isearch"])
+def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeypatch, name):
+    import bigtwo.bots.search as search_module
+    from bigtwo.errors import IllegalPlay
+
+    def contradicted(*_args):
+        raise IllegalPlay("the replay cannot deal a card twice")
+
+    rules = load_rules("classic")
+    g = midgame(rules, 2, 9)
+    obs = g.observe(g.to_move)
+    bot = make(name, seed=1, iterations=8, utility="cards")
+    assert bot.choose_play(rules, obs) in g.legal_plays()
+    monkeypatch.setattr(search_module, "position_from_observation", contradicted)
+    with pytest.raises(IllegalPlay, match="none of 101 sampled deals agrees with the table's history"):
+        bot.choose_play(rules, obs)
+
+
 @pytest.mark.parametrize(
     "options,message",
     [

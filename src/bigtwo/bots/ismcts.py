@@ -41,19 +41,17 @@ from bigtwo.bots.search import (
     MAX_FAILED_SAMPLES,
     InferenceSearchBot,
     ModelOfPlay,
+    determinised,
     effective_size,
     played_in,
     rollout,
-    shuffle_stock,
     tempered_weights,
 )
 from bigtwo.bots.view import view_from_game
 from bigtwo.cards import DECK_SIZE
 from bigtwo.combos.play import Play
-from bigtwo.errors import IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
-from bigtwo.positions import position_from_observation
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import round_utility
 
@@ -107,19 +105,13 @@ class DealPool:
                 if got is None:
                     return False
                 lw = got
-            if lw > -math.inf:
-                try:
-                    base = position_from_observation(self.rules, self.obs, hands)
-                except IllegalPlay:
-                    base = None
-                if base is not None:
-                    break
+            base = determinised(self.rules, self.obs, hands, self.rng) if lw > -math.inf else None
+            if base is not None:
+                break
             self.failures += 1
             if self.failures > MAX_FAILED_SAMPLES:
                 self.exhausted = True
                 return False
-        if base.stock_size > 1:
-            shuffle_stock(base, self.rng)
         self.games.append(base)
         self.played.append(played_in(base))
         self.logw.append(lw)

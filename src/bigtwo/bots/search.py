@@ -73,6 +73,24 @@ def shuffle_stock(game: Game, rng: Any) -> None:
     game._stock_pos = 0
 
 
+def determinised(rules: Ruleset, obs: Observation, hands: list[int], rng: Any) -> Game | None:
+    """The position a search plays out on a sampled deal (``hands``, from :class:`DealSampler`), its stock in a
+    random order; None where the public history contradicts the sample (a constraint the sampler could not meet),
+    which the search skips and counts towards :data:`MAX_FAILED_SAMPLES`."""
+    try:
+        base = position_from_observation(rules, obs, hands)
+    except IllegalPlay:
+        return None
+    if base.stock_size > 1:
+        shuffle_stock(base, rng)
+    return base
+
+
+def too_many_failures() -> IllegalPlay:
+    """What a search raises when no deal it sampled agrees with what the table has seen."""
+    return IllegalPlay(f"none of {MAX_FAILED_SAMPLES + 1} sampled deals agrees with the table's history")
+
+
 def rollout(
     game: Game,
     policy: HeuristicPolicy,
@@ -169,17 +187,12 @@ class SearchBot(BaseBot):
         done = 0
         failures = 0
         while True:
-            hands = sampler.sample(self.rng)
-            try:
-                base = position_from_observation(rules, obs, hands)
-            except IllegalPlay:
-                # a sample the public history contradicts (a constraint the sampler could not meet): skip it
+            base = determinised(rules, obs, sampler.sample(self.rng), self.rng)
+            if base is None:
                 failures += 1
                 if failures > MAX_FAILED_SAMPLES:
-                    raise
+                    raise too_many_failures()
                 continue
-            if base.stock_size > 1:
-                shuffle_stock(base, self.rng)
             played0 = played_in(base)
             gains = []
             for a in cands:
@@ -627,15 +640,12 @@ class InferenceSearchBot(SearchBot):
                                 return None
                             continue
                         lw = got
-                try:
-                    base = position_from_observation(rules, obs, hands)
-                except IllegalPlay:
+                base = determinised(rules, obs, hands, self.rng)
+                if base is None:
                     failures += 1
                     if failures > MAX_FAILED_SAMPLES:
-                        raise
+                        raise too_many_failures()
                     continue
-                if base.stock_size > 1:
-                    shuffle_stock(base, self.rng)
                 return lw, base
 
         def group_size() -> int:
