@@ -249,6 +249,9 @@ def test_bad_lineups_are_refused_with_the_reason():
     assert spec.options == {"iterations": 3, "utility": "cards"} and spec.display == "search:iterations=3:utility=cards"
     net = BotSpec.parse("runs/x/best.npz")  # a network's weights file: the learned bot playing it
     assert (net.name, net.options, net.display) == ("learned", {"weights": "runs/x/best.npz"}, "runs/x/best.npz")
+    for text in ("learned:weights=runs/x/best.npz", "isearch:weights=runs/x/best.npz", "learned(weights='x.npz')"):
+        spec = BotSpec.parse(text)  # options that name a weights file: still the spec's own bot
+        assert spec.name == text.split(":")[0].split("(")[0] and spec.options["weights"].endswith(".npz")
 
 
 runner = CliRunner()

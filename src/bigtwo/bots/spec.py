@@ -73,8 +73,8 @@ class BotSpec:
     def parse(cls, text: str) -> BotSpec:
         """``name``, ``name:key=value:key=value`` (values read as JSON when they parse, else as text), or
         ``name(key=value, ...)`` (values as Python literals); a network's weights file (``runs/x/best.npz``) is
-        the learned bot playing it."""
-        if text.strip().lower().endswith(".npz"):
+        the learned bot playing it (a spec that names its options, ``learned:weights=x.npz``, is a spec)."""
+        if text.strip().lower().endswith(".npz") and "=" not in text:
             return cls("learned", {"weights": text.strip()}, text.strip())
         call = _CALL.match(text)
         if call:
