@@ -18,7 +18,7 @@ from bigtwo.bots import make
 from bigtwo.bots.heuristic import WIN, policy_for
 from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.search import InferenceSearchBot, effective_size, played_in, rollout, tempered_weights
-from bigtwo.bots.view import engine_of, view_from_game
+from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
 from bigtwo.errors import BigTwoError
 from bigtwo.utilities import round_utility
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
@@ -162,6 +162,27 @@ def test_auto_play_outs_put_the_network_in_every_seat_where_that_was_measured_st
         bot = make("isearch", seed=1, **options)
         bot.choose(rules, g.observe(g.to_move))
         assert bot.playout == options.get("playout", "auto") and bot.last_playout == played
+
+
+def test_the_candidates_are_fewer_where_the_network_plays_every_seat():
+    """Left to the table, the candidates are the heuristic's best three and the network's best three where the
+    network plays every seat of the play-outs, the heuristic's six and the network's two elsewhere (and where the
+    table has no network); a count given is kept everywhere."""
+    quick, slow = make("isearch", budget_ms=100), make("isearch", budget_ms=1000)
+    assert slow.candidate_counts(4, "cards", True) == (3, 3)
+    assert slow.candidate_counts(4, "cards", False) == slow.candidate_counts(3, "cards", True) == (6, 2)
+    assert slow.candidate_counts(4, "place", True) == quick.candidate_counts(4, "cards", True) == (6, 2)
+    assert make("isearch", budget_ms=100, playout="learned").candidate_counts(4, "cards", True) == (3, 3)
+    assert make("isearch", budget_ms=1000, playout="mixed").candidate_counts(4, "cards", True) == (6, 2)
+    assert make("isearch", budget_ms=1000, candidates=5).candidate_counts(4, "cards", True) == (5, 3)
+    assert make("isearch", budget_ms=1000, learned_candidates=0).candidate_counts(4, "cards", True) == (3, 0)
+    rules = load_rules("classic")
+    obs = next(decisions_with_a_choice(rules, [(s, 4) for s in range(40) if s % 3 == 0]))
+    bot = make("isearch", seed=1, budget_ms=1000, iterations=2, utility="cards", halving=False)
+    bot.choose(rules, obs)
+    view = view_from_observation(rules, obs, bot.legal(rules, obs))
+    top = [str(p) for _s, p in policy_for(engine_of(rules, obs)).scores(view)[:3]]
+    assert set(top) <= set(bot.last_counts) and len(bot.last_counts) <= 3 + 3 + 1  # and the pass
 
 
 @pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
@@ -554,6 +575,7 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"uniform": 0}, "uniform must lie in"),
         ({"prior": -1}, "prior must be 0 or more"),
         ({"learned_candidates": -1}, "learned_candidates must be 0 or more"),
+        ({"candidates": 0}, "candidates must be 1 or more"),
         ({"budget_ms": 0}, "budget_ms must be positive"),
         ({"resample": -1}, "resample must be 0 or more"),
         ({"belief_strength": 2}, "belief_strength must lie in"),

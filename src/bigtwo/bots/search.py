@@ -319,6 +319,12 @@ def tempered_weights(logw: list[float], min_ess: float) -> list[float]:
     return at(low)
 
 
+# isearch's candidates when none are given: (the heuristic's best, the network's best). Where the network plays
+# every seat of the play-outs, three and three (fewer candidates, so fewer whose noisy estimates come out on top by
+# luck); elsewhere six and two, as measured there
+FEW_CANDIDATES, MANY_CANDIDATES = (3, 3), (6, 2)
+
+
 def auto_playout(budget_ms: float | None, players: int, measure: str) -> str:
     """The play-outs ``playout='auto'`` chooses for a search with ``budget_ms`` a decision at a table of
     ``players`` scored in ``measure``: the network in every seat where that was measured the stronger (four
@@ -363,8 +369,8 @@ class InferenceSearchBot(SearchBot):
         seed: int | None = None,
         budget_ms: float | None = None,
         iterations: int | None = None,
-        candidates: int = 6,
-        learned_candidates: int = 2,
+        candidates: int | None = None,
+        learned_candidates: int | None = None,
         beliefs: bool = True,
         model: str = "heuristic",
         temperature: float | None = None,
@@ -384,13 +390,19 @@ class InferenceSearchBot(SearchBot):
         playout_weights: str = "same",
         deals_together: int = 4,
     ):
-        super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates, utility=utility)
+        super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
             raise ValueError(f"playout {playout!r} is not one of {', '.join(PLAYOUTS)}")
         if model not in MODELS:
             raise ValueError(f"model {model!r} is not one of {', '.join(MODELS)}")
         for option, value, ok, rule in (
-            ("learned_candidates", learned_candidates, learned_candidates >= 0, "be 0 or more"),
+            ("candidates", candidates, candidates is None or candidates >= 1, "be 1 or more"),
+            (
+                "learned_candidates",
+                learned_candidates,
+                learned_candidates is None or learned_candidates >= 0,
+                "be 0 or more",
+            ),
             ("temperature", temperature, temperature is None or temperature > 0, "be positive"),
             ("uniform", uniform, uniform is None or 0 < uniform <= 1, "lie in (0, 1]"),
             ("prior", prior, prior >= 0, "be 0 or more"),
@@ -413,6 +425,8 @@ class InferenceSearchBot(SearchBot):
         self.min_ess = min_ess
         self.belief_strength = belief_strength
         self.resample = resample
+        # None: chosen for the table at each decision (FEW_CANDIDATES or MANY_CANDIDATES)
+        self.candidates_option = candidates
         self.learned_candidates = learned_candidates
         self.beliefs = beliefs
         self.model = model
@@ -471,26 +485,36 @@ class InferenceSearchBot(SearchBot):
         ranked = model.ranker.scores(view_from_observation(rules, observation, legal))
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
-        cands = [p for _s, p in ranked[: self.candidates]]
+        measure = rules.play_measure if self.utility == "auto" else self.utility
         network = self._network_for(rules, observation.players)
+        heuristic_n, network_n = self.candidate_counts(observation.players, measure, network.scorer is not None)
+        cands = [p for _s, p in ranked[:heuristic_n]]
         q = network.values(rules, observation, legal)
         prior: dict[int, float] = {}
         shrink = False
         if q is not None and network.scorer is not None:
-            measure = rules.play_measure if self.utility == "auto" else self.utility
             by_q = sorted(range(len(legal)), key=lambda i: -q[i])
-            for i in by_q[: self.learned_candidates]:
+            for i in by_q[:network_n]:
                 if legal[i] not in cands:
                     cands.append(legal[i])
             prior = {p.mask: q[i] for i, p in enumerate(legal)}
             # the network's values are points of the measure it was trained on (a card left, or a place): they
             # weigh in beside play-outs scored the same way, and otherwise only choose when no deal was searched
             shrink = measure == network.scorer.utility
-        if legal[-1].is_pass and legal[-1] not in cands and self.candidates > 1:
+        if legal[-1].is_pass and legal[-1] not in cands and heuristic_n > 1:
             cands.append(legal[-1])
         if len(cands) == 1:
             return cands[0]
         return self._search_candidates(rules, observation, model, cands, prior, shrink, network.playouts, deadline)
+
+    def candidate_counts(self, players: int, measure: str, networked: bool) -> tuple[int, int]:
+        """How many of the heuristic's best moves and of the network's best are candidates: as given, else
+        :data:`FEW_CANDIDATES` where the network plays every seat of the play-outs and :data:`MANY_CANDIDATES`
+        elsewhere."""
+        playout = auto_playout(self.budget_ms, players, measure) if self.playout == "auto" else self.playout
+        auto = FEW_CANDIDATES if networked and playout == "learned" else MANY_CANDIDATES
+        given = (self.candidates_option, self.learned_candidates)
+        return (auto[0] if given[0] is None else given[0], auto[1] if given[1] is None else given[1])
 
     def _search_candidates(
         self,
