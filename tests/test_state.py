@@ -87,7 +87,7 @@ def test_legal_actions_from_an_observation_are_the_state_s_for_every_procedure(n
 def test_legal_actions_from_an_observation_are_the_state_s_under_random_house_rules(drawn, seed):
     """Every decision of a walk is checked, within bounds a table would meet: the walk ends once it has compared
     60,000 actions, and a draw that deals one seat more than 27 cards is set aside (two players of Tien Len with
-    the 26 leftovers to the lead holder: a 39-card hand offers 562,964 opening plays, two minutes a decision)."""
+    the 26 leftovers to the lead holder: a 39-card hand offers 562,964 opening plays, a minute a decision to check)."""
     rules, players = drawn
     m = Match(rules, players=players, seed=seed, rounds=2)
 

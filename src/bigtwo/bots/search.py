@@ -511,10 +511,13 @@ class InferenceSearchBot(SearchBot):
         """How many of the heuristic's best moves and of the network's best are candidates: as given, else
         :data:`FEW_CANDIDATES` where the network plays every seat of the play-outs and :data:`MANY_CANDIDATES`
         elsewhere."""
-        playout = auto_playout(self.budget_ms, players, measure) if self.playout == "auto" else self.playout
-        auto = FEW_CANDIDATES if networked and playout == "learned" else MANY_CANDIDATES
+        auto = FEW_CANDIDATES if networked and self.table_playout(players, measure) == "learned" else MANY_CANDIDATES
         given = (self.candidates_option, self.learned_candidates)
         return (auto[0] if given[0] is None else given[0], auto[1] if given[1] is None else given[1])
+
+    def table_playout(self, players: int, measure: str) -> str:
+        """The play-outs at a table of ``players`` scored in ``measure``: as given, or as ``'auto'`` chooses."""
+        return auto_playout(self.budget_ms, players, measure) if self.playout == "auto" else self.playout
 
     def _search_candidates(
         self,
@@ -591,8 +594,7 @@ class InferenceSearchBot(SearchBot):
         values: list[dict[int, float]] = []  # the candidates' play-out values on each deal
         stage = 0
         failures = 0
-        if self.playout == "auto":
-            self.last_playout = auto_playout(self.budget_ms, obs.players, measure)
+        self.last_playout = self.table_playout(obs.players, measure)
         together = self._plays_together(scorer, measure)
 
         def estimates(which: list[int], weights: list[float]) -> dict[int, float]:
