@@ -12,10 +12,11 @@ Run: python benchmarks/server.py [--bot-games 200] [--clients 100] [--seconds 10
 ``--abuse`` measures something else: how much an unfriendly visitor slows a normal table. The server runs with
 ``bigtwo serve``'s default limits; one table of four clients (each thinking ``--think-ms`` before a move, as a
 quick person would) is timed alone, then while a socket floods the server (from its own process, reconnecting
-whenever it is cut off), then while 8 tables of ``search`` bots alone play, all in the same run. The ratios of
-p99 move latency to the table alone are the result (the aim: within 2x).
+whenever it is cut off), then while ``--large-tables`` tables of Winner for two (26-card hands: a client playing
+flat out against the heuristic bot) play, then while 8 tables of ``search`` bots alone play, all in the same
+run. The ratios of p99 move latency to the table alone are the result (the aim: within 2x).
 
-Run: python benchmarks/server.py --abuse [--seconds 10] [--think-ms 50] [--search-tables 8]
+Run: python benchmarks/server.py --abuse [--seconds 10] [--think-ms 50] [--large-tables 2] [--search-tables 8]
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from bigtwo.bots import make
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = load_rules("classic")
+WINNER = load_rules("winner")
 
 
 def engine_actions_per_second(seconds: float, bot: str) -> float:
@@ -113,7 +115,13 @@ def stored_actions(database: str) -> int:
 
 
 async def client(
-    ws_url: str, rid: str, token: str, stop: asyncio.Event, latencies: list[float], think: float = 0.0
+    ws_url: str,
+    rid: str,
+    token: str,
+    stop: asyncio.Event,
+    latencies: list[float],
+    think: float = 0.0,
+    rules: Any = RULES,
 ) -> int:
     """One browser-like client: plays its seat's lowest legal play from its view (after ``think`` seconds),
     timing each move from sending it to receiving the view that contains it."""
@@ -137,7 +145,7 @@ async def client(
             g, me = msg["match"], msg["you"]["seat"]
             if g["is_over"] or g["to_move"] != me or msg["seq"] == sent_seq or msg["room"]["status"] != "playing":
                 continue
-            choice = bot.choose(RULES, g)
+            choice = bot.choose(rules, g)
             move = {"type": "pass"} if choice.is_pass else {"type": "play", "cards": [str(c) for c in choice.cards]}
             if think:
                 await asyncio.sleep(think)
@@ -269,7 +277,33 @@ async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
         await window("flood")
         flooder.join()
         out["flooded"] = {"messages": counts[0], "connections": counts[1]}
-        # (b) tables of search bots alone
+        # (b) tables of large hands: Winner for two (26 cards a hand, up to 43,000 plays a turn), a client playing
+        # flat out against the heuristic bot; their clients stop after the window, so the tables wait
+        large_stop, large_moves = asyncio.Event(), []
+        large_clients = []
+        for _ in range(args.large_tables):
+            seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]
+            body = {**spec, "preset": "winner", "players": 2, "seats": seats, "bot_delay": 0, "host_name": "Bo"}
+            table = (await http.post("/api/rooms", json=body)).json()
+            tid = table["room"]["id"]
+            large_clients.append(
+                asyncio.create_task(client(ws_url, tid, table["token"], large_stop, large_moves, 0.0, WINNER))
+            )
+            await asyncio.sleep(0.5)
+            r = await http.post(
+                f"/api/rooms/{tid}/start", json={}, headers={"Authorization": f"Bearer {table['host_token']}"}
+            )
+            r.raise_for_status()
+        if args.large_tables:
+            await asyncio.sleep(args.warmup)
+            s0 = (await http.get("/api/stats")).json()
+            await window("large")
+            s1 = (await http.get("/api/stats")).json()
+            out["large_moves"] = len(large_moves)
+            out["large_decisions"] = s1["bot_decisions_in_workers"] - s0["bot_decisions_in_workers"]
+            large_stop.set()
+            await asyncio.gather(*large_clients)
+        # (c) tables of search bots alone
         for _ in range(args.search_tables):
             seats = [{"kind": "bot", "bot": "search"}] * 4
             table = (await http.post("/api/rooms", json={**spec, "seats": seats, "bot_delay": 0})).json()
@@ -316,11 +350,19 @@ def abuse_main(args: argparse.Namespace) -> None:
             f"{got['flooded']['connections']} connections, each cut off",
         ),
         (
+            "large",
+            f"+ {args.large_tables} tables of 26-card hands:",
+            f"Winner for two against the heuristic, {got.get('large_moves', 0)} client moves, "
+            f"{got.get('large_decisions', 0)} decisions in the worker",
+        ),
+        (
             "search",
             f"+ {args.search_tables} tables of search bots:",
             f"{got['bots_alone']} running, {got['search_decisions_per_s']:.1f} search decisions/s in the worker",
         ),
     ):
+        if key not in got:
+            continue
         w = got[key]
         print(
             f"  {label:<34}p50 {w['p50']:.1f} ms, p99 {w['p99']:.1f} ms ({w['n']} moves): "
@@ -339,6 +381,7 @@ def main() -> None:
     ap.add_argument("--abuse", action="store_true", help="the abuse scenario instead of the load (see above)")
     ap.add_argument("--think-ms", type=float, default=50.0, help="abuse: a client's pause before each move")
     ap.add_argument("--search-tables", type=int, default=8, help="abuse: tables of search bots alone")
+    ap.add_argument("--large-tables", type=int, default=2, help="abuse: tables of Winner for two (26-card hands)")
     args = ap.parse_args()
     if args.abuse:
         abuse_main(args)

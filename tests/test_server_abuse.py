@@ -25,6 +25,9 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bigtwo.bots import make
+from bigtwo.rules.ruleset import list_presets, load_rules
+from bigtwo.server.referee import Rejected
+from bigtwo.server.rooms import check_hand_size
 from tests.server_support import (
     LiveServer,
     ServerProcess,
@@ -33,6 +36,7 @@ from tests.server_support import (
     message_for,
     postgres_url_or_skip,
     reset_postgres,
+    wait_for,
 )
 
 ABUSE_LIMITS = {  # the defaults, but for the socket counts, so that a test can reach them quickly
@@ -632,3 +636,98 @@ def test_a_seat_flooding_chat_help_and_rematch_costs_bounded_work_in_words(tmp_p
 
         asyncio.run(rematches())
         assert room.ref.next_room is not None and len(live.rooms.rooms) <= before + 1
+
+
+# --- a house rule dealing one player 39 cards froze every table ------------------------------------------------
+
+
+def test_rules_that_deal_one_player_too_many_cards_are_refused_in_words(tmp_path):
+    """Tien Len for two players with the 26 undealt cards given to one of them: a 39-card hand, whose first turn
+    offers over half a million plays. Listing them took 16-22 s on the event loop, so one such table froze every
+    table. It is refused in words and nothing is stored; every preset, at every table size it allows, still opens."""
+    with LiveServer(str(tmp_path / "hands.sqlite3")) as live:
+        for leftover in ("highest-holder", "dealer"):
+            spec = {"preset": "tien-len", "players": 2, "rules": {"leftover": leftover}, "host_name": "Ann"}
+            r = httpx.post(f"{live.url}/api/rooms", json=spec)
+            assert r.status_code == 422, r.text
+            said = r.json()["detail"]
+            assert "one player 39 cards at a table of 2" in said and "at most 27" in said, said
+        assert live.rooms.rooms == {}
+        most = live.settings.max_hand_cards
+        for name in list_presets():
+            rules = load_rules(name)
+            for players in range(rules.min_players, rules.max_players + 1):
+                check_hand_size(rules, players, most)  # raises where a table would be refused
+        with pytest.raises(Rejected) as refused:
+            check_hand_size(load_rules("classic"), 2, 25)
+        assert "26 cards" in refused.value.message and "at most 25" in refused.value.message  # the test can fail
+
+
+def test_at_a_table_of_large_hands_bots_and_help_work_off_the_event_loop(tmp_path):
+    """Winner for two players deals 26 cards a hand: up to 43,000 legal plays, half a second for the heuristic
+    to choose. There even the quick bots, a hint and the list of legal plays are worked out in the bot worker
+    process, so the event loop stays free; the table plays on and the seat gets its answers."""
+    with LiveServer(str(tmp_path / "large.sqlite3")) as live:
+        made = httpx.post(
+            f"{live.url}/api/rooms",
+            json={
+                "preset": "winner",
+                "players": 2,
+                "host_name": "Ann",
+                "seats": [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}],
+                "move_seconds": 0,
+                "bot_delay": 0,
+                "rounds": 1,
+            },
+        ).json()
+        rid = made["room"]["id"]
+        started = httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        assert started.status_code == 200, started.text
+        room = live.rooms.rooms[rid]
+        small = live.rooms.rooms[create_classic(live.url)]
+        assert room.large and not small.large
+        greedy = make("greedy")
+        moved = 0
+        deadline = time.monotonic() + 60
+        while moved < 4 and not room.match.is_over and time.monotonic() < deadline:
+            seq = room.seq
+            if room.match.to_move == 0 and room.match.pending is None:
+                body = message_for(greedy.choose(room.rules, room.match.observation(0)), seq)
+                r = httpx.post(f"{live.url}/api/rooms/{rid}/actions", json=body, headers=auth(made["token"]))
+                assert r.status_code == 200 or "moved on" in r.text, r.text  # (the server's thread moved)
+                moved += r.status_code == 200
+            time.sleep(0.01)
+        assert moved == 4 or room.match.is_over
+        assert live.rooms.bots.decisions >= 1  # the heuristic's moves came from the worker
+        assert wait_for(lambda: room.match.is_over or room.match.to_move == 0)
+        if room.match.is_over:
+            return
+        before = live.rooms.bots.decisions
+
+        async def ask() -> list[dict]:
+            async with ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.71") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                await ws.send(json.dumps({"type": "hint"}))
+                await ws.send(json.dumps({"type": "legal"}))
+                got: list[dict] = []
+                while len(got) < 2:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    if msg["type"] == "view":  # the pass offered (a lead here: none)
+                        assert msg["match"]["can_pass"] is room.match.game.legal_plays()[-1].is_pass
+                    if msg["type"] == "help":
+                        got.append(msg)
+                return got
+
+        hint, legal = sorted(asyncio.run(ask()), key=lambda m: m["kind"])
+        assert hint["kind"] == "hint" and hint["ok"] and hint["text"].startswith("Hint: ")
+        assert legal["kind"] == "legal" and legal["count"] >= len(legal["plays"]) >= 1
+        assert hint["seq"] == legal["seq"] == room.seq
+        assert live.rooms.bots.decisions == before + 2  # both answered by the worker
+        mine = {tuple(sorted(p["cards"])) for p in legal["plays"]}
+        own = room.match.game.legal_plays()
+        assert len(own) == legal["count"] and mine <= {tuple(sorted(str(c) for c in p.cards)) for p in own}
+
+
+def create_classic(base: str) -> str:
+    made = httpx.post(f"{base}/api/rooms", json={"host_name": "Bo", "move_seconds": 0}).json()
+    return made["room"]["id"]

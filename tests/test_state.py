@@ -12,6 +12,7 @@ from bigtwo import Game, Match, load_rules
 from bigtwo.actions import Answer
 from bigtwo.bots import make
 from bigtwo.errors import IllegalPlay
+from bigtwo.legal import pass_is_legal
 from bigtwo.observation import Observation
 from bigtwo.state import State, legal_actions
 from tests.house_rules import house_rules
@@ -52,9 +53,12 @@ def observed_equals_engine(m: Match) -> None:
     again = Observation.from_json(obs.to_json(), m.rules)
     assert again == obs
     assert same_actions(legal_actions(m.rules, obs.to_json()), m.legal_actions())
+    # the pass a table offers, answered without listing the plays where the rules decide it alone
+    assert pass_is_legal(m.rules, obs) == any(a.is_pass for a in m.legal_actions())
     for other in range(m.n):
         if other != seat:
             assert legal_actions(m.rules, m.observe(other)) == []
+            assert not pass_is_legal(m.rules, m.observe(other))
 
 
 @pytest.mark.parametrize("name", every_ruleset())

@@ -19,8 +19,9 @@ from bigtwo.errors import BigTwoError
 from bigtwo.exchange import legal_exchange_choices, new_kind_answers
 from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
+from bigtwo.server.botpool import worker_rules
 from bigtwo.words import Wording, faces, plural
 
 HINT_BOT = "heuristic"
@@ -161,3 +162,15 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
     if len(options) > limit:
         text += f" (the first {limit} shown)"
     return {"kind": "legal", "ok": True, "text": text, "plays": shown, "count": len(options)}
+
+
+def in_place(kind: str, rules: Ruleset, obs: Observation, words: Wording, seed: int) -> dict[str, Any]:
+    """A hint (``kind`` "hint", the heuristic's choice with ``seed``) or the legal plays ("legal")."""
+    return hint(rules, obs, words, seed) if kind == "hint" else legal(rules, obs, words)
+
+
+def in_worker(kind: str, text: str, obs: dict[str, Any], words: Wording, seed: int) -> dict[str, Any]:
+    """:func:`in_place`, in a bot worker process, for a table whose turns can offer too many plays to list on
+    the event loop (``text``: the ruleset as the workers get it, ``obs``: the seat's observation as JSON)."""
+    rules = worker_rules(text)
+    return in_place(kind, rules, as_observation(rules, obs), words, seed)

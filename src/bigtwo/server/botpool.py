@@ -22,6 +22,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,12 +74,18 @@ def _worker_start(parent: int, named: dict[str, str] | None = None) -> None:
     threading.Thread(target=watch, name="bigtwo-parent-watch", daemon=True).start()
 
 
+def rules_text(rules: Ruleset) -> str:
+    """A ruleset as the workers receive it (read back by :func:`worker_rules`)."""
+    return json.dumps(rules.to_dict(), sort_keys=True)
+
+
 @functools.lru_cache(maxsize=64)
-def _rules(text: str) -> Ruleset:
+def worker_rules(text: str) -> Ruleset:
+    """A table's ruleset in a worker, read once from its text."""
     return Ruleset.from_dict(json.loads(text), source="the table")
 
 
-def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], rules_text: str, obs: dict[str, Any]) -> Any:
+def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], text: str, obs: dict[str, Any]) -> Any:
     bot = _HELD.get(key)
     if bot is None:
         bot = _HELD[key] = make_bot(key[2], seed=seed, **options)
@@ -87,7 +94,7 @@ def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], rules
         while len(_HELD) > 256:
             _HELD.popitem(last=False)
     _HELD.move_to_end(key)
-    rules = _rules(rules_text)
+    rules = worker_rules(text)
     return bot.choose(rules, as_observation(rules, obs))
 
 
@@ -96,6 +103,7 @@ def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], rules
 class _Job:
     priority: int
     order: int
+    work: Callable[..., Any] = field(compare=False)
     args: tuple[Any, ...] = field(compare=False)
     future: asyncio.Future[Any] = field(compare=False)
 
@@ -132,14 +140,17 @@ class BotPool:
     ) -> Any:
         """The bot's choice for ``obs``. A bot that is not quick thinks in a worker process, within its budget
         (``budget_ms``, the table's; by default the pool's)."""
+        options = bot_options(name, self.budget_ms if budget_ms is None else budget_ms)
+        return await self.call(_choose, (room_id, seat, name), seed, options, rules_text(rules), obs, priority=priority)
+
+    async def call(self, work: Callable[..., Any], *args: Any, priority: int = PEOPLE) -> Any:
+        """``work(*args)`` in a worker process, in its turn among the bots' decisions: work that may take too
+        long for the event loop (``work`` a module's function, its arguments and result plain data)."""
         if self._queue is None:
             self._start()
         assert self._queue is not None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        options = bot_options(name, self.budget_ms if budget_ms is None else budget_ms)
-        rules_text = json.dumps(rules.to_dict(), sort_keys=True)
-        job = _Job(priority, next(self._order), ((room_id, seat, name), seed, options, rules_text, obs), future)
-        self._queue.put_nowait(job)
+        self._queue.put_nowait(_Job(priority, next(self._order), work, args, future))
         try:
             return await future
         finally:
@@ -162,7 +173,7 @@ class BotPool:
             if job.future.done():
                 continue
             try:
-                result = await loop.run_in_executor(self._pool, _choose, *job.args)
+                result = await loop.run_in_executor(self._pool, job.work, *job.args)
             except asyncio.CancelledError:
                 raise
             except Exception as e:

@@ -29,12 +29,13 @@ from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
 from bigtwo.bots.registry import bot_words, cannot_play, register_spec, strongest_bot
 from bigtwo.cards import CardSet
+from bigtwo.envs.legal_bound import legal_play_bound, max_hand_size
 from bigtwo.errors import BigTwoError
 from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.server import advice, ratings, store
-from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool
+from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, rules_text
 from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
@@ -158,6 +159,20 @@ def build_rules(spec: CreateRoom, settings: Settings | None = None) -> tuple[Rul
     return rules, changes
 
 
+def check_hand_size(rules: Ruleset, players: int, most: int) -> None:
+    """Refuse, in words, rules that can put more than ``most`` cards in one hand at ``players`` seats (the
+    leftover or a stock counted): a turn's plays grow about tenfold with every three cards, and every bot, hint
+    and check at the table would list them."""
+    cards = max_hand_size(rules, players)
+    if cards > most:
+        raise Rejected(
+            f"these rules can give one player {cards} cards at a table of {players}; a hand here holds at most "
+            f"{most} (a larger one has too many possible plays to work through): play with more players, or "
+            "give the cards left over from the deal another way",
+            422,
+        )
+
+
 def results_entries(ref: Referee) -> list[ratings.Entry]:
     """A finished table's seats as rating entries: who, final place (ties shared), match points."""
     standings = ref.standings()
@@ -228,6 +243,9 @@ class Room:
         self._record: Record | None = None  # a finished game's record, built once
         self._listed: dict[str, Any] | None = None  # the last summary shown (the lobby's while a write runs)
         self._bots: dict[int, tuple[str, Any]] = {}
+        # whether a turn here can offer so many plays that even a quick bot, a hint or the list of legal plays
+        # may take the event loop for a noticeable time (a 26-card hand of Winner: 43,000 plays, 0.5 s)
+        self.large = legal_play_bound(self.rules, self.players) > manager.settings.quick_table_plays
         self._stand_ins: dict[str, str] = {}  # a seated bot this server cannot make now -> the bot playing for it
         # the table's chat: the latest lines (never the server's words about cards), and each seat's pace
         self.chat: deque[dict[str, Any]] = deque(maxlen=manager.settings.chat_kept)
@@ -442,21 +460,27 @@ class Room:
         return seat
 
     async def advise(self, conn: Connection, msg: Hint | Explain | Legal) -> None:
-        """A hint, an explanation of the selected cards, or the legal plays: to this connection alone."""
+        """A hint, an explanation of the selected cards, or the legal plays: to this connection alone. At a large
+        table (:attr:`large`) a hint and the legal plays are worked out in a bot worker, the table free meanwhile;
+        the answer names the move it was asked at (``seq``)."""
         async with self.lock:
             seat = self._ask(conn)
             if self.status != "playing" or self.ref.brk is not None or self.match.is_over:
                 raise Rejected("there is no turn to help with now", 409)
-            words = self.ref.words(seat)
+            words, seq = self.ref.words(seat), self.seq
+            work: tuple[Any, ...] | None = None
             if isinstance(msg, Explain):
                 answer = advice.explain(self.match, seat, msg.cards, words)
             else:
-                obs = self.match.observe(seat)
-                if isinstance(msg, Hint):
-                    answer = advice.hint(self.rules, obs, words, derived_seed(self.seed, "hint", seat, self.seq))
+                kind = "hint" if isinstance(msg, Hint) else "legal"
+                seed, obs = derived_seed(self.seed, "hint", seat, seq), self.match.observe(seat)
+                if self.large:
+                    work = (kind, rules_text(self.rules), obs.to_json(), words, seed)
                 else:
-                    answer = advice.legal(self.rules, obs, words)
-            conn.send({"type": "help", "seq": self.seq, **answer})
+                    answer = advice.in_place(kind, self.rules, obs, words, seed)
+        if work is not None:
+            answer = await self.manager.bots.call(advice.in_worker, *work)
+        conn.send({"type": "help", "seq": seq, **answer})
 
     # --- standing orders, taking back, a rematch -----------------------------------------------------------
     async def orders(self, conn: Connection, msg: AutoPass) -> None:
@@ -641,7 +665,7 @@ class Room:
         delay shorter than MIN_THINK_MS leaves it the server's budget). None for a quick bot (it answers in place,
         when the delay is over). Called under the room's lock."""
         name = self.playing_bot(seat)
-        if self.manager.bots.quick(name):
+        if self.manager.bots.quick(name) and not self.large:
             return None
         budget = min(self.manager.settings.bot_budget_ms, 1000 * (due - self.manager.clock()))
         key = derived_seed(self.seed, "bot", seat, 0)
@@ -667,7 +691,7 @@ class Room:
                     return
                 name = self.playing_bot(seat)
                 obs = self.match.observe(seat)  # the position the thinking began on (the same turn, no move since)
-                fallback = self.match.default_action()  # the engine's own legal action, should the bot fail
+            fallback: Any = None  # the engine's own legal action, should the bot fail (worked out only then)
             try:
                 if thinking is None:  # (no await since the check above: still this turn)
                     choice = self._bot(seat)[1].choose(self.rules, obs)  # made here too: making one may fail
@@ -680,7 +704,7 @@ class Room:
                 self._bots.pop(seat, None)
                 # asked again next turn: a bot that cannot be made any more (its file is gone) gets a stand-in then
                 self._stand_ins.pop(self.seats[seat].bot or "greedy", None)
-                choice = fallback
+                choice = fallback = self._fallback(seq)
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
             except Rejected as e:
@@ -688,6 +712,8 @@ class Room:
                     raise
                 # the bot's own mistake: the engine's legal default plays instead
                 log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
+                if fallback is None:
+                    fallback = self._fallback(seq)
                 await self.submit(seat, fallback, by="bot", seq=seq)
         except asyncio.CancelledError:
             raise
@@ -701,6 +727,12 @@ class Room:
                 thinking.cancel()
                 if thinking.done() and not thinking.cancelled():
                     thinking.exception()  # retrieved, so that a failure dropped with it is not reported later
+
+    def _fallback(self, seq: int) -> Any:
+        """The engine's own legal action for the turn ``seq`` (the pass when allowed, else the lowest play), for a
+        bot that failed; None when the table has moved on (the submission is then refused as stale). Asked only
+        on a failure: listing a large hand's plays takes time from every table."""
+        return self.match.default_action() if self.seq == seq and not self.match.is_over else None
 
     async def _retry_turn(self, seq: int) -> None:
         """The database refused the server's own move (a bot's, or the timer's): try again in a second."""
@@ -1082,6 +1114,7 @@ class Rooms:
             Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
+        check_hand_size(rules, players, self.settings.max_hand_cards)
         default = check_bot(
             spec.bot, default_bot(rules, players, spec.bot_delay, self.settings.bot_budget_ms), rules, players
         )

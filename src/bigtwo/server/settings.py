@@ -93,6 +93,20 @@ class Settings(BaseModel):
     abandoned_move_seconds: float = Field(
         1.0, ge=0, le=60, description="seconds the server waits before moving for a person at an abandoned table"
     )
+    max_hand_cards: int = Field(
+        27,
+        ge=1,
+        le=108,
+        description="most cards one player may come to hold at a table, counting a leftover and a stock (every "
+        "preset deals at most 26): house rules past it are refused, as a 39-card hand has half a million plays",
+    )
+    quick_table_plays: int = Field(
+        10000,
+        ge=1,
+        description="at a table whose turns can offer more legal plays than this (by the engine's bound; every "
+        "preset for four or more players is under it), even the quick bots, hints and the list of legal plays "
+        "are worked out in the bot worker processes, off the event loop",
+    )
     max_bot_tables: int = Field(
         8, ge=0, description="tables playing with bots alone (no person seated) at once, all clients together"
     )

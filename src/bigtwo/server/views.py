@@ -19,7 +19,7 @@ from typing import Any
 
 from bigtwo.cards import token
 from bigtwo.exchange import legal_exchange_choices
-from bigtwo.legal import legal_plays_from_observation
+from bigtwo.legal import pass_is_legal
 from bigtwo.match import Match, RoundRecord
 from bigtwo.words import Wording
 
@@ -96,7 +96,7 @@ def match_view(
     d = obs.decision
     if match.to_move == seat:
         if d is None and obs.phase == "play":
-            view["can_pass"] = any(p.is_pass for p in legal_plays_from_observation(match.rules, obs))
+            view["can_pass"] = pass_is_legal(match.rules, obs)
         elif d is not None and (d.answered_by_options or d.kind in CARD_OR_WORD):
             # the deal's choices, a face-down hand's; beside cards, a bid's, a request's, a trade's words (the
             # offers themselves are too many to list: the cards are picked)
