@@ -55,6 +55,13 @@ def observed_equals_engine(m: Match) -> None:
     assert same_actions(legal_actions(m.rules, obs.to_json()), m.legal_actions())
     # the pass a table offers, answered without listing the plays where the rules decide it alone
     assert pass_is_legal(m.rules, obs) == any(a.is_pass for a in m.legal_actions())
+    g = m.game
+    if g is not None and m.pending is None and obs.phase == "play":
+        listed = g.legal_plays()
+        assert g.pass_allowed() == any(p.is_pass for p in listed)
+        plain = listed[-1] if listed[-1].is_pass else listed[0]  # the timer's move: the pass, else the lowest
+        chosen = m.default_action()
+        assert (chosen.is_pass, chosen.mask) == (plain.is_pass, plain.mask)
     for other in range(m.n):
         if other != seat:
             assert legal_actions(m.rules, m.observe(other)) == []

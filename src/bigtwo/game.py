@@ -27,7 +27,7 @@ from bigtwo.deal import (
     redeal_reasons,
 )
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay
-from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason
+from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
@@ -470,6 +470,25 @@ class Game:
             lead_elsewhere=bool(required) and not required & self._hands[seat],
             must_play=self._must_play(),
         )
+
+    def pass_allowed(self) -> bool:
+        """Whether the player to move may pass: ``PASS in legal_plays()``, without listing the plays where the
+        rules decide it alone (:func:`~bigtwo.legal.pass_decided`)."""
+        if self._over:
+            return False
+        if self.look_pending:
+            return True
+        seat, required = self.to_move, self._required
+        decided = pass_decided(
+            self.ev,
+            self._hands[seat],
+            self._top,
+            required & self._hands[seat],
+            self._must_answer(),
+            self._must_play(),
+            lead_elsewhere=bool(required) and not required & self._hands[seat],
+        )
+        return decided if decided is not None else PASS in self.legal_plays()
 
     # --- the Horse Game (004): face-down hands ---------------------------------------------------------------
     @property

@@ -119,31 +119,38 @@ def legal_plays_from_observation(
     )
 
 
+def pass_decided(
+    ev: Evaluator, hand: int, top: Play | None, required: int, must_answer: bool, must_play: bool, lead_elsewhere: bool
+) -> bool | None:
+    """Whether a hand may pass (the arguments as :func:`hand_actions` takes them), where the rules decide it
+    without its plays; None where only the list of them can tell.
+
+    Facing a trick, a pass is always allowed but under the rules that oblige an answer; leading, it is allowed
+    only when no lead is, and a hand of two or more cards can always lead a single (the last-play restrictions
+    forbid only a play of the whole hand)."""
+    if top is not None:
+        return None if must_answer or must_play else True
+    if lead_elsewhere:
+        return True
+    if hand.bit_count() >= 2 and required.bit_count() <= 1 and required & ~hand == 0:
+        lead = required or hand & -hand  # the card a single lead must be, or the hand's lowest
+        if ev.classify(lead) is not None:
+            return False
+    return None
+
+
 def pass_is_legal(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> bool:
     """Whether the observing seat may pass now: what :func:`legal_plays_from_observation` says, without listing
-    the plays where the rules decide it alone.
-
-    A table asks this at every turn to offer the pass, and a hand of 26 cards can hold tens of thousands of
-    plays. Facing a trick, a pass is always allowed but under the rules that oblige an answer; leading, it is
-    allowed only when no lead is, and a hand of two or more cards can always lead a single (the last-play
-    restrictions forbid only a play of the whole hand). The other cases are rare and answered by the list.
-    """
+    the plays where the rules decide it alone (:func:`pass_decided`). A table asks this at every turn to offer
+    the pass, and a hand of 26 cards can hold tens of thousands of plays."""
     if not isinstance(obs, Observation):
         obs = Observation.from_json(obs, rules)
     if obs.is_over or obs.phase != "play" or obs.to_move != obs.seat or obs.decision is not None:
         return False  # (a decision of the turn, such as a look at a face-down hand, is answered in words)
-    if obs.trick is not None:
-        if not (obs.must_answer or obs.must_play):
-            return True
-    else:
-        if obs.lead_elsewhere:
-            return True
-        ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
-        hand, required = obs.hand, obs.required
-        if hand.bit_count() >= 2 and required.bit_count() <= 1 and required & ~hand == 0:
-            lead = required or hand & -hand  # the card a single lead must be, or the hand's lowest
-            if ev.classify(lead) is not None:
-                return False
+    ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
+    decided = pass_decided(ev, obs.hand, obs.trick, obs.required, obs.must_answer, obs.must_play, obs.lead_elsewhere)
+    if decided is not None:
+        return decided
     return any(p.is_pass for p in legal_plays_from_observation(rules, obs))
 
 

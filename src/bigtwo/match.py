@@ -407,8 +407,7 @@ class Match:
             return d.read(default_exchange_choice(self.rules, self.observe(d.seat)))
         g = self.game
         assert g is not None
-        legal = g.legal_plays()
-        return legal[-1] if legal[-1].is_pass else legal[0]
+        return PASS if g.pass_allowed() else g.legal_plays()[0]  # (following, the plays are never listed)
 
     # --- acting --------------------------------------------------------------------------------------------
     def apply(self, action: Action | CardsLike, call_last_card: bool = True) -> Action:
