@@ -12,8 +12,8 @@ Run: python benchmarks/server.py [--bot-games 200] [--clients 100] [--seconds 10
 ``--abuse`` measures something else: how much an unfriendly visitor slows a normal table. The server runs with
 ``bigtwo serve``'s default limits; one table of four clients (each thinking ``--think-ms`` before a move, as a
 quick person would) is timed alone, then while a socket floods the server (from its own process, reconnecting
-whenever it is cut off), then while ``--large-tables`` tables of Winner for two (26-card hands: a client playing
-flat out against the heuristic bot) play, then while 8 tables of ``search`` bots alone play, all in the same
+whenever it is cut off), then while ``--large-tables`` tables of Winner for two (26-card hands: a client thinking
+as long against the heuristic bot) play, then while 8 tables of ``search`` bots alone play, all in the same
 run. The ratios of p99 move latency to the table alone are the result (the aim: within 2x).
 
 Run: python benchmarks/server.py --abuse [--seconds 10] [--think-ms 50] [--large-tables 2] [--search-tables 8]
@@ -41,7 +41,10 @@ import httpx
 import websockets
 
 from bigtwo import Match, load_rules
+from bigtwo.actions import Answer
 from bigtwo.bots import make
+from bigtwo.cards import CardSet
+from bigtwo.combos.play import Play
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = load_rules("classic")
@@ -114,6 +117,17 @@ def stored_actions(database: str) -> int:
         return conn.execute("SELECT count(*) FROM actions").fetchone()[0]
 
 
+def message_of(choice: Any) -> dict[str, Any]:
+    """A bot's choice as the message a browser sends (without the move's ``seq``)."""
+    if isinstance(choice, Answer) and choice.kind in ("give", "surrender", "bid"):  # an exchange's cards
+        return {"type": "exchange", "cards": [str(c) for c in CardSet.from_mask(choice.mask)]}
+    if not isinstance(choice, Play):  # an exchange's answer in words
+        return {"type": "exchange", "answer": str(choice)}
+    if choice.is_pass:
+        return {"type": "pass"}
+    return {"type": "play", "cards": [str(c) for c in choice.cards]}
+
+
 async def client(
     ws_url: str,
     rid: str,
@@ -145,8 +159,7 @@ async def client(
             g, me = msg["match"], msg["you"]["seat"]
             if g["is_over"] or g["to_move"] != me or msg["seq"] == sent_seq or msg["room"]["status"] != "playing":
                 continue
-            choice = bot.choose(rules, g)
-            move = {"type": "pass"} if choice.is_pass else {"type": "play", "cards": [str(c) for c in choice.cards]}
+            move = message_of(bot.choose(rules, g))
             if think:
                 await asyncio.sleep(think)
             sent_seq, sent_at = msg["seq"], time.perf_counter()
@@ -277,23 +290,28 @@ async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
         await window("flood")
         flooder.join()
         out["flooded"] = {"messages": counts[0], "connections": counts[1]}
-        # (b) tables of large hands: Winner for two (26 cards a hand, up to 43,000 plays a turn), a client playing
-        # flat out against the heuristic bot; their clients stop after the window, so the tables wait
+        # (b) tables of large hands: Winner for two (26 cards a hand, up to 43,000 plays a turn), a client (thinking as
+        # the table's do) against the heuristic bot; their clients stop after the window, so the tables wait
+        # (opened from another loopback address: an address may open 10 tables a minute)
         large_stop, large_moves = asyncio.Event(), []
         large_clients = []
-        for _ in range(args.large_tables):
-            seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]
-            body = {**spec, "preset": "winner", "players": 2, "seats": seats, "bot_delay": 0, "host_name": "Bo"}
-            table = (await http.post("/api/rooms", json=body)).json()
-            tid = table["room"]["id"]
-            large_clients.append(
-                asyncio.create_task(client(ws_url, tid, table["token"], large_stop, large_moves, 0.0, WINNER))
-            )
-            await asyncio.sleep(0.5)
-            r = await http.post(
-                f"/api/rooms/{tid}/start", json={}, headers={"Authorization": f"Bearer {table['host_token']}"}
-            )
-            r.raise_for_status()
+        other = httpx.AsyncClient(
+            base_url=url, timeout=30, transport=httpx.AsyncHTTPTransport(local_address="127.0.0.3")
+        )
+        async with other:
+            for _ in range(args.large_tables):
+                seats = [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}]
+                body = {**spec, "preset": "winner", "players": 2, "seats": seats, "bot_delay": 0, "host_name": "Bo"}
+                table = (await other.post("/api/rooms", json=body)).json()
+                tid = table["room"]["id"]
+                large_clients.append(
+                    asyncio.create_task(client(ws_url, tid, table["token"], large_stop, large_moves, think, WINNER))
+                )
+                await asyncio.sleep(0.5)
+                r = await other.post(
+                    f"/api/rooms/{tid}/start", json={}, headers={"Authorization": f"Bearer {table['host_token']}"}
+                )
+                r.raise_for_status()
         if args.large_tables:
             await asyncio.sleep(args.warmup)
             s0 = (await http.get("/api/stats")).json()
