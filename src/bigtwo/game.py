@@ -554,7 +554,7 @@ class Game:
             raise IllegalPlay(f"seat {s}'s hand lies face down: look at it first (then you must play), or pass")
         if isinstance(cards, Play) and cards.is_pass:
             # a pass is legal when following, except under the three-3s rule; when leading, only if blocked
-            if (self._top is None or self._must_answer()) and PASS not in self.legal_plays():
+            if (self._top is None or self._must_answer()) and not self.pass_allowed():
                 if self._top is None:
                     raise IllegalPlay(f"seat {s} leads this trick and cannot pass")
                 raise IllegalPlay(f"seat {s} may not pass: after a lead of three 3s, three 2s must be played")
