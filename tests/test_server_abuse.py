@@ -731,3 +731,45 @@ def test_at_a_table_of_large_hands_bots_and_help_work_off_the_event_loop(tmp_pat
 def create_classic(base: str) -> str:
     made = httpx.post(f"{base}/api/rooms", json={"host_name": "Bo", "move_seconds": 0}).json()
     return made["room"]["id"]
+
+
+def test_at_a_table_of_large_hands_a_leader_out_of_time_plays_the_lowest_play_listed_off_the_event_loop(tmp_path):
+    """A person who leads at Winner for two and lets the move timer run out: the server plays the lowest legal
+    play for them, as anywhere, but lists the 26-card hand's plays in the bot worker."""
+    with LiveServer(str(tmp_path / "timer.sqlite3")) as live:
+        live.rooms.new_seed = lambda: 1  # a deal whose first lead is seat 0's (a person who only waits never
+        # wins a trick, so never leads again)
+        made = httpx.post(
+            f"{live.url}/api/rooms",
+            json={
+                "preset": "winner",
+                "players": 2,
+                "host_name": "Ann",
+                "seats": [{"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
+                "move_seconds": 1,
+                "bot_delay": 0,
+                "rounds": 1,
+            },
+        ).json()
+        rid = made["room"]["id"]
+        room = live.rooms.rooms[rid]
+        assert room.match.to_move == 0 and room.match.game.trick is None
+        expected = {str(c) for c in room.match.game.legal_plays()[0].cards}  # the engine's own choice
+        pool, asked = live.rooms.bots, []
+        call = pool.call
+
+        async def recorded(work, *args, **kw):  # what the server sends to the worker
+            asked.append(work.__name__)
+            return await call(work, *args, **kw)
+
+        pool.call = recorded
+
+        def leading_out_of_time() -> bool:
+            return any(a["by"] == "timeout" and a["answer"] != "pass" for a in room.actions)
+
+        httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        assert wait_for(leading_out_of_time, 20), (asked, room.actions[-3:], room.seq)
+        lead = next(a for a in room.actions if a["by"] == "timeout" and a["answer"] != "pass")
+        assert lead["seq"] == 0 and set(lead["answer"].split()) == expected, (lead, expected)
+        assert "lowest_play" in asked  # the timer's lead was listed in the worker
+        assert wait_for(lambda: "_choose" in asked, 10)  # and so is the (quick) bot's answer at this table

@@ -30,6 +30,8 @@ from typing import Any
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
 from bigtwo.bots.registry import NamedBot, register_spec
+from bigtwo.combos.play import Play
+from bigtwo.legal import legal_plays_from_observation
 from bigtwo.observation import as_observation
 from bigtwo.rules.ruleset import Ruleset
 
@@ -96,6 +98,13 @@ def _choose(key: tuple[str, int, str], seed: int, options: dict[str, Any], text:
     _HELD.move_to_end(key)
     rules = worker_rules(text)
     return bot.choose(rules, as_observation(rules, obs))
+
+
+def lowest_play(text: str, obs: dict[str, Any]) -> Play:
+    """The lowest legal play of the observing seat (the engine's choice for a leader whose time is up), listed
+    in a worker (``text``: the ruleset as the workers get it, ``obs``: the seat's observation as JSON)."""
+    rules = worker_rules(text)
+    return legal_plays_from_observation(rules, as_observation(rules, obs))[0]
 
 
 # --- in the server -----------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.server import advice, ratings, store
-from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, rules_text
+from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, lowest_play, rules_text
 from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
@@ -728,6 +728,16 @@ class Room:
                 if thinking.done() and not thinking.cancelled():
                     thinking.exception()  # retrieved, so that a failure dropped with it is not reported later
 
+    async def _plain_move(self, seat: int) -> Any:
+        """The engine's move for a seat whose time is up (:meth:`Match.default_action`). At a large table a lead
+        (the lowest play: every play listed) is worked out in a bot worker, from the seat's observation; the
+        room's lock is held meanwhile, as the move is the table's next."""
+        m = self.match
+        g = m.game
+        if not self.large or m.pending is not None or g is None or g.pass_allowed():
+            return m.default_action()
+        return await self.manager.bots.call(lowest_play, rules_text(self.rules), m.observe(seat).to_json())
+
     def _fallback(self, seq: int) -> Any:
         """The engine's own legal action for the turn ``seq`` (the pass when allowed, else the lowest play), for a
         bot that failed; None when the table has moved on (the submission is then refused as stale). Asked only
@@ -749,7 +759,7 @@ class Room:
             async with self.lock:
                 if not self.ref.time_up(turn):
                     return
-                choice = self.match.default_action()  # the pass when allowed, else the lowest play
+                choice = await self._plain_move(turn.seat)  # the pass when allowed, else the lowest play
                 await self._commit(self.ref.move(choice, seat=turn.seat, by="timeout", seq=turn.seq))
         except asyncio.CancelledError:
             raise
