@@ -668,18 +668,7 @@ def test_at_a_table_of_large_hands_bots_and_help_work_off_the_event_loop(tmp_pat
     to choose. There even the quick bots, a hint and the list of legal plays are worked out in the bot worker
     process, so the event loop stays free; the table plays on and the seat gets its answers."""
     with LiveServer(str(tmp_path / "large.sqlite3")) as live:
-        made = httpx.post(
-            f"{live.url}/api/rooms",
-            json={
-                "preset": "winner",
-                "players": 2,
-                "host_name": "Ann",
-                "seats": [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}],
-                "move_seconds": 0,
-                "bot_delay": 0,
-                "rounds": 1,
-            },
-        ).json()
+        made = winner_for_two(live.url, "heuristic", move_seconds=0)
         rid = made["room"]["id"]
         started = httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
         assert started.status_code == 200, started.text
@@ -712,13 +701,17 @@ def test_at_a_table_of_large_hands_bots_and_help_work_off_the_event_loop(tmp_pat
                 got: list[dict] = []
                 while len(got) < 2:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
-                    if msg["type"] == "view":  # the pass offered (a lead here: none)
-                        assert msg["match"]["can_pass"] is room.match.game.legal_plays()[-1].is_pass
+                    if msg["type"] == "view" and msg["you"]["seat"] == 0:  # the pass offered (before the hello is
+                        # read, a connection is sent the spectators' view, which offers none)
+                        offered.append(msg["match"]["can_pass"])
                     if msg["type"] == "help":
                         got.append(msg)
                 return got
 
+        offered: list[bool] = []
+
         hint, legal = sorted(asyncio.run(ask()), key=lambda m: m["kind"])
+        assert offered and all(o is room.match.game.legal_plays()[-1].is_pass for o in offered)
         assert hint["kind"] == "hint" and hint["ok"] and hint["text"].startswith("Hint: ")
         assert legal["kind"] == "legal" and legal["count"] >= len(legal["plays"]) >= 1
         assert hint["seq"] == legal["seq"] == room.seq
@@ -726,6 +719,13 @@ def test_at_a_table_of_large_hands_bots_and_help_work_off_the_event_loop(tmp_pat
         mine = {tuple(sorted(p["cards"])) for p in legal["plays"]}
         own = room.match.game.legal_plays()
         assert len(own) == legal["count"] and mine <= {tuple(sorted(str(c) for c in p.cards)) for p in own}
+
+
+def winner_for_two(base: str, bot: str, move_seconds: int) -> dict:
+    """A table of Winner for two (26-card hands): Ann, the host, in seat 0 and ``bot`` in seat 1."""
+    seats = [{"kind": "open"}, {"kind": "bot", "bot": bot}]
+    spec = {"preset": "winner", "players": 2, "host_name": "Ann", "seats": seats, "rounds": 1}
+    return httpx.post(f"{base}/api/rooms", json={**spec, "move_seconds": move_seconds, "bot_delay": 0}).json()
 
 
 def create_classic(base: str) -> str:
@@ -739,18 +739,7 @@ def test_at_a_table_of_large_hands_a_leader_out_of_time_plays_the_lowest_play_li
     with LiveServer(str(tmp_path / "timer.sqlite3")) as live:
         live.rooms.new_seed = lambda: 1  # a deal whose first lead is seat 0's (a person who only waits never
         # wins a trick, so never leads again)
-        made = httpx.post(
-            f"{live.url}/api/rooms",
-            json={
-                "preset": "winner",
-                "players": 2,
-                "host_name": "Ann",
-                "seats": [{"kind": "open"}, {"kind": "bot", "bot": "greedy"}],
-                "move_seconds": 1,
-                "bot_delay": 0,
-                "rounds": 1,
-            },
-        ).json()
+        made = winner_for_two(live.url, "greedy", move_seconds=1)
         rid = made["room"]["id"]
         room = live.rooms.rooms[rid]
         assert room.match.to_move == 0 and room.match.game.trick is None
