@@ -704,7 +704,7 @@ class Room:
                 self._bots.pop(seat, None)
                 # asked again next turn: a bot that cannot be made any more (its file is gone) gets a stand-in then
                 self._stand_ins.pop(self.seats[seat].bot or "greedy", None)
-                choice = fallback = self._fallback(seq)
+                choice = fallback = await self._fallback(seat, seq)
             try:
                 await self.submit(seat, choice, by="bot", seq=seq)
             except Rejected as e:
@@ -713,7 +713,7 @@ class Room:
                 # the bot's own mistake: the engine's legal default plays instead
                 log.error("room %s: bot %s chose %s: %s", self.id, name, choice, e.message)
                 if fallback is None:
-                    fallback = self._fallback(seq)
+                    fallback = await self._fallback(seat, seq)
                 await self.submit(seat, fallback, by="bot", seq=seq)
         except asyncio.CancelledError:
             raise
@@ -729,20 +729,20 @@ class Room:
                     thinking.exception()  # retrieved, so that a failure dropped with it is not reported later
 
     async def _plain_move(self, seat: int) -> Any:
-        """The engine's move for a seat whose time is up (:meth:`Match.default_action`). At a large table a lead
-        (the lowest play: every play listed) is worked out in a bot worker, from the seat's observation; the
-        room's lock is held meanwhile, as the move is the table's next."""
+        """The engine's move for a seat that did not choose (:meth:`Match.default_action`): a person whose time
+        is up, a bot that failed. At a large table a lead (the lowest play: every play listed) is worked out in a
+        bot worker, from the seat's observation."""
         m = self.match
         g = m.game
         if not self.large or m.pending is not None or g is None or g.pass_allowed():
             return m.default_action()
         return await self.manager.bots.call(lowest_play, rules_text(self.rules), m.observe(seat).to_json())
 
-    def _fallback(self, seq: int) -> Any:
-        """The engine's own legal action for the turn ``seq`` (the pass when allowed, else the lowest play), for a
-        bot that failed; None when the table has moved on (the submission is then refused as stale). Asked only
-        on a failure: listing a large hand's plays takes time from every table."""
-        return self.match.default_action() if self.seq == seq and not self.match.is_over else None
+    async def _fallback(self, seat: int, seq: int) -> Any:
+        """The engine's own legal action for the turn ``seq`` (:meth:`_plain_move`), for a bot that failed; None
+        when the table has moved on (the submission is then refused as stale). Asked only on a failure: listing
+        a large hand's plays takes time."""
+        return await self._plain_move(seat) if self.seq == seq and not self.match.is_over else None
 
     async def _retry_turn(self, seq: int) -> None:
         """The database refused the server's own move (a bot's, or the timer's): try again in a second."""
