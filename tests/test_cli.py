@@ -136,3 +136,16 @@ def test_rules_show_toml_through_a_pipe():
         env={**__import__("os").environ, "COLUMNS": "60"},
     ).stdout
     assert tomllib.loads(out)["description"] == load_rules("winner").description
+
+
+def test_a_table_of_huge_hands_opens_with_a_warning():
+    """Tien Len for two with the undealt cards given to one player deals a 39-card hand, whose first turn has over
+    half a million plays: the server refuses it; the terminal, the player's own machine, opens it and says why it
+    may be slow. A preset's table says nothing of the kind."""
+    from bigtwo.cli.session import TableSession
+
+    huge = TableSession(load_rules("tien-len").replace(leftover="dealer"), players=2, seed=1, bots="random")
+    said = [line for line in huge.log if "39 cards at a table of 2" in line]
+    assert said and "many seconds a move" in said[0], huge.log
+    plain = TableSession(load_rules("winner"), players=2, seed=1, bots="random")  # 26 cards: every preset's most
+    assert not any("cards at a table of" in line for line in plain.log), plain.log

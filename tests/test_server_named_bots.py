@@ -174,7 +174,9 @@ def test_a_bot_that_cannot_be_made_at_its_turn_does_not_stall_the_table(tmp_path
             room = server.rooms.rooms[rid]
             Fragile.broken = True
             httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
-            assert wait_for(lambda: room.status == "over")
+            # its turns go to a bot worker at the lowest CPU priority, which a machine busy with other work can
+            # starve for many seconds: the table must finish, however long that takes
+            assert wait_for(lambda: room.status == "over", 180)
             assert {a["seat"] for a in room.actions} == {0, 1, 2, 3}
             assert room.playing_bot(0) == "fragile"  # listed and able to play: no stand-in, the engine's moves
     finally:

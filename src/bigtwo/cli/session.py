@@ -22,6 +22,7 @@ from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
+from bigtwo.envs.legal_bound import LARGE_HAND, max_hand_size
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.game import Game
@@ -129,6 +130,14 @@ class TableSession:
         self.bots = {s: spec.build(self.seed * 31 + i) for i, (s, spec) in enumerate(self.specs.items())}
         self.date = date or datetime.date.today().isoformat()
         self.log: list[str] = []
+        cards = max_hand_size(rules, n)
+        if cards > LARGE_HAND:
+            # the server refuses such tables; here it is the player's own machine, so the table opens, but slowly
+            self.log.append(
+                f"[yellow]These rules can give one player {cards} cards at a table of {n}: a turn can offer "
+                "hundreds of thousands of plays, so the computer players, the hints and the list of your plays "
+                "may take many seconds a move.[/yellow]"
+            )
         self.saved_to: Path | None = None
         self._logged: dict[int, int] = {}  # id(game) -> actions logged
         self._result_logged: dict[int, int] = {}  # id(game) -> history length when its result was logged

@@ -27,6 +27,10 @@ from bigtwo.rules.ruleset import Ruleset, load_rules
 
 SAME_RANK = {"pair": 2, "triple": 3, "quad": 4, "five_of_a_kind": 5}
 RUNS = {"straight", "straight_flush", "royal_flush", "pair_straight", "triple_straight", "dragon"}
+# the most cards a hand holds at a table that plays at an even pace: every preset deals at most 26, and a turn's
+# legal plays grow about tenfold with every three cards (a 39-card hand's first turn has over half a million,
+# 16-22 s to list); the server refuses larger hands and the terminal warns of them
+LARGE_HAND = 27
 
 
 def max_hand_size(rules: Ruleset | str, players: int | None = None) -> int:

@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from bigtwo.envs.legal_bound import LARGE_HAND
+
 ENV_PREFIX = "BIGTWO_"
 
 # The API's fixed shapes (its OpenAPI schema says the same).
@@ -94,7 +96,7 @@ class Settings(BaseModel):
         1.0, ge=0, le=60, description="seconds the server waits before moving for a person at an abandoned table"
     )
     max_hand_cards: int = Field(
-        27,
+        LARGE_HAND,
         ge=1,
         le=108,
         description="most cards one player may come to hold at a table, counting a leftover and a stock (every "
