@@ -280,6 +280,40 @@ def test_deals_played_out_side_by_side_choose_as_one_deal_at_a_time():
     assert compared >= 4
 
 
+def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatch):
+    """With ``opponent_candidates=k`` the network moves the other seats of the play-outs among their heuristic's
+    best k and the pass (the move that goes out alone), as a `search` opponent chooses; the searching seat keeps
+    every legal action. By default every seat has every legal action."""
+    from bigtwo.bots.heuristic import search_candidates
+    from bigtwo.bots.learned import GameScorer
+
+    rules = load_rules("classic")
+    asked = []  # (the game, the options, the legal actions) of each network move
+    picks = GameScorer.picks
+
+    def spy(self, games, legals):
+        asked.extend((g.clone(), list(legal), g.legal_plays()) for g, legal in zip(games, legals, strict=True))
+        return picks(self, games, legals)
+
+    monkeypatch.setattr(GameScorer, "picks", spy)
+    for k in (0, 2):
+        restricted = 0
+        for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
+            asked.clear()
+            bot = make("isearch", seed=2, iterations=3, playout="learned", utility="cards", opponent_candidates=k)
+            bot.choose(rules, obs)
+            assert asked
+            for game, options, legal in asked:
+                if k == 0 or game.to_move == obs.seat:
+                    assert options == legal
+                    continue
+                ranked = policy_for(game.ev).scores(view_from_game(game, played_in(game)))
+                assert options == search_candidates(ranked, k)
+                assert len(options) <= k + 1 and all(o in legal for o in options)
+                restricted += len(options) < len(legal)
+        assert k == 0 or restricted
+
+
 def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
     """``playout_weights=`` moves every seat of the play-outs with another network (a distilled one), while the
     shipped network still chooses the candidates and gives the prior: the play-outs' points follow the file's
@@ -583,6 +617,7 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"horizon": -1}, "horizon must be 0"),
         ({"min_ess": 1.5}, "min_ess must lie in"),
         ({"deals_together": 0}, "deals_together must be 1 or more"),
+        ({"opponent_candidates": -1}, "opponent_candidates must be 0 or more"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )

@@ -434,7 +434,11 @@ class GameScorer:
 
     def acts(self, games: list[Any]) -> list[Play]:
         """:meth:`act` for many games at once (the same choices, one pass of the network)."""
-        legals = [self.choices(g) for g in games]
+        return self.picks(games, [self.choices(g) for g in games])
+
+    def picks(self, games: list[Any], legals: list[list[Play]]) -> list[Play]:
+        """The network's choice in each of ``games`` among its ``legals`` entry (the seat to move's actions, or
+        some of them), in one pass of the network."""
         picks = [legal[0] if len(legal) == 1 else None for legal in legals]
         ask = [j for j, p in enumerate(picks) if p is None]
         if ask:

@@ -389,6 +389,7 @@ class InferenceSearchBot(SearchBot):
         weights: str | None = None,
         playout_weights: str = "same",
         deals_together: int = 4,
+        opponent_candidates: int = 0,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -414,6 +415,7 @@ class InferenceSearchBot(SearchBot):
             ("reply_candidates", reply_candidates, reply_candidates >= 1, "be 1 or more"),
             ("min_ess", min_ess, 0 <= min_ess <= 1, "lie in [0, 1]"),
             ("deals_together", deals_together, deals_together >= 1, "be 1 or more"),
+            ("opponent_candidates", opponent_candidates, opponent_candidates >= 0, "be 0 or more"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
@@ -438,6 +440,9 @@ class InferenceSearchBot(SearchBot):
         self.weights = weights
         self.playout_weights = playout_weights
         self.deals_together = deals_together
+        # the network's moves for the other seats in the play-outs: among every legal action (0), or among their
+        # heuristic's best k and the pass, as a `search` opponent chooses among them
+        self.opponent_candidates = opponent_candidates
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -808,7 +813,12 @@ class InferenceSearchBot(SearchBot):
                 if turns >= stop:
                     return scorer.value(game)
             if learned or (mine and mover == seat):
-                played |= game.play(scorer.act(game)).mask
+                move = scorer.picks([game], [self._network_options(game, seat, play, played, previous, scorer)])[0]
+                before = game.hand(mover).mask
+                action = game.play(move)
+                if action.mask:
+                    previous[mover] = before
+                    played |= action.mask
             else:
                 policy = play.mine if mover == seat else play.others
                 played = heuristic_step(game, policy, played, previous)
@@ -863,14 +873,35 @@ class InferenceSearchBot(SearchBot):
                     break
             if deadline is not None and clock() >= deadline:
                 return None
-            for j, move in zip(live, scorer.acts([games[j] for j in live]), strict=True):
-                played[j] |= games[j].play(move).mask
+            waiting = [games[j] for j in live]
+            options = [self._network_options(games[j], seat, play, played[j], previous[j], scorer) for j in live]
+            for j, move in zip(live, scorer.picks(waiting, options), strict=True):
+                g = games[j]
+                before = g.hand(g.to_move).mask
+                action = g.play(move)
+                if action.mask:
+                    previous[j][g.to_move] = before
+                    played[j] |= action.mask
             live = [j for j in live if not games[j].is_over]
         points = []
         for g in games:
             assert g.result is not None
             points.append(round_utility(g.result, measure)[seat])
         return points
+
+    def _network_options(
+        self, game: Game, seat: int, play: ModelOfPlay, played: int, previous: list[int], scorer: Any
+    ) -> list[Play]:
+        """The moves the network chooses among for the seat to move in a play-out: its own (every legal action)
+        in this seat, and in the others' with ``opponent_candidates=k`` their heuristic's best k and the pass
+        (the best alone where it goes out), the moves a `search` opponent weighs."""
+        mover = game.to_move
+        if not self.opponent_candidates or mover == seat:
+            return scorer.choices(game)
+        view = view_from_game(game, played)
+        if len(view.legal) == 1:
+            return view.legal
+        return search_candidates(play.others.scores(view, previous[mover]), self.opponent_candidates)
 
     def _searched_replies(
         self, game: Game, seat: int, measure: str, play: ModelOfPlay, played: int, deadline: float | None
