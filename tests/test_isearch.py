@@ -61,6 +61,8 @@ PLAYOUT_OPTIONS = [
     {"playout": "mixed", "horizon": 2},
     {"replies": 2, "playout": "learned"},
     {"replies": 1},
+    {"playout": "learned", "lookahead": 2},
+    {"playout": "mixed", "lookahead": 3},
 ]
 
 
@@ -288,14 +290,14 @@ def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatc
     from bigtwo.bots.learned import GameScorer
 
     rules = load_rules("classic")
-    asked = []  # (the game, the options, the legal actions) of each network move
-    picks = GameScorer.picks
+    asked = []  # (the game, the options, the legal actions) of each network move with a choice
+    q_many = GameScorer.q_many
 
     def spy(self, games, legals):
         asked.extend((g.clone(), list(legal), g.legal_plays()) for g, legal in zip(games, legals, strict=True))
-        return picks(self, games, legals)
+        return q_many(self, games, legals)
 
-    monkeypatch.setattr(GameScorer, "picks", spy)
+    monkeypatch.setattr(GameScorer, "q_many", spy)
     for k in (0, 2):
         restricted = 0
         for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
@@ -312,6 +314,37 @@ def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatc
                 assert len(options) <= k + 1 and all(o in legal for o in options)
                 restricted += len(options) < len(legal)
         assert k == 0 or restricted
+
+
+def test_a_look_ahead_keeps_the_best_of_the_searching_seats_next_moves():
+    """With ``lookahead=k`` each play-out splits at the searching seat's next decision into its network's best k
+    moves and is worth the best of them: the greedy line is one of them, so on the same deals no candidate is
+    worth less than with ``lookahead=1``, and some are worth more (the split finds better moves)."""
+    from bigtwo.bots.search import determinised
+
+    rules = load_rules("classic")
+    gained = 0
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (2, 9)]):
+        worth = {}
+        for k in (1, 2, 3):
+            bot = make("isearch", seed=5, iterations=4, playout="learned", utility="cards", lookahead=k)
+            bot.last_playout = "learned"
+            scorer = bot._network_for(rules, 4).playouts
+            play = bot._model_of_play(rules, obs)
+            rng = random.Random(11)
+            lines, marks = [], []
+            for _ in range(4):
+                base = determinised(rules, obs, DealSampler(rules, obs).sample(rng), rng)
+                for move in bot.legal(rules, obs)[:3]:
+                    g = base.clone()
+                    marks.append(played_in(base) | g.play(move).mask)
+                    lines.append(g)
+            worth[k] = bot._play_out_together(lines, obs.seat, "cards", play, scorer, marks, None)
+            assert len(worth[k]) == len(lines) and all(g.is_over for g in lines)
+        for low, high in ((1, 2), (2, 3)):
+            assert all(b >= a for a, b in zip(worth[low], worth[high], strict=True))
+        gained += sum(b > a for a, b in zip(worth[1], worth[3], strict=True))
+    assert gained
 
 
 def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
@@ -618,6 +651,9 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"min_ess": 1.5}, "min_ess must lie in"),
         ({"deals_together": 0}, "deals_together must be 1 or more"),
         ({"opponent_candidates": -1}, "opponent_candidates must be 0 or more"),
+        ({"lookahead": 0}, "lookahead must be 1"),
+        ({"lookahead": 2, "replies": 1}, "lookahead=2 weighs the searching seat's next move"),
+        ({"lookahead": 2, "horizon": 1}, "which replies and horizon play one line at a time"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )

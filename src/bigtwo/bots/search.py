@@ -39,6 +39,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.fitted import fitted_model, weights_for
 from bigtwo.bots.heuristic import (
@@ -390,6 +392,7 @@ class InferenceSearchBot(SearchBot):
         playout_weights: str = "same",
         deals_together: int = 4,
         opponent_candidates: int = 0,
+        lookahead: int = 1,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -416,9 +419,15 @@ class InferenceSearchBot(SearchBot):
             ("min_ess", min_ess, 0 <= min_ess <= 1, "lie in [0, 1]"),
             ("deals_together", deals_together, deals_together >= 1, "be 1 or more"),
             ("opponent_candidates", opponent_candidates, opponent_candidates >= 0, "be 0 or more"),
+            ("lookahead", lookahead, lookahead >= 1, "be 1 (the network's best move alone) or more"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
+        if lookahead > 1 and (replies or horizon):
+            raise ValueError(
+                f"lookahead={lookahead} weighs the searching seat's next move in play-outs played side by side, "
+                "which replies and horizon play one line at a time: choose one"
+            )
         self.playout = playout
         self.last_playout = "mixed" if playout == "auto" else playout  # the play-outs of the last decision
         self.horizon = horizon
@@ -443,6 +452,9 @@ class InferenceSearchBot(SearchBot):
         # the network's moves for the other seats in the play-outs: among every legal action (0), or among their
         # heuristic's best k and the pass, as a `search` opponent chooses among them
         self.opponent_candidates = opponent_candidates
+        # the searching seat's next decision in each play-out: its network's best move (1), or the best of its
+        # network's best k, each played out on (a one-move look further ahead on the sampled deal)
+        self.lookahead = lookahead
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -853,41 +865,75 @@ class InferenceSearchBot(SearchBot):
         """This seat's points from each of ``games`` (one sampled deal after each candidate), played to the end
         as :meth:`_play_on` plays one, but side by side: the heuristic moves each line on until the network is
         to move in it (every move with ``playout='learned'``, this seat's with ``'mixed'``), and the network
-        then moves every waiting line in one pass (:meth:`GameScorer.acts`), which reads its weights once for
-        all of them. None when the deadline passes first."""
+        then moves every waiting line in one pass (:meth:`GameScorer.q_many`), which reads its weights once for
+        all of them. With ``lookahead=k``, at this seat's next decision a line splits into its network's best k
+        moves, each played on, and is worth the best of them for this seat. None when the deadline passes
+        first."""
         learned = self.last_playout == "learned"
+        lines = list(games)
+        root = list(range(len(games)))  # the line each one split from
+        split = [self.lookahead < 2] * len(games)  # whether the line is past this seat's next decision
         previous = [[g.hand(s).mask for s in range(g.n)] for g in games]
         played = list(played)
         clock = time.perf_counter
-        live = [j for j, g in enumerate(games) if not g.is_over]
+        live = [j for j, g in enumerate(lines) if not g.is_over]
         while live:
             if not learned:
                 for j in live:
-                    g = games[j]
+                    g = lines[j]
                     while not g.is_over and g.to_move != seat:
                         if deadline is not None and clock() >= deadline:
                             return None
                         played[j] = heuristic_step(g, play.others, played[j], previous[j])
-                live = [j for j in live if not games[j].is_over]
+                live = [j for j in live if not lines[j].is_over]
                 if not live:
                     break
             if deadline is not None and clock() >= deadline:
                 return None
-            waiting = [games[j] for j in live]
-            options = [self._network_options(games[j], seat, play, played[j], previous[j], scorer) for j in live]
-            for j, move in zip(live, scorer.picks(waiting, options), strict=True):
-                g = games[j]
-                before = g.hand(g.to_move).mask
-                action = g.play(move)
-                if action.mask:
-                    previous[j][g.to_move] = before
-                    played[j] |= action.mask
-            live = [j for j in live if not games[j].is_over]
-        points = []
-        for g in games:
+            waiting = [lines[j] for j in live]
+            options = [self._network_options(lines[j], seat, play, played[j], previous[j], scorer) for j in live]
+            ask = [i for i, legal in enumerate(options) if len(legal) > 1]
+            qs: list[Any] = [None] * len(live)
+            if ask:
+                found = scorer.q_many([waiting[i] for i in ask], [options[i] for i in ask])
+                for i, q in zip(ask, found, strict=True):
+                    qs[i] = q
+            born = []
+            for j, legal, q in zip(live, options, qs, strict=True):
+                g = lines[j]
+                if q is None:  # one move: no choice, and no decision to look past
+                    self._network_move(g, legal[0], previous[j], played, j)
+                    continue
+                order = [int(np.argmax(q))]
+                if not split[j] and g.to_move == seat:
+                    split[j] = True
+                    order = [int(i) for i in np.argsort(-q, kind="stable")[: self.lookahead]]
+                    for i in order[1:]:  # the other moves weighed go on as lines of their own
+                        born.append(len(lines))
+                        lines.append(g.clone())
+                        root.append(root[j])
+                        split.append(True)
+                        previous.append(list(previous[j]))
+                        played.append(played[j])
+                        self._network_move(lines[-1], legal[i], previous[-1], played, -1)
+                self._network_move(g, legal[order[0]], previous[j], played, j)
+            live = [j for j in live + born if not lines[j].is_over]
+        points = [-math.inf] * len(games)
+        for g, r in zip(lines, root, strict=True):
             assert g.result is not None
-            points.append(round_utility(g.result, measure)[seat])
+            points[r] = max(points[r], round_utility(g.result, measure)[seat])
         return points
+
+    @staticmethod
+    def _network_move(game: Game, move: Play, previous: list[int], played: list[int], j: int) -> None:
+        """Play the network's ``move`` in a play-out line: the mover's hand before it kept in ``previous`` (a
+        plan reuses its work) and its cards added to the line's entry ``j`` of ``played``."""
+        mover = game.to_move
+        before = game.hand(mover).mask
+        action = game.play(move)
+        if action.mask:
+            previous[mover] = before
+            played[j] |= action.mask
 
     def _network_options(
         self, game: Game, seat: int, play: ModelOfPlay, played: int, previous: list[int], scorer: Any
