@@ -23,6 +23,7 @@ LAYERS = {
     "legal": 7,
     "game": 8,
     "positions": 9,
+    "bounds": 9,
     "exchange": 9,
     "match": 10,
     "state": 11,

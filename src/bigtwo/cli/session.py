@@ -19,10 +19,10 @@ from bigtwo.actions import WORD_DECISIONS
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.registry import strongest_bot
 from bigtwo.bots.spec import BotSpec, split_lineup
+from bigtwo.bounds import LARGE_HAND, max_hand_size
 from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
-from bigtwo.envs.legal_bound import LARGE_HAND, max_hand_size
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.game import Game

@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bigtwo.bounds import max_hand_size
 from bigtwo.cards import DECK_SIZE, TWO, bits
-from bigtwo.envs.legal_bound import max_hand_size
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.scoring import RoundResult, count_multiplier, face_value, rank_sum

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bigtwo.envs.legal_bound import LARGE_HAND
+from bigtwo.bounds import LARGE_HAND
 
 ENV_PREFIX = "BIGTWO_"
 
