@@ -18,6 +18,7 @@ from bigtwo.cli.tui import decision_text
 from bigtwo.cli.words import Wording, card_face, plural
 from bigtwo.errors import BigTwoError
 from bigtwo.record import load_record
+from bigtwo.words import TABLE_NAMES, table_names
 
 runner = CliRunner()
 
@@ -89,10 +90,12 @@ def test_everything_the_table_says_is_in_the_players_words(preset, rounds):
     for text in said:
         check_words(text)
     log = "\n".join(plain(line) for line in session.log)
+    named = "|".join(TABLE_NAMES)
+    assert not re.search(r"\bSeat \d", log)  # names, not seat numbers
     if preset == "classic":  # the scoring details name the players
-        assert re.search(r"\b(You pay|Seat \d pays) \d+", log)
+        assert re.search(rf"\b(You pay|({named}) pays) \d+", log)
     if rounds:
-        assert re.search(r"Round 1 of 2: (You deal|Seat \d deals)\.", log)
+        assert re.search(rf"Round 1 of 2: (You deal|({named}) deals)\.", log)
 
 
 def test_one_card_notation_in_the_hand_the_legal_list_and_the_errors():
@@ -124,7 +127,7 @@ def test_the_plain_table_reads_bots_with_the_spec_parser_and_plays_the_hint(tmp_
     )
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "Seat 1 (greedy)" in out and "Seat 2 (random)" in out and "Seat 3 (search(iterations=2))" in out
+    assert "Ana (greedy)" in out and "Ben (random)" in out and "Chloe (search(iterations=2))" in out
     assert "Hint: " in out and "Round over." in out and "Not allowed" not in out
     assert f"Saved the record (unfinished) to {path}" in out.replace("\n", "")
     assert load_record(path).result == "*"
@@ -186,3 +189,38 @@ def test_every_bot_a_player_can_pick_is_said_in_one_plain_sentence():
         unregister("club-champion")
     out = runner.invoke(app, ["bots"]).output
     assert "A network trained over millions of games" in out and "``" not in out
+
+
+def test_the_computer_players_have_names_and_the_player_can_choose_them():
+    """By default the table's names, in seat order with the person's seat skipped; ``--names`` gives one a
+    computer player, shown in the seat list and the log (the record keeps the bots that played)."""
+    assert table_names(0, 4) == ["You", "Ana", "Ben", "Chloe"]
+    assert table_names(2, 4) == ["Ana", "Ben", "You", "Chloe"]
+    assert table_names(7, 8) == ["You" if s == 7 else TABLE_NAMES[s] for s in range(8)]
+    res = runner.invoke(
+        app,
+        ["play", "--plain", "--seed", "3", "--delay", "0", "--bots", "greedy", "--names", "Mum, Dad,Grandpa"],
+        input="hint\n\n" * 60,
+        env={"COLUMNS": "120"},
+    )
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Mum (greedy)" in out and "Dad (greedy)" in out and "Grandpa (greedy)" in out
+    assert re.search(r"\b(Mum|Dad|Grandpa) plays\b", out) and "Ana" not in out and not re.search(r"\bSeat \d", out)
+
+
+@pytest.mark.parametrize(
+    "names,message",
+    [
+        ("Mum,Dad", "--names gives 2 names for 3 computer players"),
+        ("Mum,Dad,Grandpa,Gran", "--names gives 4 names for 3 computer players"),
+        ("Mum,,Dad", "'' is not a name a table can show: 1 to 16 printable characters"),
+        ("Mum,Dad,Bartholomew the Great", "'Bartholomew the Great' is not a name a table can show"),
+        ("Mum,Dad,Tab\tby", "is not a name a table can show"),
+        ("Mum,YOU,Dad", "'YOU' is what the table calls you: choose another name"),
+        ("Mum,Dad,mum", "'Mum' is given to two players: every name must be different"),
+    ],
+)
+def test_bad_names_are_refused_in_words(names, message):
+    res = runner.invoke(app, ["play", "--plain", "--seed", "3", "--names", names], input="quit\n")
+    assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output

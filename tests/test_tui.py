@@ -19,6 +19,7 @@ from bigtwo.cli.words import card_face
 from bigtwo.errors import BigTwoError
 from bigtwo.record import format_text, load_record, replay
 from bigtwo.record.frames import frames_of
+from bigtwo.words import TABLE_NAMES
 
 runner = CliRunner()
 
@@ -54,7 +55,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
         async with table.run_test(size=(80, 24)) as pilot:
             await settle(pilot, table)
             screen = screen_text(table)
-            assert "Your hand" in screen and "Seat 1 learned" in screen  # the default opponent: quickest strong
+            assert "Your hand" in screen and "Ana learned" in screen  # the default opponent: quickest strong
             assert all(len(line) <= 80 for line in screen.splitlines()) and len(screen.splitlines()) <= 24
             g = session.game
             assert session.human_to_move
@@ -120,7 +121,7 @@ def test_a_whole_game_at_80x24_with_a_mistake_a_hint_an_undo_a_save_and_a_replay
             first = screen_text(viewer)
             assert "step 0/" in first and "The deal" in first
             for seat, hand in enumerate(rec.rounds[0].game.hands):  # every hand is visible, by name
-                name = "You" if seat == 0 else f"Seat {seat} learned"
+                name = "You" if seat == 0 else f"{TABLE_NAMES[seat - 1]} learned"
                 assert name in first and hand.split()[0].replace("T", "10")[:-1] in first
             assert "P0" not in first and "P1" not in first
             await pilot.press("right", "right", "right")
@@ -177,7 +178,7 @@ def test_the_table_fits_80x24_with_eight_players():
             await settle(pilot, table)
             screen = screen_text(table)
             for seat in range(1, 8):
-                assert f"Seat {seat} random" in screen
+                assert f"{TABLE_NAMES[seat - 1]} random" in screen
             assert "Your hand" in screen
 
     run(scenario())
@@ -253,7 +254,7 @@ def test_bigtwo_replay_plain_and_check(tmp_path):
     assert res.exit_code == 0, res.output
     assert "Round 2: " in res.output and "Totals: You " in res.output
     assert not re.search(r"\bP\d\b", res.output)  # names, not the record's seat tokens
-    assert "You play" in res.output and "Seat 1 plays" in res.output
+    assert "You play" in res.output and "Ana plays" in res.output
     res = runner.invoke(cli_app, ["replay", str(path), "--plain", "--at", "5"], env={"COLUMNS": "120"})
     assert res.exit_code == 0 and "Step 5 of" in res.output
     res = runner.invoke(cli_app, ["replay", str(path), "--plain", "--at", "4000"], env={"COLUMNS": "120"})

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bigtwo.cards import card
+from bigtwo.errors import BigTwoError
 
 # a card in record notation: 2-9, T (or 10), J, Q, K, A and a suit letter (a trailing ' marks a second copy)
 _CARD = re.compile(r"(?<![\w'♦♣♥♠])(?:10|[2-9TJQKA])[DCHS]'?(?![\w'])")
@@ -31,6 +32,36 @@ _RUN_TEN = re.compile(r"(?<=[\dJQKA]-)T\b|\bT(?=-[JQKA\d])")
 _ONE_OF = re.compile(r"(?<![\d.,])(?<![Ss]eat )(?<!Round )\b1 (card|play|point|round|place|trick|game|deal)s\b")
 _IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
 _NOT_VERBS = {"its", "this", "plus", "less", "us", "as", "always", "was"}
+
+
+# what a terminal table calls its computer players, in seat order, the person's seat skipped (eight seats at most)
+TABLE_NAMES = ("Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana")
+NAME_LENGTH = 16  # the longest name a table shows (the full-screen table's seat boxes are narrow)
+
+
+def table_names(seat: int, n: int, given: Sequence[str] | None = None) -> list[str]:
+    """Every seat's name at a table of ``n`` seats with the person in ``seat`` (``"You"``): the computer players
+    get ``given`` (one each, in seat order) or :data:`TABLE_NAMES`. A wrong count, an empty, long or repeated
+    name, or one that reads as the person ("you") is refused in words."""
+    others = n - 1
+    if given is None:
+        chosen = list(TABLE_NAMES[:others])
+    else:
+        chosen = [name.strip() for name in given]
+        if len(chosen) != others:
+            raise BigTwoError(
+                f"--names gives {plural(len(chosen), 'name')} for {plural(others, 'computer player')}: one each, "
+                "in seat order, separated by commas"
+            )
+        for name in chosen:
+            if not name or len(name) > NAME_LENGTH or not name.isprintable():
+                raise BigTwoError(f"{name!r} is not a name a table can show: 1 to {NAME_LENGTH} printable characters")
+            if name.casefold() == "you":
+                raise BigTwoError(f"{name!r} is what the table calls you: choose another name")
+            if sum(other.casefold() == name.casefold() for other in chosen) > 1:
+                raise BigTwoError(f"{name!r} is given to two players: every name must be different")
+    chosen.reverse()
+    return ["You" if s == seat else chosen.pop() for s in range(n)]
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

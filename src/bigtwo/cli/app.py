@@ -75,6 +75,12 @@ def play(
     plain: bool = typer.Option(False, "--plain", help="The line-by-line table (also used when not in a terminal)"),
     save: str = typer.Option(None, "--save", help="Save the record to this file (.json for JSON) when done"),
     theme: str = typer.Option(None, "--theme", help="Colour theme, e.g. textual-light, ansi-dark, ansi-light"),
+    names: str = typer.Option(
+        None,
+        "--names",
+        help="The computer players' names, one a seat in seat order, comma-separated (default: Ana, Ben, Chloe, ...)",
+        show_default=False,
+    ),
 ) -> None:
     """Play a round (or a match, with --rounds / --points) in the terminal.
 
@@ -85,17 +91,27 @@ def play(
       bigtwo play --plain --bots 'greedy,random,search(iterations=40)'  # one bot a seat, options in parentheses
       bigtwo play --rules house-code --rounds 5 --save match.txt       # a match: roles, trading, scores
       bigtwo play --rules ./our-rules.toml --ascii                     # your own rules (see 'bigtwo rules show')
+      bigtwo play --names 'Mum,Dad,Grandpa'                            # the computer players' names
     """
     import sys
 
     r = _load(rules)
+    named = None if names is None else names.split(",")
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from bigtwo.cli.session import TableSession
         from bigtwo.cli.tui import run_table
 
         def new_session(fresh_seed: int | None = None) -> TableSession:
             return TableSession(
-                r, players=players, seat=seat, bots=bots, seed=fresh_seed, rounds=rounds, points=points, delay=delay
+                r,
+                players=players,
+                seat=seat,
+                bots=bots,
+                seed=fresh_seed,
+                rounds=rounds,
+                points=points,
+                delay=delay,
+                names=named,
             )
 
         try:
@@ -118,6 +134,7 @@ def play(
             rounds=rounds,
             points=points,
             console=console,
+            names=named,
         )
     except (BigTwoError, ValueError) as e:
         _error(e)

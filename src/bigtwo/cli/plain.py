@@ -8,7 +8,7 @@ The human types cards, ``pass``, an exchange answer, or a command (``help`` list
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ class PlainTable:
         input_fn: Callable[[str], str] = input,
         rounds: int | None = None,
         points: int | None = None,
+        names: Sequence[str] | None = None,
     ):
         self.rules = rules
         self.session = TableSession(
@@ -67,6 +68,7 @@ class PlainTable:
             points=points,
             ascii_cards=ascii_cards,
             delay=delay,
+            names=names,
         )
         self.delay = delay
         self.console = console or Console(highlight=False)

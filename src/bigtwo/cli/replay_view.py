@@ -19,6 +19,7 @@ from bigtwo.cli.words import Wording, card_face, plural
 from bigtwo.record.build import ordinal
 from bigtwo.record.frames import Frame
 from bigtwo.record.model import Record
+from bigtwo.words import TABLE_NAMES
 
 
 def _cards_text(notation: str, styles: CardStyles | None) -> Text:
@@ -30,20 +31,18 @@ def _cards_text(notation: str, styles: CardStyles | None) -> Text:
 
 
 def replay_words(record: Record) -> Wording:
-    """The names the replay uses, as the table did: "You" for the human who saved it, "Seat 2" for a computer
-    player (its bot shown beside), a person's own name otherwise."""
-    from bigtwo.cli.session import available_bots
-
-    bots = set(available_bots())
+    """The names the replay uses, as the table did: "You" for the human who saved it, the table's names for the
+    computer players (:data:`TABLE_NAMES` in seat order, the human's seat skipped; the record keeps their bots,
+    shown beside), a person's own name otherwise."""
     names = list(record.names)
     you = names.index("you") if "you" in names else -1
     shown = []
     for s, name in enumerate(names):
-        head = name.split("(", 1)[0].split(":", 1)[0].strip()
         if s == you:
             shown.append("You")
-        elif not name or head in bots:
-            shown.append(f"Seat {s}")
+        elif not name or played_by_bot(name):
+            k = s - (0 <= you < s)  # the table's k-th computer player
+            shown.append(TABLE_NAMES[k] if k < len(TABLE_NAMES) else f"Seat {s}")
         else:
             shown.append(name if names.count(name) == 1 else f"{name} ({s})")
     return Wording(you, shown)
@@ -53,7 +52,14 @@ def _player(record: Record, words: Wording, s: int) -> str:
     """A seat in the seat list: its name, and the bot that played it."""
     name = words.name(s)
     player = record.names[s] if s < len(record.names) else ""
-    return f"{name} {player}" if name.startswith("Seat ") and player else name
+    return f"{name} {player}" if s != words.seat and player and played_by_bot(player) else name
+
+
+def played_by_bot(name: str) -> bool:
+    """Whether a record's player name is a bot's spec (``learned``, ``search(iterations=40)``), not a person's."""
+    from bigtwo.cli.session import available_bots
+
+    return name.split("(", 1)[0].split(":", 1)[0].strip() in available_bots()
 
 
 def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from bigtwo.match import Match
 from bigtwo.observation import as_observation
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.ruleset import Ruleset
+from bigtwo.words import table_names
 
 HUMAN = "you"
 DEFAULT_BOT = "heuristic"  # the strongest quick bot that plays every table (the learned bot has weights for a few)
@@ -106,9 +108,11 @@ class TableSession:
         date: str | None = None,
         ascii_cards: bool = False,
         delay: float = 0.0,
+        names: Sequence[str] | None = None,
     ):
         """``bots``: one spec for every computer player or one a seat; None: the strongest bot that answers
-        within ``delay`` seconds at this table (``delay`` only chooses it: the table waits, not the session)."""
+        within ``delay`` seconds at this table (``delay`` only chooses it: the table waits, not the session).
+        ``names``: the computer players' names, one each in seat order (default :data:`TABLE_NAMES`)."""
         self.rules = rules
         self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
         self.match: Match | None = None
@@ -123,7 +127,7 @@ class TableSession:
         if not 0 <= seat < n:
             raise BigTwoError(f"--seat {seat} is not a seat at a {n}-player table (0-{n - 1})")
         self.seat = seat
-        self.words = Wording(seat, ascii_cards=ascii_cards)
+        self.words = Wording(seat, names=table_names(seat, n, names), ascii_cards=ascii_cards)
         others = [s for s in range(n) if s != seat]
         default = default_bot_spec(rules, n, delay) if not bots else None
         self.specs = dict(zip(others, bot_specs(bots, n - 1, default), strict=True))
@@ -194,11 +198,11 @@ class TableSession:
         return self.single.observation(s)
 
     def name(self, s: int) -> str:
-        """What the table calls a seat: 'You', 'Seat 2'."""
+        """What the table calls a seat: 'You', 'Ben'."""
         return self.words.name(s)
 
     def label(self, s: int) -> str:
-        """A seat with its player: 'You', 'Seat 2 (greedy)'."""
+        """A seat with its player: 'You', 'Ben (greedy)'."""
         return "You" if s == self.seat else f"{self.name(s)} ({self.specs[s]})"
 
     def say(self, message: object) -> str:

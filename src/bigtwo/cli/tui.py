@@ -633,7 +633,7 @@ def seats_table(s: TableSession) -> Table:
             state = "on top"
         if roles and roles[seat] not in ("neutral",):
             state = (state + " " if state else "") + roles[seat]
-        name = "You" if seat == s.seat else f"Seat {seat} {s.specs[seat]}"
+        name = "You" if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
         if m is not None and m.current.dealer == seat:
             name += " [D]"
         row = ["▶" if s.to_move == seat else "", escape(name), str(sizes[seat]), escape(state)]
