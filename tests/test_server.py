@@ -446,7 +446,7 @@ def test_bots_fill_a_table_and_the_finished_game_is_a_record(server):
     assert f'filename="bigtwo-{rid}.txt"' in r.headers["content-disposition"]
     text = r.text
     assert text.startswith('[Format "bigtwo-record/1"]\n[Type "match"]') and '[Player P0 "Ann"]' in text
-    assert f'[Table "{rid}"]' in text and '[Player P2 "Bot 2 (random)"]' in text
+    assert f'[Table "{rid}"]' in text and '[Player P2 "Chloe (random)"]' in text
     again = replay(read_record(text))  # every deal, play and payment checked again
     assert again.totals == final["match"]["totals"] and again.is_over
     r = httpx.get(f"{server.url}/api/records/{rid}?format=json")

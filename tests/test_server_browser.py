@@ -29,7 +29,7 @@ from bigtwo.positions import position_from_observation
 from bigtwo.record import read_record, replay
 from bigtwo.server import store
 from bigtwo.server.messages import EMOTES
-from bigtwo.words import Wording
+from bigtwo.words import TABLE_NAMES, Wording
 from tests.server_support import (
     ARTIFACTS,
     ROOT,
@@ -845,7 +845,7 @@ def test_finished_matches_show_places_hands_and_names(browser, server, viewport)
         text = page.inner_text("#summary")
         assert not SEAT_WORDS.search(text) and not re.search(r"\b1 cards\b", text)
         if preset == "classic":
-            assert re.search(r"Bot \d \(greedy\) pays \d+", text)
+            assert re.search(rf"\b({'|'.join(TABLE_NAMES)}) \(greedy\) pays \d+", text)
         assert fits_across(page, "#summary .scroll")
         shot(page, f"8-finished-{preset}-{screen}")
     assert errors == []

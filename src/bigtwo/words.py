@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bigtwo.cards import card
-from bigtwo.errors import BigTwoError
 
 # a card in record notation: 2-9, T (or 10), J, Q, K, A and a suit letter (a trailing ' marks a second copy)
 _CARD = re.compile(r"(?<![\w'♦♣♥♠])(?:10|[2-9TJQKA])[DCHS]'?(?![\w'])")
@@ -49,17 +48,17 @@ def table_names(seat: int, n: int, given: Sequence[str] | None = None) -> list[s
     else:
         chosen = [name.strip() for name in given]
         if len(chosen) != others:
-            raise BigTwoError(
+            raise ValueError(
                 f"--names gives {plural(len(chosen), 'name')} for {plural(others, 'computer player')}: one each, "
                 "in seat order, separated by commas"
             )
         for name in chosen:
             if not name or len(name) > NAME_LENGTH or not name.isprintable():
-                raise BigTwoError(f"{name!r} is not a name a table can show: 1 to {NAME_LENGTH} printable characters")
+                raise ValueError(f"{name!r} is not a name a table can show: 1 to {NAME_LENGTH} printable characters")
             if name.casefold() == "you":
-                raise BigTwoError(f"{name!r} is what the table calls you: choose another name")
+                raise ValueError(f"{name!r} is what the table calls you: choose another name")
             if sum(other.casefold() == name.casefold() for other in chosen) > 1:
-                raise BigTwoError(f"{name!r} is given to two players: every name must be different")
+                raise ValueError(f"{name!r} is given to two players: every name must be different")
     chosen.reverse()
     return ["You" if s == seat else chosen.pop() for s in range(n)]
 

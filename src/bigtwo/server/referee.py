@@ -32,7 +32,7 @@ from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
 from bigtwo.server.views import ScoreTable, match_view, spectator_view
-from bigtwo.words import Wording
+from bigtwo.words import TABLE_NAMES, Wording
 
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
@@ -79,7 +79,9 @@ class Seat:
 
 
 def bot_name(seat: Seat) -> str:
-    return f"Bot {seat.seat} ({seat.bot or 'greedy'})"
+    """A bot's name at the table: the tables' name for its seat, with its kind (``Chloe (learned)``), so that the
+    players read names, as everywhere else, and still see which bot it is."""
+    return f"{TABLE_NAMES[seat.seat % len(TABLE_NAMES)]} ({seat.bot or 'greedy'})"
 
 
 @dataclass
