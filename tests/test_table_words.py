@@ -4,6 +4,7 @@ brackets that survive rich, and the plain table's --bots, hint and save."""
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 from rich.console import Console
@@ -132,7 +133,7 @@ def test_the_plain_table_reads_bots_with_the_spec_parser_and_plays_the_hint(tmp_
     assert f"Saved the record (unfinished) to {path}" in out.replace("\n", "")
     assert load_record(path).result == "*"
     rec = load_record(final)
-    assert rec.names == ["you", "greedy", "random", "search(iterations=2)"] and rec.result != "*"
+    assert rec.names == ["you", "Ana (greedy)", "Ben (random)", "Chloe (search(iterations=2))"] and rec.result != "*"
     res = runner.invoke(app, ["play", "--plain", "--bots", "grabby"])
     assert res.exit_code == 2 and "no bot named 'grabby'" in res.output
 
@@ -224,3 +225,24 @@ def test_the_computer_players_have_names_and_the_player_can_choose_them():
 def test_bad_names_are_refused_in_words(names, message):
     res = runner.invoke(app, ["play", "--plain", "--seed", "3", "--names", names], input="quit\n")
     assert res.exit_code == 2 and message in " ".join(res.output.split()), res.output
+
+
+def test_a_replay_names_the_players_as_their_table_did():
+    """A terminal record names each computer player with its bot (``Mum (greedy)``): the replay calls it by that
+    name with the bot beside; an older record's bare bots get the table's names, and the server's bots
+    (``Chloe (random)``) and people keep theirs."""
+    from bigtwo.cli.replay_view import computer_player, replay_words
+
+    assert computer_player("Mum (greedy)") == ("Mum", "greedy")
+    assert computer_player("Chloe (search(iterations=2))") == ("Chloe", "search(iterations=2)")
+    assert computer_player("search(iterations=2)") == (None, "search(iterations=2)")
+    assert computer_player("Ann (the host)") == (None, None) and computer_player("Ann") == (None, None)
+    session = TableSession(load_rules("classic"), seed=3, bots="greedy", names=["Mum", "Dad", "Grandpa"])
+    while not session.is_over:
+        session.act(session.hint().answer) if session.human_to_move else session.bot_step()
+    record = session.record()
+    assert record.names == ["you", "Mum (greedy)", "Dad (greedy)", "Grandpa (greedy)"]
+    words = replay_words(record)
+    assert [words.name(s) for s in range(4)] == ["You", "Mum", "Dad", "Grandpa"]
+    older = replay_words(replace(record, names=["random", "you", "random", "Ann"]))
+    assert [older.name(s) for s in range(4)] == ["Ana", "You", "Ben", "Ann"]

@@ -211,7 +211,7 @@ def test_bot_kinds_and_options(monkeypatch):
     spec = parse_bot_spec("tunable(strength=3)")
     assert spec.build(1).strength == 3 and str(spec) == "tunable(strength=3)"
     session = TableSession(load_rules("classic"), seed=1, bots="tunable(strength=2),greedy,random")
-    assert session.bots[1].strength == 2 and session.record_names()[1] == "tunable(strength=2)"
+    assert session.bots[1].strength == 2 and session.record_names()[1] == "Ana (tunable(strength=2))"
     with pytest.raises(BigTwoError, match="unexpected keyword"):
         parse_bot_spec("greedy(strength=2)").build(1)
 

@@ -31,35 +31,46 @@ def _cards_text(notation: str, styles: CardStyles | None) -> Text:
 
 
 def replay_words(record: Record) -> Wording:
-    """The names the replay uses, as the table did: "You" for the human who saved it, the table's names for the
-    computer players (:data:`TABLE_NAMES` in seat order, the human's seat skipped; the record keeps their bots,
-    shown beside), a person's own name otherwise."""
-    names = list(record.names)
-    you = names.index("you") if "you" in names else -1
-    shown = []
-    for s, name in enumerate(names):
+    """The names the replay uses, as the table did: "You" for the human who saved it, a computer player's name at
+    the table (recorded as ``Ana (learned)``, its bot shown beside; an older record's bare bot gets the table's
+    name for its seat, :data:`TABLE_NAMES` in seat order with the human's seat skipped), a person's own name."""
+    you = record.names.index("you") if "you" in record.names else -1
+    names = []
+    for s, name in enumerate(record.names):
+        called, bot = computer_player(name)
         if s == you:
-            shown.append("You")
-        elif not name or played_by_bot(name):
+            names.append("You")
+        elif bot is not None and called is None:
             k = s - (0 <= you < s)  # the table's k-th computer player
-            shown.append(TABLE_NAMES[k] if k < len(TABLE_NAMES) else f"Seat {s}")
+            names.append(TABLE_NAMES[k] if k < len(TABLE_NAMES) else f"Seat {s}")
         else:
-            shown.append(name if names.count(name) == 1 else f"{name} ({s})")
-    return Wording(you, shown)
+            names.append(called or name)
+    return Wording(you, [name if names.count(name) == 1 else f"{name} ({s})" for s, name in enumerate(names)])
 
 
 def _player(record: Record, words: Wording, s: int) -> str:
     """A seat in the seat list: its name, and the bot that played it."""
     name = words.name(s)
-    player = record.names[s] if s < len(record.names) else ""
-    return f"{name} {player}" if s != words.seat and player and played_by_bot(player) else name
+    bot = computer_player(record.names[s])[1] if s < len(record.names) and s != words.seat else None
+    return f"{name} {bot}" if bot else name
 
 
-def played_by_bot(name: str) -> bool:
-    """Whether a record's player name is a bot's spec (``learned``, ``search(iterations=40)``), not a person's."""
+def computer_player(name: str) -> tuple[str | None, str | None]:
+    """A record's player as (the name the table gave it, its bot): ``Ana (learned)`` is ('Ana', 'learned'), an
+    older record's bare ``search(iterations=40)`` (None, the bot) or empty name (None, ''), a person (None, None)."""
     from bigtwo.cli.session import available_bots
 
-    return name.split("(", 1)[0].split(":", 1)[0].strip() in available_bots()
+    def is_bot(spec: str) -> bool:
+        return spec.split("(", 1)[0].split(":", 1)[0].strip() in available_bots()
+
+    if not name:
+        return None, ""  # a computer player whose bot the record does not say
+    if is_bot(name):
+        return None, name
+    called, sep, rest = name.partition(" (")
+    if sep and rest.endswith(")") and called and is_bot(rest[:-1]):
+        return called, rest[:-1]
+    return None, None
 
 
 def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:

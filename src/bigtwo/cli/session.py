@@ -218,7 +218,9 @@ class TableSession:
         return _describe(self, choice)
 
     def record_names(self) -> list[str]:
-        return [HUMAN if s == self.seat else str(self.specs[s]) for s in range(self.n)]
+        """The players as the record names them: ``you``, and each computer player's name with its bot
+        (``Ana (learned)``), as the server's records name its bots."""
+        return [HUMAN if s == self.seat else self.label(s) for s in range(self.n)]
 
     @property
     def decision(self) -> dict[str, Any] | None:
