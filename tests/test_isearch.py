@@ -63,6 +63,7 @@ PLAYOUT_OPTIONS = [
     {"replies": 1},
     {"playout": "learned", "lookahead": 2},
     {"playout": "mixed", "lookahead": 3},
+    {"playout": "learned", "opponent_temperature": 1.0, "lookahead": 2},
 ]
 
 
@@ -345,6 +346,22 @@ def test_a_look_ahead_keeps_the_best_of_the_searching_seats_next_moves():
             assert all(b >= a for a, b in zip(worth[low], worth[high], strict=True))
         gained += sum(b > a for a, b in zip(worth[1], worth[3], strict=True))
     assert gained
+
+
+def test_opponents_in_the_play_outs_can_draw_their_moves_from_a_softmax():
+    """With ``opponent_temperature=t`` another seat's move in a play-out is drawn with probability proportional to
+    ``exp(value / t)`` (values in points): two moves a point apart at t=1 come out about 73% and 27% of the time;
+    at 0 (the default) it is always the best, and a search with it plays whole games."""
+    import numpy as np
+
+    bot = InferenceSearchBot(seed=4, opponent_temperature=1.0)
+    scale = 13.0
+    q = np.array([0.0, 1.0 / scale, -5.0 / scale])  # 0, 1 and -5 points
+    draws = [bot._opponent_pick(q, scale) for _ in range(4000)]
+    share = draws.count(1) / len(draws)
+    expected = math.e / (1 + math.e + math.exp(-5))
+    assert abs(share - expected) < 0.03 and draws.count(2) < 40
+    assert {InferenceSearchBot(seed=4)._opponent_pick(q, scale) for _ in range(50)} == {1}
 
 
 def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
@@ -652,8 +669,10 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"deals_together": 0}, "deals_together must be 1 or more"),
         ({"opponent_candidates": -1}, "opponent_candidates must be 0 or more"),
         ({"lookahead": 0}, "lookahead must be 1"),
-        ({"lookahead": 2, "replies": 1}, "lookahead=2 weighs the searching seat's next move"),
+        ({"lookahead": 2, "replies": 1}, "lookahead changes the play-outs played side by side"),
         ({"lookahead": 2, "horizon": 1}, "which replies and horizon play one line at a time"),
+        ({"opponent_temperature": -1}, "opponent_temperature must be 0"),
+        ({"opponent_temperature": 1, "replies": 1}, "opponent_temperature changes the play-outs"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )

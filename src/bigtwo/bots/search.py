@@ -393,6 +393,7 @@ class InferenceSearchBot(SearchBot):
         deals_together: int = 4,
         opponent_candidates: int = 0,
         lookahead: int = 1,
+        opponent_temperature: float = 0.0,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -420,14 +421,16 @@ class InferenceSearchBot(SearchBot):
             ("deals_together", deals_together, deals_together >= 1, "be 1 or more"),
             ("opponent_candidates", opponent_candidates, opponent_candidates >= 0, "be 0 or more"),
             ("lookahead", lookahead, lookahead >= 1, "be 1 (the network's best move alone) or more"),
+            ("opponent_temperature", opponent_temperature, opponent_temperature >= 0, "be 0 (their best move) or more"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
-        if lookahead > 1 and (replies or horizon):
-            raise ValueError(
-                f"lookahead={lookahead} weighs the searching seat's next move in play-outs played side by side, "
-                "which replies and horizon play one line at a time: choose one"
-            )
+        for option, value in (("lookahead", lookahead > 1), ("opponent_temperature", opponent_temperature > 0)):
+            if value and (replies or horizon):
+                raise ValueError(
+                    f"{option} changes the play-outs played side by side, which replies and horizon play one line "
+                    "at a time: choose one"
+                )
         self.playout = playout
         self.last_playout = "mixed" if playout == "auto" else playout  # the play-outs of the last decision
         self.horizon = horizon
@@ -455,6 +458,9 @@ class InferenceSearchBot(SearchBot):
         # the searching seat's next decision in each play-out: its network's best move (1), or the best of its
         # network's best k, each played out on (a one-move look further ahead on the sampled deal)
         self.lookahead = lookahead
+        # the other seats' moves in the network's play-outs: its best (0), or drawn from a softmax over its values
+        # at this temperature, in points (a search's opponents do not answer the same way on every deal)
+        self.opponent_temperature = opponent_temperature
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -904,7 +910,7 @@ class InferenceSearchBot(SearchBot):
                 if q is None:  # one move: no choice, and no decision to look past
                     self._network_move(g, legal[0], previous[j], played, j)
                     continue
-                order = [int(np.argmax(q))]
+                order = [int(np.argmax(q)) if g.to_move == seat else self._opponent_pick(q, scorer.scale)]
                 if not split[j] and g.to_move == seat:
                     split[j] = True
                     order = [int(i) for i in np.argsort(-q, kind="stable")[: self.lookahead]]
@@ -923,6 +929,16 @@ class InferenceSearchBot(SearchBot):
             assert g.result is not None
             points[r] = max(points[r], round_utility(g.result, measure)[seat])
         return points
+
+    def _opponent_pick(self, q: Any, scale: float) -> int:
+        """The index of another seat's move in a play-out among its network values ``q`` (in the network's units,
+        ``scale`` points each): the best, or with ``opponent_temperature`` drawn from a softmax over them."""
+        if self.opponent_temperature <= 0:
+            return int(np.argmax(q))
+        z = np.asarray(q, dtype=np.float64) * (scale / self.opponent_temperature)
+        p = np.exp(z - z.max())
+        cut = self.rng.random() * float(p.sum())
+        return min(int(np.searchsorted(np.cumsum(p), cut, side="right")), len(p) - 1)
 
     @staticmethod
     def _network_move(game: Game, move: Play, previous: list[int], played: list[int], j: int) -> None:
