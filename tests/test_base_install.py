@@ -50,10 +50,13 @@ def test_the_blocker_blocks():
 
 def test_the_terminal_table_and_the_bots_need_no_extra():
     """``bigtwo play`` against its default opponents (a hint and the list of plays asked for), ``bigtwo bots``,
-    ``bigtwo rules`` and ``bigtwo simulate`` with the thinking bots, all on the base install."""
+    ``bigtwo rules``, ``bigtwo simulate`` with the thinking bots and ``bigtwo benchmark`` (its board without the
+    plot, which says why), all on the base install; ``serve`` and ``train`` name the extra they need."""
     out = run_without(
         ENV + RL + SERVER + TEST,
         """
+        import tempfile
+
         from typer.testing import CliRunner
         from bigtwo.cli.app import app
 
@@ -63,12 +66,12 @@ def test_the_terminal_table_and_the_bots_need_no_extra():
             (["bots"], ""),
             (["rules", "list"], ""),
             (["simulate", "--games", "1", "--bots", "learned,isearch:iterations=2,search:iterations=2,heuristic"], ""),
+            (["benchmark", "--bot", "greedy", "--opponents", "random", "--deals", "2", "--workers", "1", "-q",
+              "--out", tempfile.mkdtemp()], ""),
         ):
             res = runner.invoke(app, args, input=typed)
             assert res.exit_code == 0, (args, res.output, res.exception)
             print(res.output)
-        import tempfile
-
         trained = tempfile.mkdtemp()
         for args, needs in ((["serve"], "needs the server extra"), (["train", "--out", trained], "needs the rl extra")):
             res = runner.invoke(app, args)
@@ -77,6 +80,7 @@ def test_the_terminal_table_and_the_bots_need_no_extra():
         """,
     )
     assert "Bye." in out and "isearch" in out and "classic" in out
+    assert "leaderboard.json" in out and "plot: not drawn, it needs matplotlib" in out
     assert 'pip install "bigtwo[server]"' in out
 
 

@@ -8,6 +8,15 @@ from bigtwo.arena.results import ArenaResult
 from bigtwo.errors import BigTwoError
 
 
+def can_plot() -> bool:
+    """Whether matplotlib is installed (the ``plot`` extra), so a PNG can be drawn."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def check_plot_path(path: str | Path) -> Path:
     """Refuse a plot that cannot be written (no matplotlib, no such folder) before a run plays any game."""
     path = Path(path)

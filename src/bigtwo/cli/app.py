@@ -298,7 +298,14 @@ def benchmark(
         Path, typer.Option("--out", "-o", help="Folder for leaderboard.json, .md, .png (a board there is added to)")
     ] = Path("benchmark"),
     fresh: Annotated[bool, typer.Option("--fresh", help="Start a new board, not adding to --out's")] = False,
-    plot: Annotated[bool, typer.Option("--plot/--no-plot", help="Draw leaderboard.png (needs matplotlib)")] = True,
+    plot: Annotated[
+        bool | None,
+        typer.Option(
+            "--plot/--no-plot",
+            help="Draw leaderboard.png (needs matplotlib; default: where it is installed)",
+            show_default=False,
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars")] = False,
 ) -> None:
     """The standard evaluation: bots against the reference field on fixed duplicate deals, to a leaderboard.

@@ -91,16 +91,20 @@ def benchmark(
     ray: str | None = None,
     out: Path = Path("benchmark"),
     fresh: bool = False,
-    plot: bool = True,
+    plot: bool | None = None,
     quiet: bool = False,
     console: Console | None = None,
 ) -> Leaderboard:
+    """``plot``: draw the PNG (refused before any game where matplotlib is missing), or not; None: where
+    matplotlib is installed, else the board's JSON and Markdown alone, with a line saying so."""
+    from bigtwo.arena.plot import can_plot, check_plot_path
+
     console = console or Console(highlight=False)
     if out.exists() and not out.is_dir():
         raise BigTwoError(f"--out {out}: not a folder")
+    skipped = plot is None and not can_plot()
+    plot = not skipped if plot is None else plot
     if plot:
-        from bigtwo.arena.plot import check_plot_path
-
         out.mkdir(parents=True, exist_ok=True)
         check_plot_path(out / FILES[2])
     previous = None
@@ -135,4 +139,6 @@ def benchmark(
     console.print(f"table: {escape(str(board.save_markdown(out / FILES[1])))}")
     if plot:
         console.print(f"plot: {escape(str(board.plot(out / FILES[2])))}")
+    elif skipped:
+        console.print(escape(f"plot: not drawn, it needs matplotlib (pip install 'bigtwo[plot]'); {FILES[2]} left out"))
     return board
