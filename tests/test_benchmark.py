@@ -22,6 +22,13 @@ from bigtwo.cli import app
 from bigtwo.errors import BigTwoError
 
 runner = CliRunner()
+
+
+def said(res) -> str:
+    """What a command printed, its lines joined: rich wraps a long error at whatever width the console has."""
+    return " ".join(res.output.split())
+
+
 CHEAP = "greedy,heuristic"  # opponent sets that play in milliseconds
 
 
@@ -171,7 +178,7 @@ def test_a_training_checkpoint_is_exported_and_played(tmp_path):
 )
 def test_bad_inputs_are_clear_errors(tmp_path, args, message):
     res = run_cli(*args, "-w", "1", "-q", "--no-plot", "-o", str(tmp_path / "out"))
-    assert res.exit_code == 2 and message in res.output, res.output
+    assert res.exit_code == 2 and message in said(res), res.output
     assert not (tmp_path / "out" / "leaderboard.json").exists()
 
 
@@ -179,12 +186,11 @@ def test_bad_files_are_clear_errors(tmp_path):
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip")
     res = run_cli("--bot", str(junk), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
-    assert res.exit_code == 2 and "not a weights file of the learned bot" in res.output
+    assert res.exit_code == 2 and "not a weights file of the learned bot" in said(res)
     arrays = tmp_path / "arrays.npz"
     __import__("numpy").savez(arrays, w0=__import__("numpy").zeros(2))  # arrays, but no network
     res = run_cli("--bot", str(arrays), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
-    said = " ".join(res.output.split())  # the console wraps long lines
-    assert res.exit_code == 2 and "not a network the learned bot reads (meta is not a file" in said, res.output
+    assert res.exit_code == 2 and "not a network the learned bot reads (meta is not a file" in said(res), res.output
     from bigtwo.bots.learned import QPolicy, policy_for
     from bigtwo.rules.ruleset import load_rules
 
@@ -192,12 +198,12 @@ def test_bad_files_are_clear_errors(tmp_path):
     other = QPolicy([(__import__("numpy").concatenate([net.w_state, net.w_action]), net.b0), *net.rest],
                     net.state_size, dict(net.meta, rules="winner"))  # fmt: skip
     res = run_cli("--bot", str(other.save(tmp_path / "winner.npz")), "--deals", "2", "-q", "-o", str(tmp_path / "o"))
-    assert res.exit_code == 2 and "trained for 'winner' with 4 players" in res.output
+    assert res.exit_code == 2 and "trained for 'winner' with 4 players" in said(res)
     if __import__("importlib").util.find_spec("torch") is not None:
         bad = tmp_path / "bad.pt"
         bad.write_bytes(b"nonsense")
         res = run_cli("--bot", str(bad), "--deals", "2", "-q", "-o", str(tmp_path / "o"))
-        assert res.exit_code == 2 and "not a checkpoint of bigtwo train" in res.output
+        assert res.exit_code == 2 and "not a checkpoint of bigtwo train" in said(res)
 
 
 def test_boards_add_up_only_when_measured_alike(tmp_path):
@@ -208,7 +214,7 @@ def test_boards_add_up_only_when_measured_alike(tmp_path):
     board = Leaderboard.load(tmp_path / "board" / "leaderboard.json")
     assert [e.label for e in board.ranked()] == ["heuristic", "random"]
     res = run_cli("--bot", "greedy", "--deals", "4", *common)
-    assert res.exit_code == 2 and "deal set deals_played: 3 and 4" in res.output
+    assert res.exit_code == 2 and "deal set deals_played: 3 and 4" in said(res)
     assert len(Leaderboard.load(tmp_path / "board" / "leaderboard.json").entries) == 2  # left as it was
     assert run_cli("--bot", "greedy", "--deals", "4", *common, "--fresh").exit_code == 0
     assert [e.label for e in Leaderboard.load(tmp_path / "board" / "leaderboard.json").entries] == ["greedy"]
@@ -224,7 +230,7 @@ def test_a_field_whose_bot_had_other_defaults_is_another_field(tmp_path):
     data["protocol"]["field"]["settings"]["heuristic"]["contest"] = False
     (out / "leaderboard.json").write_text(json.dumps(data))
     res = run_cli("--bot", "random", *common)
-    assert res.exit_code == 2 and "opponent set heuristic's settings: contest=False and True" in res.output
+    assert res.exit_code == 2 and "opponent set heuristic's settings: contest=False and True" in said(res)
     assert [e.label for e in Leaderboard.load(out / "leaderboard.json").entries] == ["greedy"]  # left as it was
 
 
