@@ -138,6 +138,15 @@ def test_lobby_lists_public_tables_that_are_not_finished(server):
     assert r.status_code == 200 and "seed" not in r.text and "token" not in r.text
 
 
+def test_a_hosts_bots_are_named_around_the_host(server):
+    """The host takes seat 0 under their name; the bots seated at the start take their seats' names, except one
+    the host already has."""
+    seats = [{"kind": "bot", "bot": "random"}] * 4
+    made = create_room(server.url, host_name="Ben", seats=seats)
+    names = [s["name"] for s in made["room"]["seats"]]
+    assert names == ["Ben", "Ana (random)", "Chloe (random)", "Dev (random)"]
+
+
 def test_seats_invites_and_the_hosts_powers(server):
     base = server.url
     made = create_room(
@@ -149,6 +158,8 @@ def test_seats_invites_and_the_hosts_powers(server):
     r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": "Bob", "seat": 2})
     bot = made["room"]["seats"][2]["name"]
     assert r.status_code == 409 and f"seat 2 is taken by {bot}; open seats: 1, 3" in r.json()["detail"]
+    r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": bot.split(" (")[0].upper()})
+    assert r.status_code == 409 and f"{bot} is already at this table: choose another name" in r.json()["detail"]
     assert httpx.post(f"{base}/api/rooms/{rid}/start", json={}).status_code == 401
     r = httpx.post(f"{base}/api/rooms/{rid}/start", json={}, headers=auth(ann["token"]))
     assert r.status_code == 403 and "only the host" in r.json()["detail"]

@@ -592,3 +592,25 @@ def test_auctions_trading_requests_and_face_down_hands_never_stall_a_table(name)
     again.replay([{**a, "seq": i} for i, a in enumerate(ref.actions)])
     assert again.broken is None and again.match.is_over
     assert again.match.result == ref.match.result
+
+
+def test_everyone_at_a_table_has_a_name_of_their_own():
+    """A person may not join under a name someone at the table already has (any case or spacing, a bot's without
+    its kind), and a bot takes its seat's name unless someone there is called by it, then the first free one."""
+    from bigtwo.server.referee import called
+
+    assert called("Chloe (learned)") == called("  chloe ") == "chloe" and called("Ann (the host)") == "ann"
+    clock = Clock()
+    ref, host, _tokens = table(["person", "open", "open", "open"], clock)
+    ref.seats[0].name = "Ben"
+    ref.join("Dev", 1).apply()
+    with pytest.raises(Rejected, match="Dev is already at this table: choose another name") as e:
+        ref.join(" dev ", 2)
+    assert e.value.status == 409
+    ref.change_seat(host, 3, "bot", "random", connected=False).apply()
+    assert ref.seats[3].name == "Ana (random)"  # seat 3's own name is Dev's: the first free one
+    with pytest.raises(Rejected, match=r"Ana \(random\) is already at this table"):
+        ref.join("ANA", 2)
+    started(ref)
+    assert ref.seats[2].name == "Chloe (greedy)"
+    assert len({called(s.name) for s in ref.seats}) == 4

@@ -20,7 +20,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -78,10 +78,21 @@ class Seat:
         return "guest"
 
 
-def bot_name(seat: Seat) -> str:
-    """A bot's name at the table: the tables' name for its seat, with its kind (``Chloe (learned)``), so that the
-    players read names, as everywhere else, and still see which bot it is."""
-    return f"{TABLE_NAMES[seat.seat % len(TABLE_NAMES)]} ({seat.bot or 'greedy'})"
+def called(name: str) -> str:
+    """What a seat's name is called by, to tell two apart: a bot's without its kind (``Chloe (learned)`` is
+    ``chloe``), any case and spacing."""
+    head, sep, rest = name.partition(" (")
+    return " ".join((head if sep and rest.endswith(")") else name).split()).casefold()
+
+
+def bot_name(seat: Seat, others: Sequence[Seat] = ()) -> str:
+    """A bot's name at the table: the tables' name for its seat (or the first of them no other seat is called by),
+    with its kind (``Chloe (learned)``), so that the players read names, as everywhere else, and still see
+    which bot it is."""
+    used = {called(s.name) for s in others if s.seat != seat.seat and s.kind != "open"}
+    names = [TABLE_NAMES[seat.seat % len(TABLE_NAMES)], *TABLE_NAMES]
+    name = next((n for n in names if n.casefold() not in used), f"Bot {seat.seat}")
+    return f"{name} ({seat.bot or 'greedy'})"
 
 
 @dataclass
@@ -634,8 +645,10 @@ class Referee:
             names = ", ".join(str(s) for s in empty)
             raise Rejected(f"seats {names} are empty: invite friends, give them to bots, or fill with bots", 409)
         filled = [Seat(i, "bot", "", self.bot) for i in empty]
+        named = [s for s in self.seats if s.kind != "open"]
         for s in filled:
-            s.name = bot_name(s)
+            s.name = bot_name(s, named)
+            named.append(s)
         writes = [store.update_seat(self.id, s.seat, kind="bot", bot=s.bot, name=s.name, token=None) for s in filled]
         writes.append(store.update_room(self.id, status="playing"))
 
@@ -718,7 +731,7 @@ class Referee:
             )
         new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
         if kind == "bot":
-            new.name = bot_name(new)
+            new.name = bot_name(new, self.seats)
             new.account = s.account if keeps else None
 
         def apply() -> None:
@@ -756,6 +769,10 @@ class Referee:
                 f"{', '.join(map(str, open_seats)) or 'none'}",
                 409,
             )
+        same = [s for s in self.seats if s.kind != "open" and called(s.name) == called(name)]
+        if same:
+            fix = "choose another name" if account is None else "a signed-in player plays under their username"
+            raise Rejected(f"{same[0].name} is already at this table: {fix}", 409)
         token = secrets.token_urlsafe(24)
         new = Seat(seat, "person", name, None, store.token_hash(token), account)
         taken = seat

@@ -1134,23 +1134,28 @@ class Rooms:
         host_token = secrets.token_urlsafe(24)
         seat_token = None
         room_id = secrets.token_hex(5)
-        seat_list = []
-        for i in range(players):
-            sp = specs[i] if specs else None
-            if sp is not None and sp.kind == "bot":
-                s = Seat(i, "bot", "", check_bot(sp.bot, default, rules, players))
-                s.name = bot_name(s)
-            else:
-                s = Seat(i, "open", "empty")
-            seat_list.append(s)
+        host: Seat | None = None  # the host takes seat 0, and the bots are named around them
         host_seat = None
         if spec.host_name:
             seat_token = secrets.token_urlsafe(24)
             host_seat = 0
             if account is not None:
-                seat_list[0] = Seat(0, "person", account[1], None, store.token_hash(seat_token), account[0])
+                host = Seat(0, "person", account[1], None, store.token_hash(seat_token), account[0])
             else:
-                seat_list[0] = Seat(0, "person", spec.host_name, None, store.token_hash(seat_token))
+                host = Seat(0, "person", spec.host_name, None, store.token_hash(seat_token))
+        seat_list: list[Seat] = []
+        for i in range(players):
+            sp = specs[i] if specs else None
+            if i == 0 and host is not None:
+                if sp is not None and sp.kind == "bot":
+                    check_bot(sp.bot, default, rules, players)  # refused in words, as it always was
+                s = host
+            elif sp is not None and sp.kind == "bot":
+                s = Seat(i, "bot", "", check_bot(sp.bot, default, rules, players))
+                s.name = bot_name(s, [*seat_list, *([host] if host is not None else [])])
+            else:
+                s = Seat(i, "open", "empty")
+            seat_list.append(s)
         row = {
             "id": room_id,
             "name": spec.name or (f"{spec.host_name}'s table" if spec.host_name else f"table {room_id}"),
