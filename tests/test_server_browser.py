@@ -44,6 +44,8 @@ from tests.server_support import (
     secrets_by_seq,
 )
 
+BOT_NAMES = "|".join(TABLE_NAMES)  # a bot's name at a table, as a regular expression's alternatives
+
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -351,7 +353,8 @@ def test_a_match_against_bots_from_the_lobby_to_the_rematch(browser, server, vie
     assert page.locator("#hand .card svg").count() == len(g["hand"]) == 13
     for s in (1, 2, 3):
         assert page.inner_text(f"#seat-{s} .n") == str(g["hand_sizes"][s])
-        assert "Bot" in page.inner_text(f"#seat-{s} .who")
+        assert page.inner_text(f"#seat-{s} .who") == room.seats[s].name  # the bots' names, e.g. Ben (heuristic)
+        assert room.seats[s].name.split(" (")[0] in TABLE_NAMES
     assert page.locator("#seat-0.turn .timer").count() == 1 and "Your turn" in page.inner_text("#prompt")
     assert page.title().startswith("▶ Your turn")
     # an illegal play is answered with the engine's reason in the players' words, and nothing moves
@@ -434,10 +437,11 @@ def test_a_match_against_bots_from_the_lobby_to_the_rematch(browser, server, vie
 
     page.goto(f"{server.url}/replay/{rid}")
     page.wait_for_selector("#replay")
-    assert re.fullmatch(r"Round 1: (Ann|Bot \d \((?:heuristic|greedy)\)) deals", page.inner_text("#replay-note"))
+    player = rf"(Ann|(?:{BOT_NAMES}) \((?:heuristic|greedy)\))"
+    assert re.fullmatch(rf"Round 1: {player} deals", page.inner_text("#replay-note"))
     for _ in range(5):
         page.click("#replay-next")
-    assert re.search(r"\d\. (Ann|Bot \d \((?:heuristic|greedy)\)) (plays|passes)", page.inner_text("#replay-note"))
+    assert re.search(rf"\d\. {player} (plays|passes)", page.inner_text("#replay-note"))
     assert page.locator("#replay .hands .card").count() >= 52 - 5 * 5
     shot(page, f"1-replay-{screen}")
     assert errors == []
@@ -845,7 +849,7 @@ def test_finished_matches_show_places_hands_and_names(browser, server, viewport)
         text = page.inner_text("#summary")
         assert not SEAT_WORDS.search(text) and not re.search(r"\b1 cards\b", text)
         if preset == "classic":
-            assert re.search(rf"\b({'|'.join(TABLE_NAMES)}) \(greedy\) pays \d+", text)
+            assert re.search(rf"\b({BOT_NAMES}) \(greedy\) pays \d+", text)
         assert fits_across(page, "#summary .scroll")
         shot(page, f"8-finished-{preset}-{screen}")
     assert errors == []
