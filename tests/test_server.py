@@ -160,6 +160,11 @@ def test_seats_invites_and_the_hosts_powers(server):
     assert r.status_code == 409 and f"seat 2 is taken by {bot}; open seats: 1, 3" in r.json()["detail"]
     r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": bot.split(" (")[0].upper()})
     assert r.status_code == 409 and f"{bot} is already at this table: choose another name" in r.json()["detail"]
+    for name in ("Dev (random)", "Zed (isearch(prior=2))"):  # no one passes for a bot
+        r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": name})
+        assert r.status_code == 400 and f"{name} reads as a bot's name" in r.json()["detail"], r.text
+    r = httpx.post(f"{base}/api/rooms", json={"host_name": "Ann (learned)"})
+    assert r.status_code == 400 and "reads as a bot's name" in r.json()["detail"]
     assert httpx.post(f"{base}/api/rooms/{rid}/start", json={}).status_code == 401
     r = httpx.post(f"{base}/api/rooms/{rid}/start", json={}, headers=auth(ann["token"]))
     assert r.status_code == 403 and "only the host" in r.json()["detail"]

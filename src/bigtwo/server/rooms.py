@@ -94,6 +94,16 @@ def default_bot(
     return strongest_bot(rules, players or rules.players, delay, budget_ms)[0]
 
 
+def person_name(name: str) -> str:
+    """A guest's name, refused where it reads as a bot's (``Dev (random)``: a name, then a bot in brackets), the
+    shape the tables give their bots, so that no one at a table passes for one."""
+    _name, sep, rest = name.partition(" (")
+    kind = rest[:-1].split("(", 1)[0].split(":", 1)[0].strip() if sep and rest.endswith(")") else ""
+    if kind in bot_registry.BOTS:
+        raise Rejected(f"{name} reads as a bot's name (a name, then a bot in brackets): choose another name")
+    return name
+
+
 def check_bot(name: str | None, default: str, rules: Ruleset, players: int) -> str:
     """The bot for a seat, by name (or the table's default), refused in words if it cannot play this table."""
     name = name or default
@@ -850,7 +860,7 @@ class Room:
             if account is not None:
                 change = self.ref.join(account[1], seat, account[0])
             else:
-                change = self.ref.join(name, seat)
+                change = self.ref.join(person_name(name), seat)
             result: tuple[int, str] = await self._apply(change)
             return result
 
@@ -1142,7 +1152,7 @@ class Rooms:
             if account is not None:
                 host = Seat(0, "person", account[1], None, store.token_hash(seat_token), account[0])
             else:
-                host = Seat(0, "person", spec.host_name, None, store.token_hash(seat_token))
+                host = Seat(0, "person", person_name(spec.host_name), None, store.token_hash(seat_token))
         seat_list: list[Seat] = []
         for i in range(players):
             sp = specs[i] if specs else None
