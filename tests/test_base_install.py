@@ -51,7 +51,7 @@ def test_the_blocker_blocks():
 def test_the_terminal_table_and_the_bots_need_no_extra():
     """``bigtwo play`` against its default opponents (a hint and the list of plays asked for), ``bigtwo bots``,
     ``bigtwo rules``, ``bigtwo simulate`` with the thinking bots and ``bigtwo benchmark`` (its board without the
-    plot, which says why), all on the base install; ``serve`` and ``train`` name the extra they need."""
+    plot, which says why), all on the base install; ``serve``, ``ladder`` and ``train`` name the extra they need."""
     out = run_without(
         ENV + RL + SERVER + TEST,
         """
@@ -73,7 +73,11 @@ def test_the_terminal_table_and_the_bots_need_no_extra():
             assert res.exit_code == 0, (args, res.output, res.exception)
             print(res.output)
         trained = tempfile.mkdtemp()
-        for args, needs in ((["serve"], "needs the server extra"), (["train", "--out", trained], "needs the rl extra")):
+        for args, needs in (
+            (["serve"], "needs the server extra"),
+            (["ladder", "show"], "needs the server extra"),
+            (["train", "--out", trained], "needs the rl extra"),
+        ):
             res = runner.invoke(app, args)
             assert res.exit_code == 2 and needs in res.output, (args, res.output, res.exception)
             print(res.output)

@@ -27,11 +27,20 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-def _database(database: str) -> Any:
+def _needs_server() -> None:
+    """The ladder lives in the server's database and rates with its ratings: refused in words without the
+    ``server`` extra, before anything is read."""
     try:
-        from bigtwo.server.db import make_engine, migrate
+        import bigtwo.server.db
+        import bigtwo.server.ratings
+        import bigtwo.server.rooms  # noqa: F401
     except ImportError as e:
         _fail(f'bigtwo ladder needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)')
+
+
+def _database(database: str) -> Any:
+    from bigtwo.server.db import make_engine, migrate
+
     try:
         engine = make_engine(database)
         migrate(engine)
@@ -93,6 +102,7 @@ def publish(
       bigtwo simulate --bots heuristic,greedy,random,greedy --games 200 -o run.json
       bigtwo ladder publish run.json --database bigtwo.sqlite3
     """
+    _needs_server()
     from bigtwo.server import store
     from bigtwo.server.ratings import record_match
 
@@ -125,6 +135,7 @@ def show(
     limit: Annotated[int, typer.Option("--limit", min=1, max=1000, help="Rows to show")] = 25,
 ) -> None:
     """A family's leaderboard: people and bots, best rating (mu - 3 sigma) first."""
+    _needs_server()
     from bigtwo.server.ratings import FAMILY_NAMES, leaderboard
 
     if family not in FAMILY_NAMES:
