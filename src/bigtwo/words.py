@@ -38,6 +38,18 @@ TABLE_NAMES = ("Ana", "Ben", "Chloe", "Dev", "Eli", "Fay", "Gus", "Hana")
 NAME_LENGTH = 16  # the longest name a table shows (the full-screen table's seat boxes are narrow)
 
 
+def bracketed(name: str) -> tuple[str, str] | None:
+    """A name of the form ``Name (kind)``, as the tables name their bots, split into ``('Name', 'kind')``; None
+    for a name of any other form."""
+    called, sep, rest = name.partition(" (")
+    return (called, rest[:-1]) if sep and rest.endswith(")") else None
+
+
+def spec_name(spec: str) -> str:
+    """The registered bot a spec names: ``search(iterations=40)`` and ``search:iterations=40`` are ``search``."""
+    return spec.split("(", 1)[0].split(":", 1)[0].strip()
+
+
 def table_names(seat: int, n: int, given: Sequence[str] | None = None) -> list[str]:
     """Every seat's name at a table of ``n`` seats with the person in ``seat`` (``"You"``): the computer players
     get ``given`` (one each, in seat order) or :data:`TABLE_NAMES`. A wrong count, an empty, long or repeated

@@ -19,7 +19,7 @@ from bigtwo.cli.words import Wording, card_face, plural
 from bigtwo.record.build import ordinal
 from bigtwo.record.frames import Frame
 from bigtwo.record.model import Record
-from bigtwo.words import TABLE_NAMES
+from bigtwo.words import TABLE_NAMES, bracketed, spec_name
 
 
 def _cards_text(notation: str, styles: CardStyles | None) -> Text:
@@ -60,16 +60,14 @@ def computer_player(name: str) -> tuple[str | None, str | None]:
     older record's bare ``search(iterations=40)`` (None, the bot) or empty name (None, ''), a person (None, None)."""
     from bigtwo.cli.session import available_bots
 
-    def is_bot(spec: str) -> bool:
-        return spec.split("(", 1)[0].split(":", 1)[0].strip() in available_bots()
-
+    bots = available_bots()
     if not name:
         return None, ""  # a computer player whose bot the record does not say
-    if is_bot(name):
+    if spec_name(name) in bots:
         return None, name
-    called, sep, rest = name.partition(" (")
-    if sep and rest.endswith(")") and called and is_bot(rest[:-1]):
-        return called, rest[:-1]
+    split = bracketed(name)
+    if split is not None and split[0] and spec_name(split[1]) in bots:
+        return split
     return None, None
 
 

@@ -32,7 +32,7 @@ from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
 from bigtwo.server.views import ScoreTable, match_view, spectator_view
-from bigtwo.words import TABLE_NAMES, Wording
+from bigtwo.words import TABLE_NAMES, Wording, bracketed
 
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
@@ -81,8 +81,8 @@ class Seat:
 def called(name: str) -> str:
     """What a seat's name is called by, to tell two apart: a bot's without its kind (``Chloe (learned)`` is
     ``chloe``), any case and spacing."""
-    head, sep, rest = name.partition(" (")
-    return " ".join((head if sep and rest.endswith(")") else name).split()).casefold()
+    split = bracketed(name)
+    return " ".join((split[0] if split else name).split()).casefold()
 
 
 def bot_name(seat: Seat, others: Sequence[Seat] = ()) -> str:

@@ -60,7 +60,7 @@ from bigtwo.server.messages import (
 from bigtwo.server.records import room_record
 from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, Seat, Turn, bot_name
 from bigtwo.server.settings import Settings
-from bigtwo.words import plural
+from bigtwo.words import bracketed, plural, spec_name
 
 log = logging.getLogger("bigtwo.server")
 
@@ -97,9 +97,8 @@ def default_bot(
 def person_name(name: str) -> str:
     """A guest's name, refused where it reads as a bot's (``Dev (random)``: a name, then a bot in brackets), the
     shape the tables give their bots, so that no one at a table passes for one."""
-    _name, sep, rest = name.partition(" (")
-    kind = rest[:-1].split("(", 1)[0].split(":", 1)[0].strip() if sep and rest.endswith(")") else ""
-    if kind in bot_registry.BOTS:
+    split = bracketed(name)
+    if split is not None and spec_name(split[1]) in bot_registry.BOTS:
         raise Rejected(f"{name} reads as a bot's name (a name, then a bot in brackets): choose another name")
     return name
 
