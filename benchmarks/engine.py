@@ -4,7 +4,8 @@
   baseline: the same games with legal actions found naively (every subset of the hand, classify + beats);
 - microseconds to list every legal lead of a 13-card hand; baseline: the same by every subset.
 
-Run: python benchmarks/engine.py [--presets classic winner ...] [--seconds 5]
+Run: python benchmarks/engine.py [--presets classic winner ... RULES.toml] [--seconds 5]
+(benchmarks/rules/wild-jokers.toml: classic with two wild jokers, which no preset plays)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 from itertools import combinations
 
 from bigtwo import Game, load_rules
-from bigtwo.cards import CardSet, bits
+from bigtwo.cards import bits
 from bigtwo.combos.play import PASS
 from bigtwo.moves import HandIndex, all_combos
 
@@ -74,26 +75,27 @@ def lead_listing_us(rules, hands: list[int], naive: bool) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--presets", nargs="*", default=["classic"])
+    ap.add_argument("--presets", nargs="*", default=["classic"], help="preset names or rules .toml files")
     ap.add_argument("--seconds", type=float, default=5.0)
     args = ap.parse_args()
     print(
-        f"{'preset':<16}{'games/s':>10}{'naive games/s':>15}{'speed-up':>10}{'actions/game':>14}"
+        f"{'rules':<22}{'games/s':>10}{'naive games/s':>15}{'speed-up':>10}{'actions/game':>14}"
         f"{'leads us':>10}{'naive us':>10}{'speed-up':>10}{'leads/hand':>12}"
     )
     for preset in args.presets:
         rules = load_rules(preset)
+        label = rules.name if preset.endswith(".toml") else preset
         rules.engine.cache.clear()
         gps, apg = games_per_second(rules, Game.legal_plays, args.seconds)
         ngps, _ = games_per_second(rules, naive_legal, max(1.0, args.seconds / 3), max_games=20)
         rng = random.Random(1)
-        deck = bits(CardSet.deck().mask)
+        deck = bits(rules.engine.pack)  # the rules' own pack: with jokers where they play them
         hands = [sum(1 << c for c in rng.sample(deck, 13)) for _ in range(300)]
         us = statistics.median(lead_listing_us(rules, hands, naive=False) for _ in range(3))
         nus = lead_listing_us(rules, hands[:40], naive=True)
         per_hand = statistics.mean(len(all_combos(rules.engine, h)) for h in hands)
         print(
-            f"{preset:<16}{gps:>10.0f}{ngps:>15.1f}{gps / ngps:>9.0f}x{apg:>14.1f}"
+            f"{label:<22}{gps:>10.0f}{ngps:>15.1f}{gps / ngps:>9.0f}x{apg:>14.1f}"
             f"{us:>10.0f}{nus:>10.0f}{nus / us:>9.0f}x{per_hand:>12.1f}"
         )
 

@@ -5,9 +5,12 @@
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bigtwo import Game, IllegalPlay, load_rules
 from bigtwo.cards import parse_cards
+from bigtwo.rules.kinds import KINDS
 
 WINNER = load_rules("winner")
 ZSY = load_rules("zheng-shangyou")
@@ -314,6 +317,33 @@ def test_003_five_of_a_kind_above_straight_flushes():
     assert r.beats("3D 3C 3H 3S BJ", "TS JS QS KS AS") and r.beats("4D 4C 4H BJ RJ", "3D 3C 3H 3S BJ")
 
 
+def exhaustive_wild_reading(ev, natural: list[int], jokers: list[int]):
+    """The reference reading of a set holding wild jokers: every kind of its size, the jokers as themselves
+    and standing for every rank (the unpruned stand-ins), the highest category and key kept."""
+    from itertools import product
+
+    size = len(natural) + len(jokers)
+    kinds = ev.kinds_by_size.get(size)
+    if not kinds:
+        return None
+    best = ev._match(natural + jokers, kinds)
+    full = [ev.stand_ins(natural, j, size, pruned=False) for j in jokers]
+    for choice in product(*full):
+        res = ev._match(natural + list(choice), kinds)
+        if res and (best is None or (ev.cat[res[0]], res[1]) > (ev.cat[best[0]], best[1])):
+            best = res
+    return best
+
+
+def assert_reads_as_reference(ev, natural: list[int], jokers: list[int]) -> None:
+    best = exhaustive_wild_reading(ev, natural, jokers)
+    got = ev.classify(sum(1 << c for c in natural + jokers))
+    if best is None:
+        assert got is None, (natural, jokers, got)
+    else:
+        assert got is not None and (got.kind, got.key) == (best[0], best[1]), (natural, jokers, got, best)
+
+
 def test_wild_joker_stand_ins_lose_nothing():
     """The pruned stand-ins give the same reading as trying every rank for a joker (the unpruned reference)."""
     import random
@@ -326,21 +356,40 @@ def test_wild_joker_stand_ins_lose_nothing():
     for _ in range(400):
         natural = rng.sample(pack, rng.choice([1, 2, 3, 4]))
         jokers = rng.sample(bits(ev.joker_mask), rng.choice([1, 1, 2]))
-        size = len(natural) + len(jokers)
-        kinds = ev.kinds_by_size.get(size)
-        if not kinds:
-            continue
-        best = ev._match(natural + jokers, kinds)
-        full = [ev.stand_ins(natural, j, size, pruned=False) for j in jokers]
-        from itertools import product
+        assert_reads_as_reference(ev, natural, jokers)
 
-        for choice in product(*full):
-            res = ev._match(natural + list(choice), kinds)
-            if res and (best is None or (ev.cat[res[0]], res[1]) > (ev.cat[best[0]], best[1])):
-                best = res
-        mask = sum(1 << c for c in natural + jokers)
-        got = ev.classify(mask)
-        assert (got.kind, got.key) == (best[0], best[1]) if best else got is None
+
+# every kind there is, wild; and long straights and runs of pairs and triples (Winner's, Tien Len's), wild
+EVERY_KIND_WILD = load_rules("classic").replace(jokers=2, joker_mode="wild", combinations=tuple(KINDS))
+LONG_RUNS_WILD = (
+    load_rules("winner").replace(jokers=2, joker_mode="wild"),
+    load_rules("tien-len").replace(jokers=2, joker_mode="wild"),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_wild_jokers_read_as_the_exhaustive_reference(data):
+    """Classification skips the stand-ins for kinds the natural cards cannot make (a pair needs one rank, a
+    flush one suit, a straight ranks in one sequence): on sets drawn close to every kind's shape, it reads
+    every set as the reference that tries every kind with every stand-in."""
+    from bigtwo.cards import bits
+
+    rules = data.draw(st.sampled_from((EVERY_KIND_WILD, *LONG_RUNS_WILD)), label="rules")
+    ev = rules.engine
+    size = data.draw(st.sampled_from(sorted(n for n in ev.kinds_by_size if n <= 9)), label="size")
+    pack_jokers = bits(ev.pack & ev.joker_mask)
+    jokers = data.draw(st.sampled_from([[j] for j in pack_jokers] + [pack_jokers] * (size > 1)), label="jokers")
+    # natural cards from a few neighbouring ranks and a few suits, so that sets near every kind's shape come up
+    low = data.draw(st.integers(0, 12), label="lowest rank")
+    ranks = range(low, min(13, low + data.draw(st.integers(1, 6), label="ranks")))
+    suits = data.draw(st.sets(st.integers(0, 3), min_size=1), label="suits")
+    pool = [c for c in bits(ev.pack & ~ev.joker_mask) if ev.rank_of[c] in ranks and ev.suit_of[c] in suits]
+    want = size - len(jokers)
+    if want > len(pool):
+        return
+    natural = data.draw(st.lists(st.sampled_from(pool), min_size=want, max_size=want, unique=True), label="natural")
+    assert_reads_as_reference(ev, natural, jokers)
 
 
 # --- two decks --------------------------------------------------------------------------------------------

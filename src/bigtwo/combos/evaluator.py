@@ -43,6 +43,21 @@ ROYAL_RANKS = sum(1 << r for r in range(7, 12))  # T J Q K A
 KEY_BITS = 24
 MatchResult = tuple[int, int] | None  # (key, value)
 RUN_WIDTH = {"pair_straight": 2, "triple_straight": 3}
+# the most ranks a kind's natural cards may show for wild jokers to complete it (the rest stand in)
+RANKS_AT_MOST = {
+    "single": 1,
+    "pair": 1,
+    "triple": 1,
+    "quad": 1,
+    "five_of_a_kind": 1,
+    "joker_pair": 0,
+    "full_house": 2,
+    "four_of_a_kind": 2,
+    "two_pairs": 2,
+    "two_pair_junk": 3,
+    "sisters": 3,
+    "triple_junk": 3,
+}
 
 
 class Evaluator:
@@ -157,6 +172,7 @@ class Evaluator:
         for kind in self.kinds:
             for n in self._sizes_of(kind):
                 sizes.setdefault(n, []).append(kind)
+        self._reachable_seen: dict[tuple[int, bool, bool, int], list[str]] = {}  # see _wild_reachable
         self.kinds_by_size = {n: sorted(ks, key=self.cat.__getitem__, reverse=True) for n, ks in sizes.items()}
         self._matchers: dict[str, Callable[[list[int], dict[int, list[int]]], MatchResult]] = {
             "single": self._m_single,
@@ -313,19 +329,82 @@ class Evaluator:
         return None
 
     def _best_wild(self, mask: int, kinds: list[str]) -> tuple[str, int, int] | None:
-        """Best reading of a set holding wild jokers: the jokers as themselves, or standing for other cards."""
+        """Best reading of a set holding wild jokers: the jokers as themselves, or standing for other cards.
+
+        Each reading tries only the kinds its cards could still make (:meth:`_wild_reachable`): with natural
+        cards in the set, most sets make none, and the stand-ins' product is skipped.
+        """
         natural = bits(mask & ~self.joker_mask)
         jokers = bits(mask & self.joker_mask)
-        best = self._match(natural + jokers, kinds)
+        size = len(natural) + len(jokers)
+        own = wild = kinds  # jokers alone: every kind, as themselves and standing in
+        if natural:
+            own = self._wild_reachable(natural + jokers, size)
+            wild = self._wild_reachable(natural, size)
+        best = self._match(natural + jokers, own) if own else None
+        if not wild:
+            return best
         best_rank = (self.cat[best[0]], best[1]) if best else None
-        options = [self.stand_ins(natural, j, len(natural) + len(jokers)) for j in jokers]
+        options = [self.stand_ins(natural, j, size) for j in jokers]
         for choice in product(*options):
-            res = self._match(natural + list(choice), kinds)
+            res = self._match(natural + list(choice), wild)
             if res is not None:
                 rank = (self.cat[res[0]], res[1])
                 if best_rank is None or rank > best_rank:
                     best, best_rank = res, rank
         return best
+
+    def _wild_reachable(self, cards: list[int], size: int) -> list[str]:
+        """The kinds of ``size`` cards that ``cards`` could make, wild jokers standing in for the rest.
+
+        A necessary condition, kind by kind, on the cards given: their number of ranks (a pair needs one, a full
+        house two), a sequence their ranks lie in, one suit for a flush. A joker given as itself is of its own
+        rank and suit, so it counts as one more rank and suit. A kind without a condition here is kept. The
+        answer depends on the ranks, whether they repeat and whether one suit holds them all, and is remembered
+        by those: a hand's sets show the same few again and again.
+        """
+        rank_of, suit_of = self.rank_of, self.suit_of
+        rm = 0
+        for c in cards:
+            rm |= 1 << rank_of[c]
+        suit = suit_of[cards[0]]
+        one_suit = all(suit_of[c] == suit for c in cards)
+        distinct = rm.bit_count() == len(cards)
+        key = (rm, distinct, one_suit, size)
+        got = self._reachable_seen.get(key)
+        if got is None:
+            kinds = self.kinds_by_size.get(size, [])
+            got = self._reachable_seen[key] = self._reachable_kinds(rm, distinct, one_suit, size, kinds)
+        return got
+
+    def _reachable_kinds(self, rm: int, distinct: bool, one_suit: bool, size: int, kinds: list[str]) -> list[str]:
+        out = []
+        for kind in kinds:
+            most = RANKS_AT_MOST.get(kind)
+            if most is not None:
+                ok = rm.bit_count() <= most
+            elif kind == "flush":
+                ok = one_suit
+            elif kind in ("straight", "dragon"):
+                ok = distinct and (kind == "dragon" or self._in_window(rm, size, 1))
+            elif kind in ("straight_flush", "royal_flush"):
+                ok = distinct and one_suit and self._in_window(rm, size, 1)
+            elif kind in RUN_WIDTH:
+                ok = self._in_window(rm, size, RUN_WIDTH[kind])
+            else:
+                ok = True
+            if ok:
+                out.append(kind)
+        return out
+
+    def _in_window(self, ranks: int, size: int, width: int) -> bool:
+        """Whether the ranks (as bits) lie in one sequence of a ``size``-card straight (``width`` 1) or run of
+        pairs or triples (2 or 3)."""
+        if width == 1:
+            windows = [w for *_, w in self.straight_windows.get(size, ())]
+        else:
+            windows = [m for *_, m in self.run_windows[width].get(size // width, ())] if size % width == 0 else []
+        return any(not ranks & ~w for w in windows)
 
     def stand_ins(self, natural: list[int], joker: int, size: int, pruned: bool = True) -> list[int]:
         """The cards a wild joker may usefully stand for beside ``natural`` in a ``size``-card combination.
