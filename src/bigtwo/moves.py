@@ -8,13 +8,16 @@ bisect into the combinations of the trick's comparison class, which the evaluato
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from itertools import combinations, product
 
 from bigtwo.cards import JOKER_RANK, bits
-from bigtwo.combos.evaluator import POWER_SPAN, ROYAL_RANKS, Evaluator
+from bigtwo.combos.evaluator import POWER_SPAN, RANKS_AT_MOST, ROYAL_RANKS, RUN_WIDTH, Evaluator
 from bigtwo.combos.play import Play
 
 _BIT = [1 << i for i in range(128)]
+# kinds whose wild-joker sets _wild_partners finds by suit or sequence (the rest of its kinds by their ranks)
+WILD_SHAPED = frozenset(("flush", "straight", "straight_flush", "royal_flush", *RUN_WIDTH))
 
 
 def _mask(cards: tuple[int, ...] | list[int]) -> int:
@@ -252,8 +255,9 @@ def all_combos(
 def _wild_combos(
     ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None, kinds: frozenset[str] | None
 ) -> list[Play]:
-    """Combinations of a hand holding wild jokers: those of its natural cards, then every set that holds a
-    joker, classified (the classifier tries the joker as itself and as what it may stand for)."""
+    """Combinations of a hand holding wild jokers: those of its natural cards, then the sets that hold a joker,
+    classified (the classifier tries the joker as itself and as what it may stand for). Of the natural cards
+    beside the jokers, only sets that could make some kind of the size are looked at (:func:`_wild_partners`)."""
     jokers = hand & ev.joker_mask
     natural = hand & ~jokers
     out = all_combos(ev, natural, sizes, kinds) if natural else []
@@ -267,7 +271,7 @@ def _wild_combos(
             for n in want:
                 if n - j < 0 or n - j > len(nat):
                     continue
-                for rest in combinations(nat, n - j):
+                for rest in _wild_partners(ev, nat, n, n - j):
                     m = jm | _mask(rest)
                     if m in seen:
                         continue
@@ -277,6 +281,44 @@ def _wild_combos(
                         out.append(p)
     out.sort(key=_sort_key)
     return out
+
+
+def _wild_partners(ev: Evaluator, nat: list[int], size: int, k: int) -> Iterator[tuple[int, ...]]:
+    """The sets of ``k`` of the natural cards ``nat`` that wild jokers could complete to some kind of ``size``
+    cards, by the kinds' conditions in :meth:`Evaluator._wild_reachable`: few enough ranks, one suit, ranks
+    inside one sequence. Every set classification could read as a kind is among them (some more than once, and
+    some that make nothing); a kind without a condition there makes it every set."""
+    kinds = ev.kinds_by_size[size]
+    if k == 0 or any(kind not in RANKS_AT_MOST and kind not in WILD_SHAPED for kind in kinds):
+        yield from combinations(nat, k)
+        return
+    rank_of, suit_of = ev.rank_of, ev.suit_of
+    by_rank: dict[int, list[int]] = {}
+    for c in nat:
+        by_rank.setdefault(rank_of[c], []).append(c)
+    most = max((RANKS_AT_MOST[kind] for kind in kinds if kind in RANKS_AT_MOST), default=0)
+    for r in range(1, min(most, k, len(by_rank)) + 1):
+        for ranks in combinations(sorted(by_rank), r):
+            pool = [c for x in ranks for c in by_rank[x]]
+            for combo in combinations(pool, k):
+                if len({rank_of[c] for c in combo}) == r:  # each set once: by exactly the ranks it shows
+                    yield combo
+    if any(kind in ("flush", "straight_flush", "royal_flush") for kind in kinds):
+        by_suit: dict[int, list[int]] = {}
+        for c in nat:
+            by_suit.setdefault(suit_of[c], []).append(c)
+        for g in by_suit.values():
+            yield from combinations(g, k)
+    windows: list[int] = []
+    if any(kind in ("straight", "straight_flush", "royal_flush") for kind in kinds):
+        windows += [w for *_, w in ev.straight_windows.get(size, ())]
+    for kind in kinds:
+        width = RUN_WIDTH.get(kind)
+        if width and size % width == 0:
+            windows += [w for *_, w in ev.run_windows[width].get(size // width, ())]
+    for w in windows:
+        pool = [c for c in nat if w >> rank_of[c] & 1]
+        yield from combinations(pool, k)
 
 
 def _sort_key(p: Play) -> tuple[int, int, int]:
