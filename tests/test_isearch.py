@@ -64,6 +64,7 @@ PLAYOUT_OPTIONS = [
     {"playout": "learned", "lookahead": 2},
     {"playout": "mixed", "lookahead": 3},
     {"playout": "learned", "opponent_temperature": 1.0, "lookahead": 2},
+    {"playout": "learned", "heuristic_opponents": 0.5, "lookahead": 2},
 ]
 
 
@@ -143,6 +144,57 @@ def test_play_outs_side_by_side_score_as_one_at_a_time(playout):
         assert all(line.is_over for line in lines)
         compared += len(lines)
     assert compared >= 40
+
+
+def test_heuristic_opponents_play_a_share_of_the_deals_as_the_heuristic_does():
+    """With ``heuristic_opponents=s`` the heuristic plays the other seats in that share of a decision's deals
+    (spread evenly, every candidate of a deal alike), and such a deal's play-outs end exactly as the searching
+    seat's network and the heuristic elsewhere (``playout='mixed'``) play them; the other deals, and every deal
+    at 0, as the network in every seat."""
+    from bigtwo.bots.learned import scorer_for
+
+    assert [InferenceSearchBot(heuristic_opponents=0.5)._heuristic_deal(i) for i in range(6)] == [False, True] * 3
+    assert [InferenceSearchBot(heuristic_opponents=0.25)._heuristic_deal(i) for i in range(8)] == [
+        False,
+        False,
+        False,
+        True,
+    ] * 2
+    assert all(InferenceSearchBot(heuristic_opponents=1)._heuristic_deal(i) for i in range(5))
+    assert not any(InferenceSearchBot()._heuristic_deal(i) for i in range(5))
+    rules = load_rules("classic")
+    scorer = scorer_for(rules, 4)
+    learned = InferenceSearchBot(seed=1, iterations=3, playout="learned")
+    mixed = InferenceSearchBot(seed=1, iterations=3, playout="mixed")
+    for bot in (learned, mixed):
+        bot.last_playout = bot.playout
+    differ = compared = 0
+    for seed in range(10):
+        g = midgame(rules, seed, 2 * seed)
+        if g.is_over:
+            continue
+        seat = g.to_move
+        play = learned._model_of_play(rules, g.observe(seat))
+
+        def lines_after(game=g, seat=seat):
+            lines, marks = [], []
+            for action in game.legal_plays():
+                line = game.clone()
+                marks.append(played_in(game) | line.play(action).mask)
+                lines.append(line)
+            return lines, marks
+
+        lines, marks = lines_after()
+        every_seat = learned._play_out_together(lines, seat, "cards", play, scorer, marks, None)
+        lines, marks = lines_after()
+        flags = [i % 2 == 1 for i in range(len(lines))]
+        got = learned._play_out_together(lines, seat, "cards", play, scorer, marks, None, flags)
+        lines, marks = lines_after()
+        as_mixed = mixed._play_out_together(lines, seat, "cards", play, scorer, marks, None)
+        assert got == [m if f else e for f, m, e in zip(flags, as_mixed, every_seat, strict=True)]
+        differ += sum(m != e for m, e in zip(as_mixed, every_seat, strict=True))
+        compared += len(got)
+    assert compared >= 40 and differ >= 5  # the two models of the opponents do play differently
 
 
 def test_auto_play_outs_put_the_network_in_every_seat_where_that_was_measured_stronger():
@@ -673,6 +725,8 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"lookahead": 2, "horizon": 1}, "which replies and horizon play one line at a time"),
         ({"opponent_temperature": -1}, "opponent_temperature must be 0"),
         ({"opponent_temperature": 1, "replies": 1}, "opponent_temperature changes the play-outs"),
+        ({"heuristic_opponents": 1.5}, "heuristic_opponents must lie in"),
+        ({"heuristic_opponents": 0.5, "horizon": 2}, "heuristic_opponents changes the play-outs"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )

@@ -394,6 +394,7 @@ class InferenceSearchBot(SearchBot):
         opponent_candidates: int = 0,
         lookahead: int = 1,
         opponent_temperature: float = 0.0,
+        heuristic_opponents: float = 0.0,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -422,10 +423,15 @@ class InferenceSearchBot(SearchBot):
             ("opponent_candidates", opponent_candidates, opponent_candidates >= 0, "be 0 or more"),
             ("lookahead", lookahead, lookahead >= 1, "be 1 (the network's best move alone) or more"),
             ("opponent_temperature", opponent_temperature, opponent_temperature >= 0, "be 0 (their best move) or more"),
+            ("heuristic_opponents", heuristic_opponents, 0 <= heuristic_opponents <= 1, "lie in [0, 1]"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
-        for option, value in (("lookahead", lookahead > 1), ("opponent_temperature", opponent_temperature > 0)):
+        for option, value in (
+            ("lookahead", lookahead > 1),
+            ("opponent_temperature", opponent_temperature > 0),
+            ("heuristic_opponents", heuristic_opponents > 0),
+        ):
             if value and (replies or horizon):
                 raise ValueError(
                     f"{option} changes the play-outs played side by side, which replies and horizon play one line "
@@ -461,6 +467,10 @@ class InferenceSearchBot(SearchBot):
         # the other seats' moves in the network's play-outs: its best (0), or drawn from a softmax over its values
         # at this temperature, in points (a search's opponents do not answer the same way on every deal)
         self.opponent_temperature = opponent_temperature
+        # the share of sampled deals whose other seats the heuristic plays in play-outs the network otherwise
+        # plays whole: a mixture of two models of how the opponents play (a `search` opponent ranks its moves
+        # with the heuristic and judges them by play-outs, so it plays like neither model alone)
+        self.heuristic_opponents = heuristic_opponents
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -723,7 +733,9 @@ class InferenceSearchBot(SearchBot):
             exhausted = len(deals) < want
             if not deals:
                 break
-            found = self._play_out_deals(deals, cands, alive, seat, measure, play, scorer, together, deadline)
+            found = self._play_out_deals(
+                deals, cands, alive, seat, measure, play, scorer, together, deadline, first=len(values)
+            )
             if found is None:
                 self.last_cut = True
                 break
@@ -761,21 +773,25 @@ class InferenceSearchBot(SearchBot):
         scorer: Any,
         together: bool,
         deadline: float | None,
+        first: int = 0,
     ) -> list[dict[int, float]] | None:
         """Every live candidate played out on each of ``deals`` (sampled positions): this seat's points, by
         candidate, a deal. Side by side (:meth:`_play_out_together`, every line of every deal at once) where the
         network plays, else one line at a time. None when the deadline passes first: the deals are dropped, so
-        every live candidate keeps the same deals."""
+        every live candidate keeps the same deals. ``first``: how many deals the decision searched before these
+        (which of them the heuristic's opponents play, with ``heuristic_opponents``)."""
         if together:
             lines: list[Game] = []
             marks: list[int] = []
-            for _lw, base in deals:
+            heuristic: list[bool] = []
+            for d, (_lw, base) in enumerate(deals):
                 played0 = played_in(base)
                 for i in alive:
                     g = base.clone()
                     lines.append(g)
                     marks.append(played0 | g.play(cands[i]).mask)  # (with two decks, this deal's copy)
-            got = self._play_out_together(lines, seat, measure, play, scorer, marks, deadline)
+                    heuristic.append(self._heuristic_deal(first + d))
+            got = self._play_out_together(lines, seat, measure, play, scorer, marks, deadline, heuristic)
             if got is None:
                 return None
             k = len(alive)
@@ -793,6 +809,12 @@ class InferenceSearchBot(SearchBot):
                 gains[i] = point
             out.append(gains)
         return out
+
+    def _heuristic_deal(self, index: int) -> bool:
+        """Whether the heuristic plays the other seats in the play-outs of a decision's ``index``-th deal (with
+        ``heuristic_opponents``: that share of the deals, spread evenly, every candidate of a deal alike)."""
+        share = self.heuristic_opponents
+        return share > 0 and math.floor((index + 1) * share) > math.floor(index * share)
 
     def _play_on(
         self,
@@ -867,15 +889,18 @@ class InferenceSearchBot(SearchBot):
         scorer: Any,
         played: list[int],
         deadline: float | None,
+        heuristic: list[bool] | None = None,
     ) -> list[float] | None:
         """This seat's points from each of ``games`` (one sampled deal after each candidate), played to the end
         as :meth:`_play_on` plays one, but side by side: the heuristic moves each line on until the network is
         to move in it (every move with ``playout='learned'``, this seat's with ``'mixed'``), and the network
         then moves every waiting line in one pass (:meth:`GameScorer.q_many`), which reads its weights once for
         all of them. With ``lookahead=k``, at this seat's next decision a line splits into its network's best k
-        moves, each played on, and is worth the best of them for this seat. None when the deadline passes
-        first."""
+        moves, each played on, and is worth the best of them for this seat. ``heuristic``: the lines whose other
+        seats the heuristic plays however the play-outs are set (``heuristic_opponents``). None when the deadline
+        passes first."""
         learned = self.last_playout == "learned"
+        others_by_heuristic = [not learned or bool(heuristic and heuristic[j]) for j in range(len(games))]
         lines = list(games)
         root = list(range(len(games)))  # the line each one split from
         split = [self.lookahead < 2] * len(games)  # whether the line is past this seat's next decision
@@ -884,8 +909,10 @@ class InferenceSearchBot(SearchBot):
         clock = time.perf_counter
         live = [j for j, g in enumerate(lines) if not g.is_over]
         while live:
-            if not learned:
+            if any(others_by_heuristic[root[j]] for j in live):
                 for j in live:
+                    if not others_by_heuristic[root[j]]:
+                        continue
                     g = lines[j]
                     while not g.is_over and g.to_move != seat:
                         if deadline is not None and clock() >= deadline:
