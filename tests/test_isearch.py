@@ -112,6 +112,24 @@ def test_the_search_reads_positions_as_the_learned_bot_does():
     assert checked >= 6
 
 
+def midgames_searched_by(bot, rules, count=10):
+    """Ten positions of random play, with the seat to move and the bot's model of play there."""
+    for seed in range(count):
+        g = midgame(rules, seed, 2 * seed)
+        if not g.is_over:
+            yield g, g.to_move, bot._model_of_play(rules, g.observe(g.to_move))
+
+
+def lines_after_every_action(game):
+    """A copy of ``game`` after each of its legal actions, with the cards played in each (a play-out's start)."""
+    lines, marks = [], []
+    for action in game.legal_plays():
+        line = game.clone()
+        marks.append(played_in(game) | line.play(action).mask)
+        lines.append(line)
+    return lines, marks
+
+
 @pytest.mark.parametrize("playout", ["learned", "mixed"])
 def test_play_outs_side_by_side_score_as_one_at_a_time(playout):
     """A deal's play-outs after every candidate go on side by side, the network moving all waiting lines in one
@@ -125,17 +143,8 @@ def test_play_outs_side_by_side_score_as_one_at_a_time(playout):
         scorer, "cards"
     )
     compared = 0
-    for seed in range(10):
-        g = midgame(rules, seed, 2 * seed)
-        if g.is_over:
-            continue
-        seat = g.to_move
-        play = bot._model_of_play(rules, g.observe(seat))
-        lines, marks = [], []
-        for action in g.legal_plays():
-            line = g.clone()
-            marks.append(played_in(g) | line.play(action).mask)
-            lines.append(line)
+    for g, seat, play in midgames_searched_by(bot, rules):
+        lines, marks = lines_after_every_action(g)
         alone = [
             bot._play_on(line.clone(), seat, "cards", play, scorer, mark, None)
             for line, mark in zip(lines, marks, strict=True)
@@ -169,28 +178,16 @@ def test_heuristic_opponents_play_a_share_of_the_deals_as_the_heuristic_does():
     for bot in (learned, mixed):
         bot.last_playout = bot.playout
     differ = compared = 0
-    for seed in range(10):
-        g = midgame(rules, seed, 2 * seed)
-        if g.is_over:
-            continue
-        seat = g.to_move
-        play = learned._model_of_play(rules, g.observe(seat))
+    for g, seat, play in midgames_searched_by(learned, rules):
 
-        def lines_after(game=g, seat=seat):
-            lines, marks = [], []
-            for action in game.legal_plays():
-                line = game.clone()
-                marks.append(played_in(game) | line.play(action).mask)
-                lines.append(line)
-            return lines, marks
+        def played_out(bot, flags=None, game=g, seat=seat, play=play):
+            lines, marks = lines_after_every_action(game)
+            return bot._play_out_together(lines, seat, "cards", play, scorer, marks, None, flags)
 
-        lines, marks = lines_after()
-        every_seat = learned._play_out_together(lines, seat, "cards", play, scorer, marks, None)
-        lines, marks = lines_after()
-        flags = [i % 2 == 1 for i in range(len(lines))]
-        got = learned._play_out_together(lines, seat, "cards", play, scorer, marks, None, flags)
-        lines, marks = lines_after()
-        as_mixed = mixed._play_out_together(lines, seat, "cards", play, scorer, marks, None)
+        every_seat = played_out(learned)
+        flags = [i % 2 == 1 for i in range(len(every_seat))]
+        got = played_out(learned, flags)
+        as_mixed = played_out(mixed)
         assert got == [m if f else e for f, m, e in zip(flags, as_mixed, every_seat, strict=True)]
         differ += sum(m != e for m, e in zip(as_mixed, every_seat, strict=True))
         compared += len(got)
