@@ -359,6 +359,20 @@ def test_wild_joker_stand_ins_lose_nothing():
         assert_reads_as_reference(ev, natural, jokers)
 
 
+def test_wild_jokers_make_the_highest_sisters():
+    """Sisters are two pairs of neighbouring ranks and a junk card: two jokers beside 7 7 stand for 8 8, not 6 6
+    (the stand-ins once tried only ranks present, in a sequence or at the ends, and missed the rank above)."""
+    from bigtwo.cards import bits
+
+    ev = EVERY_KIND_WILD.engine
+    for text in ("3D 7D 7C BJ RJ", "QD QC 2D BJ RJ"):
+        cards = bits(parse_cards(text).mask)
+        natural = [c for c in cards if not (1 << c) & ev.joker_mask]
+        assert ev.classify(sum(1 << c for c in cards)).kind == "sisters"
+        assert_reads_as_reference(ev, natural, [c for c in cards if c not in natural])
+    assert EVERY_KIND_WILD.beats("3D 7D 7C BJ RJ", "3C 6D 6C 7H 7S")
+
+
 # every kind there is, wild; and long straights and runs of pairs and triples (Winner's, Tien Len's), wild
 EVERY_KIND_WILD = load_rules("classic").replace(jokers=2, joker_mode="wild", combinations=tuple(KINDS))
 LONG_RUNS_WILD = (

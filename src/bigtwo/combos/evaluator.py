@@ -428,6 +428,10 @@ class Evaluator:
                             ranks.update(run)
             if size == 13:
                 ranks.update(range(JOKER_RANK))
+            if size == 5 and "sisters" in self.enabled:
+                # two pairs of neighbouring ranks: a joker may pair up beside a rank present (7 7 3 + two jokers
+                # as 8 8 makes higher sisters than as 6 6)
+                ranks.update(r + d for r in present for d in (-1, 1) if 0 <= r + d < JOKER_RANK)
             missing = [r for r in range(JOKER_RANK) if r not in present]
             if missing:
                 ranks.update((missing[0], missing[-1]))
