@@ -12,12 +12,20 @@ from collections.abc import Iterator
 from itertools import combinations, product
 
 from bigtwo.cards import JOKER_RANK, bits
-from bigtwo.combos.evaluator import POWER_SPAN, RANKS_AT_MOST, ROYAL_RANKS, RUN_WIDTH, Evaluator
+from bigtwo.combos.evaluator import (
+    POWER_SPAN,
+    RANKS_AT_MOST,
+    ROYAL_RANKS,
+    RUN_WIDTH,
+    STRAIGHT_KINDS,
+    SUITED_KINDS,
+    Evaluator,
+)
 from bigtwo.combos.play import Play
 
 _BIT = [1 << i for i in range(128)]
 # kinds whose wild-joker sets _wild_partners finds by suit or sequence (the rest of its kinds by their ranks)
-WILD_SHAPED = frozenset(("flush", "straight", "straight_flush", "royal_flush", *RUN_WIDTH))
+WILD_SHAPED = SUITED_KINDS | STRAIGHT_KINDS | frozenset(RUN_WIDTH)
 
 
 def _mask(cards: tuple[int, ...] | list[int]) -> int:
@@ -303,22 +311,17 @@ def _wild_partners(ev: Evaluator, nat: list[int], size: int, k: int) -> Iterator
             for combo in combinations(pool, k):
                 if len({rank_of[c] for c in combo}) == r:  # each set once: by exactly the ranks it shows
                     yield combo
-    if any(kind in ("flush", "straight_flush", "royal_flush") for kind in kinds):
+    if any(kind in SUITED_KINDS for kind in kinds):
         by_suit: dict[int, list[int]] = {}
         for c in nat:
             by_suit.setdefault(suit_of[c], []).append(c)
         for g in by_suit.values():
             yield from combinations(g, k)
-    windows: list[int] = []
-    if any(kind in ("straight", "straight_flush", "royal_flush") for kind in kinds):
-        windows += [w for *_, w in ev.straight_windows.get(size, ())]
-    for kind in kinds:
-        width = RUN_WIDTH.get(kind)
-        if width and size % width == 0:
-            windows += [w for *_, w in ev.run_windows[width].get(size // width, ())]
-    for w in windows:
-        pool = [c for c in nat if w >> rank_of[c] & 1]
-        yield from combinations(pool, k)
+    widths = {1 for kind in kinds if kind in STRAIGHT_KINDS} | {RUN_WIDTH[kind] for kind in kinds if kind in RUN_WIDTH}
+    for width in sorted(widths):
+        for w in ev.rank_windows(size, width):
+            pool = [c for c in nat if w >> rank_of[c] & 1]
+            yield from combinations(pool, k)
 
 
 def _sort_key(p: Play) -> tuple[int, int, int]:

@@ -58,6 +58,10 @@ RANKS_AT_MOST = {
     "sisters": 3,
     "triple_junk": 3,
 }
+# kinds whose cards share one suit, and kinds whose ranks run in one straight's sequence: what wild jokers can
+# complete them to depends on the natural cards' suits, and on the sequences their ranks lie in
+SUITED_KINDS = frozenset(("flush", "straight_flush", "royal_flush"))
+STRAIGHT_KINDS = frozenset(("straight", "straight_flush", "royal_flush"))
 
 
 class Evaluator:
@@ -385,10 +389,10 @@ class Evaluator:
                 ok = rm.bit_count() <= most
             elif kind == "flush":
                 ok = one_suit
-            elif kind in ("straight", "dragon"):
-                ok = distinct and (kind == "dragon" or self._in_window(rm, size, 1))
-            elif kind in ("straight_flush", "royal_flush"):
-                ok = distinct and one_suit and self._in_window(rm, size, 1)
+            elif kind == "dragon":
+                ok = distinct
+            elif kind in STRAIGHT_KINDS:
+                ok = distinct and (one_suit or kind not in SUITED_KINDS) and self._in_window(rm, size, 1)
             elif kind in RUN_WIDTH:
                 ok = self._in_window(rm, size, RUN_WIDTH[kind])
             else:
@@ -397,14 +401,16 @@ class Evaluator:
                 out.append(kind)
         return out
 
-    def _in_window(self, ranks: int, size: int, width: int) -> bool:
-        """Whether the ranks (as bits) lie in one sequence of a ``size``-card straight (``width`` 1) or run of
-        pairs or triples (2 or 3)."""
+    def rank_windows(self, size: int, width: int) -> list[int]:
+        """The sequences of a ``size``-card straight (``width`` 1) or run of pairs or triples (2 or 3), each as
+        the bits of its ranks."""
         if width == 1:
-            windows = [w for *_, w in self.straight_windows.get(size, ())]
-        else:
-            windows = [m for *_, m in self.run_windows[width].get(size // width, ())] if size % width == 0 else []
-        return any(not ranks & ~w for w in windows)
+            return [w for *_, w in self.straight_windows.get(size, ())]
+        return [m for *_, m in self.run_windows[width].get(size // width, ())] if size % width == 0 else []
+
+    def _in_window(self, ranks: int, size: int, width: int) -> bool:
+        """Whether the ranks (as bits) lie in one of :meth:`rank_windows`."""
+        return any(not ranks & ~w for w in self.rank_windows(size, width))
 
     def stand_ins(self, natural: list[int], joker: int, size: int, pruned: bool = True) -> list[int]:
         """The cards a wild joker may usefully stand for beside ``natural`` in a ``size``-card combination.
