@@ -1,6 +1,7 @@
 """House-rule variants the tests run beside the presets: every engine feature a preset does not switch on."""
 
 from bigtwo import list_presets, load_rules
+from bigtwo.rules.kinds import KINDS
 
 HOUSE_RULES = {
     # wild jokers (002 Joker rules; 003 5.3), five of a kind above the straight flush
@@ -94,4 +95,17 @@ PROCEDURES = {
     "president-requests": lambda: (load_rules("president").replace(trade_requests=True, free_trade=True), 4),
     "horse-2": lambda: (_zsy(horse_game=2, players=6, exchange="none"), 6),
     "horse-3": lambda: (_zsy(horse_game=3, players=6, jokers=0, exchange="higher-bid-auction"), 6),
+}
+
+
+def _wild(name, **changes):
+    return load_rules(name).replace(jokers=2, joker_mode="wild", **changes)
+
+
+# tables with wild jokers that between them play every kind: every kind there is (on classic), and long straights
+# and runs of pairs and triples (Winner's, Tien Len's); the wild-joker tests run on them beside the house rule
+WILD_TABLES = {
+    "every kind, wild": lambda: _wild("classic", combinations=tuple(KINDS)),
+    "winner, wild": lambda: _wild("winner"),
+    "tien-len, wild": lambda: _wild("tien-len"),
 }

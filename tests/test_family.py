@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bigtwo import Game, IllegalPlay, load_rules
 from bigtwo.cards import parse_cards
-from bigtwo.rules.kinds import KINDS
+from tests.rulesets import WILD_TABLES
 
 WINNER = load_rules("winner")
 ZSY = load_rules("zheng-shangyou")
@@ -359,6 +359,10 @@ def test_wild_joker_stand_ins_lose_nothing():
         assert_reads_as_reference(ev, natural, jokers)
 
 
+EVERY_KIND_WILD = WILD_TABLES["every kind, wild"]()
+LONG_RUNS_WILD = (WILD_TABLES["winner, wild"](), WILD_TABLES["tien-len, wild"]())
+
+
 def test_wild_jokers_make_the_highest_sisters():
     """Sisters are two pairs of neighbouring ranks and a junk card: two jokers beside 7 7 stand for 8 8, not 6 6
     (the stand-ins once tried only ranks present, in a sequence or at the ends, and missed the rank above)."""
@@ -371,14 +375,6 @@ def test_wild_jokers_make_the_highest_sisters():
         assert ev.classify(sum(1 << c for c in cards)).kind == "sisters"
         assert_reads_as_reference(ev, natural, [c for c in cards if c not in natural])
     assert EVERY_KIND_WILD.beats("3D 7D 7C BJ RJ", "3C 6D 6C 7H 7S")
-
-
-# every kind there is, wild; and long straights and runs of pairs and triples (Winner's, Tien Len's), wild
-EVERY_KIND_WILD = load_rules("classic").replace(jokers=2, joker_mode="wild", combinations=tuple(KINDS))
-LONG_RUNS_WILD = (
-    load_rules("winner").replace(jokers=2, joker_mode="wild"),
-    load_rules("tien-len").replace(jokers=2, joker_mode="wild"),
-)
 
 
 @settings(max_examples=400, deadline=None)

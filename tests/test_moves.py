@@ -14,8 +14,7 @@ from bigtwo import load_rules
 from bigtwo.cards import CardSet, bits
 from bigtwo.legal import answers, hand_actions
 from bigtwo.moves import HandIndex, all_combos, legal_answers_bruteforce
-from bigtwo.rules.kinds import KINDS
-from tests.rulesets import every_ruleset, rules_named
+from tests.rulesets import WILD_TABLES, every_ruleset, rules_named
 
 POSITIONS = 400  # per preset; x 11+ presets = thousands of positions
 
@@ -84,19 +83,14 @@ def test_every_combination_of_a_full_pack_is_classified_the_same_way():
         assert kinds == possible, (preset, possible - kinds)
 
 
-WILD_TABLES = {
-    "wild-jokers": lambda: rules_named("wild-jokers"),
-    "every kind, wild": lambda: load_rules("classic").replace(jokers=2, joker_mode="wild", combinations=tuple(KINDS)),
-    "winner, wild": lambda: load_rules("winner").replace(jokers=2, joker_mode="wild"),
-    "tien-len, wild": lambda: load_rules("tien-len").replace(jokers=2, joker_mode="wild"),
-}
+WILD_HANDS = {"wild-jokers": lambda: rules_named("wild-jokers"), **WILD_TABLES}
 
 
-@pytest.mark.parametrize("table", WILD_TABLES)
+@pytest.mark.parametrize("table", WILD_HANDS)
 def test_wild_joker_hands_list_every_combination(table):
     """A whole hand holding wild jokers lists exactly the sets of it that classify as a kind (every subset of
     every playable size tried), though the listing looks only at sets beside a joker that could make one."""
-    ev = WILD_TABLES[table]().engine
+    ev = WILD_HANDS[table]().engine
     rng = random.Random(f"wild-{table}")
     naturals = bits(ev.pack & ~ev.joker_mask)
     jokers = bits(ev.pack & ev.joker_mask)
