@@ -137,7 +137,7 @@ def test_every_help_example_runs(tmp_path, monkeypatch):
             out = res.output
             assert "Not allowed" not in out and "Traceback" not in out, f"{line}\n{out}"
             if argv[0] == "play":  # played to the end, following the hint
-                assert "Round over." in out or "Match over." in out, f"{line}\n{out}"
+                assert "Round over:" in out or "Match over." in out, f"{line}\n{out}"
             if redirect:
                 (tmp_path / redirect).write_text(out, encoding="utf-8")
             ran += 1

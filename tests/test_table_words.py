@@ -129,7 +129,7 @@ def test_the_plain_table_reads_bots_with_the_spec_parser_and_plays_the_hint(tmp_
     assert res.exit_code == 0, res.output
     out = res.output
     assert "Ana (greedy)" in out and "Ben (random)" in out and "Chloe (search(iterations=2))" in out
-    assert "Hint: " in out and "Round over." in out and "Not allowed" not in out
+    assert "Hint: " in out and "Round over:" in out and "Not allowed" not in out
     assert f"Saved the record (unfinished) to {path}" in out.replace("\n", "")
     assert load_record(path).result == "*"
     rec = load_record(final)

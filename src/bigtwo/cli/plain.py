@@ -313,16 +313,10 @@ class PlainTable:
         self.console.print(t)
 
     def show_final(self) -> None:
+        """A match's final standings. A single round's order, scores and payments are already in the log."""
         s = self.session
         m = s.match
         if m is None:
-            g = s.single
-            assert g is not None and g.result is not None
-            res = g.result
-            self.say("[bold]Round over.[/bold]")
-            for place, seat in enumerate(res.finishing_order, 1):
-                left = plural(res.cards_left[seat], "card")
-                self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {left} left, score {res.scores[seat]:+d}")
             return
         self.say("[bold]Match over.[/bold]")
         ranking = m.rules.ranks_only
