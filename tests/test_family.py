@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo import Game, IllegalPlay, load_rules
-from bigtwo.cards import parse_cards
+from bigtwo.cards import bits, parse_cards
 from tests.rulesets import WILD_TABLES
 
 WINNER = load_rules("winner")
@@ -348,8 +348,6 @@ def test_wild_joker_stand_ins_lose_nothing():
     """The pruned stand-ins give the same reading as trying every rank for a joker (the unpruned reference)."""
     import random
 
-    from bigtwo.cards import bits
-
     ev = WILD.engine
     pack = bits(ev.pack & ~ev.joker_mask)
     rng = random.Random(5)
@@ -366,8 +364,6 @@ LONG_RUNS_WILD = (WILD_TABLES["winner, wild"](), WILD_TABLES["tien-len, wild"]()
 def test_wild_jokers_make_the_highest_sisters():
     """Sisters are two pairs of neighbouring ranks and a junk card: two jokers beside 7 7 stand for 8 8, not 6 6
     (the stand-ins once tried only ranks present, in a sequence or at the ends, and missed the rank above)."""
-    from bigtwo.cards import bits
-
     ev = EVERY_KIND_WILD.engine
     for text in ("3D 7D 7C BJ RJ", "QD QC 2D BJ RJ"):
         cards = bits(parse_cards(text).mask)
@@ -383,8 +379,6 @@ def test_wild_jokers_read_as_the_exhaustive_reference(data):
     """Classification skips the stand-ins for kinds the natural cards cannot make (a pair needs one rank, a
     flush one suit, a straight ranks in one sequence): on sets drawn close to every kind's shape, it reads
     every set as the reference that tries every kind with every stand-in."""
-    from bigtwo.cards import bits
-
     rules = data.draw(st.sampled_from((EVERY_KIND_WILD, *LONG_RUNS_WILD)), label="rules")
     ev = rules.engine
     size = data.draw(st.sampled_from(sorted(n for n in ev.kinds_by_size if n <= 9)), label="size")
@@ -663,7 +657,6 @@ def test_every_reason_is_words_for_every_kind_with_wild_jokers():
     """why_not() describes any pair of combinations, jokers and all, without failing."""
     import random
 
-    from bigtwo.cards import bits
     from bigtwo.moves import all_combos
 
     ev = WILD.engine
