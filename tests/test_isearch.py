@@ -194,6 +194,36 @@ def test_heuristic_opponents_play_a_share_of_the_deals_as_the_heuristic_does():
     assert compared >= 40 and differ >= 5  # the two models of the opponents do play differently
 
 
+def test_a_win_bonus_adds_to_the_play_outs_the_searching_seat_wins_and_to_no_other():
+    """``win_bonus=b``: each play-out is played exactly as without it, and is worth ``b`` points more where the
+    searching seat went out first (one point a card left: its only positive outcome), alike side by side and one
+    line at a time."""
+    from bigtwo.bots.learned import scorer_for
+
+    rules = load_rules("classic")
+    scorer = scorer_for(rules, 4)
+    plain = InferenceSearchBot(seed=1, iterations=3, playout="learned")
+    bonus = InferenceSearchBot(seed=1, iterations=3, playout="learned", win_bonus=2.5)
+    for bot in (plain, bonus):
+        bot.last_playout = bot.playout
+    won = compared = 0
+    for g, seat, play in midgames_searched_by(plain, rules):
+        lines, marks = lines_after_every_action(g)
+        base = plain._play_out_together(lines, seat, "cards", play, scorer, marks, None)
+        lines, marks = lines_after_every_action(g)
+        got = bonus._play_out_together(lines, seat, "cards", play, scorer, marks, None)
+        assert got == [v + 2.5 if v > 0 else v for v in base]
+        lines, marks = lines_after_every_action(g)
+        alone = [
+            bonus._play_on(line, seat, "cards", play, scorer, mark, None)
+            for line, mark in zip(lines, marks, strict=True)
+        ]
+        assert alone == got
+        won += sum(v > 0 for v in base)
+        compared += len(base)
+    assert compared >= 40 and 0 < won < compared
+
+
 def test_auto_play_outs_put_the_network_in_every_seat_where_that_was_measured_stronger():
     """``playout='auto'`` (the default): the network plays every seat of the play-outs where that was measured ahead
     (four players, one point a card left, 1 s a decision), the searching seat's only elsewhere; an explicit
@@ -724,6 +754,7 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"opponent_temperature": 1, "replies": 1}, "opponent_temperature changes the play-outs"),
         ({"heuristic_opponents": 1.5}, "heuristic_opponents must lie in"),
         ({"heuristic_opponents": 0.5, "horizon": 2}, "heuristic_opponents changes the play-outs"),
+        ({"win_bonus": -1}, "win_bonus must be 0 or more"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],
 )

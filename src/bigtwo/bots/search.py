@@ -60,6 +60,7 @@ from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.positions import position_from_observation
 from bigtwo.rules.ruleset import Ruleset
+from bigtwo.scoring import RoundResult
 from bigtwo.utilities import UTILITIES, round_utility
 
 MAX_FAILED_SAMPLES = 100
@@ -395,6 +396,7 @@ class InferenceSearchBot(SearchBot):
         lookahead: int = 1,
         opponent_temperature: float = 0.0,
         heuristic_opponents: float = 0.0,
+        win_bonus: float = 0.0,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -424,6 +426,7 @@ class InferenceSearchBot(SearchBot):
             ("lookahead", lookahead, lookahead >= 1, "be 1 (the network's best move alone) or more"),
             ("opponent_temperature", opponent_temperature, opponent_temperature >= 0, "be 0 (their best move) or more"),
             ("heuristic_opponents", heuristic_opponents, 0 <= heuristic_opponents <= 1, "lie in [0, 1]"),
+            ("win_bonus", win_bonus, win_bonus >= 0, "be 0 or more"),
         ):
             if not ok:
                 raise ValueError(f"{option} must {rule}, not {value}")
@@ -471,6 +474,9 @@ class InferenceSearchBot(SearchBot):
         # plays whole: a mixture of two models of how the opponents play (a `search` opponent ranks its moves
         # with the heuristic and judges them by play-outs, so it plays like neither model alone)
         self.heuristic_opponents = heuristic_opponents
+        # points added to a play-out's worth where the searching seat goes out first: a search whose play-outs
+        # play every seat alike wins no more rounds than its field, and this weighs going out above the measure
+        self.win_bonus = win_bonus
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -840,7 +846,7 @@ class InferenceSearchBot(SearchBot):
         stop = self._horizon(scorer, measure)
         if not learned and not mine and not stop:
             rollout(game, play.others, played, deadline, (seat, play.mine))
-            return None if game.result is None else round_utility(game.result, measure)[seat]
+            return None if game.result is None else self._worth(game.result, measure, seat)
         previous = [game.hand(s).mask for s in range(game.n)]
         clock = time.perf_counter
         turns = 0
@@ -863,7 +869,13 @@ class InferenceSearchBot(SearchBot):
                 policy = play.mine if mover == seat else play.others
                 played = heuristic_step(game, policy, played, previous)
         assert game.result is not None
-        return round_utility(game.result, measure)[seat]
+        return self._worth(game.result, measure, seat)
+
+    def _worth(self, result: RoundResult, measure: str, seat: int) -> float:
+        """A finished play-out's value for the searching seat: its points in ``measure``, and ``win_bonus`` more
+        where it went out first."""
+        bonus = self.win_bonus if result.finishing_order[0] == seat else 0.0
+        return round_utility(result, measure)[seat] + bonus
 
     def _horizon(self, scorer: Any, measure: str) -> int:
         """The searching seat's decision at which a play-out stops for the network's value: ``horizon`` where
@@ -954,7 +966,7 @@ class InferenceSearchBot(SearchBot):
         points = [-math.inf] * len(games)
         for g, r in zip(lines, root, strict=True):
             assert g.result is not None
-            points[r] = max(points[r], round_utility(g.result, measure)[seat])
+            points[r] = max(points[r], self._worth(g.result, measure, seat))
         return points
 
     def _opponent_pick(self, q: Any, scale: float) -> int:
