@@ -82,11 +82,16 @@ def test_a_whole_game_in_the_terminal(preset):
 
 @pytest.mark.parametrize(("preset", "players"), [("winner", 4), ("zheng-shangyou", 5), ("tien-len", 4), ("winner", 3)])
 def test_the_family_plays_whole_games_in_the_terminal(preset, players):
-    """`bigtwo play --rules winner` and `--rules zheng-shangyou --players 5` play whole games."""
+    """`bigtwo play --rules winner` and `--rules zheng-shangyou --players 5` play whole games; a single round of
+    Zheng Shangyou begins with its pass-around, as a match's first round does (004 Variations, "Pass-around")."""
     helper = make("greedy", seed=1)
     holder = {}
 
     def human(prompt: str) -> str:
+        session = holder["table"].session
+        if session.decision is not None:
+            given = helper.choose(session.rules, session.observation())
+            return " ".join(str(c) for c in given.cards) if hasattr(given, "cards") else str(given)
         g = holder["table"].game
         p = helper.choose(g.rules, g.observation(g.to_move))
         return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
@@ -104,7 +109,10 @@ def test_the_family_plays_whole_games_in_the_terminal(preset, players):
     )
     holder["table"] = table
     table.run()
-    assert table.game.is_over and "Round over:" in out.getvalue()
+    text = out.getvalue()
+    assert table.game.is_over and "Round over:" in text
+    assert ("You give 3 cards to" in text) == (preset == "zheng-shangyou")
+    assert "Match over" not in text and "A match of" not in text
     res = runner.invoke(
         app, ["play", "--rules", preset, "--players", str(players), "--seed", "2", "--delay", "0"], input="quit\n"
     )
@@ -150,3 +158,34 @@ def test_a_table_of_huge_hands_opens_with_a_warning():
     assert said and "many seconds a move" in said[0], huge.log
     plain = TableSession(load_rules("winner"), players=2, seed=1, bots="random")  # 26 cards: every preset's most
     assert not any("cards at a table of" in line for line in plain.log), plain.log
+
+
+def test_a_single_round_with_a_first_round_exchange_reads_as_one_round_at_the_full_screen_table():
+    """A single round of Zheng Shangyou is a match of one round underneath (its pass-around is an exchange),
+    but the full-screen table speaks of a round: no 'round 1 of 1' in the title, no match totals by the seats."""
+    from bigtwo.cli.session import TableSession
+    from bigtwo.cli.tui import seats_table, title_line
+
+    s = TableSession(load_rules("zheng-shangyou"), seed=3, bots="greedy")
+    assert s.one_round and s.match is not None and s.phase == "exchange"
+    assert "round" not in title_line(s, None).plain
+    assert [c.header for c in seats_table(s).columns][-1] != "total"
+    rounds = TableSession(load_rules("zheng-shangyou"), seed=3, bots="greedy", rounds=2)
+    assert "round 1 of 2" in title_line(rounds, None).plain
+    assert [c.header for c in seats_table(rounds).columns][-1] == "total"
+
+
+def test_an_empty_line_plays_only_the_hint_given_on_the_line_before():
+    """A hint belongs to its position: after an undo (or a mistyped play) an empty line plays nothing, where it
+    once played a card hinted for the position the undo left."""
+    lines = ["6d", "h", "undo", "", "h", "foo", "", "quit"]
+    res = runner.invoke(
+        app, ["play", "--plain", "--seed", "1", "--bots", "greedy", "--delay", "0"], input="\n".join(lines) + "\n"
+    )
+    assert res.exit_code == 0, res.output
+    after = res.output.split("You take back your turn.")[1]
+    assert "Hint:" in after and "You play" not in after, after
+    res = runner.invoke(
+        app, ["play", "--plain", "--seed", "1", "--bots", "greedy", "--delay", "0"], input="h\n\nquit\n"
+    )
+    assert res.output.split("Hint:")[1].count("You play") == 1  # the hint itself is still played by enter

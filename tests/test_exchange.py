@@ -7,16 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo import CardSet, Game, load_rules, parse_cards
+from bigtwo.arena.play import needs_match
 from bigtwo.cards import bits, to_mask
 from bigtwo.exchange import (
     Exchange,
     IllegalExchange,
     default_exchange_choice,
     exchange_answers,
+    exchanges_before_first_round,
     legal_exchange_choices,
     roles_for,
 )
 from bigtwo.match import Match
+from bigtwo.rules.ruleset import list_presets
 
 HOUSE = load_rules("president")  # the house code with its mandatory trading (003 3.2)
 CLASSIC = load_rules("classic")
@@ -371,3 +374,24 @@ def test_random_choices_are_uniform_over_the_legal_ones():
         counts = Counter(random_exchange_choice(rules, obs, rng) for _ in range(1200))
         assert set(counts) == set(legal)
         assert max(counts.values()) < 1.5 * min(counts.values())
+
+
+FIRST_ROUND_CASES = [(p, {}) for p in list_presets()] + [
+    ("zheng-shangyou", {"exchange": "higher-bid-auction"}),
+    ("zheng-shangyou", {"exchange": "free-bid-auction"}),
+    ("classic", {"free_trade": True}),
+]
+
+
+@pytest.mark.parametrize(("preset", "settings"), FIRST_ROUND_CASES, ids=str)
+def test_the_rules_that_exchange_before_the_first_round_are_the_ones_a_match_asks_there(preset, settings):
+    """``exchanges_before_first_round`` (which sends a single round through a match at the table and in the
+    arena) names exactly the rules whose first round a match opens with an exchange: a pass-around, auctions of
+    the out cards and free trading need no previous round (004 Variations), every other system does."""
+    rules = load_rules(preset).replace(**settings)
+    for seed in range(3):
+        m = Match(rules, seed=seed, rounds=1)
+        while m.phase == "deal":
+            m.act("keep", seat=m.to_move)
+        assert (m.phase == "exchange") == exchanges_before_first_round(rules), (preset, seed)
+    assert needs_match(rules) == (exchanges_before_first_round(rules) or bool(rules.horse_game))

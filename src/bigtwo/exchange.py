@@ -112,6 +112,16 @@ class IllegalExchange(IllegalAnswer):
     """An exchange answer the rules forbid; ``.reason`` names the cards and the rule, the state is unchanged."""
 
 
+# the exchange systems that need no previous round: they take place before every round's play, the first too
+ORDERLESS_SYSTEMS = ("pass-around", "higher-bid-auction", "free-bid-auction")
+
+
+def exchanges_before_first_round(rules: Any) -> bool:
+    """Whether the rules exchange cards before the first round's play too (a pass-around, auctions of the out
+    cards, free trading): a dealt round alone (a bare Game) would skip them, so such a round is a match of one."""
+    return rules.exchange in ORDERLESS_SYSTEMS or bool(rules.free_trade)
+
+
 def roles_for(rules: Any, order: Sequence[int] | None, n: int) -> list[str] | None:
     """Each seat's role from the previous round's finishing order (003 section 1.2), or None without roles."""
     if order is None:
@@ -713,7 +723,7 @@ class Exchange:
         system = self.rules.exchange
         if system == "pass-around":
             yield from self._pass_around()
-        elif system in ("higher-bid-auction", "free-bid-auction"):
+        elif system in ORDERLESS_SYSTEMS:
             yield from self._auctions(system == "higher-bid-auction")
         elif self.previous is None or self.n < 2:
             pass

@@ -14,6 +14,7 @@ from typing import Any
 
 from bigtwo.bots.spec import BotSpec
 from bigtwo.errors import BigTwoError
+from bigtwo.exchange import exchanges_before_first_round
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
@@ -69,12 +70,7 @@ def seating(n: int, rotation: int) -> list[int]:
 
 def needs_match(rules: Ruleset, rounds: int = 1) -> bool:
     """Whether a game must be played as a match: several rounds, or decisions a dealt round cannot make."""
-    return (
-        rounds > 1
-        or bool(rules.horse_game)
-        or rules.free_trade
-        or rules.exchange in ("higher-bid-auction", "free-bid-auction")
-    )
+    return rounds > 1 or bool(rules.horse_game) or exchanges_before_first_round(rules)
 
 
 def play_game(

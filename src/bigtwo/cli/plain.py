@@ -109,7 +109,7 @@ class PlainTable:
         s = self.session
         self.say(f"[bold]{escape(self.rules.name)}[/bold] - {escape(self.rules.description)}")
         m = s.match
-        if m is not None:
+        if m is not None and not s.one_round:
             length = plural(m.max_rounds, "round") if m.max_rounds else ""
             if m.points:
                 length += (" or " if length else "") + plural(m.points, "point")
@@ -143,7 +143,7 @@ class PlainTable:
             self.say(line)
         self._printed = len(s.log)
         m = s.match
-        if m is not None and len(m.completed) > self._rounds_shown:
+        if m is not None and not s.one_round and len(m.completed) > self._rounds_shown:
             self._rounds_shown = len(m.completed)
             self.show_scores()
 
@@ -191,12 +191,15 @@ class PlainTable:
         s = self.session
         self.show_table()
         d = s.decision
-        hint = None  # the last hint given: an empty line plays it (as enter does at the full-screen table)
+        hint = None  # a hint given on the line before: an empty line plays it (as enter does at the full screen)
         while True:
             try:
                 text = self.input("> ").strip()
             except EOFError:
                 return False
+            # any other line leaves the hint behind: after an undo it is another position's, and after a
+            # mistyped play an empty line should not play a card the player has since moved on from
+            offered, hint = hint, None
             low = text.lower()
             head, _, arg = text.partition(" ")
             if low in ("quit", "exit", "q"):
@@ -228,10 +231,10 @@ class PlainTable:
                     self.say(f"[red]{s.say(e)}[/red]")
                     continue
                 return True
-            if not text and hint is None:
+            if not text and offered is None:
                 continue
             try:
-                s.act(text or (hint.answer if hint is not None else ""))
+                s.act(text or (offered.answer if offered is not None else ""))
             except CardParseError as e:
                 self.say(f"[red]{escape(str(e))}[/red]")
                 continue
@@ -316,7 +319,7 @@ class PlainTable:
         """A match's final standings. A single round's order, scores and payments are already in the log."""
         s = self.session
         m = s.match
-        if m is None:
+        if m is None or s.one_round:
             return
         self.say("[bold]Match over.[/bold]")
         ranking = m.rules.ranks_only

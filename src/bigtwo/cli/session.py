@@ -25,7 +25,7 @@ from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.exchange import legal_exchange_choices
+from bigtwo.exchange import exchanges_before_first_round, legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.observation import as_observation
@@ -117,6 +117,11 @@ class TableSession:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
         self.match: Match | None = None
         self.single: Game | None = None
+        # a single round: a bare Game, unless the rules exchange cards before the first play (a pass-around,
+        # auctions, free trading), which only a match deals with; then a match of one round
+        self.one_round = rounds is None and points is None
+        if self.one_round and exchanges_before_first_round(rules):
+            rounds = 1
         if rounds is not None or points is not None:
             self.match = Match(rules, players=players, seed=self.seed, rounds=rounds, points=points)
             n = self.match.n
@@ -457,7 +462,9 @@ class TableSession:
                 self._round, self._events, self._deals = idx, 0, 0
                 total = f" of {m.max_rounds}" if m.max_rounds else ""
                 deals = self.words.subject(rec.dealer, "deals")
-                self.log.append(f"[b]Round {idx + 1}{total}[/b]: {deals}.")
+                self.log.append(
+                    f"{deals[0].upper()}{deals[1:]}." if self.one_round else f"[b]Round {idx + 1}{total}[/b]: {deals}."
+                )
                 if rec.roles:
                     roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
