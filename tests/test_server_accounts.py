@@ -241,6 +241,9 @@ def test_a_rated_match_moves_exactly_the_seated_players_once(database):
         assert bob.get("/api/account").json()["ratings"] == {}
         board = ann.get("/api/leaderboard/classic").json()
         assert {p["player"] for p in board["players"]} == {"account:1"} | {f"bot:{b}" for b in bots}
+        # a bot goes by its own name, not the seat it sat in ("Chloe (heuristic)")
+        assert {p["name"] for p in board["players"] if p["kind"] == "bot"} == bots
+        assert all(f">{b}</a>" in ann.get("/leaderboard/classic").text for b in bots)
         assert all(p["matches"] == 1 for p in board["players"])
         page = ann.get("/api/players/ann").json()
         assert [m["room"] for m in page["recent"]] == [rid] and len(page["history"]["classic"]) == 1
@@ -365,6 +368,10 @@ def test_arena_results_are_published_to_the_ladder_once(tmp_path):
         assert got[f"bot:{b}"] == (pytest.approx(mu), pytest.approx(sigma), 8)
     shown = runner.invoke(app, ["ladder", "show", "--database", database])
     assert shown.exit_code == 0 and "heuristic (bot)" in shown.output
+    # a mistyped database is refused, not created empty
+    typo = tmp_path / "ladder.sqlite"
+    missing = runner.invoke(app, ["ladder", "show", "--database", str(typo)], env={"COLUMNS": "200"})
+    assert missing.exit_code == 2 and f"no database file at {typo}" in missing.output and not typo.exists()
     # house rules, or a bot under a name with options, are not rated
     house = run_arena(load_rules_with_change(), "greedy,random,random,random", 1, workers=1)
     refused = runner.invoke(app, ["ladder", "publish", str(house.save(tmp_path / "h.json")), "--database", database])

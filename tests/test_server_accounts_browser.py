@@ -35,6 +35,14 @@ def test_sign_up_play_a_rated_match_and_find_the_rating(browser, server):
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(server.url + "/")
+    # the two boxes look alike: as wide as each other, each under its label
+    boxes = page.eval_on_selector_all(
+        "#account-username, #account-password",
+        "els => els.map(e => { const r = e.getBoundingClientRect(), l = e.parentElement.getBoundingClientRect();"
+        " return [r.width, r.top - l.top]; })",
+    )
+    (user_width, user_below), (pass_width, pass_below) = boxes
+    assert abs(user_width - pass_width) <= 1 and user_below > 10 and pass_below > 10, boxes
     page.fill("#account-username", "Mei")
     page.fill("#account-password", "a long enough password")
     page.click("#signup")

@@ -395,6 +395,13 @@ def test_hint_explain_and_legal_answer_the_asker_alone_in_words(server):
             assert good["ok"] and good["text"] == "3♦: a legal lead."
             not_yours = await bob.ask({"type": "hint"})
             assert not not_yours["ok"] and "not your turn" in not_yours["text"]
+            # out of turn, a single card is only itself; a combination is still named
+            bobs = room.match.observation(1)["hand"]
+            single = await bob.ask({"type": "explain", "cards": [bobs[-1]]})
+            assert not single["ok"] and single["text"] == "It is not your turn."
+            pair = next([a, b] for i, a in enumerate(bobs) for b in bobs[i + 1 :] if a[:-1] == b[:-1])
+            named = await bob.ask({"type": "explain", "cards": pair})
+            assert re.fullmatch(r"It is not your turn; \S+ \S+ is a pair of \w+\.", named["text"]), named["text"]
             # only Ann was answered about Ann's turn
             assert not [m for s, m in bob.transcript.messages if '"kind":"hint","ok":true' in m]
             # asking without pause is paced, in words

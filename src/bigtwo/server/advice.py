@@ -13,7 +13,7 @@ from typing import Any
 
 from bigtwo.actions import Action, Answer, action_text
 from bigtwo.bots import BOTS, make
-from bigtwo.cards import CardSet, to_mask, token
+from bigtwo.cards import SUIT_CHARS, SUIT_SYMBOLS, CardSet, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.exchange import legal_exchange_choices, new_kind_answers
@@ -49,11 +49,38 @@ def describe(rules: Ruleset, obs: Observation, action: Action | CardSet, words: 
     if isinstance(action, Answer) and action.kind == "trade" and action.word == "offer" and action.to is not None:
         give, want = _faces(ev, action.mask), _faces(ev, action.want)
         return f"offer {give} for {want} to {words.object(action.to)}"
+    if isinstance(action, Answer) and action.kind == "ask":
+        return question_words(action.word, words)
     mask = action.mask if isinstance(action, CardSet | Answer) else 0
     if mask:
         return _faces(ev, mask)
     word = action.word if isinstance(action, Answer) else ""
     return words.render(word, opens=False) if word else "decline"
+
+
+def question_words(question: str, words: Wording) -> str:
+    """A stealing president's question (``have 3D``, ``highest D``, ``any S``: :func:`legal_questions`) as the
+    table says it, with card faces and suit symbols (the page's question menu words them the same way)."""
+    head, _, arg = question.partition(" ")
+    suit = ""
+    if len(arg) == 1 and arg in SUIT_CHARS:
+        suit = arg if words.ascii else SUIT_SYMBOLS[SUIT_CHARS.index(arg)]
+    if head == "have" and arg:
+        return f"ask whether they have {words.token(arg)}"
+    said = {
+        ("lowest", ""): "ask for their lowest card",
+        ("highest", ""): "ask for their highest card",
+        ("highest", "pair"): "ask for their highest pair",
+    }.get((head, arg))
+    if said is None and suit:
+        said = {
+            "highest": f"ask for their highest {suit}",
+            "lowest": f"ask for their lowest {suit}",
+            "any": f"ask whether they have any {suit}",
+            "two": f"ask whether they have two {suit} or more",
+            "give": f"ask them to give a {suit} of their choice",
+        }.get(head)
+    return said or question
 
 
 def _answer(rules: Ruleset, obs: Observation, action: Action, words: Wording) -> dict[str, Any]:
@@ -97,10 +124,11 @@ def explain(match: Match, seat: int, cards: list[str], words: Wording) -> dict[s
     except BigTwoError as e:
         return {"kind": "explain", "ok": False, "text": words.render(e)}
     if match.to_move != seat or match.is_over:
+        # what a combination is may still help; a single card is only itself
         kind = ev.classify(mask) if mask else None
-        said = f"{_faces(ev, mask)} is {words.render(ev.describe(kind), opens=False)}" if kind else None
-        text = "It is not your turn" + (f"; {said}." if said else ".")
-        return {"kind": "explain", "ok": False, "text": text}
+        combination = kind is not None and kind.kind != "single"
+        what = f"; {_faces(ev, mask)} is {words.render(ev.describe(kind), opens=False)}" if kind and combination else ""
+        return {"kind": "explain", "ok": False, "text": f"It is not your turn{what}."}
     d = match.pending
     if d is not None:
         if d.answered_by_options:

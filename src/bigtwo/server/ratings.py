@@ -94,6 +94,13 @@ class Entry:
     points: float
 
 
+def rated_name(player: str, seat_name: str) -> str:
+    """The name a rating goes by: a bot's own (``heuristic``), never the seat it last sat in (``Chloe
+    (heuristic)``, which changes from table to table); an account's username, as its seat says."""
+    kind, _, name = player.partition(":")
+    return name if kind == "bot" and name else seat_name
+
+
 def is_recorded(conn: Connection, match_id: str) -> bool:
     return conn.execute(select(finished_matches.c.id).where(finished_matches.c.id == match_id)).first() is not None
 
@@ -146,7 +153,7 @@ def record_match(
             mu0, s0 = before[p]
             d = deltas[p]
             moved[p] = (mu0 + sum(x for x, _ in d) / len(d), max(1e-3, s0 + sum(y for _, y in d) / len(d)))
-        names = {e.player: e.name for e in entries}
+        names = {e.player: rated_name(e.player, e.name) for e in entries}
         for p in players:
             mu1, s1 = moved[p]
             if p in old:
@@ -220,7 +227,7 @@ def leaderboard(conn: Connection, family: str, limit: int, offset: int) -> tuple
     for i, r in enumerate(conn.execute(q).mappings()):
         kind, _, _ = r["player"].partition(":")
         out.append(
-            {"rank": offset + i + 1, "player": r["player"], "kind": kind, "name": r["name"]}
+            {"rank": offset + i + 1, "player": r["player"], "kind": kind, "name": rated_name(r["player"], r["name"])}
             | rating_out(r["mu"], r["sigma"], r["matches"])
         )
     return out, int(total)
