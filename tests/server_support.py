@@ -112,9 +112,9 @@ def free_port() -> int:
 class LiveServer:
     """The application on a real uvicorn server in a background thread (a port on loopback)."""
 
-    def __init__(self, database: str, **settings: Any):
+    def __init__(self, database: str, public_host: str = "127.0.0.1", **settings: Any):
         self.port = free_port()
-        self.settings = settings_for_tests(public_url=f"http://127.0.0.1:{self.port}", **settings)
+        self.settings = settings_for_tests(public_url=f"http://{public_host}:{self.port}", **settings)
         self.app = create_app(database, self.settings)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536

@@ -153,6 +153,12 @@ def test_seats_invites_and_the_hosts_powers(server):
         base, seats=[{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}, {"kind": "open"}]
     )
     rid, host = made["room"]["id"], made["host_token"]
+    for nameless in ("", "   "):  # no silent stand-in name, which a second nameless guest would clash with
+        r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": nameless})
+        assert (
+            r.status_code == 422
+            and r.json()["detail"] == "name: a name is needed: the one the others at the table will know you by"
+        )
     ann = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": "  Ann  "}).json()
     assert ann["seat"] == 0 and ann["room"]["seats"][0]["name"] == "Ann"
     r = httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": "Bob", "seat": 2})
@@ -177,6 +183,16 @@ def test_seats_invites_and_the_hosts_powers(server):
     assert [s["kind"] for s in r.json()["seats"]] == ["person", "bot", "bot", "bot"]
     assert httpx.post(f"{base}/api/rooms/{rid}/start", json={}, headers=auth(host)).status_code == 409
     assert httpx.post(f"{base}/api/rooms/{rid}/join", json={"name": "Late"}).status_code == 409
+    # the host may close a table only before it starts: then it is gone
+    r = httpx.post(f"{base}/api/rooms/{rid}/close", headers=auth(host))
+    assert r.status_code == 409 and "only a table not yet started can be closed" in r.json()["detail"]
+    waiting = create_room(base, players=2, seats=[{"kind": "open"}, {"kind": "open"}])
+    wid = waiting["room"]["id"]
+    assert httpx.post(f"{base}/api/rooms/{wid}/close").status_code == 401
+    assert httpx.post(f"{base}/api/rooms/{wid}/close", headers=auth(ann["token"])).status_code == 403
+    assert httpx.post(f"{base}/api/rooms/{wid}/close", headers=auth(waiting["host_token"])).status_code == 204
+    assert httpx.get(f"{base}/api/rooms/{wid}").status_code == 404
+    assert wid not in [r["id"] for r in httpx.get(f"{base}/api/rooms").json()]
 
 
 # --- the referee --------------------------------------------------------------------------------------------

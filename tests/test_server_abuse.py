@@ -530,6 +530,48 @@ def test_websockets_from_other_origins_are_refused_and_the_docs_load_nothing_fro
         assert httpx.get(f"{live.url}/docs").status_code == 404
 
 
+def test_a_page_of_the_address_the_server_was_reached_at_is_its_own(tmp_path):
+    """``bigtwo serve`` names itself http://localhost:PORT, and uvicorn prints http://127.0.0.1:PORT: a page
+    opened at either may open tables, sign up and sit at them (its Origin is the address the request was sent
+    to), while a page of another site is still refused. Our own page reached by an address the server cannot
+    place (a proxy that rewrites Host) is told why over its socket instead of retrying forever."""
+    with LiveServer(str(tmp_path / "own.sqlite3"), public_host="localhost") as live:  # as bigtwo serve names it
+        here = f"127.0.0.1:{live.port}"
+
+        def post(path: str, body: dict[str, Any], origin: str) -> httpx.Response:
+            return httpx.post(f"{live.url}{path}", json=body, headers={"Origin": origin, "Host": here})
+
+        made = post("/api/rooms", {"host_name": "Hal"}, f"http://{here}")
+        assert made.status_code == 201, made.text
+        signup = {"username": "local_one", "password": "correct horse battery"}
+        assert post("/api/account/signup", signup, f"http://{here}").status_code == 201
+        for origin in ("http://evil.example", f"https://{here}", f"http://127.0.0.1:{live.port + 1}"):
+            r = post("/api/rooms", {"host_name": "Eve"}, origin)
+            assert r.status_code == 403 and r.json()["detail"] == "a page from another site may not do this here"
+        rid = made.json()["room"]["id"]
+
+        async def first(headers: dict[str, str]) -> tuple[str, int | None]:
+            url = f"{live.ws_url}/ws/rooms/{rid}"
+            try:
+                async with websockets.connect(url, additional_headers=headers) as ws:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    code = None
+                    if msg["type"] == "error":
+                        with contextlib.suppress(ConnectionClosed):
+                            await asyncio.wait_for(ws.recv(), 10)
+                        code = ws.close_code
+                    return msg.get("message", msg["type"]), code
+            except InvalidStatus as e:
+                return str(e.response.status_code), None
+
+        assert asyncio.run(first({"Origin": f"http://{here}"})) == ("view", None)
+        assert asyncio.run(first({"Origin": "http://evil.example"})) == ("403", None)
+        proxied = {"Origin": "https://cards.example", "Sec-Fetch-Site": "same-origin"}
+        said, code = asyncio.run(first(proxied))
+        assert code == 4403 and said.startswith("this server does not know the address this page was opened at")
+        assert "--public-url" in said
+
+
 # --- the table's own messages (issue 14): chat, help, standing orders, undo, rematch ---------------------------
 
 

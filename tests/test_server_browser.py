@@ -9,6 +9,7 @@ cards and the buttons; the other people at a table are the API's clients.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -20,6 +21,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
@@ -32,6 +35,7 @@ from bigtwo.server.messages import EMOTES
 from bigtwo.words import TABLE_NAMES, Wording
 from tests.server_support import (
     ARTIFACTS,
+    CARD_TOKEN,
     ROOT,
     LiveServer,
     Transcript,
@@ -1006,4 +1010,107 @@ def test_the_api_page_runs_under_the_pages_csp_with_files_from_this_server_only(
     assert any("/api/rooms/{room_id}/actions" in p.replace("\u200b", "") for p in paths), paths
     shot(page, "api-docs")
     assert errors == [] and elsewhere == []
+    page.close()
+
+
+# --- the waiting room: a name to sit, the host's close, a page the server refuses -------------------------------
+
+
+def test_a_name_is_needed_to_sit_the_host_closes_the_table_and_a_refused_page_says_why(browser, server):
+    made = open_table(server, started=False, seats=[{"kind": "open"}] * 2 + [{"kind": "bot"}] * 2)
+    rid = made["room"]["id"]
+    guest = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(guest)
+    guest.goto(f"{server.url}/room/{rid}")
+    guest.wait_for_selector("#join-name")
+    assert guest.input_value("#join-name") == ""
+    guest.locator(".join-seat").first.click()
+    guest.wait_for_function("() => document.querySelector('section.panel .error').textContent !== ''")
+    assert "Type your name first" in guest.inner_text("section.panel .error")
+    assert httpx.get(f"{server.url}/api/rooms/{rid}").json()["seats"][1]["kind"] == "open"  # nobody sat
+    # the host closes the table before it starts: everyone at it is told, and it is gone
+    host = browser.new_page(viewport=DESKTOP)
+    sit(host, server, made)
+    host.on("dialog", lambda d: d.accept())
+    host.click("#close-table")
+    for page in (guest, host):
+        page.wait_for_selector("#closed")
+        assert page.inner_text("#closed h2") == "This table was closed"
+        assert "the host closed this table" in page.inner_text("#closed")
+    assert httpx.get(f"{server.url}/api/rooms/{rid}").status_code == 404
+    assert errors == []
+    # our own page reached by an address the server cannot place (a proxy rewriting Host) is told why over its
+    # socket: the page shows it and stops trying, instead of "reconnecting…" forever
+    other = open_table(server, started=False, seats=[{"kind": "open"}] * 2 + [{"kind": "bot"}] * 2)["room"]["id"]
+    headers = {"Origin": "https://cards.example", "Sec-Fetch-Site": "same-origin"}
+    with ws_connect(f"{server.url.replace('http', 'ws')}/ws/rooms/{other}", additional_headers=headers) as ws:
+        said = json.loads(ws.recv(timeout=10))
+        with contextlib.suppress(ConnectionClosed):
+            ws.recv(timeout=10)
+        code, reason = ws.protocol.close_code, ws.protocol.close_reason
+    assert said["type"] == "error" and code == 4403
+    opened: list[int] = []
+
+    def refuse(route) -> None:  # the server's own refusal, replayed to the browser
+        opened.append(1)
+        route.send(json.dumps(said))
+        route.close(code=code, reason=reason)
+
+    refused = browser.new_page(viewport=DESKTOP)
+    refused.route_web_socket(re.compile(r"/ws/rooms/"), refuse)
+    refused.goto(f"{server.url}/room/{other}")
+    refused.wait_for_selector("#closed")
+    assert refused.inner_text("#closed h2") == "This page may not join the table"
+    assert said["message"] in refused.inner_text("#closed") and "--public-url" in said["message"]
+    refused.wait_for_timeout(1200)  # a retry would have come by now
+    assert len(opened) == 1 and "reconnecting" not in refused.inner_text("#status")
+    for page in (guest, host, refused):
+        page.close()
+
+
+def test_a_stealing_presidents_questions_read_as_cards_and_the_hint_picks_its_question(browser, server):
+    """The questions of the ask decision are worded with card faces and suit symbols (the answers sent stay the
+    server's words), and the hint's question is the one picked, so Ask sends what the hint said."""
+    made = open_table(
+        server, seed=7, started=False, preset="president", rounds=2, break_seconds=0, seats=[{"kind": "open"}] * 4
+    )
+    rid = made["room"]["id"]
+    tokens = [made["token"]] + [join(server, rid, name, seat) for seat, name in enumerate(("Bob", "Cy", "Di"), 1)]
+    start(server, made)
+    rules, greedy = rules_of("president"), make("greedy")
+    for _ in range(400):  # round one over the API; in round two the bum declines to surrender, so the president asks
+        seat = httpx.get(f"{server.url}/api/rooms/{rid}/view").json()["match"]["to_move"]
+        view = httpx.get(f"{server.url}/api/rooms/{rid}/view", headers=auth(tokens[seat])).json()
+        d = view["match"]["decision"]
+        if d is not None and d["kind"] == "ask":
+            break
+        body = {"type": "exchange", "cards": [], "seq": view["seq"]} if d and d["kind"] == "surrender" else None
+        body = body or message_for(greedy.choose(rules, view["match"]), view["seq"])
+        r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=body, headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+    else:
+        pytest.fail("no president asked")
+    answers = view["match"]["answers"]
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    sit(page, server, made, token=tokens[seat], host=False)
+    page.wait_for_selector('#decision[data-kind="ask"] #answer-pick')
+    options = page.eval_on_selector_all("#answer-pick option", "os => os.map(o => [o.value, o.textContent])")
+    assert [value for value, _ in options] == answers
+    labels = dict(options)
+    assert labels["highest"] == "Your highest card" and labels["any S"] == "Any ♠?"
+    have = next(a for a in answers if a.startswith("have "))
+    assert labels[have] == f"Do you have {CardSet(have[5:]).symbols().replace('T', '10')}?"
+    assert not [t for t in labels.values() if re.search(r"\b[DCHS]\b", t) or CARD_TOKEN.search(t)]
+    page.select_option("#answer-pick", answers[-1])  # the hint must replace what was picked
+    page.click("#hint")
+    page.wait_for_function("() => window.bigtwo.help && window.bigtwo.help.kind === 'hint'")
+    hint = page.evaluate("window.bigtwo.help")
+    assert hint["answer"] in answers and hint["answer"] != answers[-1]
+    assert not re.search(r"\b[DCHS]\b", hint["text"]) and not CARD_TOKEN.search(hint["text"]), hint["text"]
+    assert page.input_value("#answer-pick") == hint["answer"]
+    page.click("#answer")
+    wait_for(lambda: len(server.rooms.rooms[rid].actions) > view["seq"])
+    assert server.rooms.rooms[rid].actions[-1]["answer"] == hint["answer"]
+    assert errors == []
     page.close()

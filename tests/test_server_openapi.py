@@ -63,6 +63,7 @@ def test_the_schema_documents_every_route_of_the_api():
         "/api/rooms/{room_id}/start",
         "/api/rooms/{room_id}/pause",
         "/api/rooms/{room_id}/resume",
+        "/api/rooms/{room_id}/close",
         "/api/rooms/{room_id}/actions",
         "/api/records",
         "/api/records/{room_id}",
@@ -85,6 +86,8 @@ def test_no_request_makes_a_server_error(case):
     case.validate_response(case.call(), checks=[not_a_server_error])
     if case.path_parameters and "room_id" in case.path_parameters:
         for rid, token in _real_rooms():
+            if case.path.endswith("/close") and rid == TARGETS[0][0]:
+                continue  # the waiting room stays open for the other routes (closing is tested in test_server)
             case.path_parameters["room_id"] = rid
             case.headers = {**(case.headers or {}), **_auth(token)} if token else case.headers
             case.validate_response(case.call(), checks=[not_a_server_error])

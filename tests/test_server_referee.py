@@ -327,6 +327,15 @@ def test_settings_come_from_the_file_then_the_environment_then_options(tmp_path)
     assert public.origin_allowed(None, None)  # not a browser page
     assert Settings().origin_allowed("http://localhost:8000", "localhost:8000")
     assert not Settings().origin_allowed("http://evil.example", "localhost:8000")
+    # a page of the address the request was sent to is this server's own, whatever the public URL names
+    local = Settings(public_url="http://localhost:8000")
+    assert local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", "http")
+    assert local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", "ws")  # the table's socket
+    assert local.origin_allowed("https://Cards.Example", "cards.example", "wss")
+    assert not local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8001", "http")  # another port
+    assert not local.origin_allowed("https://127.0.0.1:8000", "127.0.0.1:8000", "http")  # another scheme
+    assert not local.origin_allowed("http://evil.example", "127.0.0.1:8000", "http")
+    assert not Settings(allowed_origins=["https://a.example"]).origin_allowed("http://evil.example", "x.example")
 
 
 # --- rooms: limits and expiry, on a database without a server ------------------------------------------------------
@@ -348,8 +357,19 @@ def test_rooms_per_address_per_minute_and_in_total_and_tables_never_started_expi
         clock.t += 61
         opened.append(await rooms.create(CreateRoom(), "10.0.0.1"))
         clock.t += 61
-        with pytest.raises(Rejected, match="you have 3 tables not yet finished"):
+        with pytest.raises(Rejected, match="you have 3 tables not yet finished") as e:
             await rooms.create(CreateRoom(), "10.0.0.1")
+        assert "close one not yet started" in e.value.message and "by itself 30 minutes after" in e.value.message
+        # the host closes a table never started: it is gone, and the address may open another
+        first, host_token = opened[0][0], opened[0][1]
+        with pytest.raises(Rejected, match="only the host may do this") as e:
+            await first.close_by_host(opened[1][1])
+        await first.close_by_host(host_token)
+        with pytest.raises(Rejected, match="no room"):
+            await rooms.get(first.id)
+        with pytest.raises(Rejected, match="the host closed this table"):
+            await first.join("Late", None)
+        await rooms.create(CreateRoom(), "10.0.0.1")
         await rooms.create(CreateRoom(), "10.0.0.3")
         with pytest.raises(Rejected, match=r"the server is full \(5 tables") as e:
             await rooms.create(CreateRoom(), "10.0.0.4")

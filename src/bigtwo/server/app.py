@@ -191,6 +191,22 @@ def client_address(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client else "?"
 
 
+def origin_refused(conn: Request | WebSocket) -> str | None:
+    """Why a browser page may not act here (None: it may). Our own page reached by an address the server was
+    not told of (a proxy that rewrites Host) is told how to fix it: its browser says it is same-origin, which a
+    page cannot forge; a page of another site hears only that it is refused."""
+    settings: Settings = conn.app.state.settings
+    origin = conn.headers.get("origin")
+    if settings.origin_allowed(origin, conn.headers.get("host"), conn.url.scheme):
+        return None
+    if conn.headers.get("sec-fetch-site") == "same-origin":
+        return (
+            f"this server does not know the address this page was opened at ({str(origin)[:80]}): "
+            "its operator can name it with --public-url or --allowed-origins"
+        )
+    return "a page from another site may not do this here"
+
+
 def create_app(
     database: str = "bigtwo.sqlite3",
     settings: Settings | None = None,
@@ -267,8 +283,9 @@ def create_app(
     def check_origin(request: Request) -> None:
         """A state-changing request from a page of another site is refused (browsers always say whose page sent
         a cross-site request; a client without an Origin header is not a page and is not refused here)."""
-        if not settings.origin_allowed(request.headers.get("origin"), request.headers.get("host")):
-            raise Rejected("a page from another site may not do this here", 403)
+        refused = origin_refused(request)
+        if refused is not None:
+            raise Rejected(refused, 403)
 
     async def session_of(request: Request) -> Session | None:
         return await asyncio.to_thread(people.session, request.cookies.get(COOKIE))
@@ -519,6 +536,15 @@ def create_app(
         await room.start(token_of(credentials), body.fill_with_bots)
         return await room_out(room)
 
+    @app.post("/api/rooms/{room_id}/close", status_code=204, responses=ERRORS, tags=["host"])
+    async def close_room(room_id: RoomId, credentials: Bearer) -> Response:
+        """Host: close a table not yet started (409 once it has). It is deleted, as a table nobody starts is
+        after a while: it no longer counts among the tables your address may have open, and everyone at it is
+        told the host closed it."""
+        room = await rooms.get(room_id)
+        await room.close_by_host(token_of(credentials))
+        return Response(status_code=204)
+
     @app.post("/api/rooms/{room_id}/pause", response_model=RoomOut, responses=ERRORS, tags=["host"])
     async def pause(room_id: RoomId, credentials: Bearer) -> RoomOut:
         """Host: pause the game (no moves, no timers) until resumed."""
@@ -625,13 +651,20 @@ def create_app(
 
         A page from another site may not connect (its Origin must be allowed); a client that sends faster than
         the limit is told, then disconnected; one that does not read what it is sent is disconnected."""
-        if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
-            await websocket.close(code=CLOSE_FORBIDDEN, reason="a page from this origin may not join tables here")
+        foreign = origin_refused(websocket)
+        own_page = websocket.headers.get("sec-fetch-site") == "same-origin"
+        if foreign is not None and not own_page:  # another site's page: an HTTP 403 before the handshake
+            await websocket.close(code=CLOSE_FORBIDDEN, reason=foreign)
             return
         address = client_address(websocket)
         refused = rooms.admit_connection(address)
         if refused is not None:  # answered before the handshake: the cheapest refusal, a 429 in words
             await websocket.send_denial_response(PlainTextResponse(refused, status_code=429))
+            return
+        if foreign is not None:  # this server's own page, which can read why only once the socket is open
+            await websocket.accept()
+            await websocket.send_json({"type": "error", "message": foreign})
+            await websocket.close(code=CLOSE_FORBIDDEN, reason="this server does not know this page's address")
             return
         await websocket.accept()
         try:

@@ -321,6 +321,13 @@ class Join(Strict):
     name: Name
     seat: int | None = Field(None, ge=0, le=7, description="a particular open seat; default: the first open")
 
+    @field_validator("name", mode="before")
+    @classmethod
+    def _named(cls, v: Any) -> Any:
+        if isinstance(v, str) and not v.strip():  # no silent stand-in ("player"), which a second guest would clash with
+            raise ValueError("a name is needed: the one the others at the table will know you by")
+        return v
+
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:

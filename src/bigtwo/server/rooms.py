@@ -261,6 +261,7 @@ class Room:
         self._chat_id = 0
         self._chat_pace: dict[int, RateLimit] = {}
         self._help_pace: dict[int, RateLimit] = {}
+        self.gone: str | None = None  # why the table was closed before it started (expired, or by its host)
 
     # --- the referee's state, read-only ----------------------------------------------------------------------
     id = property(lambda self: self.ref.id)
@@ -327,6 +328,10 @@ class Room:
     async def attach(self, conn: Connection) -> None:
         async with self.lock:
             self.conns.add(conn)
+            if self.gone is not None:  # closed while this client was connecting
+                conn.send({"type": "error", "message": self.gone, "seq": self.seq})
+                conn.close_after_sending(CLOSE_ROOM_CLOSED, self.gone)
+                return
             self._presence_changed()
             conn.send_view(self._dump(self.view(None)))
             if self.chat:
@@ -817,6 +822,7 @@ class Room:
     # --- the host, and joining -----------------------------------------------------------------------------
     async def start(self, token: str | None, fill_with_bots: bool) -> None:
         async with self.lock:
+            self._check_open()
             change = self.ref.start(token, fill_with_bots)
             if self.ref.would_be_bots_alone(fill_with_bots=fill_with_bots):
                 self.manager.check_bot_tables(self)
@@ -837,6 +843,7 @@ class Room:
 
     async def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None) -> None:
         async with self.lock:
+            self._check_open()
             name = check_bot(bot, self.ref.bot, self.rules, self.ref.players) if kind == "bot" else None
             change = self.ref.change_seat(token, seat, kind, name, connected=self.connected(seat))
             if kind == "bot" and self.status == "playing" and self.ref.would_be_bots_alone(seat=seat):
@@ -856,6 +863,7 @@ class Room:
     async def join(self, name: str, seat: int | None, account: tuple[int, str] | None = None) -> tuple[int, str]:
         """A person takes a seat: a signed-in one (``account``: id and username) under their username."""
         async with self.lock:
+            self._check_open()
             if account is not None:
                 change = self.ref.join(account[1], seat, account[0])
             else:
@@ -863,8 +871,29 @@ class Room:
             result: tuple[int, str] = await self._apply(change)
             return result
 
+    async def close_by_host(self, token: str | None) -> None:
+        """The host closes a table not yet started: it is deleted (as an expired one is), so it no longer counts
+        among the tables its address may have open, and everyone at it is told."""
+        async with self.lock:
+            self._check_open()
+            self.ref.check_host(token)
+            if self.status != "waiting":
+                raise Rejected(
+                    f"only a table not yet started can be closed; this one is {self.status}: a game in play ends "
+                    "when it is finished, or is played out once nobody seated stays connected",
+                    409,
+                )
+            await self.manager.journal.write(lambda conn: store.delete_rooms(conn, [self.id]))
+            self.manager.forget(self)
+            self.close("the host closed this table")
+
+    def _check_open(self) -> None:
+        if self.gone is not None:
+            raise Rejected(self.gone, 409)
+
     def close(self, reason: str) -> None:
-        """The room is going away (expired): tell its clients why, and stop its clocks."""
+        """The room is going away (expired, or closed by its host): tell its clients why, and stop its clocks."""
+        self.gone = reason
         for conn in list(self.conns):
             conn.send({"type": "error", "message": reason, "seq": self.seq})
             conn.close_after_sending(CLOSE_ROOM_CLOSED, reason)
@@ -952,6 +981,11 @@ class Rooms:
             del self.rooms[room.id]
             self._keep_finished(room)
 
+    def forget(self, room: Room) -> None:
+        """A room deleted from the database leaves memory too (its id then reads as no such room)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+
     def _keep_finished(self, room: Room) -> None:
         self.finished[room.id] = room
         self.finished.move_to_end(room.id)
@@ -1000,8 +1034,11 @@ class Rooms:
             raise Rejected(f"the server is full ({s.max_rooms} tables not yet finished): try again later", 503)
         mine = sum(1 for r in live if r.creator == address) + self.pending[address]
         if mine >= s.rooms_per_address:
+            expiry = f"{s.waiting_room_minutes:g} minute{'' if s.waiting_room_minutes == 1 else 's'}"
             raise Rejected(
-                f"you have {mine} tables not yet finished, the most one address may have: finish or leave one first",
+                f"you have {mine} tables not yet finished, the most one address may have: close one not yet "
+                f"started (its page has a Close button for its host), or finish one; a table nobody starts "
+                f"closes by itself {expiry} after it was opened",
                 429,
             )
         now = self.clock()

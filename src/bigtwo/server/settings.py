@@ -56,8 +56,9 @@ class Settings(BaseModel):
     )
     allowed_origins: list[str] = Field(
         default_factory=list,
-        description="web pages (origins) allowed to open the table's WebSocket, comma-separated; '*' allows any "
-        "(unset: the public URL's origin only)",
+        description="web pages (origins) of other addresses allowed to open the table's WebSocket and change "
+        "state, comma-separated; '*' allows any (unset: the public URL's origin only); a page of the address a "
+        "request was sent to is always allowed",
     )
     trusted_proxies: str = Field(
         "127.0.0.1",
@@ -265,24 +266,34 @@ class Settings(BaseModel):
             key = str(err["loc"][0]) if err.get("loc") else "?"
             raise ValueError(f"{sources.get(key, key)}: {err['msg']}") from None
 
-    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
-        """May a page from ``origin`` open a WebSocket here? A client that sends no Origin is not a browser page
-        and passes (Origin is how browsers say whose page opened a socket); a page must be an allowed origin."""
+    def origin_allowed(self, origin: str | None, host: str | None, scheme: str = "http") -> bool:
+        """May a page from ``origin`` act here (open a table's WebSocket, change state)? A client that sends no
+        Origin is not a browser page and passes (Origin is how browsers say whose page sent a request). A page
+        from the address the request was sent to (``scheme``://``host``) is this server's own, whatever name
+        it was reached by (``127.0.0.1`` where the public URL says ``localhost``); any other page must be an
+        allowed origin, or the public URL's."""
         if origin is None:
             return True
-        origin = origin.rstrip("/")
+        origin = origin.rstrip("/").lower()
+        if host is not None and origin == f"{_page_scheme(scheme)}://{host}".lower():
+            return True
         if "*" in self.allowed_origins:
             return True
         if self.allowed_origins:
-            return origin in self.allowed_origins
+            return origin in (o.lower() for o in self.allowed_origins)
         if self.public_url is not None:
             p = urlsplit(self.public_url)
-            return origin == f"{p.scheme}://{p.netloc}"
-        return host is not None and urlsplit(origin).netloc == host
+            return origin == f"{p.scheme}://{p.netloc}".lower()
+        return host is not None and urlsplit(origin).netloc == host.lower()
 
     def link(self, path: str) -> str:
         """An absolute link when the public URL is known, else a path on this server."""
         return f"{self.public_url or ''}{path}"
+
+
+def _page_scheme(scheme: str) -> str:
+    """The scheme of the page that opened a request: a WebSocket (ws, wss) is opened from http or https."""
+    return {"ws": "http", "wss": "https"}.get(scheme, scheme)
 
 
 def _names() -> str:

@@ -2,13 +2,27 @@
 // orders to pass), the move log, the chat, the score tables and the rematch. The server is the referee: this
 // page shows the views it is sent and asks for moves; everything it shows of other seats is public.
 import { cardBack, cardSvg, shortName } from "/static/cards.js";
-import { api, h, handOrder, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
+import { account, api, h, handOrder, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
 
 // the server's emotes (bigtwo.server.messages.EMOTES): quick phrases and faces every system draws
 const EMOTES = { "good-game": "GG", "well-played": "Well played!", laugh: "😄", wow: "😮", oops: "😅", sad: "😢", cool: "😎" };
 const SUITS = "DCHS";
 const BUBBLE_MS = 6000; // how long a chat line shows beside its seat
 const faces = (cards) => cards.map(shortName).join(" ");
+const SUIT_FACES = { D: "♦", C: "♣", H: "♥", S: "♠" };
+
+// A stealing president's question (bigtwo.exchange.legal_questions: "have 3D", "highest D", "any S") as the
+// table words it, with card faces and suit symbols.
+export function askLabel(question) {
+  const [head, arg] = question.split(" ");
+  const suit = SUIT_FACES[arg];
+  if (head === "have" && arg) return `Do you have ${shortName(arg)}?`;
+  if (!arg) return { lowest: "Your lowest card", highest: "Your highest card" }[head] || question;
+  if (head === "highest" && arg === "pair") return "Your highest pair";
+  if (!suit) return question;
+  return { highest: `Your highest ${suit}`, lowest: `Your lowest ${suit}`, any: `Any ${suit}?`,
+    two: `Two ${suit} or more?`, give: `Give me a ${suit} of your choice` }[head] || question;
+}
 
 // Where the other seats sit, seen from the bottom seat, in the order of play: up the left side, along the top,
 // down the right side. ``others`` lists them in turn order after the bottom seat.
@@ -74,9 +88,11 @@ export function tablePage(roomId, app, statusLine) {
     ws.onclose = (ev) => {
       // the server says why it closed (too many messages, not reading, table closed...): show it
       statusLine.textContent = ev.reason ? `disconnected (${ev.reason}): reconnecting…` : "disconnected: reconnecting…";
-      if (ev.code === 4404 || ev.code === 4410) {
-        const title = ev.code === 4404 ? "No such table" : "This table was closed";
-        app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, title), ev.reason ? h("p", {}, ev.reason) : "", h("a", { href: "/" }, "back to the lobby")));
+      // no such table, the table was closed, or this page's address is refused: trying again would not help
+      if (ev.code === 4404 || ev.code === 4410 || ev.code === 4403) {
+        const title = { 4404: "No such table", 4410: "This table was closed", 4403: "This page may not join the table" }[ev.code];
+        const why = ev.code === 4403 && state.error ? state.error : ev.reason;
+        app.replaceChildren(h("section", { class: "panel", id: "closed" }, h("h2", {}, title), why ? h("p", {}, why) : "", h("a", { href: "/" }, "back to the lobby")));
         statusLine.textContent = "";
         return;
       }
@@ -291,6 +307,7 @@ export function tablePage(roomId, app, statusLine) {
   function takeHint(help) {
     if (help.action === "play" || help.action === "cards") state.selected = new Set(help.cards);
     else if (help.action === "pass") state.selected.clear();
+    else if (help.action === "answer") state.pick = { seq: help.seq, answer: help.answer };
   }
 
   // --- drawing --------------------------------------------------------------------------------------------
@@ -372,20 +389,27 @@ export function tablePage(roomId, app, statusLine) {
         hostSeatControls(room, s)))),
       mine.host ? h("div", { class: "row" },
         h("label", {}, fill, " fill empty seats with bots"),
-        h("button", { class: "primary", id: "start", onclick: () => hostCall("start", { fill_with_bots: fill.checked }) }, "Start")) :
+        h("button", { class: "primary", id: "start", onclick: () => hostCall("start", { fill_with_bots: fill.checked }) }, "Start"),
+        // a table never started frees its place among the tables its host's address may have open
+        h("button", { id: "close-table", onclick: () => { if (confirm("Close this table? Everyone at it is sent back to the lobby.")) hostCall("close"); } }, "Close the table")) :
         h("p", { class: "muted" }, "The host starts the game."),
       state.error ? h("p", { class: "error" }, state.error) : null);
   }
 
   function joinPanel(room) {
-    const name = h("input", { type: "text", id: "join-name", maxlength: 24, value: localStorage.getItem("bigtwo:name") || "", placeholder: "your name" });
+    // a name is needed, as in the lobby's form (a signed-in player sits under their username)
+    const name = h("input", { type: "text", id: "join-name", maxlength: 24, required: true, "aria-label": "your name",
+      value: account.username || localStorage.getItem("bigtwo:name") || "", placeholder: "your name", disabled: !!account.username });
     const err = h("div", { class: "error" });
     const open = room.seats.filter((s) => s.kind === "open");
     return h("section", { class: "panel" }, h("h3", {}, "Take a seat"), h("div", { class: "row" }, name,
       open.map((s) => h("button", { class: "primary join-seat", "data-seat": s.seat, onclick: async () => {
+        if (account.ready) await account.ready;
+        const called = account.username || name.value.trim();
+        if (!called) { err.textContent = "Type your name first: the others at the table will know you by it."; name.focus(); return; }
         try {
-          localStorage.setItem("bigtwo:name", name.value.trim());
-          const joined = await api("POST", `/api/rooms/${roomId}/join`, { name: name.value.trim() || "player", seat: s.seat });
+          localStorage.setItem("bigtwo:name", called);
+          const joined = await api("POST", `/api/rooms/${roomId}/join`, { name: called, seat: s.seat });
           saved.set(roomId, { seat: joined.seat, token: joined.token });
           state.sentOrders = false;
           send({ type: "hello", token: joined.token });
@@ -637,9 +661,14 @@ export function tablePage(roomId, app, statusLine) {
       buttons.append(h("button", { class: "primary", id: "surrender", onclick: () => send({ type: "exchange", cards: highest, seq: v.seq }) }, `Surrender ${faces(highest)}`),
         h("button", { id: "decline", onclick: () => send({ type: "exchange", cards: [], seq: v.seq }) }, "Decline"));
     } else {
-      const pick = h("select", { id: "answer-pick" }, (g.answers || []).map((a) => h("option", { value: a }, a)));
+      // the answer picked (or hinted) stays picked while the page is redrawn; the words sent are the server's own
+      const answers = g.answers || [];
+      const said = d.kind === "ask" ? askLabel : (a) => a;
+      const picked = state.pick && state.pick.seq === v.seq && answers.includes(state.pick.answer) ? state.pick.answer : answers[0];
+      const pick = h("select", { id: "answer-pick", onchange: () => { state.pick = { seq: v.seq, answer: pick.value }; } },
+        answers.map((a) => h("option", { value: a, selected: a === picked }, said(a))));
       buttons.append(pick, h("button", { class: "primary", id: "answer", onclick: () => send({ type: "exchange", answer: pick.value, seq: v.seq }) }, d.kind === "ask" ? "Ask" : "Choose"));
-      if (d.answers && d.answers.length) box.append(h("div", { class: "muted" }, d.answers.map((a) => `${a.question}: ${a.answer}`).join(" · ")));
+      if (d.answers && d.answers.length) box.append(h("div", { class: "muted" }, d.answers.map((a) => `${said(a.question)} — ${a.answer}${a.cards && a.cards.length ? ` (${faces(a.cards)})` : ""}`).join(" · ")));
     }
     buttons.append(h("button", { id: "hint", onclick: () => send({ type: "hint", seq: v.seq }) }, "Hint"));
     box.append(buttons);
