@@ -92,6 +92,40 @@ def test_unknown_settings_and_kinds_are_named_with_a_suggestion():
     with pytest.raises(RulesError) as e:
         rules_from_toml('[play]\nsuit_order = "CDHS"')
     assert "[cards]" in str(e.value)
+    with pytest.raises(RulesError) as e:
+        rules_from_toml("[plya]\nplayers = 3")
+    assert "unknown section [plya] (did you mean [play]?); sections: cards, deal" in str(e.value)
+
+
+def test_bad_values_are_refused_in_words_without_method_names():
+    """A house rule's error names the preset and the setting, not ``classic.replace()`` or pydantic's words."""
+    classic = load_rules("classic")
+    for change, words in [
+        ({"jokers": "x"}, "changes to classic: setting 'jokers': 'x' is not a whole number"),
+        ({"jokers": 5}, "setting 'jokers': 5 is not allowed; allowed: at most 2"),
+        ({"decks": 0}, "setting 'decks': 0 is not allowed; allowed: at least 1"),
+        ({"leftover_shown": "maybe"}, "setting 'leftover_shown': 'maybe' is not true or false"),
+        ({"jokrs": 1}, "changes to classic: unknown rules setting 'jokrs'; did you mean 'jokers'?"),
+    ]:
+        with pytest.raises(RulesError) as e:
+            classic.replace(**change)
+        assert words in str(e.value) and "replace()" not in str(e.value), str(e.value)
+    with pytest.raises(RulesError) as e:
+        load_rules("clasic")
+    assert str(e.value).startswith("no preset named 'clasic' (did you mean 'classic'?); presets: ")
+
+
+def test_a_rules_file_that_cannot_be_read_is_a_rules_error_naming_it(tmp_path):
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(RulesError, match=r"folder.toml is a directory, not a rules file"):
+        load_rules(str(folder))
+    with pytest.raises(RulesError, match="is a directory"):
+        load_rules(tmp_path)
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b'\xff\xfe\x00name="x"\n')
+    with pytest.raises(RulesError, match=r"bin.toml: not a rules file: rules files are UTF-8 text"):
+        load_rules(str(binary))
 
 
 def test_inconsistent_values_are_refused():

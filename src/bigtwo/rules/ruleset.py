@@ -550,9 +550,9 @@ class Ruleset(BaseModel):
         data = self.model_dump()
         for key in changes:
             if key not in type(self).model_fields:
-                raise RulesError(_unknown_field_message(key, "replace()"), field=key)
+                raise RulesError(_unknown_field_message(key, f"changes to {self.name}"), field=key)
         data.update(changes)
-        return Ruleset.from_dict(data, source=f"{self.name}.replace()")
+        return Ruleset.from_dict(data, source=f"changes to {self.name}")
 
     # --- TOML ----------------------------------------------------------------------------------------
     def to_dict(self, *, only_changes: bool = False, sectioned: bool = True) -> dict[str, Any]:
@@ -837,6 +837,12 @@ def _unknown_field_message(key: str, source: str) -> str:
     return f"{source}: unknown rules setting {key!r}{more}"
 
 
+def _unknown_section_message(key: str, source: str) -> str:
+    hint = difflib.get_close_matches(key, SECTIONS, n=1)
+    more = f" (did you mean [{hint[0]}]?)" if hint else ""
+    return f"{source}: unknown section [{key}]{more}; sections: {', '.join(SECTIONS)}"
+
+
 def _flatten(data: dict[str, Any], source: str) -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in data.items():
@@ -847,6 +853,8 @@ def _flatten(data: dict[str, Any], source: str) -> dict[str, Any]:
                 flat[k] = v
         elif key == "base":
             continue
+        elif key not in Ruleset.model_fields and isinstance(value, dict):
+            raise RulesError(_unknown_section_message(key, source), field=key)
         elif key not in Ruleset.model_fields:
             raise RulesError(_unknown_field_message(key, source), field=key)
         else:
@@ -855,6 +863,22 @@ def _flatten(data: dict[str, Any], source: str) -> dict[str, Any]:
     if unknown:
         raise RulesError(_unknown_field_message(unknown[0], source), field=unknown[0])
     return flat
+
+
+# pydantic's words for a value of the wrong type, as a player reads them
+_TYPE_WORDS = {
+    "int_parsing": "a whole number",
+    "int_type": "a whole number",
+    "int_from_float": "a whole number",
+    "bool_parsing": "true or false",
+    "bool_type": "true or false",
+    "float_parsing": "a number",
+    "float_type": "a number",
+    "string_type": "text",
+    "tuple_type": "a list",
+    "list_type": "a list",
+    "dict_type": "a table of settings",
+}
 
 
 def _rules_error(e: ValidationError, source: str) -> RulesError:
@@ -866,6 +890,12 @@ def _rules_error(e: ValidationError, source: str) -> RulesError:
     ctx = err.get("ctx") or {}
     if "expected" in ctx:
         msg = f"{got!r} is not allowed; allowed: {ctx['expected']}"
+    elif err.get("type") in _TYPE_WORDS:
+        msg = f"{got!r} is not {_TYPE_WORDS[err['type']]}"
+    elif err.get("type") == "greater_than_equal":
+        msg = f"{got!r} is not allowed; allowed: at least {ctx['ge']}"
+    elif err.get("type") == "less_than_equal":
+        msg = f"{got!r} is not allowed; allowed: at most {ctx['le']}"
     where = f"setting {field!r}" if field else "rules"
     if field and len(loc) > 1:
         where += f" (item {loc[1]})"
@@ -900,8 +930,17 @@ def list_presets() -> list[str]:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A rules file's TOML; a file that cannot be read as UTF-8 text is a RulesError naming it, not a traceback."""
+    if path.is_dir():
+        raise RulesError(f"{path} is a directory, not a rules file")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: not a rules file: rules files are UTF-8 text") from None
+    except OSError as e:
+        raise RulesError(f"{path}: cannot be read: {e.strerror or e}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise RulesError(f"{path}: not valid TOML: {e}") from None
 
@@ -918,12 +957,14 @@ def _resolve(data: dict[str, Any], source: str, seen: tuple[str, ...]) -> dict[s
     return merged
 
 
-def _preset_path(name: str, source: str) -> Path:
+def _preset_path(name: str, source: str | None = None) -> Path:
+    """A preset's file; ``source`` (a file whose ``base`` names it) begins the error for a name that is none."""
     path = PRESET_DIR / f"{name}.toml"
     if not path.exists():
         hint = difflib.get_close_matches(name, list_presets(), n=1)
-        more = f"; did you mean {hint[0]!r}?" if hint else ""
-        raise RulesError(f"{source}: no preset named {name!r}{more}; presets: {', '.join(list_presets())}")
+        more = f" (did you mean {hint[0]!r}?)" if hint else ""
+        where = f"{source}: " if source else ""
+        raise RulesError(f"{where}no preset named {name!r}{more}; presets: {', '.join(list_presets())}")
     return path
 
 
@@ -940,7 +981,7 @@ def load_rules(name_or_path: str | Path | Ruleset) -> Ruleset:
     if not is_path:
         cached = _PRESET_CACHE.get(text)
         if cached is None:
-            path = _preset_path(text, "load_rules")
+            path = _preset_path(text)
             cached = Ruleset.from_dict(_resolve(_read_toml(path), str(path), (text,)), source=f"preset {text!r}")
             _PRESET_CACHE[text] = cached
         return cached
