@@ -231,17 +231,32 @@ def test_the_plot_is_a_png(tmp_path):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_tables_title_counts_games_and_deals_in_words():
+    one = run_arena("classic", "greedy,greedy", games=1, seed=1, workers=1, duplicate=False)
+    assert one.table().title.endswith(": 1 game, independent deals, points: score, intervals over 1 deal")
+    two = run_arena("classic", "greedy,greedy", games=4, seed=1, workers=1)
+    assert two.table().title.endswith(": 4 games, duplicate deals, points: score, intervals over 2 deals")
+
+
 def test_bad_lineups_are_refused_with_the_reason():
     with pytest.raises(ValueError, match="no bot named 'wizard'"):
         parse_lineup("heuristic,wizard")
     with pytest.raises(BigTwoError, match="a lineup of 5 bots: 'classic' is for 2-4 players"):
         run_arena("classic", "greedy,greedy,greedy,greedy,greedy", games=5, workers=1)
+    with pytest.raises(BigTwoError, match="a lineup of 1 bot: 'classic' is for 2-4 players"):
+        run_arena("classic", "greedy", games=5, workers=1)
     with pytest.raises(ValueError, match="option 'fast' is not key=value"):
         BotSpec.parse("search:fast")
     with pytest.raises(ValueError, match=r"'search:budget=3'.*budget"):
         parse_lineup("search:budget=3,greedy")
     with pytest.raises(ValueError, match=r"options are written name\(key=value"):
         parse_lineup("search(3),greedy")
+    # a seed among the options: the table's seed seeds every bot (not Python's "got multiple values")
+    with pytest.raises(BigTwoError) as e:
+        parse_lineup("random(seed=1),greedy")
+    assert str(e.value) == "bot spec 'random(seed=1)': random takes no seed option: the table seeds every bot (--seed)"
+    with pytest.raises(BigTwoError, match=r"^bot spec 'greedy\(foo=1\)': greedy has no option 'foo'; it takes none$"):
+        parse_lineup("greedy(foo=1)")
     # the table's spelling too: commas inside the parentheses belong to the spec
     specs = parse_lineup("search(iterations=3, utility='cards'),greedy")
     assert [(b.name, b.options) for b in specs] == [("search", {"iterations": 3, "utility": "cards"}), ("greedy", {})]

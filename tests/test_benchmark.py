@@ -215,6 +215,7 @@ def test_boards_add_up_only_when_measured_alike(tmp_path):
     assert [e.label for e in board.ranked()] == ["heuristic", "random"]
     res = run_cli("--bot", "greedy", "--deals", "4", *common)
     assert res.exit_code == 2 and "deal set deals_played: 3 and 4" in said(res)
+    assert f"--out {out} holds a leaderboard measured differently" in said(res) and "add --fresh" in said(res)
     assert len(Leaderboard.load(tmp_path / "board" / "leaderboard.json").entries) == 2  # left as it was
     assert run_cli("--bot", "greedy", "--deals", "4", *common, "--fresh").exit_code == 0
     assert [e.label for e in Leaderboard.load(tmp_path / "board" / "leaderboard.json").entries] == ["greedy"]

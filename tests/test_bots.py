@@ -147,6 +147,12 @@ def test_make_knows_the_four_bots_and_rejects_unknown_names_and_options():
         make("clever")
     with pytest.raises(TypeError, match="budget"):
         make("search", budget=3)
+    # the options it does take are named, not Python's words for the call
+    with pytest.raises(TypeError) as e:
+        make("heuristic", contst=False)
+    assert str(e.value) == "heuristic has no option 'contst' (did you mean 'contest'?); its options: contest, weights"
+    with pytest.raises(TypeError, match=r"^greedy has no option 'foo'; it takes none$"):
+        make("greedy", foo=1)
     with pytest.raises(ValueError, match="iterations must be at least 1"):
         make("search", iterations=0)
     with pytest.raises(ValueError, match="utility"):

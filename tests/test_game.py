@@ -6,6 +6,7 @@ import pytest
 
 from bigtwo import Game, IllegalPlay, load_rules
 from bigtwo.cards import parse_cards
+from bigtwo.errors import BigTwoError
 from bigtwo.scoring import RoundOutcome, score_round
 
 
@@ -213,6 +214,13 @@ def test_deals(preset, players, sizes):
     assert g.hand_sizes() == sizes
     again = Game(preset, players=players, seed=11)
     assert [g.hand(s) for s in range(players)] == [again.hand(s) for s in range(players)]
+
+
+def test_a_table_size_outside_the_rules_is_refused_in_words():
+    with pytest.raises(BigTwoError, match=r"^1 player: a round needs 2 to 8$"):
+        Game("classic", players=1)
+    with pytest.raises(BigTwoError, match=r"^9 players: a round needs 2 to 8$"):
+        Game("classic", players=9)
 
 
 def test_three_players_leftover_goes_to_the_3d_holder():

@@ -393,7 +393,16 @@ def test_reasons_a_person_understands():
     rules = load_rules("classic")
     assert rules.why_not("9D 9H", "9C 9S") == "a pair of 9s with the heart does not beat a pair of 9s with the spade"
     assert rules.why_not("4S 4H 5D") == "4H 4S 5D is not a combination under 'classic'"
-    assert "plays must have the lead's 2 cards" in rules.why_not("2S", "3D 3C")
+    assert (
+        rules.why_not("2S", "3D 3C") == "2S cannot be played on a pair of 3s: a play must have 2 cards, as the lead has"
+    )
+    assert (
+        rules.why_not("3D 3C", "2S")
+        == "a pair of 3s cannot be played on 2S: a play must be a single card, as the lead is"
+    )
+    assert rules.engine.describe(rules.classify("AD KD 8D 5D 3D")) == "an A-high flush in diamonds"
+    assert rules.engine.describe(rules.classify("8D 7D 6D 4D 3D")) == "an 8-high flush in diamonds"
+    assert rules.engine.describe(rules.classify("KD QD 8D 5D 3D")) == "a K-high flush in diamonds"
     assert "straights rank below flushes" in rules.why_not("TD JC QC KC AC", "3H 5H 7H 9H JH")
     assert "fours of a kind are not played there" in rules.why_not("9D 9C 9H 9S")
     assert rules.why_not("4D", "3D") is None

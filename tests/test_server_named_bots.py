@@ -77,7 +77,7 @@ def test_a_servers_own_bots_are_refused_in_words_when_they_cannot_be_made(tmp_pa
         ("Net=heuristic", "bot name 'Net': a lower-case letter"),
         ("learned=heuristic", "bot name 'learned' is a built-in bot's"),
         ("x=nosuch(depth=2)", "bot 'x' (nosuch(depth=2)): no bot named 'nosuch'"),
-        ("x=heuristic(depth=2)", "unexpected keyword argument 'depth'"),
+        ("x=heuristic(depth=2)", "heuristic has no option 'depth'; its options: contest, weights"),
         (f"x={tmp_path / 'missing.npz'}", "No such file"),
     ]:
         with pytest.raises(ValueError, match="bots") as got:

@@ -212,7 +212,7 @@ def test_bot_kinds_and_options(monkeypatch):
     assert spec.build(1).strength == 3 and str(spec) == "tunable(strength=3)"
     session = TableSession(load_rules("classic"), seed=1, bots="tunable(strength=2),greedy,random")
     assert session.bots[1].strength == 2 and session.record_names()[1] == "Ana (tunable(strength=2))"
-    with pytest.raises(BigTwoError, match="unexpected keyword"):
+    with pytest.raises(BigTwoError, match="greedy has no option 'strength'; it takes none"):
         parse_bot_spec("greedy(strength=2)").build(1)
 
 
@@ -267,6 +267,18 @@ def test_bigtwo_replay_plain_and_check(tmp_path):
     res = runner.invoke(cli_app, ["replay", str(bad), "--plain"], env={"COLUMNS": "200"})
     line = text.splitlines().index("[Round 3]") + 1
     assert res.exit_code == 2 and f"line {line}: round 3 is out of order" in res.output
+    assert res.output.count(str(bad)) == 1, "the file is named once"
+    missing = tmp_path / "nofile.txt"
+    res = runner.invoke(cli_app, ["replay", str(missing)], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and res.output.strip() == f"no record file at {missing}"
+    res = runner.invoke(cli_app, ["replay", str(tmp_path)], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and res.output.strip() == f"{tmp_path} is a directory, not a record"
+
+
+def test_play_refuses_a_delay_that_is_no_pause():
+    for delay in ("-1", "nan", "inf"):
+        res = runner.invoke(cli_app, ["play", "--plain", "--delay", delay], input="quit\n", env={"COLUMNS": "200"})
+        assert res.exit_code == 2 and "a computer player's pause is a number of seconds, 0 or more" in res.output
 
 
 def test_play_plain_saves_the_record(tmp_path):

@@ -32,6 +32,7 @@ from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
+from bigtwo.words import plural
 
 AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
 MAX_REDEALS = 100  # deals thrown in by a rule (all four 2s) before a round gives up
@@ -107,7 +108,7 @@ class Game:
         else:
             n = self.rules.players if players is None else players
         if not 2 <= n <= 8:
-            raise BigTwoError(f"{n} players: a round needs 2 to 8")
+            raise BigTwoError(f"{plural(n, 'player')}: a round needs 2 to 8")
         if hands is None and not self.rules.min_players <= n <= self.rules.max_players:
             raise BigTwoError(
                 f"{n} players: {self.rules.name!r} is for {self.rules.min_players}-{self.rules.max_players} players"

@@ -255,9 +255,14 @@ class Leaderboard:
                 return
         self.entries.append(entry)
 
+    def protocol_difference(self, protocol: dict[str, Any]) -> str:
+        """How a board measured under ``protocol`` would differ from this one ("" where it can be merged), so a
+        run can be refused before its first game."""
+        return _protocol_difference(self.protocol, protocol)
+
     def merge(self, other: Leaderboard) -> None:
         """Take the other board's entries: only a board measured under the same protocol can be merged."""
-        diff = _protocol_difference(self.protocol, other.protocol)
+        diff = self.protocol_difference(other.protocol)
         if diff:
             raise BigTwoError(f"the leaderboards were measured differently ({diff}): they cannot be merged")
         mine, theirs = self.protocol["field"], other.protocol["field"]

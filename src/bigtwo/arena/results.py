@@ -174,9 +174,10 @@ class ArenaResult:
         cfg = self.config
         if title is None:
             mode = "duplicate deals" if cfg.get("duplicate", True) else "independent deals"
+            deals = cfg.get("deals")
             title = (
-                f"{cfg['rules']['name']}: {self.games} games, {mode}, points: {cfg['utility']}, "
-                f"intervals over {cfg.get('deals', '?')} deals"
+                f"{cfg['rules']['name']}: {plural(self.games, 'game')}, {mode}, points: {cfg['utility']}, "
+                f"intervals over {plural(deals, 'deal') if isinstance(deals, int) else '? deals'}"
             )
         t = Table(title=escape(title))
         t.add_column("bot", style="bold")

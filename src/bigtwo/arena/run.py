@@ -20,6 +20,7 @@ from bigtwo.bots.spec import BotSpec, parse_lineup
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.utilities import UTILITIES
+from bigtwo.words import plural
 
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
@@ -97,7 +98,7 @@ def run_arena(
     n = len(specs)
     if not rules.min_players <= n <= rules.max_players:
         raise BigTwoError(
-            f"a lineup of {n} bots: {rules.name!r} is for {rules.min_players}-{rules.max_players} players"
+            f"a lineup of {plural(n, 'bot')}: {rules.name!r} is for {rules.min_players}-{rules.max_players} players"
         )
     if utility not in UTILITIES:
         raise ValueError(f"utility {utility!r} is not one of {', '.join(UTILITIES)}")

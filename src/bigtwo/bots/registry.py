@@ -42,7 +42,46 @@ def make(name: str, seed: int | None = None, **options: Any) -> Bot:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}") from None
+    unknown = [key for key in options if key not in bot_options(factory)]
+    if unknown and not takes_any_option(factory):
+        raise TypeError(unknown_option_message(name, unknown[0], bot_options(factory)))
     return factory(seed=seed, **options)
+
+
+def bot_options(factory: Callable[..., Any]) -> list[str]:
+    """The options a bot factory takes by name, in its signature's order (the seed is the table's, not listed)."""
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in params if p.kind in named and p.name not in ("self", "seed")]
+
+
+def takes_any_option(factory: Callable[..., Any]) -> bool:
+    """Whether a factory takes options it does not name (``**options``), or hides its signature."""
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def unknown_option_message(name: str, key: str, known: list[str]) -> str:
+    """An option a bot does not take, in words naming the ones it does (a player reads it, not a traceback)."""
+    if key == "seed":
+        return f"{name} takes no seed option: the table seeds every bot (--seed)"
+    if not known:
+        return f"{name} has no option {key!r}; it takes none"
+    import difflib
+
+    hint = difflib.get_close_matches(key, known, n=1)
+    more = f" (did you mean {hint[0]!r}?)" if hint else ""
+    return f"{name} has no option {key!r}{more}; its options: {', '.join(known)}"
 
 
 def bot_names() -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.policy import CLASS_TARGET, load_class
+from bigtwo.bots.registry import unknown_option_message
 from bigtwo.errors import BigTwoError
 
 _CALL = re.compile(r"^\s*([A-Za-z][\w-]*|[A-Za-z_][\w.]*:[A-Za-z_][\w.]*)\s*\((.*)\)\s*$", re.S)
@@ -103,6 +104,8 @@ class BotSpec:
         return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
 
     def build(self, seed: int | None):
+        if "seed" in self.options:  # the table's seed seeds every bot: an option would be passed twice
+            raise BigTwoError(f"bot spec {self.display!r}: {unknown_option_message(self.name, 'seed', [])}")
         if is_class_target(self.name):
             return load_class(self.name, seed=seed, **self.options)
         try:

@@ -93,8 +93,11 @@ def play(
       bigtwo play --rules ./our-rules.toml --ascii                     # your own rules (see 'bigtwo rules show')
       bigtwo play --names 'Mum,Dad,Grandpa'                            # the computer players' names
     """
+    import math
     import sys
 
+    if not (math.isfinite(delay) and delay >= 0):
+        _error(f"--delay {delay:g}: a computer player's pause is a number of seconds, 0 or more")
     r = _load(rules)
     named = None if names is None else names.split(",")
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
@@ -164,7 +167,10 @@ def replay(
     from bigtwo.record.frames import frames_of
 
     try:
-        record = load_record(file)
+        record = load_record(file)  # its errors name the file
+    except BigTwoError as e:
+        _error(e)
+    try:
         frames = frames_of(record)
     except BigTwoError as e:
         _error(f"{file}: {e}")

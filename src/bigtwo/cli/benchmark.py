@@ -13,7 +13,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from bigtwo.arena.benchmark import PLAYERS, RULES, Leaderboard, run_benchmark
+from bigtwo.arena.benchmark import (
+    PLAYERS,
+    RULES,
+    Leaderboard,
+    check_opponents,
+    deal_set,
+    protocol_of,
+    run_benchmark,
+)
 from bigtwo.bots.spec import BotSpec, is_class_target
 from bigtwo.errors import BigTwoError
 
@@ -80,6 +88,23 @@ def bot_spec(text: str, out: Path) -> BotSpec:
     return spec
 
 
+def _check_mergeable(
+    previous: Leaderboard, out: Path, deals: int | None, version: str, seed: int | None, names: list[str] | None
+) -> None:
+    """Refuse, before the first game, a run whose board the one already in ``out`` cannot take (other deals, another
+    field), saying how to go on: ``--fresh`` replaces the old board."""
+    ds = deal_set(version, seed)
+    played = ds.deals if deals is None else deals
+    if not 2 <= played <= ds.deals:
+        return  # the run refuses the count in its own words
+    diff = previous.protocol_difference(protocol_of(ds, played, check_opponents(names)))
+    if diff:
+        raise BigTwoError(
+            f"--out {out} holds a leaderboard measured differently ({diff}): add --fresh to replace it, "
+            "or give another --out"
+        )
+
+
 def benchmark(
     bots: Sequence[str],
     *,
@@ -112,6 +137,8 @@ def benchmark(
         previous = Leaderboard.load(out / FILES[0])
     specs = [bot_spec(b, out) for b in bots]
     names = [o.strip() for o in opponents.split(",")] if opponents is not None else None
+    if previous is not None:
+        _check_mergeable(previous, out, deals, version, seed, names)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),

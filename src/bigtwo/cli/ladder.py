@@ -38,9 +38,21 @@ def _needs_server() -> None:
         _fail(f'bigtwo ladder needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)')
 
 
-def _database(database: str) -> Any:
-    from bigtwo.server.db import make_engine, migrate
+def _database(database: str, *, existing: bool = False) -> Any:
+    """The database's engine, brought to the latest schema; ``existing``: refuse a SQLite file that is not there
+    (reading a leaderboard from a mistyped path would create an empty database and show nobody rated)."""
+    from sqlalchemy.engine import make_url
 
+    from bigtwo.server.db import database_url, make_engine, migrate
+
+    if existing:
+        try:
+            url = make_url(database_url(database))
+        except Exception as e:  # a URL that is no database's
+            _fail(f"--database {database!r}: {e}")
+        path = url.database if url.drivername.startswith("sqlite") else None
+        if path and path != ":memory:" and not Path(path).exists():
+            _fail(f"--database {database!r}: no database file at {path} (ladder publish creates one)")
     try:
         engine = make_engine(database)
         migrate(engine)
@@ -140,7 +152,7 @@ def show(
 
     if family not in FAMILY_NAMES:
         _fail(f"--family {family!r}: families are {', '.join(FAMILY_NAMES)}")
-    engine = _database(database)
+    engine = _database(database, existing=True)
     try:
         with engine.connect() as conn:
             rows, total = leaderboard(conn, family, limit, 0)

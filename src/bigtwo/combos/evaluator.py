@@ -33,6 +33,7 @@ from bigtwo.errors import CardParseError
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
+from bigtwo.words import plural
 
 NCARDS = DECK_SIZE * 2
 VIRTUAL = 128  # indices VIRTUAL + rank * SUIT_SLOTS + slot stand for what a wild joker replaces
@@ -661,7 +662,7 @@ class Evaluator:
         k = play.kind
         cs = bits(play.mask)
         rank_name = RANK_NAMES[play.value] if play.value < JOKER_RANK else "joker"
-        plural = RANK_PLURALS[play.value] if play.value < JOKER_RANK else "jokers"
+        ranks = RANK_PLURALS[play.value] if play.value < JOKER_RANK else "jokers"
         suffix = ""
         if detail and self.suit_ranked:
             top = max(cs, key=lambda c: self.power[c])
@@ -670,15 +671,15 @@ class Evaluator:
         if k == "single":
             return str(CardSet.from_mask(play.mask))
         if k == "pair":
-            return f"a pair of {plural}{suffix}"
+            return f"a pair of {ranks}{suffix}"
         if k == "triple":
-            return f"three {plural}{suffix}"
+            return f"three {ranks}{suffix}"
         if k == "quad":
-            return f"four {plural}"
+            return f"four {ranks}"
         if k == "full_house":
-            return f"a full house of {plural}"
+            return f"a full house of {ranks}"
         if k == "four_of_a_kind":
-            return f"four {plural} with a kicker"
+            return f"four {ranks} with a kicker"
         if k in ("straight", "straight_flush", "royal_flush", "pair_straight", "triple_straight"):
             seq = "-".join(RANK_CHARS[r] for r in self._sequence_ranks(play))
             label = KINDS[k].label
@@ -686,13 +687,15 @@ class Evaluator:
                 return f"a {label} {seq} in {self._suit_words(cs)}"
             return f"a {label} {seq}{suffix}"
         if k == "flush":  # value is the top rank, a wild joker's stand-in included
-            return f"a {RANK_NAMES[play.value]}-high flush in {self._suit_words(cs)}"
+            high = RANK_NAMES[play.value]
+            article = "an" if high in ("A", "8") else "a"  # said "an ace", "an eight"
+            return f"{article} {high}-high flush in {self._suit_words(cs)}"
         if k == "two_pairs":
-            return f"two pairs, {plural} high"
+            return f"two pairs, {ranks} high"
         if k in ("two_pair_junk", "sisters"):
-            return f"{KINDS[k].label} ({plural} high)"
+            return f"{KINDS[k].label} ({ranks} high)"
         if k == "triple_junk":
-            return f"three {plural} with two junk cards"
+            return f"three {ranks} with two junk cards"
         return f"{KINDS[k].label} ({rank_name})"
 
     def _suit_words(self, cs: list[int]) -> str:
@@ -770,11 +773,10 @@ class Evaluator:
             if self.family_id[p.kind] != self.family_id[q.kind]:
                 return f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"
             if p.size != q.size:
-                return f"{KINDS[q.kind].plural} must have the same length as the lead ({q.size} cards)"
+                return f"{KINDS[q.kind].plural} must have the same length as the lead ({plural(q.size, 'card')})"
         elif p.size != q.size:
-            return f"{dp} cannot be played on {dq}: plays must have the lead's {q.size} card" + (
-                "s" if q.size > 1 else ""
-            )
+            like = "be a single card, as the lead is" if q.size == 1 else f"have {q.size} cards, as the lead has"
+            return f"{dp} cannot be played on {dq}: a play must {like}"
         elif p.cls != q.cls:
             return (
                 f"{dp} cannot be played on {dq}: under {self.name!r} a five-card hand is only beaten "

@@ -29,12 +29,22 @@ def read_record(text: str) -> Record:
 
 
 def load_record(path: str | Path) -> Record:
-    """Read a record file (either form); a file that cannot be read is a RecordError too."""
+    """Read a record file (either form); a file that cannot be read is a RecordError too, and every error
+    names the file once, in words (not Python's ``[Errno 2]``)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    except FileNotFoundError:
+        raise RecordError(f"no record file at {path}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a directory, not a record") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a record: records are UTF-8 text") from None
+    except OSError as e:
+        raise RecordError(f"{path}: cannot be read: {e.strerror or e}") from None
+    try:
+        return read_record(text)
+    except RecordError as e:
         raise RecordError(f"{path}: {e}") from None
-    return read_record(text)
 
 
 def save_record(record: Record, path: str | Path) -> Path:
