@@ -246,3 +246,42 @@ def test_a_replay_names_the_players_as_their_table_did():
     assert [words.name(s) for s in range(4)] == ["You", "Mum", "Dad", "Grandpa"]
     older = replay_words(replace(record, names=["random", "you", "random", "Ann"]))
     assert [older.name(s) for s in range(4)] == ["Ana", "You", "Ben", "Ann"]
+
+
+def test_exchange_questions_and_demands_read_as_sentences():
+    """A steal's question and a demand keep their lower case inside a sentence, a give asks for 'any card' or
+    'your lowest 2 spades' (no 'any 1 cards'), and a suit is a word ('1 spade', not '1 S')."""
+    from bigtwo.cli.session import bound_text, decision_question
+
+    s = TableSession(load_rules("president"), seed=7, bots="greedy", rounds=2)
+    ask = {"type": "question", "from": 0, "to": 3, "question": "highest", "answer": "takes 2S", "cards": []}
+    assert s._event_line(ask).startswith("You ask 'highest': takes")
+    demand = {"type": "demand", "from": 2, "to": 0, "choice": "lowest"}
+    assert s._event_line(demand).endswith("demands the lowest cards back.")
+    give = {"kind": "give", "count": 1, "must": "any", "to": 1}
+    assert decision_question(s, give)[0] == f"Give any card to {s.name(1)}"
+    give = {"kind": "give", "count": 2, "must": "lowest", "suit": "S", "to": 1}
+    assert decision_question(s, give)[0] == f"Give your lowest 2 spades to {s.name(1)}"
+    assert bound_text({"suit": "S", "committed": 1}) == "You must take 1 spade first."
+    assert bound_text({"suit": "H", "committed": 2}) == "You must take 2 hearts first."
+
+
+def test_the_winner_of_the_last_round_leads_in_agreement_with_its_subject():
+    """Winner's later rounds open with who won the last one: 'You ... lead', 'Ben ... leads'."""
+    from bigtwo.bots import make
+
+    said = []
+    for seed in range(12):
+        s = TableSession(load_rules("winner"), seed=seed, bots="greedy", rounds=3)
+        me = make("greedy", seed=seed)
+        while not s.is_over:
+            if s.human_to_move:
+                s.act(me.choose(s.rules, s.observation()))
+            else:
+                s.bot_step()
+        said += [line for line in s.log if "won the last round" in line]
+        if any(line.startswith("You") for line in said) and any(not line.startswith("You") for line in said):
+            break
+    assert any(line.startswith("You") for line in said) and any(not line.startswith("You") for line in said)
+    for line in said:
+        assert re.fullmatch(r"You won the last round and lead\.|\w+ won the last round and leads\.", line), line

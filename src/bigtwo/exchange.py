@@ -99,7 +99,7 @@ _SUIT_WORDS = {
     "spade": "S",
     "spades": "S",
 }
-_SUIT_NAMES = {"D": "diamond", "C": "club", "H": "heart", "S": "spade"}
+SUIT_NAMES = {"D": "diamond", "C": "club", "H": "heart", "S": "spade"}
 
 
 MAX_REQUESTS = 3  # requests a bum may make for cards back (003 3.2.3.2 sets none: a bound so the trading ends)
@@ -602,7 +602,7 @@ class Exchange:
             must = "highest" if d.kind == "surrender" else d.must
             pool = _suit_mask(hand, d.suit)
             if d.suit and mask & ~pool:
-                raise IllegalExchange(f"{cards}: {who} must give {_SUIT_NAMES[d.suit]}s only ({d.reason})")
+                raise IllegalExchange(f"{cards}: {who} must give {SUIT_NAMES[d.suit]}s only ({d.reason})")
             if not extreme_ok(self.ev, pool, mask, must):
                 raise IllegalExchange(f"{cards} are not {who}'s {d.count} {must} cards ({d.reason})")
             return mask
@@ -1031,7 +1031,7 @@ class Exchange:
                     reply = "no"
             elif head == "give":
                 why_give = (
-                    f"the {self._role(taker)} asks you to surrender any {committed} {_SUIT_NAMES[arg]}"
+                    f"the {self._role(taker)} asks you to surrender any {committed} {SUIT_NAMES[arg]}"
                     f"{'s' if committed > 1 else ''} of your choosing (003 section 3.2.2.2.4)"
                 )
                 got = yield Decision(giver, "give", committed, why_give, to=taker, must="any", suit=arg)

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cli.session import TableSession, decision_question, procedure_text
+from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
@@ -32,10 +32,11 @@ HELP = (
     "[bold]help[/bold] (or ?) shows this; [bold]quit[/bold] leaves."
 )
 ASK_HELP = (
-    "Ask the bum a question; you must take what it reveals: [bold]lowest[/bold], [bold]highest[/bold], "
+    "Ask the player you steal from a question; you must take what it reveals: [bold]lowest[/bold], "
+    "[bold]highest[/bold], "
     "[bold]highest S[/bold] / [bold]lowest S[/bold] (a suit), [bold]highest pair[/bold], [bold]have 9S[/bold], "
     "[bold]any S[/bold] (then you must take a spade), [bold]two S[/bold], and once bound to a suit "
-    "[bold]give S[/bold] (the bum picks). [bold]legal[/bold] lists every question you may ask now."
+    "[bold]give S[/bold] (they pick). [bold]legal[/bold] lists every question you may ask now."
 )
 
 
@@ -276,7 +277,7 @@ class PlainTable:
         if kind == "ask":
             lines = [what]
             if d.get("suit"):
-                lines.append(f"You must take {d['committed']} {escape(d['suit'])} first.")
+                lines.append(bound_text(d))
             for a in d.get("answers", []):
                 taken = f" {s.cards_markup(a['cards'])}" if a["cards"] else ""
                 lines.append(f"  asked '{w.markup(a['question'])}': {w.markup(a['answer'])}{taken}")

@@ -25,7 +25,7 @@ from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.exchange import exchanges_before_first_round, legal_exchange_choices
+from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.observation import as_observation
@@ -486,7 +486,8 @@ class TableSession:
                     if g is not rec.game:
                         self.log.append("[b]A five-card shoot-out settles the tied teams.[/b]")
                     elif rec.first is not None:
-                        self.log.append(f"{self.name(rec.first)} won the last round and leads.")
+                        leads = self.words.subject(rec.first, "leads").split(" ")[-1]
+                        self.log.append(f"{self.name(rec.first)} won the last round and {leads}.")
                 self._sync_game(g)
 
     def _deal_line(self, a: dict[str, Any]) -> str:
@@ -512,13 +513,14 @@ class TableSession:
             )
         if e["type"] == "question":
             taken = f" {self.cards_markup(e['cards'])}" if e["cards"] else ""
-            return f"{w.subject(frm, 'asks')} '{w.markup(e['question'])}': {w.markup(e['answer'])}{taken}"
+            question, answer = w.markup(e["question"], opens=False), w.markup(e["answer"], opens=False)
+            return f"{w.subject(frm, 'asks')} '{question}': {answer}{taken}"
         if e["type"] == "surrender":
             return f"{w.subject(frm, 'surrenders')} the highest cards."
         if e["type"] == "decline":
             return f"{w.subject(frm, 'declines')} to surrender."
         if e["type"] == "demand":
-            return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'])} cards back."
+            return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'], opens=False)} cards back."
         if e["type"] == "bid":
             return f"{w.subject(frm, 'bids')} {self.cards_markup(e['cards'])} for {self.cards_markup([e['card']])}."
         if e["type"] == "sold":
@@ -588,9 +590,10 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     kind = d["kind"]
     why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
     if kind == "give":
-        which = {"highest": "your highest", "lowest": "your lowest", "any": "any"}[d.get("must", "any")]
-        suit = f" {d['suit']}" if d.get("suit") else ""
-        return f"Give {which}{suit} {cards} to {w.object(d['to'])}", why
+        noun = SUIT_NAMES[d["suit"]] if d.get("suit") else "card"  # any spade, your lowest 2 cards
+        what = noun if k == 1 else f"{k} {noun}s"
+        which = "any" if d.get("must", "any") == "any" else f"your {d['must']}"
+        return f"Give {which} {what} to {w.object(d['to'])}", why
     if kind == "surrender":
         return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
     if kind == "ask":
@@ -602,6 +605,11 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     if kind == "swap":
         return "Take the leftover card for your lead card?", why
     return escape(str(d)), why
+
+
+def bound_text(d: dict[str, Any]) -> str:
+    """What a stealer bound to a suit by 'any <suit>' must take before asking anything else, or empty."""
+    return f"You must take {plural(d['committed'], SUIT_NAMES[d['suit']])} first." if d.get("suit") else ""
 
 
 def _own(g: Game, mask: int, seat: int) -> int:

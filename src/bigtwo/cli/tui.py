@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from bigtwo.cards import CardSet, held_copies, to_mask
-from bigtwo.cli.session import TableSession, decision_question, procedure_text
+from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import plural
 from bigtwo.errors import BigTwoError, CardParseError
@@ -708,7 +708,7 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
         return f"{what} Select them and enter, or p to decline (they then steal by questions).{why}"
     if kind == "ask":
         asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
-        bound = f" You must take {d['committed']} {d['suit']} first." if d.get("suit") else ""
+        bound = f" {bound_text(d)}" if d.get("suit") else ""
         return f"{what[:-1]}: type one (/), e.g. highest, highest S, have 9S; l lists them.{bound}" + (
             f" [dim]Asked: {s.say(asked)}[/dim]" if asked else ""
         )
