@@ -177,3 +177,12 @@ def test_a_copy_with_other_settings_compiles_its_own_engine():
     assert singles.classify("3D 3C") is None and singles.engine is not classic.engine
     assert classic.classify("3D 3C") is not None  # the original keeps its own
     assert copy.deepcopy(classic) == classic
+
+
+def test_a_hand_size_the_deal_does_not_use_is_refused_in_words():
+    """``hand_size`` deals only the 'fixed' and 'ghost' deals: set under another deal it would change nothing
+    while a table showed it as a house rule, so it is refused, naming the setting and the deal."""
+    with pytest.raises(RulesError, match=r"hand_size=20 counts only where deal is 'fixed' or 'ghost'.*'equal'"):
+        load_rules("classic").replace(hand_size=20)
+    assert load_rules("classic").replace(deal="fixed", hand_size=10).hand_size == 10
+    assert load_rules("tien-len").replace(hand_size=10).hand_size == 10  # its own deal is 'fixed'

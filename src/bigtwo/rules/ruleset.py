@@ -519,6 +519,13 @@ class Ruleset(BaseModel):
             )
         if not set(self.combinations) - set(self.kinds_not_played):
             raise ValueError("no kind listed in combinations can be played with this pack")
+        hand_default = type(self).model_fields["hand_size"].default
+        if self.deal not in ("fixed", "ghost") and self.hand_size != hand_default:
+            # a house rule that would change nothing: refused, so a table never shows a change it does not make
+            raise ValueError(
+                f"hand_size={self.hand_size} counts only where deal is 'fixed' or 'ghost'; these rules deal "
+                f"{self.deal!r}: set deal = 'fixed' too, or leave hand_size at {hand_default}"
+            )
         if self.deal in ("fixed", "ghost"):
             pack = self.decks * (52 + self.jokers)
             extra = 1 if self.deal == "ghost" else 0
