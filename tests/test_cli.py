@@ -189,3 +189,17 @@ def test_an_empty_line_plays_only_the_hint_given_on_the_line_before():
         app, ["play", "--plain", "--seed", "1", "--bots", "greedy", "--delay", "0"], input="h\n\nquit\n"
     )
     assert res.output.split("Hint:")[1].count("You play") == 1  # the hint itself is still played by enter
+
+
+def test_a_house_rules_file_is_announced_with_its_changes(tmp_path):
+    """`bigtwo play --rules our.toml` says what the file changed, not only the words of the preset it builds on."""
+    path = tmp_path / "our.toml"
+    path.write_text('base = "classic"\nname = "our table"\n[play]\npass_locks_out = true\n')
+    res = runner.invoke(
+        app,
+        ["play", "--plain", "--rules", str(path), "--delay", "0", "--bots", "greedy"],
+        input="quit\n",
+        env={"COLUMNS": "200"},
+    )
+    assert res.exit_code == 0, res.output
+    assert "our table - classic with changes: pass_locks_out = true." in res.output

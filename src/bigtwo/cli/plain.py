@@ -108,7 +108,7 @@ class PlainTable:
     # --- the loop -----------------------------------------------------------------------------------
     def run(self) -> None:
         s = self.session
-        self.say(f"[bold]{escape(self.rules.name)}[/bold] - {escape(self.rules.description)}")
+        self.say(f"[bold]{escape(self.rules.name)}[/bold] - {escape(self.rules.shown_description())}")
         m = s.match
         if m is not None and not s.one_round:
             length = plural(m.max_rounds, "round") if m.max_rounds else ""
