@@ -229,7 +229,7 @@ class Standing:
 
 # Strongest first, by duplicate-deal matches on classic, one point a card left, 95% intervals (benchmarks/strength.py
 # and bigtwo benchmark; README, "Measured strength"). Where two bots are not separated, the higher estimate goes
-# first: isearch vs three search at 1 s each is +0.79 [+0.38, +1.21] over 320 deals (today's default there, the network
+# first: isearch vs three search at 1 s each is +0.75 [+0.34, +1.15] over 360 deals (today's default there, the network
 # playing every seat of the play-outs, three candidates each from the heuristic and the network; with six and two
 # +1.10 [+0.52, +1.69] over 160 deals; the searching seat's only, the default below 1 s: +0.47 [+0.04, +0.90] over
 # 280 deals; +0.89 [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three
@@ -245,7 +245,7 @@ ISEARCH = Standing(
     "isearch",
     0.2,
     thinks=True,
-    evidence="vs three search, 1 s each: +0.79 [+0.38, +1.21] over 320 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
+    evidence="vs three search, 1 s each: +0.75 [+0.34, +1.15] over 360 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
 )
 SEARCH = Standing(
     "search",
