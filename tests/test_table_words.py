@@ -264,6 +264,13 @@ def test_exchange_questions_and_demands_read_as_sentences():
     assert decision_question(s, give)[0] == f"Give your lowest 2 spades to {s.name(1)}"
     assert bound_text({"suit": "S", "committed": 1}) == "You must take 1 spade first."
     assert bound_text({"suit": "H", "committed": 2}) == "You must take 2 hearts first."
+    table = PlainTable(
+        load_rules("president"), seed=7, bots="greedy", rounds=2, delay=0, console=Console(file=io.StringIO())
+    )
+    asked = {"question": "highest", "answer": "takes 2S", "cards": ["2S"]}
+    steal = {"kind": "ask", "count": 1, "from": 3, "suit": "S", "committed": 1, "answers": [asked]}
+    text = table.describe_decision(steal)
+    assert "asked 'highest': takes" in text and "You must take 1 spade first." in text
 
 
 def test_the_winner_of_the_last_round_leads_in_agreement_with_its_subject():

@@ -280,7 +280,8 @@ class PlainTable:
                 lines.append(bound_text(d))
             for a in d.get("answers", []):
                 taken = f" {s.cards_markup(a['cards'])}" if a["cards"] else ""
-                lines.append(f"  asked '{w.markup(a['question'])}': {w.markup(a['answer'])}{taken}")
+                asked, answer = w.markup(a["question"], opens=False), w.markup(a["answer"], opens=False)
+                lines.append(f"  asked '{asked}': {answer}{taken}")
             if not d.get("answers"):
                 lines.append(ASK_HELP)
             return "\n".join(lines)
