@@ -254,7 +254,7 @@ def test_exchange_questions_and_demands_read_as_sentences():
     from bigtwo.cli.session import bound_text, decision_question
 
     s = TableSession(load_rules("president"), seed=7, bots="greedy", rounds=2)
-    ask = {"type": "question", "from": 0, "to": 3, "question": "highest", "answer": "takes 2S", "cards": []}
+    ask = {"type": "question", "from": 0, "to": 3, "question": "highest", "answer": "takes", "cards": ["2S"]}
     assert s._event_line(ask).startswith("You ask 'highest': takes")
     demand = {"type": "demand", "from": 2, "to": 0, "choice": "lowest"}
     assert s._event_line(demand).endswith("demands the lowest cards back.")
@@ -267,7 +267,7 @@ def test_exchange_questions_and_demands_read_as_sentences():
     table = PlainTable(
         load_rules("president"), seed=7, bots="greedy", rounds=2, delay=0, console=Console(file=io.StringIO())
     )
-    asked = {"question": "highest", "answer": "takes 2S", "cards": ["2S"]}
+    asked = {"question": "highest", "answer": "takes", "cards": ["2S"]}
     steal = {"kind": "ask", "count": 1, "from": 3, "suit": "S", "committed": 1, "answers": [asked]}
     text = table.describe_decision(steal)
     assert "asked 'highest': takes" in text and "You must take 1 spade first." in text
