@@ -131,7 +131,11 @@ class Wording:
 
     def subject(self, s: int, verb: str) -> str:
         """``You pay``, ``Seat 2 pays``: the seat and the verb (given in the third person) agreeing."""
-        return f"{self.name(s)} {_you_form(verb) if s == self.seat else verb}"
+        return f"{self.name(s)} {self.verb(s, verb)}"
+
+    def verb(self, s: int, verb: str) -> str:
+        """The verb (given in the third person) as it agrees with the seat: ``pay`` for you, ``pays`` else."""
+        return _you_form(verb) if s == self.seat else verb
 
     def face(self, c: Any) -> str:
         return card_face(c, self.ascii)

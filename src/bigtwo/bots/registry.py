@@ -42,33 +42,27 @@ def make(name: str, seed: int | None = None, **options: Any) -> Bot:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}") from None
-    unknown = [key for key in options if key not in bot_options(factory)]
-    if unknown and not takes_any_option(factory):
-        raise TypeError(unknown_option_message(name, unknown[0], bot_options(factory)))
+    if options:
+        known = bot_options(factory)
+        unknown = [key for key in options if key not in known] if known is not None else []
+        if unknown:
+            raise TypeError(unknown_option_message(name, unknown[0], known or []))
     return factory(seed=seed, **options)
 
 
-def bot_options(factory: Callable[..., Any]) -> list[str]:
-    """The options a bot factory takes by name, in its signature's order (the seed is the table's, not listed)."""
+def bot_options(factory: Callable[..., Any]) -> list[str] | None:
+    """The options a bot factory takes by name, in its signature's order (the seed is the table's, not listed);
+    None where it takes options it does not name (``**options``) or hides its signature."""
     import inspect
 
     try:
         params = inspect.signature(factory).parameters.values()
     except (TypeError, ValueError):
-        return []
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return None
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     return [p.name for p in params if p.kind in named and p.name not in ("self", "seed")]
-
-
-def takes_any_option(factory: Callable[..., Any]) -> bool:
-    """Whether a factory takes options it does not name (``**options``), or hides its signature."""
-    import inspect
-
-    try:
-        params = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return True
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def unknown_option_message(name: str, key: str, known: list[str]) -> str:

@@ -109,8 +109,8 @@ class PlainTable:
     def run(self) -> None:
         s = self.session
         self.say(f"[bold]{escape(self.rules.name)}[/bold] - {escape(self.rules.shown_description())}")
-        m = s.match
-        if m is not None and not s.one_round:
+        m = s.shown_match
+        if m is not None:
             length = plural(m.max_rounds, "round") if m.max_rounds else ""
             if m.points:
                 length += (" or " if length else "") + plural(m.points, "point")
@@ -143,8 +143,8 @@ class PlainTable:
         for line in s.log[self._printed :]:
             self.say(line)
         self._printed = len(s.log)
-        m = s.match
-        if m is not None and not s.one_round and len(m.completed) > self._rounds_shown:
+        m = s.shown_match
+        if m is not None and len(m.completed) > self._rounds_shown:
             self._rounds_shown = len(m.completed)
             self.show_scores()
 
@@ -320,8 +320,8 @@ class PlainTable:
     def show_final(self) -> None:
         """A match's final standings. A single round's order, scores and payments are already in the log."""
         s = self.session
-        m = s.match
-        if m is None or s.one_round:
+        m = s.shown_match
+        if m is None:
             return
         self.say("[bold]Match over.[/bold]")
         ranking = m.rules.ranks_only

@@ -156,6 +156,12 @@ class TableSession:
 
     # --- reading ------------------------------------------------------------------------------------
     @property
+    def shown_match(self) -> Match | None:
+        """The match the table speaks of (rounds, totals, standings): None for a single round, even one played
+        as a match of one for the exchange before its first play."""
+        return None if self.one_round else self.match
+
+    @property
     def game(self) -> Game | None:
         """The game being played (None while a match's deal or exchanges are being decided)."""
         if self.match is not None:
@@ -462,9 +468,7 @@ class TableSession:
                 self._round, self._events, self._deals = idx, 0, 0
                 total = f" of {m.max_rounds}" if m.max_rounds else ""
                 deals = self.words.subject(rec.dealer, "deals")
-                self.log.append(
-                    f"{deals[0].upper()}{deals[1:]}." if self.one_round else f"[b]Round {idx + 1}{total}[/b]: {deals}."
-                )
+                self.log.append(f"{deals}." if self.one_round else f"[b]Round {idx + 1}{total}[/b]: {deals}.")
                 if rec.roles:
                     roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
@@ -486,7 +490,7 @@ class TableSession:
                     if g is not rec.game:
                         self.log.append("[b]A five-card shoot-out settles the tied teams.[/b]")
                     elif rec.first is not None:
-                        leads = self.words.subject(rec.first, "leads").split(" ")[-1]
+                        leads = self.words.verb(rec.first, "leads")
                         self.log.append(f"{self.name(rec.first)} won the last round and {leads}.")
                 self._sync_game(g)
 
@@ -608,8 +612,8 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
 
 
 def bound_text(d: dict[str, Any]) -> str:
-    """What a stealer bound to a suit by 'any <suit>' must take before asking anything else, or empty."""
-    return f"You must take {plural(d['committed'], SUIT_NAMES[d['suit']])} first." if d.get("suit") else ""
+    """What a stealer bound to a suit by 'any <suit>' (``d["suit"]``) must take before asking anything else."""
+    return f"You must take {plural(d['committed'], SUIT_NAMES[d['suit']])} first."
 
 
 def _own(g: Game, mask: int, seat: int) -> int:

@@ -257,8 +257,8 @@ class TableApp(App[None]):
     def _show_results(self) -> bool:
         """Show the score table after each round of a match, or the result of a single round; True if shown."""
         s = self.session
-        m = s.match
-        if m is not None and not s.one_round:
+        m = s.shown_match
+        if m is not None:
             done = len(m.completed)
             if done > self._results_shown:
                 self._results_shown = done
@@ -590,8 +590,8 @@ class TableApp(App[None]):
 # --- what the panels show (plain functions of the session, so tests can read them too) -------------------
 def title_line(s: TableSession, save_path: Path | None) -> Text:
     parts = [f"bigtwo · {s.rules.name}", f"{s.n} players", f"seed {s.seed}"]
-    m = s.match
-    if m is not None and not s.one_round:
+    m = s.shown_match
+    if m is not None:
         of = f" of {m.max_rounds}" if m.max_rounds else ""
         parts.insert(1, f"round {m.round_index + 1}{of}" + (f", to {m.points} points" if m.points else ""))
     if s.saved_to:
@@ -615,7 +615,7 @@ def seats_table(s: TableSession) -> Table:
     t.add_column("seat", min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
     t.add_column("cards", justify="right", width=3)
     t.add_column("state", no_wrap=True, max_width=15, overflow="ellipsis")
-    m = None if s.one_round else s.match
+    m = s.shown_match
     if m is not None:
         t.add_column("total", justify="right", width=4)
     g = s.game
