@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class BigTwoError(ValueError):
     """Base class: bad input to the engine, explained in words a player understands."""
@@ -33,3 +35,18 @@ class IllegalPlay(BigTwoError):
     def __init__(self, reason: str):
         self.reason = reason
         super().__init__(reason)
+
+
+def read_text_file(path: Path, error: type[BigTwoError], kind: str, a_thing: str, things: str) -> str:
+    """A file's UTF-8 text; a file that cannot be read as one raises ``error`` naming it once, in words (not
+    Python's ``[Errno 2]``): ``kind`` a record, ``a_thing`` "a record", ``things`` "records"."""
+    if path.is_dir():
+        raise error(f"{path} is a directory, not {a_thing}")
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"no {kind} file at {path}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not {a_thing}: {things} are UTF-8 text") from None
+    except OSError as e:
+        raise error(f"{path}: cannot be read: {e.strerror or e}") from None

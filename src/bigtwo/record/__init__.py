@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bigtwo.errors import read_text_file
 from bigtwo.record.build import record_game, record_match, record_of
 from bigtwo.record.jsonform import from_json, record_from_dict, record_to_dict, to_json
 from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade
@@ -31,16 +32,7 @@ def read_record(text: str) -> Record:
 def load_record(path: str | Path) -> Record:
     """Read a record file (either form); a file that cannot be read is a RecordError too, and every error
     names the file once, in words (not Python's ``[Errno 2]``)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"no record file at {path}") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path} is a directory, not a record") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a record: records are UTF-8 text") from None
-    except OSError as e:
-        raise RecordError(f"{path}: cannot be read: {e.strerror or e}") from None
+    text = read_text_file(Path(path), RecordError, "record", "a record", "records")
     try:
         return read_record(text)
     except RecordError as e:

@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from bigtwo.cards import RANK_CHARS, SUIT_CHARS, card
-from bigtwo.errors import CardParseError, RulesError
+from bigtwo.errors import CardParseError, RulesError, read_text_file
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
@@ -938,14 +938,7 @@ def list_presets() -> list[str]:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     """A rules file's TOML; a file that cannot be read as UTF-8 text is a RulesError naming it, not a traceback."""
-    if path.is_dir():
-        raise RulesError(f"{path} is a directory, not a rules file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RulesError(f"{path}: not a rules file: rules files are UTF-8 text") from None
-    except OSError as e:
-        raise RulesError(f"{path}: cannot be read: {e.strerror or e}") from None
+    text = read_text_file(path, RulesError, "rules", "a rules file", "rules files")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
