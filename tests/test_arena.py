@@ -339,3 +339,49 @@ def test_small_simulations_print_win_rates_inside_zero_one():
 
     bounds = [float(x) for lo_hi in re.findall(r"\[(-?[\d.]+)%, (-?[\d.]+)%\]", res.output) for x in lo_hi]
     assert len(bounds) == 4 and all(0 <= b <= 100 for b in bounds), res.output
+
+
+FAULTY_BOTS = """
+from bigtwo.bots.base import BaseBot
+from bigtwo.combos.play import Play
+
+
+class Raises(BaseBot):
+    def choose_play(self, rules, observation):
+        raise RuntimeError("boom inside my bot")
+
+
+class PassesAlways(BaseBot):
+    def choose_play(self, rules, observation):
+        return Play.PASS
+
+
+class AnswersNone:
+    name = "none"
+
+    def choose(self, rules, observation):
+        return None
+"""
+
+
+def test_a_users_bot_that_fails_is_named_in_one_line_not_a_traceback(tmp_path, monkeypatch):
+    """A class of one's own that raises, plays what the rules forbid or answers nothing: one line naming the
+    bot, its seat and the game, and what was wrong; the CLI exits 2 without a traceback."""
+    (tmp_path / "faulty_bots_for_test.py").write_text(FAULTY_BOTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    expected = {
+        "Raises": r"^faulty_bots_for_test:Raises in seat 0 \(deal 0, rotation 0\) raised RuntimeError: "
+        r"boom inside my bot$",
+        "PassesAlways": r"^faulty_bots_for_test:PassesAlways in seat \d \(deal 0, rotation \d\) made a move the rules "
+        r"do not allow: seat \d leads this trick and cannot pass$",
+        "AnswersNone": r"^faulty_bots_for_test:AnswersNone in seat 0 \(deal 0, rotation 0\) answered None: a bot "
+        r"answers with a play \(a pass included\) or an answer$",
+    }
+    for name, pattern in expected.items():
+        lineup = f"faulty_bots_for_test:{name},random,random,random"
+        with pytest.raises(BigTwoError, match=pattern):
+            run_arena("classic", lineup, games=4, workers=1)
+        args = ["simulate", "--bots", lineup, "--games", "4", "-w", "1", "-q"]
+        res = runner.invoke(app, args, env={"COLUMNS": "300"})
+        assert res.exit_code == 2, res.output
+        assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1, res.output

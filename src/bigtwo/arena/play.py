@@ -110,15 +110,26 @@ def play_game(
         s = game.to_move
         assert s is not None
         obs = game.observe(s)
+        who = f"{lineup[entries[s]].display} in seat {s} (deal {deal}, rotation {rotation})"
         t0 = time.perf_counter()
-        action = bots[s].choose(rules, obs)
+        try:
+            action = bots[s].choose(rules, obs)
+        except BigTwoError as e:
+            raise BigTwoError(f"{who}: {e}") from None
+        except Exception as e:  # a user's bot: its failure in one line naming it, not a traceback
+            raise BigTwoError(f"{who} raised {type(e).__name__}: {e}") from None
         dt = time.perf_counter() - t0
         think[s] += dt
         worst[s] = max(worst[s], dt)
         calls[s] += 1
+        if action is None:
+            raise BigTwoError(f"{who} answered None: a bot answers with a play (a pass included) or an answer")
         if recorder is not None:
             recorder.decision(game, s, obs, action)
-        game.apply(action)
+        try:
+            game.apply(action)
+        except BigTwoError as e:
+            raise BigTwoError(f"{who} made a move the rules do not allow: {e}") from None
         actions += 1
         if actions > MAX_ACTIONS:
             raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
