@@ -17,3 +17,10 @@ def torch_one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(autouse=True)
+def _terminal_width(monkeypatch):
+    """Commands print at 80 columns, the width of output that is not a terminal, whatever the width of the
+    terminal running the suite (rich reads COLUMNS); a test that needs another width passes its own."""
+    monkeypatch.setenv("COLUMNS", "80")

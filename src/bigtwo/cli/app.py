@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.cli.ladder import ladder_app
+from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
 from bigtwo.cli.train import distill, imitate, train
 from bigtwo.errors import BigTwoError
@@ -30,12 +30,11 @@ app.command()(serve)
 app.command()(train)
 app.command()(imitate)
 app.command()(distill)
-console = Console(highlight=False)
 
 
 def _error(e: object, code: int = 2) -> NoReturn:
     """Print an error (its text as text: square brackets in it are not markup) and exit with ``code``."""
-    console.print(f"[red]{escape(str(e))}[/red]")
+    console().print(f"[red]{escape(str(e))}[/red]")
     raise typer.Exit(code)
 
 
@@ -136,7 +135,7 @@ def play(
             ascii_cards=ascii_cards,
             rounds=rounds,
             points=points,
-            console=console,
+            console=console(),
             names=named,
         )
     except (BigTwoError, ValueError) as e:
@@ -178,14 +177,14 @@ def replay(
         from bigtwo.cli.replay_view import replay_words
 
         result = replay_words(record).render(record.result)
-        console.print(escape(f"{file}: a valid record, {len(frames) - 1} steps. Result: {result}"))
+        console().print(escape(f"{file}: a valid record, {len(frames) - 1} steps. Result: {result}"))
         return
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from bigtwo.cli.replay_view import print_replay
 
         if at is not None and not 0 <= at < len(frames):
             _error(f"--at {at}: the record {file} has steps 0-{len(frames) - 1}")
-        print_replay(record, frames, console, at=at)
+        print_replay(record, frames, console(), at=at)
         return
     from bigtwo.cli.replay_view import ReplayApp
 
@@ -204,7 +203,7 @@ def bots_list() -> None:
     from bigtwo.cli.session import available_bots
 
     for name in available_bots():
-        console.print(f"[bold]{escape(name)}[/bold]  {escape(bot_words(name))}")
+        console().print(f"[bold]{escape(name)}[/bold]  {escape(bot_words(name))}")
 
 
 @app.command()
@@ -268,7 +267,7 @@ def simulate(
             plot=plot,
             record_decisions=record_decisions,
             quiet=quiet,
-            console=console,
+            console=console(),
             rounds=rounds,
         )
     except (BigTwoError, ValueError) as e:
@@ -341,7 +340,7 @@ def benchmark(
             fresh=fresh,
             plot=plot,
             quiet=quiet,
-            console=console,
+            console=console(),
         )
     except (BigTwoError, ValueError) as e:
         _error(e)
@@ -362,7 +361,7 @@ def rules_list() -> None:
     for name in list_presets():
         r = load_rules(name)
         t.add_row(name, f"{r.min_players}-{r.max_players}", escape(r.description))
-    console.print(t)
+    console().print(t)
 
 
 @rules_app.command("show")
@@ -396,9 +395,9 @@ def rules_show(
     defaults = Ruleset.model_construct()
     shown = r.shown_description()
     if shown.startswith(f"{r.name} with changes"):  # "zheng-shangyou with changes: ...", the name said once
-        console.print(f"[bold]{escape(r.name)}[/bold]{escape(shown[len(r.name) :])}")
+        console().print(f"[bold]{escape(r.name)}[/bold]{escape(shown[len(r.name) :])}")
     else:
-        console.print(f"[bold]{escape(r.name)}[/bold]: {escape(shown)}")
+        console().print(f"[bold]{escape(r.name)}[/bold]: {escape(shown)}")
     t = Table(show_lines=False)
     t.add_column("section", style="dim")
     t.add_column("setting", style="bold")
@@ -412,10 +411,10 @@ def rules_show(
         if value != getattr(defaults, key):
             shown = f"[yellow]{shown}[/yellow]"
         t.add_row(field_section(key), key, shown, escape(field.description or ""))
-    console.print(t)
+    console().print(t)
     for note in r.notes():
-        console.print(escape(note))
-    console.print("[dim]Yellow: differs from the classic defaults.[/dim]")
+        console().print(escape(note))
+    console().print("[dim]Yellow: differs from the classic defaults.[/dim]")
 
 
 def _with_settings(rules: Ruleset, settings: list[str]) -> Ruleset:

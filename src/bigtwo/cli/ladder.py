@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from bigtwo.cli.output import console
+
 ladder_app = typer.Typer(help="The bot ladder: publish arena results, show leaderboards.", no_args_is_help=True)
-console = Console(highlight=False)
 BATCH = 200  # games a transaction
 
 
 def _fail(message: str) -> None:
-    console.print(f"[red]{escape(message)}[/red]")
+    console().print(f"[red]{escape(message)}[/red]")
     raise typer.Exit(2)
 
 
@@ -133,7 +133,7 @@ def publish(
         engine.dispose()
     skipped = len(games) - added
     game = "game" if len(games) == 1 else "games"
-    console.print(f"{len(games)} {game} of {preset}: {added} rated now, {skipped} already on the ladder")
+    console().print(f"{len(games)} {game} of {preset}: {added} rated now, {skipped} already on the ladder")
 
 
 @ladder_app.command("show")
@@ -166,4 +166,4 @@ def show(
         shown = f"{r['rating']:.1f}" + (" (provisional)" if r["provisional"] else "")
         who = f"{r['name']} (bot)" if r["kind"] == "bot" else r["name"]
         t.add_row(str(r["rank"]), escape(who), shown, f"{r['mu']:.2f}", f"{r['sigma']:.2f}", str(r["matches"]))
-    console.print(t)
+    console().print(t)

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-console = Console(highlight=False)
+from bigtwo.cli.output import console
 
 
 def _parse_hidden(text: str) -> tuple[int, ...]:
@@ -94,14 +93,14 @@ def train(
         from bigtwo.rl.dmc import Progress, TrainConfig, Trainer
         from bigtwo.rl.evaluate import opponents_played
     except ImportError as e:
-        console.print(f"[red]bigtwo train needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        console().print(f"[red]bigtwo train needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
         raise typer.Exit(2) from None
     torch.set_num_threads(threads)
     ckpt = out / "checkpoint.pt"
     try:
         if ckpt.exists():
             trainer = Trainer.load(ckpt)
-            console.print(
+            console().print(
                 f"resuming {ckpt}: {trainer.frames:,} frames, {trainer.games:,} games, "
                 f"{trainer.seconds / 3600:.2f} h (its own settings apply: {trainer.config.to_dict()})"
             )
@@ -127,14 +126,14 @@ def train(
                 init_from=str(init_from) if init_from else None,
             )
             trainer = Trainer(config, out)
-            console.print(f"training {config.to_dict()}")
+            console().print(f"training {config.to_dict()}")
             if utility == "cards" and trainer.rules.play_measure == "place":
-                console.print(
+                console().print(
                     f"[yellow]{trainer.rules.name} is played for places, and this run learns cards left: "
                     "--utility place learns what its players play for[/yellow]"
                 )
     except (ValueError, OSError) as e:
-        console.print(f"[red]{e}[/red]")
+        console().print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
 
     def show(p: Progress) -> None:
@@ -149,12 +148,12 @@ def train(
                 f"\n  eval vs {opponents_played(ev)} ({ev['games']} games): "
                 f"{ev['points']:+.2f} a game [{ev['low']:+.2f}, {ev['high']:+.2f}], won {ev['win_rate']:.0%}"
             )
-        console.print(line)
+        console().print(line)
 
     def request_stop(signum: int, _frame: object) -> None:
         if trainer.stop_requested:  # a second signal: stop now, without a checkpoint of this step
             raise KeyboardInterrupt
-        console.print(f"signal {signum}: saving a checkpoint after this step, then stopping")
+        console().print(f"signal {signum}: saving a checkpoint after this step, then stopping")
         trainer.stop_requested = True
 
     signal.signal(signal.SIGINT, request_stop)
@@ -167,7 +166,7 @@ def train(
         on_progress=show,
         export=export,
     )
-    console.print(f"saved {ckpt} ({trainer.frames:,} frames); best evaluation {trainer.best}")
+    console().print(f"saved {ckpt} ({trainer.frames:,} frames); best evaluation {trainer.best}")
 
 
 def imitate(
@@ -206,7 +205,7 @@ def imitate(
         from bigtwo.rl.imitate import Epoch, ImitationConfig
         from bigtwo.rl.imitate import imitate as fit
     except ImportError as e:
-        console.print(f"[red]bigtwo imitate needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        console().print(f"[red]bigtwo imitate needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
         raise typer.Exit(2) from None
     from bigtwo.errors import BigTwoError
 
@@ -224,7 +223,7 @@ def imitate(
 
     def show(e: Epoch) -> None:
         loss = "" if e.epoch == 0 else f"loss {e.loss:.4f}  "
-        console.print(
+        console().print(
             f"epoch {e.epoch}: {loss}held out: agrees {e.agreement:.1%}, log probability {e.log_probability:.3f} "
             f"a decision (beta {e.beta:.1f}), {e.seconds:.0f} s"
         )
@@ -232,14 +231,14 @@ def imitate(
     try:
         result = fit(data, out, config, on_epoch=show)
     except BigTwoError as e:
-        console.print(f"[red]{e}[/red]")
+        console().print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
     heuristic = (
         f"; the heuristic's first choice agrees {result.heuristic_agreement:.1%}"
         if result.heuristic_agreement is not None
         else ""
     )
-    console.print(
+    console().print(
         f"{result.decisions:,} decisions with a choice, {result.held_out:,} held out (a uniform choice: log "
         f"probability {result.uniform_log_probability:.3f}{heuristic}); kept epoch {result.kept}: {out / 'policy.npz'}"
     )
@@ -276,7 +275,7 @@ def distill(
         from bigtwo.rl.distill import DistillConfig
         from bigtwo.rl.distill import distill as fit
     except ImportError as e:
-        console.print(f"[red]bigtwo distill needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        console().print(f"[red]bigtwo distill needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
         raise typer.Exit(2) from None
     from bigtwo.errors import BigTwoError
 
@@ -291,12 +290,12 @@ def distill(
         threads=threads,
     )
     try:
-        result = fit(teacher, out, config, rules=rules, players=players, log=console.print)
+        result = fit(teacher, out, config, rules=rules, players=players, log=console().print)
     except BigTwoError as e:
-        console.print(f"[red]{e}[/red]")
+        console().print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
     kept = result.epochs[result.best_epoch - 1]
-    console.print(
+    console().print(
         f"kept epoch {kept.epoch}: held-out error {kept.heldout_mse:.5f}, the teacher's choice {kept.agreement:.1%} "
         f"of {result.heldout_decisions:,} held-out decisions: {out / 'student.npz'}"
     )
