@@ -385,3 +385,20 @@ def test_a_users_bot_that_fails_is_named_in_one_line_not_a_traceback(tmp_path, m
         res = runner.invoke(app, args, env={"COLUMNS": "300"})
         assert res.exit_code == 2, res.output
         assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1, res.output
+
+
+def test_simulate_finds_a_users_module_beside_the_user_as_benchmark_does(tmp_path, monkeypatch):
+    """`bigtwo simulate --bots mybots:MyBot,...` run from the folder holding mybots.py plays it (the installed
+    `bigtwo` script does not put the current folder on the import path, as `python -m` would)."""
+    import os
+    import sys
+
+    (tmp_path / "beside_bots_for_test.py").write_text(
+        FAULTY_BOTS.replace("Play.PASS", "self.legal(rules, observation)[-1]")
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd())])
+    args = ["simulate", "--bots", "beside_bots_for_test:PassesAlways,random", "--games", "2", "-w", "1", "-q"]
+    res = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "beside_bots_for_test:PassesAlways" in res.output

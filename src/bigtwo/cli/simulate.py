@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -20,7 +22,7 @@ from bigtwo.arena.play import needs_match
 from bigtwo.arena.plot import check_plot_path, plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
-from bigtwo.bots.spec import split_lineup
+from bigtwo.bots.spec import BotSpec, is_class_target, split_lineup
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import default_measure
 from bigtwo.words import plural
@@ -63,6 +65,12 @@ def simulate(
         names = names * (rules.horse_game or players or rules.players)
     elif players is not None and players != len(names):
         raise ValueError(f"--bots lists {plural(len(names), 'bot')} but --players is {players}")
+    if (
+        any(is_class_target(BotSpec.parse(b).name) for b in names)
+        and "" not in sys.path
+        and os.getcwd() not in sys.path
+    ):
+        sys.path.insert(0, os.getcwd())  # a module beside the user, as `python -m` would find it (as benchmark does)
     measure = utility or default_measure(rules)
     columns = (
         TextColumn("[bold]{task.description}"),
