@@ -402,3 +402,26 @@ def test_simulate_finds_a_users_module_beside_the_user_as_benchmark_does(tmp_pat
     res = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert "beside_bots_for_test:PassesAlways" in res.output
+
+
+def test_reading_decisions_from_a_wrong_path_says_what_is_there(tmp_path):
+    """A missing file, a folder, another file: one sentence each, not Python's [Errno 2] or numpy's pickle advice."""
+    import re
+
+    import numpy as np
+
+    from bigtwo.arena.decisions import read_decisions
+
+    with pytest.raises(BigTwoError, match=f"^no decisions file at {re.escape(str(tmp_path / 'nope.npz'))}$"):
+        read_decisions(tmp_path / "nope.npz")
+    with pytest.raises(BigTwoError, match=f"^{re.escape(str(tmp_path))} is a directory, not a decisions file$"):
+        read_decisions(tmp_path)
+    (tmp_path / "board.json").write_text('{"format": "bigtwo-benchmark/1"}')
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    for name in ("board.json", "one.npy"):
+        with pytest.raises(BigTwoError) as e:
+            read_decisions(tmp_path / name)
+        assert str(e.value).startswith(f"{tmp_path / name}: not a decisions file"), e.value
+        assert "pickle" not in str(e.value) and str(e.value).endswith(
+            "--record-decisions writes them, as compressed numpy (.npz)"
+        )

@@ -215,7 +215,7 @@ def test_bad_inputs_are_refused_in_words(heuristic_decisions, tmp_path):
         imitate([heuristic_decisions], tmp_path / "x", small(holdout=1.5))
     with pytest.raises(BigTwoError, match=r"candidates=-1: the heuristic's best moves"):
         imitate([heuristic_decisions], tmp_path / "x", small(candidates=-1))
-    with pytest.raises(BigTwoError, match="not a decisions file"):
+    with pytest.raises(BigTwoError, match=r"no decisions file at .*missing\.npz$"):
         imitate([tmp_path / "missing.npz"], tmp_path / "x", small())
     r = CliRunner().invoke(app, ["imitate", str(heuristic_decisions), "--out", str(tmp_path / "y"), "--epochs", "0"])
     assert r.exit_code == 2 and "epochs=0" in r.output

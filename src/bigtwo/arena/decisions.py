@@ -283,13 +283,23 @@ class Decisions:
 def read_decisions(path: str | Path) -> Decisions:
     """Read a file written by :func:`write_decisions` (or ``bigtwo simulate --record-decisions``)."""
     path = Path(path)
+    if path.is_dir():
+        raise BigTwoError(f"{path} is a directory, not a decisions file")
+    if not path.exists():
+        raise BigTwoError(f"no decisions file at {path}")
+    written = "bigtwo simulate --record-decisions writes them, as compressed numpy (.npz)"
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError) as e:
-        raise BigTwoError(f"{path}: not a decisions file ({e})") from None
+        data = np.load(path, allow_pickle=False)
+    except PermissionError as e:
+        raise BigTwoError(f"{path}: cannot be read: {e.strerror}") from None
+    except (OSError, ValueError, EOFError):
+        raise BigTwoError(f"{path}: not a decisions file: {written}") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise BigTwoError(f"{path}: not a decisions file (one array, not an archive): {written}")
+    with data:
+        arrays = {k: data[k] for k in data.files}
     if "meta" not in arrays:
-        raise BigTwoError(f"{path}: not a decisions file (no meta)")
+        raise BigTwoError(f"{path}: not a decisions file (no meta): {written}")
     meta = json.loads(bytes(arrays.pop("meta")).decode())
     if meta.get("format") != FORMAT:
         raise BigTwoError(f"{path}: format {meta.get('format')!r} is not {FORMAT!r}")
