@@ -307,7 +307,7 @@ def test_rooms_sockets_and_bot_tables_are_limited_in_words(tmp_path):
             r = c.post(f"/api/rooms/{first['room']['id']}/start", json={}, headers=auth(first["host_token"]))
             assert r.status_code == 200
             r = c.post(f"/api/rooms/{second['room']['id']}/start", json={}, headers=auth(second["host_token"]))
-            assert r.status_code == 429 and "tables of bots alone, the most it allows" in r.json()["detail"]
+            assert r.status_code == 429 and "runs 1 table of bots alone, the most it allows" in r.json()["detail"]
         rid = first["room"]["id"]
 
         other = second["room"]["id"]

@@ -175,8 +175,11 @@ def test_the_break_between_rounds_ends_when_everyone_is_ready_or_time_is_up():
 def test_a_host_change_touches_memory_only_when_applied():
     clock = Clock()
     ref, host, _ = table(["person", "open", "open", "open"], clock)
-    with pytest.raises(Rejected, match="seats 1, 2, 3 are empty"):
+    with pytest.raises(Rejected, match="seats 1, 2, 3 are empty: invite friends, give them to bots, or fill"):
         ref.start(host, fill_with_bots=False)
+    one, _, _ = table(["person", "person", "open", "person"], clock)
+    with pytest.raises(Rejected, match=r"^seat 2 is empty: invite a friend, give it to a bot, or fill with bots$"):
+        one.start(host, fill_with_bots=False)
     change = ref.start(host, fill_with_bots=True)
     assert len(change.writes) == 4 and ref.status == "waiting" and ref.seats[1].kind == "open"
     change.apply()
@@ -382,6 +385,31 @@ def test_rooms_per_address_per_minute_and_in_total_and_tables_never_started_expi
     asyncio.run(main())
     with engine.connect() as conn:
         assert store.room_ids(conn, ("waiting",)) == []
+    engine.dispose()
+
+
+def test_the_limits_on_tables_count_them_and_their_minutes_in_words(tmp_path):
+    """One table, one minute: singular; a fractional setting in minutes reads as a decimal."""
+    wall = [datetime(2024, 5, 1, 12, 0, tzinfo=UTC)]
+    engine = make_engine(str(tmp_path / "rooms.sqlite3"))
+    migrate(engine)
+
+    async def main(minutes: float) -> tuple[str, str | None]:
+        settings = Settings(rooms_per_address=1, waiting_room_minutes=minutes)
+        rooms = Rooms(engine, settings, clock=Clock(), now=lambda: wall[0])
+        room = (await rooms.create(CreateRoom(), "10.0.0.1"))[0]
+        with pytest.raises(Rejected) as e:
+            await rooms.create(CreateRoom(), "10.0.0.1")
+        wall[0] += timedelta(minutes=minutes + 1)
+        assert await rooms.sweep() == 1
+        return e.value.message, room.gone
+
+    refused, gone = asyncio.run(main(1))
+    assert refused.startswith("you have 1 table not yet finished") and "by itself 1 minute after" in refused
+    assert gone == "this table was closed: nobody started it within 1 minute"
+    refused, gone = asyncio.run(main(0.5))
+    assert "by itself 0.5 minutes after" in refused
+    assert gone == "this table was closed: nobody started it within 0.5 minutes"
     engine.dispose()
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from math import isfinite
 from typing import Any
 
 from bigtwo.cards import card
@@ -75,9 +77,18 @@ def table_names(seat: int, n: int, given: Sequence[str] | None = None) -> list[s
     return ["You" if s == seat else chosen.pop() for s in range(n)]
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``2 cards`` (``many`` for an irregular plural)."""
-    return f"{n} {word if n == 1 else many or word + 's'}"
+def plural(n: float, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards`` (``many`` for an irregular plural). A quantity may be fractional, as a setting in
+    minutes is: ``1 minute``, ``0.5 minutes``, ``1.5 minutes``; a whole one reads as a whole number (``2.0`` as
+    ``2 minutes``), and none in powers of ten (``0.00001``, not ``1e-05``)."""
+    return f"{_number(n)} {word if n == 1 else many or word + 's'}"
+
+
+def _number(n: float) -> str:
+    """A quantity as a player reads it: ``3``, ``0.5``; a whole float without its ``.0``."""
+    if isinstance(n, float) and isfinite(n):
+        return str(int(n)) if n.is_integer() else format(Decimal(repr(n)), "f")
+    return str(n)
 
 
 def card_face(c: Any, ascii_cards: bool = False) -> str:

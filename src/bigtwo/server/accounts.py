@@ -38,6 +38,7 @@ from bigtwo.server.db import accounts, sessions
 from bigtwo.server.messages import Strict, text_problem
 from bigtwo.server.referee import Rejected
 from bigtwo.server.settings import Settings
+from bigtwo.words import plural
 
 COOKIE = "bigtwo_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -163,10 +164,6 @@ class KnownAddresses:
         return q is not None and address in q
 
 
-def _minutes(n: int) -> str:
-    return f"{n} minute" if n == 1 else f"{n} minutes"
-
-
 class Accounts:
     """Accounts and sessions on the server's database. Methods are synchronous (run them off the event loop)."""
 
@@ -242,8 +239,8 @@ class Accounts:
         limit = self.settings.signups_per_address_per_hour
         if self.signups.count(address) >= limit:
             raise Rejected(
-                f"your address opened {limit} accounts in the last hour, the most allowed: try again in "
-                f"{_minutes(self.signups.wait(address))}",
+                f"your address opened {plural(limit, 'account')} in the last hour, the most allowed: try again in "
+                f"{plural(self.signups.wait(address), 'minute')}",
                 429,
             )
         hashed = self.hasher.hash(password)
@@ -270,7 +267,8 @@ class Accounts:
         if self.attempts.count(address) >= s.login_attempts_per_address:
             raise Rejected(
                 f"too many sign-in attempts from your address ({s.login_attempts_per_address} in "
-                f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.attempts.wait(address))}",
+                f"{plural(s.login_window_minutes, 'minute')}): try again in "
+                f"{plural(self.attempts.wait(address), 'minute')}",
                 429,
             )
         locked = self._check_lockout(username, address)
@@ -308,7 +306,8 @@ class Accounts:
         if locked and (key, address) not in self.known:
             raise Rejected(
                 f"too many wrong passwords for {username!r} ({s.login_failures_per_username} in "
-                f"{s.login_window_minutes:g} minutes): try again in {_minutes(self.failures.wait(key))}",
+                f"{plural(s.login_window_minutes, 'minute')}): try again in "
+                f"{plural(self.failures.wait(key), 'minute')}",
                 429,
             )
         return locked

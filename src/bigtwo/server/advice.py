@@ -174,9 +174,7 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
         elif d.kind == "bid":
             words_ = [action_text(a) for a in new_kind_answers(rules, obs)]  # pass, and each card that may bid
         elif d.kind in ("give", "surrender"):
-            n = d.count
-            cards = "card" if n == 1 else "cards"
-            text = f"Select {n} {cards} from your hand to answer: {words.render(d.reason)}"
+            text = f"Select {plural(d.count, 'card')} from your hand to answer: {words.render(d.reason)}"
             return {"kind": "legal", "ok": True, "text": text, "plays": [], "count": 0}
         else:
             words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]

@@ -642,8 +642,11 @@ class Referee:
             raise Rejected(f"the game has already started (it is {self.status})", 409)
         empty = [s.seat for s in self.seats if s.kind == "open"]
         if empty and not fill_with_bots:
-            names = ", ".join(str(s) for s in empty)
-            raise Rejected(f"seats {names} are empty: invite friends, give them to bots, or fill with bots", 409)
+            if len(empty) == 1:
+                said = f"seat {empty[0]} is empty: invite a friend, give it to a bot"
+            else:
+                said = f"seats {', '.join(map(str, empty))} are empty: invite friends, give them to bots"
+            raise Rejected(f"{said}, or fill with bots", 409)
         filled = [Seat(i, "bot", "", self.bot) for i in empty]
         named = [s for s in self.seats if s.kind != "open"]
         for s in filled:

@@ -1031,14 +1031,15 @@ class Rooms:
         s = self.settings
         live = self.live()
         if len(live) + sum(self.pending.values()) >= s.max_rooms:
-            raise Rejected(f"the server is full ({s.max_rooms} tables not yet finished): try again later", 503)
+            raise Rejected(
+                f"the server is full ({plural(s.max_rooms, 'table')} not yet finished): try again later", 503
+            )
         mine = sum(1 for r in live if r.creator == address) + self.pending[address]
         if mine >= s.rooms_per_address:
-            expiry = f"{s.waiting_room_minutes:g} minute{'' if s.waiting_room_minutes == 1 else 's'}"
             raise Rejected(
-                f"you have {mine} tables not yet finished, the most one address may have: close one not yet "
-                f"started (its page has a Close button for its host), or finish one; a table nobody starts "
-                f"closes by itself {expiry} after it was opened",
+                f"you have {plural(mine, 'table')} not yet finished, the most one address may have: close one not "
+                f"yet started (its page has a Close button for its host), or finish one; a table nobody starts "
+                f"closes by itself {plural(s.waiting_room_minutes, 'minute')} after it was opened",
                 429,
             )
         now = self.clock()
@@ -1056,7 +1057,7 @@ class Rooms:
         running = sum(1 for r in self.rooms.values() if r is not room and r.status == "playing" and r.ref.bots_alone)
         if running >= limit:
             raise Rejected(
-                f"the server already runs {running} tables of bots alone, the most it allows: seat a person, "
+                f"the server already runs {plural(running, 'table')} of bots alone, the most it allows: seat a person, "
                 "or try later",
                 429,
             )
@@ -1073,9 +1074,8 @@ class Rooms:
         limit = self.settings.sockets_per_address_per_minute
         if len(recent) >= limit:
             wait = int(recent[0] + 60 - now) + 1
-            return (
-                f"your address opened {limit} connections in the last minute, the most allowed: try again in {wait} s"
-            )
+            opened = plural(limit, "connection")
+            return f"your address opened {opened} in the last minute, the most allowed: try again in {wait} s"
         recent.append(now)
         return None
 
@@ -1106,11 +1106,11 @@ class Rooms:
             return 0
         ids = [r.id for r in stale]
         await self.journal.write(lambda conn: store.delete_rooms(conn, ids))
-        minutes = f"{self.settings.waiting_room_minutes:g}"
+        minutes = plural(self.settings.waiting_room_minutes, "minute")
         for room in stale:
             if self.rooms.get(room.id) is room and room.status == "waiting":
                 del self.rooms[room.id]
-                room.close(f"this table was closed: nobody started it within {minutes} minutes")
+                room.close(f"this table was closed: nobody started it within {minutes}")
         self.expired += len(stale)
         log.info("closed %d tables that were never started", len(stale))
         return len(stale)
