@@ -533,6 +533,94 @@ def test_a_rematch_keeps_the_seats_and_their_secrets(server):
         assert store.load_room(conn, room.id)[0]["rematch"] == new_id
 
 
+def test_a_rematch_table_closed_or_expired_before_it_starts_is_no_rematch_any_more(tmp_path):
+    """A rematch table that waits for a seat (one opened during the match) and is closed by its host, or expires,
+    is deleted: the finished table then names no rematch, in memory and in the database (so a finished table
+    read again later, or after a restart, offers no dead link), and its people may ask for another afresh."""
+    from datetime import UTC, datetime, timedelta
+
+    from bigtwo.server.connections import Connection
+    from bigtwo.server.messages import CreateRoom, SeatSpec
+
+    engine = make_engine(str(tmp_path / "rooms.sqlite3"))
+    migrate(engine)
+    wall = [datetime(2026, 5, 1, 12, 0, tzinfo=UTC)]
+    settings = settings_for_tests(waiting_room_minutes=30)
+    rooms = Rooms(engine, settings, clock=Clock(), now=lambda: wall[0])
+    greedy = make("greedy")
+
+    def linked(room_id: str) -> str | None:
+        with engine.connect() as conn:
+            return store.load_room(conn, room_id)[0]["rematch"]
+
+    async def main() -> tuple[str, str]:
+        spec = CreateRoom(host_name="Ann", seats=[SeatSpec()] * 4, rounds=1, move_seconds=0, bot_delay=0)
+        room, host, _, ann = await rooms.create(spec, "10.0.0.1")
+        tokens = [ann] + [(await room.join(name, seat))[1] for seat, name in enumerate(("Bob", "Cy", "Di"), 1)]
+        await room.start(host, fill_with_bots=False)
+        await room.change_seat(host, 3, "open", None)  # Di left: her seat is open, the server moves for it
+        while not room.match.is_over:
+            seat = room.match.to_move
+            answer = greedy.choose(room.rules, room.match.observation(seat))
+            if seat == 3:
+                await room.submit(seat, answer, "timer")
+            else:
+                await room.act(tokens[seat], answer)
+        assert room.status == "over"
+        asker = Connection(None, address="10.0.0.1")
+        asker.token = tokens[0]
+
+        async def rematch() -> str:
+            await room.rematch(asker)
+            new_id = room.view(0)["rematch"]["room"]
+            assert new_id is not None and (await rooms.get(new_id)).status == "waiting"  # seat 3 is open there
+            assert linked(room.id) == new_id
+            return new_id
+
+        # the host closes the rematch table before it starts
+        first = await rematch()
+        await (await rooms.get(first)).close_by_host(host)
+        assert room.view(0)["rematch"] == {"votes": [], "people": [0, 1, 2], "room": None}
+        assert room.view(None)["rematch"]["room"] is None and linked(room.id) is None
+        # another is asked for; nobody starts it, and it expires while the finished table is in memory
+        second = await rematch()
+        assert second != first
+        wall[0] += timedelta(minutes=31)
+        assert await rooms.sweep() == 1
+        assert room.view(1)["rematch"] == {"votes": [], "people": [0, 1, 2], "room": None}
+        assert linked(room.id) is None
+        # a third expires while the finished table lives only in the database: read again, it names none
+        third = await rematch()
+        rooms.release(room)
+        rooms.finished.pop(room.id)
+        wall[0] += timedelta(minutes=31)
+        assert await rooms.sweep() == 1
+        again = await rooms.get(room.id)
+        assert again is not room and again.view(0)["rematch"]["room"] is None
+        # a fourth is left waiting when the server stops, and has expired by the time it starts again
+        asker_again = Connection(None, address="10.0.0.1")
+        asker_again.token = tokens[0]
+        await again.rematch(asker_again)
+        fourth = again.view(0)["rematch"]["room"]
+        assert fourth is not None and linked(room.id) == fourth
+        return room.id, third
+
+    room_id, third = asyncio.run(main())
+    rooms.stop()
+    wall[0] += timedelta(minutes=31)
+    restarted = Rooms(engine, settings, clock=Clock(), now=lambda: wall[0])
+    restarted.load_live()
+
+    async def after_restart() -> dict[str, Any]:
+        with pytest.raises(Rejected, match="no room"):
+            await restarted.get(third)
+        return (await restarted.get(room_id)).view(0)["rematch"]
+
+    assert asyncio.run(after_restart())["room"] is None and linked(room_id) is None
+    restarted.stop()
+    engine.dispose()
+
+
 # --- every message: nothing another seat holds, in either notation --------------------------------------------
 
 

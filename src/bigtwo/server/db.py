@@ -54,7 +54,9 @@ rooms = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True)),
     Column("standings", JSON),  # final places and totals, for the records list
-    Column("rematch", String(16)),  # the room of the rematch (the same seats), once one is asked for
+    # the room of the rematch (the same seats), once one is asked for (indexed: a rematch room deleted before it
+    # started is unlinked from the finished room that named it)
+    Column("rematch", String(16), index=True),
     Column("rated", Integer, nullable=False, server_default="0"),  # a rated table (see bigtwo.server.ratings)
 )
 

@@ -886,6 +886,7 @@ class Room:
             await self.manager.journal.write(lambda conn: store.delete_rooms(conn, [self.id]))
             self.manager.forget(self)
             self.close("the host closed this table")
+        await self.manager.unlink_rematches([self.id])
 
     def _check_open(self) -> None:
         if self.gone is not None:
@@ -1113,7 +1114,21 @@ class Rooms:
                 room.close(f"this table was closed: nobody started it within {minutes}")
         self.expired += len(stale)
         log.info("closed %d tables that were never started", len(stale))
+        await self.unlink_rematches(ids)
         return len(stale)
+
+    async def unlink_rematches(self, deleted: list[str]) -> None:
+        """Rooms deleted before they started (expired, or closed by their host) that were the rematch of a finished
+        room: that room names no rematch now (the database's was cleared with the deletion), so nobody is sent
+        to a table that is gone, and its people may ask for another (afresh: the old requests were answered)."""
+        gone = set(deleted)
+        for room in [*self.rooms.values(), *self.finished.values()]:
+            if room.ref.next_room in gone:
+                async with room.lock:
+                    if room.ref.next_room in gone:
+                        room.ref.next_room = None
+                        room.ref.rematch_votes.clear()
+                        room.broadcast()
 
     async def play_out_abandoned(self) -> int:
         """Tables in play (or paused) with no seated person connected for ``idle_table_minutes`` (spectators do not

@@ -223,10 +223,13 @@ def as_utc(at: datetime | None) -> datetime | None:
 
 
 def delete_rooms(conn: Connection, room_ids_: list[str]) -> None:
+    """Delete rooms never started (expired, or closed by their host); a finished room whose rematch one of them
+    was names no rematch from then on (its people may ask for another)."""
     if room_ids_:
         conn.execute(delete(actions).where(actions.c.room_id.in_(room_ids_)))
         conn.execute(delete(seats).where(seats.c.room_id.in_(room_ids_)))
         conn.execute(delete(rooms).where(rooms.c.id.in_(room_ids_)))
+        conn.execute(update(rooms).where(rooms.c.rematch.in_(room_ids_)).values(rematch=None))
 
 
 def finished_rooms(conn: Connection, limit: int, offset: int) -> list[dict[str, Any]]:
