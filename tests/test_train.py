@@ -102,7 +102,9 @@ def test_fine_tuning_starts_from_exported_weights(tmp_path):
     assert np.allclose(q.numpy(), QPolicy.load(exported).q_batch(d.state, d.actions, d.offsets), atol=1e-5)
     fresh = Trainer(small(seed=4), tmp_path / "c")  # the same seed without the file: other weights
     assert not all(torch.equal(a, b) for a, b in zip(params(second), params(fresh), strict=True))
-    with pytest.raises(ValueError, match=r"w\.npz: not a network of this shape"):
+    with pytest.raises(
+        ValueError, match=r"w\.npz: a network with hidden layers 32,32, where this run's are 16 \(--hidden\)$"
+    ):
         Trainer(small(hidden=(16,), init_from=str(exported)), tmp_path / "d")
 
 
@@ -249,3 +251,48 @@ def test_a_stop_request_ends_the_run_with_a_checkpoint(tmp_path):
     t.run(frames=100_000, report_every=0, checkpoint_every=1e9, on_progress=stop)
     assert 0 < t.frames < 100_000
     assert Trainer.load(tmp_path / "checkpoint.pt").frames == t.frames
+
+
+def test_a_start_network_or_checkpoint_that_cannot_be_read_is_refused_in_one_line(tmp_path):
+    """--init-from a missing file, a folder, a file of another kind or a network of other layer sizes, and a
+    run folder whose checkpoint is not one: one line naming the file, never Python's [Errno 2], a pickle error
+    or torch's listing of every mismatched tensor."""
+    first = Trainer(small(), tmp_path / "a")
+    first.save()
+    exported = first.policy().save(tmp_path / "w.npz")
+    (tmp_path / "notes.pt").write_text("not a checkpoint")
+    refused = {
+        str(tmp_path / "nope.pt"): r"nope\.pt: there is no such file$",
+        str(tmp_path / "nope.npz"): r"nope\.npz: there is no such file$",
+        str(tmp_path): r" is a directory, not a network \(a checkpoint \.pt or weights \.npz\)$",
+        str(tmp_path / "notes.pt"): r"notes\.pt: not a training checkpoint \(bigtwo train writes OUT/checkpoint\.pt\)$",
+    }
+    for start, message in refused.items():
+        with pytest.raises(ValueError, match=r"^init_from .*" + message):
+            Trainer(small(init_from=start), tmp_path / "b")
+    for start in (exported, tmp_path / "a" / "checkpoint.pt"):
+        with pytest.raises(
+            ValueError, match=r"a network with hidden layers 32,32, where this run's are 8 \(--hidden\)$"
+        ):
+            Trainer(small(hidden=(8,), init_from=str(start)), tmp_path / "b")
+    base = ["train", "--frames", "1", "--envs", "2", "--hidden", "8", "--eval-every", "0"]
+    r = CliRunner().invoke(
+        app, [*base, "--out", str(tmp_path / "c"), "--init-from", str(tmp_path / "nope.pt")], env={"COLUMNS": "300"}
+    )
+    assert r.exit_code == 2 and r.output.strip().endswith("nope.pt: there is no such file"), r.output
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "checkpoint.pt").write_text("{}")
+    r = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "d")], env={"COLUMNS": "300"})
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert r.output.strip().endswith("checkpoint.pt: not a training checkpoint (bigtwo train writes OUT/checkpoint.pt)")
+
+
+def test_bad_table_sizes_and_measures_are_refused_before_the_first_deal(tmp_path):
+    """--players outside the rules' range and an unknown --utility: refused by name at once (not 'a round needs
+    2 to 8' for a classic table of 6, nor a traceback at the first finished game)."""
+    with pytest.raises(ValueError, match=r"^players=6: 'classic' is for 2-4 players$"):
+        Trainer(small(players=6), tmp_path / "a")
+    with pytest.raises(ValueError, match=r"^utility='foo': the points are one of score, cards, place, win$"):
+        Trainer(small(utility="foo"), tmp_path / "b")
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "c"), "--utility", "foo", "--frames", "300"])
+    assert r.exit_code == 2 and "Traceback" not in r.output and "utility='foo'" in r.output, r.output

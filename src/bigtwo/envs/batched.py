@@ -41,7 +41,7 @@ from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset, load_rules
-from bigtwo.utilities import round_utility
+from bigtwo.utilities import UTILITIES, round_utility
 
 MAX_ACTIONS = 10_000  # a safety net: every round ends far sooner
 
@@ -98,6 +98,10 @@ class BatchedEnv:
     ):
         self.rules = rules = load_rules(rules)
         self.n = n = rules.players if players is None else players
+        if not rules.min_players <= n <= rules.max_players:
+            raise BigTwoError(f"players={n}: {rules.name!r} is for {rules.min_players}-{rules.max_players} players")
+        if utility not in UTILITIES:
+            raise ValueError(f"utility={utility!r}: the points are one of {', '.join(UTILITIES)}")
         if num_envs < 1:
             raise ValueError(f"num_envs={num_envs}: at least one game is needed")
         self.num_envs = num_envs

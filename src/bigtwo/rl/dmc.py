@@ -145,6 +145,18 @@ def _table_of(config: TrainConfig, features_version: int = FEATURES_VERSION) -> 
     return {"rules": rules.name, "players": players, "history": config.history, "features_version": features_version}
 
 
+def _read_checkpoint(path: str | Path, role: str = "") -> dict[str, Any]:
+    """A training checkpoint's contents; a file that is not one is refused in words naming it (``role``, e.g.
+    ``"init_from "``, says which input it was), not with a pickle error."""
+    try:
+        state = torch.load(path, weights_only=False)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, AttributeError, ImportError):
+        state = None
+    if not isinstance(state, dict) or "config" not in state:
+        raise ValueError(f"{role}{path}: not a training checkpoint (bigtwo train writes OUT/checkpoint.pt)")
+    return state
+
+
 def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | None = None) -> None:
     """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
     the shipped ones, float16: training goes on in float32 from their rounded values).
@@ -153,6 +165,10 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
     refused even when its shapes happen to match (its inputs would mean other things), but exported weights
     whose rounds are the run's ``rules`` with the suits renamed (classic's for Pusoy Dos) start it with the
     renaming folded into their first layer: the same player, reading the run's own cards."""
+    if Path(path).is_dir():
+        raise ValueError(f"init_from {path} is a directory, not a network (a checkpoint .pt or weights .npz)")
+    if not Path(path).exists():
+        raise ValueError(f"init_from {path}: there is no such file")
     if Path(path).suffix.lower() == ".npz":
         policy = QPolicy.load(path)
         made_for = {k: policy.meta.get(k) for k in table}
@@ -164,7 +180,7 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
                 layers = GameScorer(policy, rules, int(table["players"]), path).table_layers()
                 made_for["rules"] = table["rules"]
     else:
-        state = torch.load(path, weights_only=False)
+        state = _read_checkpoint(path, "init_from ")
         # (a checkpoint from before they recorded their features version counts as today's)
         made_for = _table_of(TrainConfig.from_dict(state["config"]), state.get("features_version", FEATURES_VERSION))
         layers = state["model"]
@@ -172,9 +188,23 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
     if differ:
         raise ValueError(f"init_from {path}: a network for another table ({'; '.join(differ)})")
     if isinstance(layers, list):
+        theirs = [int(np.shape(w)[1]) for w, _b in layers[:-1]]
+    else:
+        theirs = [int(v.shape[0]) for k, v in layers.items() if k.endswith(".bias")][:-1]
+    ours = [int(np.shape(w)[1]) for w, _b in model.layers()[:-1]]
+    if theirs != ours:
+        raise ValueError(
+            f"init_from {path}: a network with hidden layers {_sizes(theirs)}, where this run's are {_sizes(ours)} "
+            "(--hidden)"
+        )
+    if isinstance(layers, list):
         model.load_layers(layers)
     else:
         model.load_state_dict(layers)
+
+
+def _sizes(hidden: list[int]) -> str:
+    return ",".join(map(str, hidden)) or "none"
 
 
 @dataclass
@@ -404,7 +434,7 @@ class Trainer:
     def load(cls, path: str | Path, out: str | Path | None = None) -> Trainer:
         """The run saved at ``path``, ready to continue exactly where it stopped."""
         path = Path(path)
-        state = torch.load(path, weights_only=False)
+        state = _read_checkpoint(path)
         if state.get("format") != CHECKPOINT_FORMAT:
             raise ValueError(f"{path}: checkpoint format {state.get('format')!r}, expected {CHECKPOINT_FORMAT}")
         self = cls.__new__(cls)
