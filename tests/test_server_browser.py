@@ -1096,11 +1096,11 @@ def test_a_stealing_presidents_questions_read_as_cards_and_the_hint_picks_its_qu
     sit(page, server, made, token=tokens[seat], host=False)
     page.wait_for_selector('#decision[data-kind="ask"] #answer-pick')
     options = page.eval_on_selector_all("#answer-pick option", "os => os.map(o => [o.value, o.textContent])")
-    assert [value for value, _ in options] == answers
+    assert options == [list(p) for p in zip(answers, view["match"]["answers_said"], strict=True)]  # the server's words
     labels = dict(options)
-    assert labels["highest"] == "Your highest card" and labels["any S"] == "Any ♠?"
+    assert labels["highest"] == "ask for their highest card" and labels["any S"] == "ask whether they have any ♠"
     have = next(a for a in answers if a.startswith("have "))
-    assert labels[have] == f"Do you have {CardSet(have[5:]).symbols().replace('T', '10')}?"
+    assert labels[have] == f"ask whether they have {CardSet(have[5:]).symbols().replace('T', '10')}"
     assert not [t for t in labels.values() if re.search(r"\b[DCHS]\b", t) or CARD_TOKEN.search(t)]
     page.select_option("#answer-pick", answers[-1])  # the hint must replace what was picked
     page.click("#hint")
@@ -1112,5 +1112,11 @@ def test_a_stealing_presidents_questions_read_as_cards_and_the_hint_picks_its_qu
     page.click("#answer")
     wait_for(lambda: len(server.rooms.rooms[rid].actions) > view["seq"])
     assert server.rooms.rooms[rid].actions[-1]["answer"] == hint["answer"]
+    # the president asks again: the question asked and its answer are listed in the server's words
+    after = httpx.get(f"{server.url}/api/rooms/{rid}/view", headers=auth(tokens[seat])).json()
+    asked = after["match"]["decision"]["answers"]
+    assert after["match"]["decision"]["kind"] == "ask" and len(asked) == 1
+    page.wait_for_selector("#decision #asked")
+    assert page.inner_text("#asked") == asked[0]["said"] and asked[0]["said"].startswith("Asked ")
     assert errors == []
     page.close()

@@ -29,7 +29,7 @@ from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.messages import EMOTES, parse_client_message
 from bigtwo.server.referee import AUTO_PASS_SECONDS, Referee, Rejected
 from bigtwo.server.rooms import Rooms
-from bigtwo.server.views import match_view, rounds_done
+from bigtwo.server.views import match_view, rounds_done, spectator_view
 from bigtwo.words import Wording
 from tests.server_support import (
     LiveServer,
@@ -251,6 +251,41 @@ def test_views_say_the_engines_sentences_with_names_plurals_and_faces():
         assert to_mask(cards) == m.completed[0].game.hand(s).mask
     view = match_view(m, 0, Wording(0, names))
     assert view["rounds_done"][0]["said"][0].split()[0] in [*names, "You"]
+
+
+def test_a_steals_questions_and_the_answers_so_far_are_sent_in_the_tables_words():
+    """The answers to a stealing president's decision come with the table's words for each question (the page's
+    menu shows them, as the hint and the list of answers say them), and the questions asked so far with theirs:
+    card faces and suit symbols, never a bare suit letter or a card in record notation."""
+    from bigtwo.server import advice
+    from tests.server_support import CARD_TOKEN
+
+    m = Match(rules_of("president"), players=4, seed=7, rounds=2)
+    greedy = make("greedy")
+    while m.pending is None or m.pending.kind != "ask":
+        if m.pending is not None and m.pending.kind == "surrender":  # the bum declines: the president asks
+            m.apply(CardSet(0))
+        else:
+            m.apply(greedy.choose(m.rules, m.observe(m.to_move)))
+    seat = m.to_move
+    words = Wording(seat, ["Ann", "Bob", "Cy", "Di"])
+    view = match_view(m, seat, words)
+    answers, said = view["answers"], view["answers_said"]
+    shown = dict(zip(answers, said, strict=True))
+    assert shown["highest"] == "ask for their highest card" and shown["highest pair"] == "ask for their highest pair"
+    assert shown["lowest D"] == "ask for their lowest ♦" and shown["any S"] == "ask whether they have any ♠"
+    assert shown["two H"] == "ask whether they have two ♥ or more" and shown["have TD"] == "ask whether they have 10♦"
+    assert not [t for t in said if re.search(r"\b[DCHS]\b", t) or CARD_TOKEN.search(t)]
+    assert [p["text"] for p in advice.legal(m.rules, m.observe(seat), words)["plays"]] == said  # the list says so too
+    assert view["decision"]["answers"] == [] and spectator_view(m)["answers_said"] is None
+    # the questions asked so far, with their answers, as the decision lists them
+    m.apply("highest")
+    m.apply("any S")
+    assert m.to_move == seat and m.pending.kind == "ask"
+    asked = match_view(m, seat, words)["decision"]["answers"]
+    assert [a["said"] for a in asked] == ["Asked for their highest card: took 2♥", "Asked whether they have any ♠: yes"]
+    ascii_said = match_view(m, seat, Wording(seat, ascii_cards=True))["decision"]["answers"]
+    assert ascii_said[0]["said"] == "Asked for their highest card: took 2H"
 
 
 # --- the room: chat, help, undo, rematch, over the WebSocket --------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from bigtwo.actions import Action, Answer, action_text
 from bigtwo.bots import BOTS, make
-from bigtwo.cards import SUIT_CHARS, SUIT_SYMBOLS, CardSet, to_mask, token
+from bigtwo.cards import CardSet, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.exchange import legal_exchange_choices, new_kind_answers
@@ -22,6 +22,7 @@ from bigtwo.match import Match
 from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server.botpool import worker_rules
+from bigtwo.server.views import question_words
 from bigtwo.words import Wording, faces, plural
 
 HINT_BOT = "heuristic"
@@ -56,31 +57,6 @@ def describe(rules: Ruleset, obs: Observation, action: Action | CardSet, words: 
         return _faces(ev, mask)
     word = action.word if isinstance(action, Answer) else ""
     return words.render(word, opens=False) if word else "decline"
-
-
-def question_words(question: str, words: Wording) -> str:
-    """A stealing president's question (``have 3D``, ``highest D``, ``any S``: :func:`legal_questions`) as the
-    table says it, with card faces and suit symbols (the page's question menu words them the same way)."""
-    head, _, arg = question.partition(" ")
-    suit = ""
-    if len(arg) == 1 and arg in SUIT_CHARS:
-        suit = arg if words.ascii else SUIT_SYMBOLS[SUIT_CHARS.index(arg)]
-    if head == "have" and arg:
-        return f"ask whether they have {words.token(arg)}"
-    said = {
-        ("lowest", ""): "ask for their lowest card",
-        ("highest", ""): "ask for their highest card",
-        ("highest", "pair"): "ask for their highest pair",
-    }.get((head, arg))
-    if said is None and suit:
-        said = {
-            "highest": f"ask for their highest {suit}",
-            "lowest": f"ask for their lowest {suit}",
-            "any": f"ask whether they have any {suit}",
-            "two": f"ask whether they have two {suit} or more",
-            "give": f"ask them to give a {suit} of their choice",
-        }.get(head)
-    return said or question
 
 
 def _answer(rules: Ruleset, obs: Observation, action: Action, words: Wording) -> dict[str, Any]:
@@ -178,7 +154,8 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
             return {"kind": "legal", "ok": True, "text": text, "plays": [], "count": 0}
         else:
             words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]
-        plays = [{"action": "answer", "answer": w, "cards": [], "text": words.render(w, opens=False)} for w in words_]
+        said = (lambda w: question_words(w, words)) if d.kind == "ask" else (lambda w: words.render(w, opens=False))
+        plays = [{"action": "answer", "answer": w, "cards": [], "text": said(w)} for w in words_]
         return {"kind": "legal", "ok": True, "text": plural(len(plays), "answer"), "plays": plays, "count": len(plays)}
     options = legal_plays_from_observation(rules, obs)
     shown: list[dict[str, Any]] = []

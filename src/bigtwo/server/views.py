@@ -9,7 +9,10 @@ anyone may download once the match ends, holds them too).
 
 The engine's sentences (scoring details, decision and exchange reasons) are also sent in the players' words
 (``said``): names for seats with verbs agreeing ("You pay 4", "Ann pays 4"), the cards' faces, plurals, and no
-citations of the rule texts (:mod:`bigtwo.words`); the engine's own text stays beside them for programs.
+citations of the rule texts (:mod:`bigtwo.words`); the engine's own text stays beside them for programs. So are
+the word answers a seat may give (``answers_said`` beside ``answers``: a stealing president's questions as asked)
+and, in a steal by questions, the questions asked so far with their answers (each ``decision.answers`` entry's
+``said``): the page shows these words and sends the answers back.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bigtwo.cards import token
+from bigtwo.cards import SUIT_CHARS, SUIT_SYMBOLS, token
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.legal import pass_is_legal
 from bigtwo.match import Match, RoundRecord
@@ -103,6 +106,11 @@ def match_view(
             view["answers"] = list(d.options)
         elif d is not None and d.kind in WORD_ANSWERS:
             view["answers"] = [c for c in legal_exchange_choices(match.rules, obs) if isinstance(c, str)]
+    if view["answers"] is not None and d is not None:
+        # each answer as the table words it (a question as asked), beside the answer itself that is sent back
+        w = words or Wording(seat)
+        said = (lambda a: question_words(a, w)) if d.kind == "ask" else (lambda a: w.render(a, opens=False))
+        view["answers_said"] = [said(a) for a in view["answers"]]
     return view
 
 
@@ -121,12 +129,15 @@ def _extras(
     view["waiting"] = waiting(match)
     view["can_pass"] = False
     view["answers"] = None
+    view["answers_said"] = None
     # where each trick of the round began in the history (public: it follows from the plays and passes)
     view["trick_starts"] = list(tricks)
     view["ranks_only"] = rules.ranks_only  # scored by finishing order: places, not points
     view["suit_order"] = rules.suit_order
     if view["decision"] is not None:
         view["decision"]["said"] = words.render(view["decision"]["reason"])
+        for a in view["decision"].get("answers", ()):  # a stealing president's questions so far, and their answers
+            a["said"] = asked_words(a, words)
     for e in view["exchanges"]:
         if e.get("reason"):
             e["said"] = words.render(e["reason"], opens=False)
@@ -144,3 +155,48 @@ def waiting(match: Match) -> dict[str, Any] | None:
     if d is not None:
         return {"seat": seat, "kind": d.kind, "count": d.count}
     return {"seat": seat, "kind": "play"}
+
+
+# --- a stealing president's questions ---------------------------------------------------------------------------
+def _asking(question: str, words: Wording) -> str | None:
+    """What a question (``have 3D``, ``highest D``, ``any S``: :func:`bigtwo.exchange.legal_questions`) asks for,
+    after the verb: ``for their highest ♦``, ``whether they have 3♦``; None for a question the table does not
+    know."""
+    head, _, arg = question.partition(" ")
+    if head == "have" and arg:
+        return f"whether they have {words.token(arg)}"
+    said = {
+        ("lowest", ""): "for their lowest card",
+        ("highest", ""): "for their highest card",
+        ("highest", "pair"): "for their highest pair",
+    }.get((head, arg))
+    if said is None and len(arg) == 1 and arg in SUIT_CHARS:
+        suit = arg if words.ascii else SUIT_SYMBOLS[SUIT_CHARS.index(arg)]
+        said = {
+            "highest": f"for their highest {suit}",
+            "lowest": f"for their lowest {suit}",
+            "any": f"whether they have any {suit}",
+            "two": f"whether they have two {suit} or more",
+            "give": f"them to give a {suit} of their choice",
+        }.get(head)
+    return said
+
+
+def question_words(question: str, words: Wording) -> str:
+    """A stealing president's question as the table says it, with card faces and suit symbols: ``ask for their
+    highest ♦`` (the hint, the list of answers and the page's menu of questions all say it so)."""
+    asking = _asking(question, words)
+    return f"ask {asking}" if asking else question
+
+
+def asked_words(entry: dict[str, Any], words: Wording) -> str:
+    """A question asked earlier in the steal and its answer (``{"question", "answer", "cards"}``), as the
+    decision lists them: ``Asked for their highest ♦: took K♦``, ``Asked whether they have any ♠: no``."""
+    question, answer, cards = entry["question"], entry["answer"], entry.get("cards") or []
+    asking = _asking(question, words)
+    took = f"took {words.cards(cards)}" if cards else ""
+    if answer == "takes" or not answer:
+        reply = took or "nothing"
+    else:
+        reply = f"{answer}, {took}" if took else answer
+    return f"Asked {asking or repr(question)}: {reply}"

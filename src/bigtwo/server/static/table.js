@@ -9,20 +9,6 @@ const EMOTES = { "good-game": "GG", "well-played": "Well played!", laugh: "😄"
 const SUITS = "DCHS";
 const BUBBLE_MS = 6000; // how long a chat line shows beside its seat
 const faces = (cards) => cards.map(shortName).join(" ");
-const SUIT_FACES = { D: "♦", C: "♣", H: "♥", S: "♠" };
-
-// A stealing president's question (bigtwo.exchange.legal_questions: "have 3D", "highest D", "any S") as the
-// table words it, with card faces and suit symbols.
-export function askLabel(question) {
-  const [head, arg] = question.split(" ");
-  const suit = SUIT_FACES[arg];
-  if (head === "have" && arg) return `Do you have ${shortName(arg)}?`;
-  if (!arg) return { lowest: "Your lowest card", highest: "Your highest card" }[head] || question;
-  if (head === "highest" && arg === "pair") return "Your highest pair";
-  if (!suit) return question;
-  return { highest: `Your highest ${suit}`, lowest: `Your lowest ${suit}`, any: `Any ${suit}?`,
-    two: `Two ${suit} or more?`, give: `Give me a ${suit} of your choice` }[head] || question;
-}
 
 // Where the other seats sit, seen from the bottom seat, in the order of play: up the left side, along the top,
 // down the right side. ``others`` lists them in turn order after the bottom seat.
@@ -661,14 +647,14 @@ export function tablePage(roomId, app, statusLine) {
       buttons.append(h("button", { class: "primary", id: "surrender", onclick: () => send({ type: "exchange", cards: highest, seq: v.seq }) }, `Surrender ${faces(highest)}`),
         h("button", { id: "decline", onclick: () => send({ type: "exchange", cards: [], seq: v.seq }) }, "Decline"));
     } else {
-      // the answer picked (or hinted) stays picked while the page is redrawn; the words sent are the server's own
-      const answers = g.answers || [];
-      const said = d.kind === "ask" ? askLabel : (a) => a;
+      // the answer picked (or hinted) stays picked while the page is redrawn; the answers sent are the server's
+      // own, each shown in the server's words for it (a question as asked)
+      const answers = g.answers || [], said = g.answers_said || answers;
       const picked = state.pick && state.pick.seq === v.seq && answers.includes(state.pick.answer) ? state.pick.answer : answers[0];
       const pick = h("select", { id: "answer-pick", onchange: () => { state.pick = { seq: v.seq, answer: pick.value }; } },
-        answers.map((a) => h("option", { value: a, selected: a === picked }, said(a))));
+        answers.map((a, i) => h("option", { value: a, selected: a === picked }, said[i])));
       buttons.append(pick, h("button", { class: "primary", id: "answer", onclick: () => send({ type: "exchange", answer: pick.value, seq: v.seq }) }, d.kind === "ask" ? "Ask" : "Choose"));
-      if (d.answers && d.answers.length) box.append(h("div", { class: "muted" }, d.answers.map((a) => `${said(a.question)} — ${a.answer}${a.cards && a.cards.length ? ` (${faces(a.cards)})` : ""}`).join(" · ")));
+      if (d.answers && d.answers.length) box.append(h("div", { class: "muted", id: "asked" }, d.answers.map((a) => a.said).join(" · ")));
     }
     buttons.append(h("button", { id: "hint", onclick: () => send({ type: "hint", seq: v.seq }) }, "Hint"));
     box.append(buttons);
