@@ -148,6 +148,9 @@ def test_vector_env_restarts_rounds_and_stacks_masks():
         assert np.array_equal(reward[~term], np.zeros((~term).sum()))
     assert finished > 0
     env.close()
+    for n in (0, -2):  # not an IndexError from inside Gymnasium
+        with pytest.raises(ValueError, match=rf"^num_envs={n}: a vector environment needs at least one environment$"):
+            vector_env(n, "classic")
 
 
 def test_vector_env_in_worker_processes():

@@ -239,6 +239,8 @@ def vector_env(
     Finished rounds restart in the same step (Gymnasium's "same-step" autoreset: the final observation is in
     ``info["final_obs"]``), so the observations and masks returned are always of rounds in play.
     """
+    if num_envs < 1:
+        raise ValueError(f"num_envs={num_envs}: a vector environment needs at least one environment")
     fns: list[Callable[[], gymnasium.Env]] = [partial(BigTwoGymEnv, rules, players, **kwargs) for _ in range(num_envs)]
     cls = MaskedAsyncVectorEnv if asynchronous else MaskedSyncVectorEnv
     return cls(fns, autoreset_mode=AutoresetMode.SAME_STEP)
