@@ -187,6 +187,12 @@ def test_bad_files_are_clear_errors(tmp_path):
     junk.write_bytes(b"not a zip")
     res = run_cli("--bot", str(junk), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
     assert res.exit_code == 2 and "not a weights file of the learned bot" in said(res)
+    assert "pickle" not in said(res), res.output  # numpy's advice to load pickles unsafely is no help here
+    one = tmp_path / "one.npz"
+    with one.open("wb") as f:
+        __import__("numpy").save(f, __import__("numpy").zeros(2))  # one array, not an archive: no traceback
+    res = run_cli("--bot", str(one), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
+    assert res.exit_code == 2 and "not a weights file of the learned bot" in said(res), res.output
     arrays = tmp_path / "arrays.npz"
     __import__("numpy").savez(arrays, w0=__import__("numpy").zeros(2))  # arrays, but no network
     res = run_cli("--bot", str(arrays), "--deals", "2", "-q", "-o", str(tmp_path / "out"))
@@ -203,7 +209,8 @@ def test_bad_files_are_clear_errors(tmp_path):
         bad = tmp_path / "bad.pt"
         bad.write_bytes(b"nonsense")
         res = run_cli("--bot", str(bad), "--deals", "2", "-q", "-o", str(tmp_path / "o"))
-        assert res.exit_code == 2 and "not a checkpoint of bigtwo train" in said(res)
+        assert res.exit_code == 2, res.output
+        assert said(res) == f"--bot {bad}: not a training checkpoint (bigtwo train writes OUT/checkpoint.pt)"
 
 
 def test_boards_add_up_only_when_measured_alike(tmp_path):

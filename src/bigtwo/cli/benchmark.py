@@ -40,8 +40,12 @@ def _weights_spec(text: str, path: Path) -> BotSpec:
     try:
         meta = QPolicy.load(path).meta
     except BigTwoError as e:  # a file of arrays that is not a network (it says which part it lacks)
-        raise BigTwoError(f"--bot {text}: {e}") from None
-    except (OSError, ValueError, KeyError) as e:
+        raise BigTwoError(f"--bot {text}: {str(e).removeprefix(f'weights {path}: ')}") from None
+    except (OSError, ValueError, EOFError, TypeError):  # not a numpy archive: numpy's words would speak of pickles
+        raise BigTwoError(
+            f"--bot {text}: not a weights file of the learned bot (bigtwo train exports them, as OUT/best.npz)"
+        ) from None
+    except KeyError as e:
         raise BigTwoError(f"--bot {text}: not a weights file of the learned bot ({e})") from None
     why = trained_elsewhere(meta, load_rules(RULES), PLAYERS)
     if why is not None:
@@ -62,6 +66,8 @@ def _checkpoint_spec(text: str, path: Path, out: Path) -> BotSpec:
         ) from None
     try:
         policy = Trainer.load(path, out=out).policy()
+    except ValueError as e:  # said in words by Trainer.load, most often naming the file first
+        raise BigTwoError(f"--bot {text}: {str(e).removeprefix(f'{path}: ')}") from None
     except Exception as e:  # a checkpoint is a pickle: whatever it fails with, say which file and why
         raise BigTwoError(f"--bot {text}: not a checkpoint of bigtwo train ({type(e).__name__}: {e})") from None
     tag = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]  # two runs' checkpoint.pt stay apart
