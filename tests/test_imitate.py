@@ -135,7 +135,9 @@ def test_a_start_network_is_fine_tuned(heuristic_decisions, tmp_path):
     result = imitate([heuristic_decisions], tmp_path / "fit", small(epochs=1, init_from=str(start)))
     fresh = imitate([heuristic_decisions], tmp_path / "fresh", small(epochs=1))
     assert result.epochs[0].log_probability != fresh.epochs[0].log_probability
-    with pytest.raises(BigTwoError, match=r"start\.npz: not a network of this shape"):
+    with pytest.raises(
+        BigTwoError, match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden\)$"
+    ):
         imitate([heuristic_decisions], tmp_path / "bad", small(hidden=(32,), init_from=str(start)))
 
 
