@@ -296,3 +296,42 @@ def test_bad_table_sizes_and_measures_are_refused_before_the_first_deal(tmp_path
         Trainer(small(utility="foo"), tmp_path / "b")
     r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "c"), "--utility", "foo", "--frames", "300"])
     assert r.exit_code == 2 and "Traceback" not in r.output and "utility='foo'" in r.output, r.output
+
+
+def test_cli_train_prints_its_words_as_written(tmp_path, monkeypatch):
+    """Brackets are not markup (pip install 'bigtwo[rl]' lost its [rl]), and the run's last line gives the best
+    evaluation as the progress lines do (not -5.4375, nor 'None' when nothing was evaluated)."""
+    import re
+    import sys
+
+    small_run = ["--frames", "200", "--envs", "2", "--hidden", "8", "--history", "2", "--batch-size", "32",
+                 "--report-every", "0"]  # fmt: skip
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "a"), "--eval-every", "0", *small_run])
+    assert r.exit_code == 0 and r.output.strip().endswith("(200 frames); no evaluation yet"), r.output
+    args = ["train", "--out", str(tmp_path / "b"), "--eval-every", "100", "--eval-deals", "2", *small_run]
+    r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert r.exit_code == 0 and re.search(r"; best evaluation [+-]\d+\.\d\d a game$", r.output.strip()), r.output
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if the rl extra were not installed
+    for command in (["train", "--out", str(tmp_path / "c")], ["imitate", "x.npz", "--out", str(tmp_path / "d")]):
+        r = CliRunner().invoke(app, command, env={"COLUMNS": "200"})
+        assert r.exit_code == 2 and "needs the rl extra (pip install 'bigtwo[rl]')" in r.output, r.output
+
+
+def test_cli_train_finds_an_opponent_class_beside_the_user(tmp_path, monkeypatch):
+    """--opponent mybots:MyBot run from the folder holding mybots.py, as bigtwo benchmark and simulate find it."""
+    import os
+    import sys
+
+    (tmp_path / "train_bots_for_test.py").write_text(
+        "from bigtwo.bots.base import BaseBot\n\n\n"
+        "class Last(BaseBot):\n"
+        "    def choose_play(self, rules, observation):\n"
+        "        return self.legal(rules, observation)[-1]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd())])
+    args = ["train", "--out", str(tmp_path / "run"), "--frames", "100", "--envs", "2", "--hidden", "8",
+            "--opponent", "train_bots_for_test:Last", "--opponent-share", "1", "--eval-every", "0",
+            "--report-every", "0"]  # fmt: skip
+    r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output

@@ -28,6 +28,13 @@ from bigtwo.utilities import default_measure
 from bigtwo.words import plural
 
 
+def find_classes_beside_the_user(bots: list[str]) -> None:
+    """Let a ``module:Class`` among ``bots`` be imported from the folder the command runs from, as ``python -m``
+    would find it (the installed ``bigtwo`` script does not put that folder on the import path)."""
+    if any(is_class_target(BotSpec.parse(b).name) for b in bots) and "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
 def simulate(
     rules: Ruleset,
     bots: str,
@@ -65,12 +72,7 @@ def simulate(
         names = names * (rules.horse_game or players or rules.players)
     elif players is not None and players != len(names):
         raise ValueError(f"--bots lists {plural(len(names), 'bot')} but --players is {players}")
-    if (
-        any(is_class_target(BotSpec.parse(b).name) for b in names)
-        and "" not in sys.path
-        and os.getcwd() not in sys.path
-    ):
-        sys.path.insert(0, os.getcwd())  # a module beside the user, as `python -m` would find it (as benchmark does)
+    find_classes_beside_the_user(names)
     measure = utility or default_measure(rules)
     columns = (
         TextColumn("[bold]{task.description}"),

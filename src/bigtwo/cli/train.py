@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
+from bigtwo.bots.spec import split_lineup
 from bigtwo.cli.output import console
+from bigtwo.cli.simulate import find_classes_beside_the_user
+
+
+def _say(text: str, style: str | None = None) -> None:
+    """Print ``text`` as it is: brackets in it (bigtwo[rl]) are not markup, nor ``:x:`` an emoji."""
+    console().print(text, style=style, markup=False, emoji=False)
 
 
 def _parse_hidden(text: str) -> tuple[int, ...]:
@@ -93,11 +100,13 @@ def train(
         from bigtwo.rl.dmc import Progress, TrainConfig, Trainer
         from bigtwo.rl.evaluate import opponents_played
     except ImportError as e:
-        console().print(f"[red]bigtwo train needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        _say(f"bigtwo train needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
         raise typer.Exit(2) from None
     torch.set_num_threads(threads)
     ckpt = out / "checkpoint.pt"
     try:
+        # a module:Class of one's own among the bots, beside the user (rerunning the command resumes a run)
+        find_classes_beside_the_user([*split_lineup(opponent), eval_opponent])
         if ckpt.exists():
             trainer = Trainer.load(ckpt)
             console().print(
@@ -133,7 +142,7 @@ def train(
                     "--utility place learns what its players play for[/yellow]"
                 )
     except (ValueError, OSError) as e:
-        console().print(f"[red]{e}[/red]")
+        _say(str(e), style="red")
         raise typer.Exit(2) from None
 
     def show(p: Progress) -> None:
@@ -166,7 +175,8 @@ def train(
         on_progress=show,
         export=export,
     )
-    console().print(f"saved {ckpt} ({trainer.frames:,} frames); best evaluation {trainer.best}")
+    best = "no evaluation yet" if trainer.best is None else f"best evaluation {trainer.best:+.2f} a game"
+    _say(f"saved {ckpt} ({trainer.frames:,} frames); {best}")
 
 
 def imitate(
@@ -205,7 +215,7 @@ def imitate(
         from bigtwo.rl.imitate import Epoch, ImitationConfig
         from bigtwo.rl.imitate import imitate as fit
     except ImportError as e:
-        console().print(f"[red]bigtwo imitate needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        _say(f"bigtwo imitate needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
         raise typer.Exit(2) from None
     from bigtwo.errors import BigTwoError
 
@@ -231,7 +241,7 @@ def imitate(
     try:
         result = fit(data, out, config, on_epoch=show)
     except BigTwoError as e:
-        console().print(f"[red]{e}[/red]")
+        _say(str(e), style="red")
         raise typer.Exit(2) from None
     heuristic = (
         f"; the heuristic's first choice agrees {result.heuristic_agreement:.1%}"
@@ -275,7 +285,7 @@ def distill(
         from bigtwo.rl.distill import DistillConfig
         from bigtwo.rl.distill import distill as fit
     except ImportError as e:
-        console().print(f"[red]bigtwo distill needs the rl extra (pip install 'bigtwo[rl]'): {e}[/red]")
+        _say(f"bigtwo distill needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
         raise typer.Exit(2) from None
     from bigtwo.errors import BigTwoError
 
@@ -292,7 +302,7 @@ def distill(
     try:
         result = fit(teacher, out, config, rules=rules, players=players, log=console().print)
     except BigTwoError as e:
-        console().print(f"[red]{e}[/red]")
+        _say(str(e), style="red")
         raise typer.Exit(2) from None
     kept = result.epochs[result.best_epoch - 1]
     console().print(
