@@ -425,3 +425,8 @@ def test_reading_decisions_from_a_wrong_path_says_what_is_there(tmp_path):
         assert "pickle" not in str(e.value) and str(e.value).endswith(
             "--record-decisions writes them, as compressed numpy (.npz)"
         )
+
+
+def test_a_bot_refusing_the_table_is_named_without_a_game_it_never_played():
+    with pytest.raises(BigTwoError, match=r"^learned: the learned bot has no weights for 'winner' with 4 players"):
+        run_arena("winner", "learned,greedy,greedy,greedy", games=4, workers=1)

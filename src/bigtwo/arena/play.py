@@ -114,8 +114,8 @@ def play_game(
         t0 = time.perf_counter()
         try:
             action = bots[s].choose(rules, obs)
-        except BigTwoError as e:
-            raise BigTwoError(f"{who}: {e}") from None
+        except BigTwoError as e:  # said in words already (a table the bot has no weights for): say which bot
+            raise BigTwoError(f"{lineup[entries[s]].display}: {e}") from None
         except Exception as e:  # a user's bot: its failure in one line naming it, not a traceback
             raise BigTwoError(f"{who} raised {type(e).__name__}: {e}") from None
         dt = time.perf_counter() - t0
