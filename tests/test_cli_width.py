@@ -1,4 +1,4 @@
-"""The terminal's width is read when a command runs, not when the command-line module was imported."""
+"""The console of the command line: its width read when a command runs, its text printed as written."""
 
 import importlib
 import sys
@@ -18,3 +18,10 @@ def test_a_command_prints_at_the_width_of_its_own_moment(monkeypatch):
     assert res.exit_code == 0, res.output
     widest = max(len(line) for line in res.output.splitlines())
     assert widest > 100, res.output
+
+
+def test_text_between_colons_is_printed_as_written():
+    """A name such as 'a:thumbs_up:b' in an error stays as typed: no ':name:' becomes an emoji."""
+    res = CliRunner().invoke(importlib.import_module("bigtwo.cli.app").app, ["rules", "show", "a:thumbs_up:b"])
+    assert res.exit_code == 2
+    assert "'a:thumbs_up:b'" in res.output, res.output

@@ -23,6 +23,7 @@ from bigtwo.arena.benchmark import (
     run_benchmark,
 )
 from bigtwo.bots.spec import BotSpec, is_class_target
+from bigtwo.cli import output
 from bigtwo.errors import BigTwoError
 
 WEIGHTS_SUFFIXES = (".npz",)
@@ -130,7 +131,7 @@ def benchmark(
     matplotlib is installed, else the board's JSON and Markdown alone, with a line saying so."""
     from bigtwo.arena.plot import can_plot, check_plot_path
 
-    console = console or Console(highlight=False)
+    console = console or output.console()
     if out.exists() and not out.is_dir():
         raise BigTwoError(f"--out {out}: not a folder")
     skipped = plot is None and not can_plot()

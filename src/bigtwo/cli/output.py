@@ -11,5 +11,6 @@ from rich.console import Console
 
 
 def console() -> Console:
-    """A console for the output of the command running now (its width and colours read from now)."""
-    return Console(highlight=False)
+    """A console for the output of the command running now (its width and colours read from now). Text such as
+    ``mybots:Bot:`` stays as written: no ``:name:`` in it becomes an emoji."""
+    return Console(highlight=False, emoji=False)

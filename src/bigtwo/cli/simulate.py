@@ -23,6 +23,7 @@ from bigtwo.arena.plot import check_plot_path, plot_scores
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.bots.spec import BotSpec, is_class_target, split_lineup
+from bigtwo.cli import output
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import default_measure
 from bigtwo.words import plural
@@ -53,7 +54,7 @@ def simulate(
     console: Console | None = None,
     rounds: int = 1,
 ) -> ArenaResult:
-    console = console or Console(highlight=False)
+    console = console or output.console()
     # everything that can be refused is refused before the first game is played
     for path in out or []:
         ArenaResult.check_path(path)
