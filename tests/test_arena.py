@@ -251,6 +251,11 @@ def test_bad_lineups_are_refused_with_the_reason():
         parse_lineup("search:budget=3,greedy")
     with pytest.raises(ValueError, match=r"options are written name\(key=value"):
         parse_lineup("search(3),greedy")
+    # a text without its quotes: the refusal shows it quoted, as it should be written
+    with pytest.raises(ValueError, match=r"the value of weights, runs/x.npz, is not .* write weights='runs/x.npz'"):
+        parse_lineup("learned(weights=runs/x.npz),greedy")
+    with pytest.raises(ValueError, match=r"the value of iterations, abc, .* write iterations='abc' for a text"):
+        parse_lineup("search(iterations=abc),greedy")
     # a seed among the options: the table's seed seeds every bot (not Python's "got multiple values")
     with pytest.raises(BigTwoError) as e:
         parse_lineup("random(seed=1),greedy")

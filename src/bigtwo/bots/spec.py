@@ -48,11 +48,36 @@ def split_lineup(text: str) -> list[str]:
 def _call_options(text: str, args: str) -> dict[str, Any]:
     try:
         call = ast.parse(f"f({args})", mode="eval").body
-        if not isinstance(call, ast.Call) or call.args or any(kw.arg is None for kw in call.keywords):
-            raise ValueError
-        return {str(kw.arg): ast.literal_eval(kw.value) for kw in call.keywords}
-    except (SyntaxError, ValueError):
-        raise ValueError(f"bot spec {text!r}: options are written name(key=value, ...)") from None
+    except SyntaxError:
+        call = None
+    form = ValueError(f"bot spec {text!r}: options are written name(key=value, ...)")
+    if not isinstance(call, ast.Call) or call.args or any(kw.arg is None for kw in call.keywords):
+        _refuse_unquoted(text, args.split(","))
+        raise form
+    options = {}
+    for kw in call.keywords:
+        try:
+            options[str(kw.arg)] = ast.literal_eval(kw.value)
+        except ValueError:
+            _refuse_unquoted(text, [f"{kw.arg}={ast.get_source_segment(f'f({args})', kw.value)}"])
+            raise form from None
+    return options
+
+
+def _refuse_unquoted(text: str, parts: list[str]) -> None:
+    """Refuse the first ``key=value`` whose value is no number, quoted text, True, False or None: almost
+    always a text written without its quotes (``weights=runs/x.npz``), which the refusal shows quoted."""
+    for part in parts:
+        key, sep, value = (t.strip() for t in part.partition("="))
+        if not (sep and key.isidentifier() and value) or "'" in value or '"' in value:
+            continue
+        try:
+            ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            raise ValueError(
+                f"bot spec {text!r}: the value of {key}, {value}, is not a number, a quoted text, True, False "
+                f"or None: write {key}={value!r} for a text"
+            ) from None
 
 
 def _value(text: str) -> Any:
