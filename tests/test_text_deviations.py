@@ -269,3 +269,9 @@ def test_every_bad_argument_is_an_error_in_words_and_changes_nothing(bad):
     ):
         with pytest.raises(BigTwoError):
             call()
+
+
+def test_a_thing_that_is_not_cards_is_named_with_its_article():
+    with pytest.raises(BigTwoError) as e:
+        Game("classic", seed=1).play(object())
+    assert str(e.value).startswith("an object is not a set of cards"), str(e.value)

@@ -284,7 +284,8 @@ def checked_mask(cards: object, pack: int | None = None, where: str = "") -> int
     a card the pack does not hold (a card written twice with one deck, a joker without jokers), is a
     :class:`CardParseError` saying so in words. ``where`` ends the message (e.g. " under 'classic'")."""
     shown = repr(cards) if cards is None or isinstance(cards, str | int | float | list | tuple) else ""
-    shown = shown if 0 < len(shown) <= 60 else f"a {type(cards).__name__}"
+    kind = type(cards).__name__
+    shown = shown if 0 < len(shown) <= 60 else f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}"
     refusal = f"{shown} is not a set of cards: write cards such as '3D 3S'"
     if cards is None or isinstance(cards, bool | float | complex):
         raise CardParseError(shown, refusal)
