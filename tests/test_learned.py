@@ -442,3 +442,23 @@ def test_learned_bot_answers_exchanges_with_the_base_default():
             choice = heuristic.choose(rules, obs)
         m.act(choice)
     assert decisions
+
+
+def test_weights_that_are_not_a_network_file_are_refused_in_words(tmp_path):
+    """No file, a folder, a single array saved as .npz, or text: one sentence naming the path (not numpy's
+    advice about pickles, a TypeError or Python's [Errno 2])."""
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    (tmp_path / "one.npy").rename(tmp_path / "one.npz")
+    (tmp_path / "text.npz").write_text("hello")
+    cases = {
+        tmp_path / "none.npz": "no such file",
+        tmp_path: "a folder",
+        tmp_path / "one.npz": "not a weights file of the learned bot",
+        tmp_path / "text.npz": "not a weights file of the learned bot",
+    }
+    for path, said in cases.items():
+        with pytest.raises(BigTwoError) as e:
+            make("learned", weights=str(path))
+        assert str(e.value) == f"weights {path}: {said}" or str(e.value).startswith(f"weights {path}: {said} ("), e
+        with pytest.raises(BigTwoError, match=said):
+            QPolicy.load(path)

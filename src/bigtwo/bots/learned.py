@@ -48,6 +48,7 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 WEIGHTS_FORMAT = 1
+NOT_WEIGHTS_HINT = "bigtwo train exports them, as OUT/best.npz"
 _BLAS: ThreadpoolController | None = None
 
 
@@ -128,8 +129,17 @@ class QPolicy:
 
     @classmethod
     def load(cls, path: str | Path | Any) -> QPolicy:
-        """Read weights written by :meth:`save` (a path or a readable binary file)."""
-        with np.load(path, allow_pickle=False) as data:
+        """Read weights written by :meth:`save` (a path or a readable binary file). A file that is not such
+        weights (no file, a folder, another kind of file) raises :class:`BigTwoError` naming it, in words."""
+        if isinstance(path, str | Path):
+            _check_file(path)
+        try:
+            archive = np.load(path, allow_pickle=False)
+        except (OSError, ValueError, EOFError):  # numpy's own words would speak of pickles
+            archive = None
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise BigTwoError(f"weights {path}: not a weights file of the learned bot ({NOT_WEIGHTS_HINT})")
+        with archive as data:
             try:
                 meta = json.loads(bytes(data["meta"]).decode())
                 if meta.get("format") != WEIGHTS_FORMAT:
@@ -140,6 +150,12 @@ class QPolicy:
                 what = str(e.args[0]) if e.args else "a part"
                 missing = what if " " in what else f"its description has no {what!r}"
                 raise BigTwoError(f"weights {path}: not a network the learned bot reads ({missing})") from None
+
+
+def _check_file(path: str | Path) -> None:
+    """Refuse, naming it, a weights path that is no file (Python's words would be ``[Errno 2]``)."""
+    if not Path(path).is_file():
+        raise BigTwoError(f"weights {path}: {'a folder' if Path(path).is_dir() else 'no such file'}")
 
 
 # --- the shipped weights ---------------------------------------------------------------------------------
@@ -188,6 +204,7 @@ def _file_policy(path: str, mtime_ns: int, size: int) -> QPolicy:
 
 def load_weights(path: str | Path) -> QPolicy:
     """The policy in the weights file at ``path`` (shared: read-only)."""
+    _check_file(path)
     resolved = Path(path).resolve()
     st = resolved.stat()
     return _file_policy(str(resolved), st.st_mtime_ns, st.st_size)

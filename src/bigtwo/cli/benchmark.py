@@ -40,14 +40,8 @@ def _weights_spec(text: str, path: Path) -> BotSpec:
         raise BigTwoError(f"--bot {text}: there is no file {path}")
     try:
         meta = QPolicy.load(path).meta
-    except BigTwoError as e:  # a file of arrays that is not a network (it says which part it lacks)
+    except BigTwoError as e:  # not a numpy archive, or one that is not a network (it says which part it lacks)
         raise BigTwoError(f"--bot {text}: {str(e).removeprefix(f'weights {path}: ')}") from None
-    except (OSError, ValueError, EOFError, TypeError):  # not a numpy archive: numpy's words would speak of pickles
-        raise BigTwoError(
-            f"--bot {text}: not a weights file of the learned bot (bigtwo train exports them, as OUT/best.npz)"
-        ) from None
-    except KeyError as e:
-        raise BigTwoError(f"--bot {text}: not a weights file of the learned bot ({e})") from None
     why = trained_elsewhere(meta, load_rules(RULES), PLAYERS)
     if why is not None:
         raise BigTwoError(f"--bot {text}: these weights were {why} (the benchmark's table)")
