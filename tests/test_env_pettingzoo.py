@@ -195,6 +195,8 @@ def test_order_and_table_size_errors():
         env.observe("player_0")
     with pytest.raises(BigTwoError, match="'classic' is for 2-4 players"):
         BigTwoAECEnv("classic", 5)
+    with pytest.raises(BigTwoError, match="players='4': players is a whole number"):
+        BigTwoAECEnv("classic", "4")
     with pytest.raises(ValueError, match="action_encoding='moves'"):
         BigTwoAECEnv("classic", action_encoding="moves")
     with pytest.raises(ValueError, match="max_legal=0"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class BigTwoError(ValueError):
@@ -50,3 +51,10 @@ def read_text_file(path: Path, error: type[BigTwoError], kind: str, a_thing: str
         raise error(f"{path}: not {a_thing}: {things} are UTF-8 text") from None
     except OSError as e:
         raise error(f"{path}: cannot be read: {e.strerror or e}") from None
+
+
+def whole_number(value: Any, name: str) -> Any:
+    """A whole-number argument (or None), refused in words when it is anything else (a bool, a text, 4.0)."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise BigTwoError(f"{name}={value!r}: {name} is a whole number")

@@ -26,7 +26,7 @@ from bigtwo.deal import (
     malta_dragon,
     redeal_reasons,
 )
-from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay
+from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation
@@ -88,9 +88,9 @@ class Game:
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         self.seed = seed
         self._twos_low_given = twos_low
-        players = _whole(players, "players")
-        first = _whole(first, "first")
-        dealer = _whole(dealer, "dealer")
+        players = whole_number(players, "players")
+        first = whole_number(first, "first")
+        dealer = whole_number(dealer, "dealer")
         if hands is not None:
             pack = CardSet.deck(self.rules.jokers, self.rules.decks).mask
             if isinstance(hands, str | CardSet | int) or not isinstance(hands, Sequence):
@@ -922,13 +922,6 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self.to_move} to move"
         return f"<Game {self.rules.name!r} {self.n} players, {len(self._history)} actions, {state}>"
-
-
-def _whole(value: Any, name: str) -> Any:
-    """A whole-number argument (or None), refused in words when it is anything else."""
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    raise BigTwoError(f"{name}={value!r}: {name} is a whole number")
 
 
 def _seat_arg(seat: Any, n: int, spectator: bool = False) -> Any:

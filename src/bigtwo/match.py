@@ -41,9 +41,9 @@ from typing import Any
 from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
-from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.errors import BigTwoError, IllegalPlay, whole_number
 from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
-from bigtwo.game import Game, _seat_arg, _whole
+from bigtwo.game import Game, _seat_arg
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
@@ -179,7 +179,11 @@ class Match:
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         r = self.rules
-        players, rounds, points = _whole(players, "players"), _whole(rounds, "rounds"), _whole(points, "points")
+        players, rounds, points = (
+            whole_number(players, "players"),
+            whole_number(rounds, "rounds"),
+            whole_number(points, "points"),
+        )
         n = r.players if players is None else players
         if not r.min_players <= n <= r.max_players:
             raise BigTwoError(f"{n} players: {r.name!r} is for {r.min_players}-{r.max_players} players")

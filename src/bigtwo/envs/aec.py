@@ -74,7 +74,7 @@ from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_
 from bigtwo.envs.legal_bound import answer_bound, first_round_procedures, has_procedures, legal_play_bound
 from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
 from bigtwo.envs.rewards import RewardMode, Rewards
-from bigtwo.errors import BigTwoError
+from bigtwo.errors import BigTwoError, whole_number
 from bigtwo.exchange import Exchange, exchange_answers
 from bigtwo.game import Game
 from bigtwo.observation import Observation
@@ -130,7 +130,7 @@ class BigTwoAECEnv(AECEnv):
     ):
         super().__init__()
         self.rules = load_rules(rules)
-        n = self.rules.players if players is None else players
+        n = self.rules.players if players is None else whole_number(players, "players")
         if not self.rules.min_players <= n <= self.rules.max_players:
             raise BigTwoError(
                 f"players={n}: {self.rules.name!r} is for {self.rules.min_players}-{self.rules.max_players} players"
