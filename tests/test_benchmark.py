@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from importlib import resources
 
@@ -297,6 +298,8 @@ def test_two_bots_are_compared_deal_by_deal(tmp_path):
     assert (same.mean, same.low, same.high) == (0, 0, 0)
     md = board.markdown()
     assert "Each bot minus the one ranked below it" in md
+    greedy_row = next(line for line in md.splitlines() if line.startswith("| `greedy` |"))
+    assert re.search(r"\| [0-9.]+ \(\d+(\.\d)?\) \|$", greedy_row) and " (0) |" not in greedy_row, greedy_row
     assert md.count(" - `") == 2  # two adjacent pairs of three bots
     # the per-deal results survive the file, and a board written without them compares nothing
     saved = Leaderboard.load(board.save_json(tmp_path / "b.json"))

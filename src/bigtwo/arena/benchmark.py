@@ -362,7 +362,8 @@ class Leaderboard:
             ms = "-"
             if timing:
                 mean_ms = sum(t["ms_per_move"] for t in timing) / len(timing)
-                ms = f"{mean_ms:.2f} ({max(t['max_ms_per_move'] for t in timing):.0f})"
+                slowest = max(t["max_ms_per_move"] for t in timing)
+                ms = f"{mean_ms:.2f} ({slowest:.0f})" if slowest >= 10 else f"{mean_ms:.2f} ({slowest:.1f})"
             lines.append(f"| `{e.label}` | " + " | ".join(cells) + f" | {ms} |")
         lines += [
             "",
