@@ -186,3 +186,59 @@ def test_a_hand_size_the_deal_does_not_use_is_refused_in_words():
         load_rules("classic").replace(hand_size=20)
     assert load_rules("classic").replace(deal="fixed", hand_size=10).hand_size == 10
     assert load_rules("tien-len").replace(hand_size=10).hand_size == 10  # its own deal is 'fixed'
+
+
+def _refusal(toml: str) -> str:
+    with pytest.raises(RulesError) as e:
+        rules_from_toml(f'base = "classic"\n{toml}', source="our.toml")
+    return str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("toml", "words"),
+    [
+        (
+            '[play]\nplayers = "3"',
+            "our.toml: setting 'players': '3' is text, not a whole number: write 3 without quotes",
+        ),
+        ("[play]\nplayers = 3.0", "setting 'players': 3.0 is not a whole number"),
+        ("[cards]\njokers = true", "setting 'jokers': true is not a whole number"),
+        ("[play]\npass_locks_out = 1", "setting 'pass_locks_out': 1 is not true or false"),
+        ('[play]\npass_locks_out = "yes"', "setting 'pass_locks_out': 'yes' is not true or false"),
+        ('[deal]\nleftover_shown = "true"', "'true' is text, not true or false: write true without quotes"),
+        ('[combinations]\nstraight_lengths = [5, "6"]', "setting 'straight_lengths' (item 2): '6' is text"),
+        ('[scoring.double_at]\n13 = "10"', "setting 'double_at' (13): '10' is text, not a whole number"),
+        ("[play]\nhorse_game = false", "setting 'horse_game': false is not allowed; allowed: 0 (off), 2 or 3"),
+        ("[play]\nhorse_game = 2.0", "setting 'horse_game': 2.0 is not allowed"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_not_taken_for_another(toml, words):
+    """A rules file is TOML, whose values have types: "3" is text and 1 is a number, not true. Taking them for
+    what they might mean would let a mistake through, so each is refused naming the setting and the value."""
+    assert words in _refusal(toml)
+
+
+@pytest.mark.parametrize(
+    ("toml", "words"),
+    [
+        (
+            '[play]\ndirection = "counterclockwise"',
+            "'clockwise' or 'counter-clockwise'; did you mean 'counter-clockwise'?",
+        ),
+        ('[play]\ndirection = "anticlockwise"', "did you mean 'counter-clockwise'?"),
+        ('[play]\ndirection = "clockwize"', "did you mean 'clockwise'?"),
+        ('[combinations]\nstraight_table = "hongkong"', "did you mean 'hong-kong'?"),
+        (
+            '[[combinations.bombs]]\nkind = "four_of_a_kind"\nbeat = ["any"]',
+            "setting 'bombs' (item 1): 'beat' is not a bomb's setting (did you mean 'beats'?)",
+        ),
+        ('[[combinations.bombs]]\nbeats = ["any"]', "setting 'bombs' (item 1): a bomb needs its kind, as in {"),
+        ('[combinations]\nbombs = ["four_of_a_kind"]', "'four_of_a_kind' is not a bomb; a bomb is a table such as"),
+        ('[combinations]\nbombs = [{kind = "four_of_a_kind", beats = ["anyy"]}]', "(item 1, beats, item 1): 'anyy'"),
+    ],
+)
+def test_a_mistaken_value_is_named_in_the_files_words_with_a_suggestion(toml, words):
+    """Values are shown as the file writes them (true, not True), list items counted from 1, a bomb's keys named,
+    and a near miss of an allowed word answered with it (spelling, spaces, hyphens, or a word of the same meaning)."""
+    msg = _refusal(toml)
+    assert words in msg and "Input should" not in msg and "Field required" not in msg and "Extra inputs" not in msg

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -20,6 +21,8 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictBool,
+    StrictInt,
     ValidationError,
     field_validator,
     model_validator,
@@ -71,7 +74,7 @@ class BombRule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str = Field(description="The combination that acts as a bomb")
-    length: int | None = Field(
+    length: StrictInt | None = Field(
         None, description="For pair/triple straights: exactly this many pairs/triples (none: any length)"
     )
     beats: tuple[Literal[BOMB_TARGETS], ...] = Field(  # type: ignore[valid-type]
@@ -105,8 +108,10 @@ class Ruleset(BaseModel):
         "cards",
         "Suits from lowest to highest (any order of D C H S), or 'none': equal ranks never beat each other",
     )
-    decks: int = _f(1, "cards", "Packs shuffled together (two decks for 5-8 players and five of a kind)", ge=1, le=2)
-    jokers: int = _f(0, "cards", "Jokers in each pack (0-2)", ge=0, le=2)
+    decks: StrictInt = _f(
+        1, "cards", "Packs shuffled together (two decks for 5-8 players and five of a kind)", ge=1, le=2
+    )
+    jokers: StrictInt = _f(0, "cards", "Jokers in each pack (0-2)", ge=0, le=2)
     joker_mode: Literal["high", "wild", "valueless"] = _f(
         "high",
         "cards",
@@ -124,7 +129,7 @@ class Ruleset(BaseModel):
         "differing by at most one; fixed: hand_size cards each; ghost: hand_size cards to one more hand than "
         "there are players, the extra hand dead and unseen",
     )
-    hand_size: int = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=54)
+    hand_size: StrictInt = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=54)
     leftover: Literal[
         "lead-holder",
         "highest-holder",
@@ -143,22 +148,22 @@ class Ruleset(BaseModel):
         "taken out before the deal (so the 2S is never left over); set aside face up; a stock drawn from on "
         "passes; or shown, with the lead card's holder offered a swap",
     )
-    leftover_shown: bool = _f(False, "deal", "Leftover cards are shown to everyone before they are claimed")
-    draw_on_pass: bool = _f(False, "deal", "A player who passes draws a card from the stock (two players)")
+    leftover_shown: StrictBool = _f(False, "deal", "Leftover cards are shown to everyone before they are claimed")
+    draw_on_pass: StrictBool = _f(False, "deal", "A player who passes draws a card from the stock (two players)")
     redeal_requests: tuple[Literal["low-points", "no-faces"], ...] = _f(
         (),
         "deal",
         "Hands a player may show to ask for a new deal: low-points (J=1 Q=2 K=3 A=4 2=5 totals at most "
         "redeal_points), no-faces (no J, Q or K)",
     )
-    redeal_points: int = _f(3, "deal", "Highest point total of a 'low-points' hand", ge=0, le=100)
+    redeal_points: StrictInt = _f(3, "deal", "Highest point total of a 'low-points' hand", ge=0, le=100)
     four_twos: Literal["play", "redeal", "win", "draw"] = _f(
         "play", "deal", "A hand with all four 2s: play on, must be redealt, wins at once, or the deal is a draw"
     )
-    malta_dragon: bool = _f(
+    malta_dragon: StrictBool = _f(
         False, "deal", "Six pairs and a single in the first 13 cards win at once (with a pair of 3s: lose at once)"
     )
-    dealt_bomb_twos_low: bool = _f(
+    dealt_bomb_twos_low: StrictBool = _f(
         False,
         "deal",
         "A four of a kind in any dealt hand makes the 2s the lowest cards of that round (the 2 of diamonds lowest)",
@@ -173,8 +178,8 @@ class Ruleset(BaseModel):
     straight_table: Literal[tuple(STRAIGHT_TABLES)] = _f(  # type: ignore[valid-type]
         "hong-kong", "combinations", "Which rank sequences are straights and how they rank"
     )
-    straight_lengths: tuple[int, ...] = _f((5,), "combinations", "Allowed straight lengths in cards")
-    straight_suit_tiebreak: bool = _f(
+    straight_lengths: tuple[StrictInt, ...] = _f((5,), "combinations", "Allowed straight lengths in cards")
+    straight_suit_tiebreak: StrictBool = _f(
         True, "combinations", "Equal straights are split by suit (false: a straight must win by a full rank)"
     )
     straight_order: Literal["table", "highest-card"] = _f(
@@ -183,7 +188,7 @@ class Ruleset(BaseModel):
         "How straights (and straight flushes) compare: by their place in the straight table, or by their "
         "highest card (rank, then suit), whatever the table's order",
     )
-    poker_suit_tiebreak: bool = _f(
+    poker_suit_tiebreak: StrictBool = _f(
         True,
         "combinations",
         "Equal poker hands (straights, flushes, full houses, fours, their flushes) are split by suit; false: "
@@ -206,13 +211,13 @@ class Ruleset(BaseModel):
         "Five-card hands: a higher category beats a lower one; only the same category ('no poker rules'); "
         "or any five over any five by card value",
     )
-    straight_lengths_five_plus: tuple[int, ...] | None = _f(
+    straight_lengths_five_plus: tuple[StrictInt, ...] | None = _f(
         None, "combinations", "Allowed straight lengths with five or more players (none: as straight_lengths)"
     )
-    pair_straight_min: int = _f(3, "combinations", "Fewest pairs in a pair straight", ge=2, le=13)
-    triple_straight_min: int = _f(2, "combinations", "Fewest triples in a triple straight", ge=2, le=13)
-    pair_straight_max: int = _f(13, "combinations", "Most pairs in a pair straight", ge=2, le=13)
-    triple_straight_max: int = _f(13, "combinations", "Most triples in a triple straight", ge=2, le=13)
+    pair_straight_min: StrictInt = _f(3, "combinations", "Fewest pairs in a pair straight", ge=2, le=13)
+    triple_straight_min: StrictInt = _f(2, "combinations", "Fewest triples in a triple straight", ge=2, le=13)
+    pair_straight_max: StrictInt = _f(13, "combinations", "Most pairs in a pair straight", ge=2, le=13)
+    triple_straight_max: StrictInt = _f(13, "combinations", "Most triples in a triple straight", ge=2, le=13)
 
     bombs: tuple[BombRule, ...] = _f(
         (),
@@ -226,12 +231,12 @@ class Ruleset(BaseModel):
         "ranked: any later bomb in the list beats an earlier one (then more cards, then higher); same-kind: only "
         "a higher bomb of the same kind and length",
     )
-    equal_beats: bool = _f(False, "combinations", "A play equal to the one on the table beats it (two decks)")
+    equal_beats: StrictBool = _f(False, "combinations", "A play equal to the one on the table beats it (two decks)")
 
     # --- play ----------------------------------------------------------------------------------------
-    players: int = _f(4, "play", "Default number of players", ge=2, le=8)
-    min_players: int = _f(2, "play", "Fewest players these rules allow", ge=2, le=8)
-    max_players: int = _f(4, "play", "Most players these rules allow", ge=2, le=8)
+    players: StrictInt = _f(4, "play", "Default number of players", ge=2, le=8)
+    min_players: StrictInt = _f(2, "play", "Fewest players these rules allow", ge=2, le=8)
+    max_players: StrictInt = _f(4, "play", "Most players these rules allow", ge=2, le=8)
     direction: Literal["clockwise", "counter-clockwise"] = _f(
         "counter-clockwise", "play", "Which way play goes round the table (seat n+1 is always next)"
     )
@@ -240,18 +245,18 @@ class Ruleset(BaseModel):
         "play",
         "What a play must share with the lead: its number of cards, or its kind and length",
     )
-    pass_locks_out: bool = _f(False, "play", "A player who passes may not play again in the same trick")
+    pass_locks_out: StrictBool = _f(False, "play", "A player who passes may not play again in the same trick")
     trick_end: Literal["all-pass", "one-pass"] = _f(
         "all-pass", "play", "A trick ends when all other players pass in succession, or after one pass"
     )
-    trick_ends_on_out: bool = _f(False, "play", "A trick ends the moment someone goes out; the next player leads")
+    trick_ends_on_out: StrictBool = _f(False, "play", "A trick ends the moment someone goes out; the next player leads")
     round_end: Literal["first-out", "last-standing"] = _f(
         "first-out",
         "play",
         "The round ends when the first player goes out, or plays on until one player is left",
     )
     lead_card: str = _f("3D", "play", "The card whose holder leads the first trick ('lowest': the lowest card dealt)")
-    lead_card_must_be_played: bool = _f(True, "play", "The first play must contain the lead card")
+    lead_card_must_be_played: StrictBool = _f(True, "play", "The first play must contain the lead card")
     last_play_forbidden: Literal[LAST_PLAY_FORBIDDEN] = _f(  # type: ignore[valid-type]
         "none",
         "play",
@@ -259,18 +264,18 @@ class Ruleset(BaseModel):
         "as a single, or any play holding the highest card",
     )
 
-    auto_skip: bool = _f(
+    auto_skip: StrictBool = _f(
         False,
         "play",
         "Skip, as a pass, a player who cannot possibly beat the play on the table, judged from public "
         "information (the cards already played) and the player's card count",
     )
-    three_threes_force_twos: bool = _f(
+    three_threes_force_twos: StrictBool = _f(
         False,
         "play",
         "After a lead of three 3s, the next player holding three 2s may not pass when they are the only answer",
     )
-    last_card_call: bool = _f(
+    last_card_call: StrictBool = _f(
         False, "play", "A player left with one card must call 'last card'; a winner who forgot pays the penalty"
     )
     horse_game: Literal[0, 2, 3] = _f(
@@ -291,22 +296,22 @@ class Ruleset(BaseModel):
         "(10 and faces 10, A 1); bga: Board Game Arena's modes and bases (bga_* settings); "
         "ranking: finishing order only",
     )
-    double_at: dict[int, int] = _f(
+    double_at: dict[int, StrictInt] = _f(
         {13: 10, 17: 12, 18: 12},
         "scoring",
         "Cards left from which a loser pays double, by cards dealt (13 -> 10; 17 or 18 -> 12)",
     )
-    triple_when_untouched: bool = _f(True, "scoring", "A loser who played no card pays triple")
-    double_unused_twos: bool = _f(
+    triple_when_untouched: StrictBool = _f(True, "scoring", "A loser who played no card pays triple")
+    double_unused_twos: StrictBool = _f(
         False, "scoring", "encyclopedia: each 2 left in a loser's hand doubles what that loser pays (doubles stack)"
     )
-    double_unused_bombs: bool = _f(
+    double_unused_bombs: StrictBool = _f(
         False,
         "scoring",
         "encyclopedia: each four of a kind or five-card straight flush left in a loser's hand doubles what "
         "that loser pays",
     )
-    double_finishing_play: bool = _f(
+    double_finishing_play: StrictBool = _f(
         False,
         "scoring",
         "encyclopedia: going out with a play holding a 2, or with a four of a kind or a straight flush, doubles "
@@ -323,18 +328,18 @@ class Ruleset(BaseModel):
         "scoring",
         "bga: base penalty of a hand: 1 point a card, the sum of its ranks (3 = 1 ... 2 = 13), or 1 point",
     )
-    bga_multiplier: bool = _f(
+    bga_multiplier: StrictBool = _f(
         True,
         "scoring",
         "bga: multiply the base by the cards left (x2 from the double_at threshold, x3 with every card left)",
     )
-    assistance_penalty: bool = _f(
+    assistance_penalty: StrictBool = _f(
         False,
         "scoring",
         "A player whose single the winner beat with a last single card, while holding a single that would have "
         "stopped it, also pays what the other losers owe (they pay nothing); not with ranking or pay-higher",
     )
-    teams: bool = _f(
+    teams: StrictBool = _f(
         False,
         "scoring",
         "Team play, 4 players, partners opposite: the team holding fewer cards when someone goes out wins "
@@ -360,16 +365,16 @@ class Ruleset(BaseModel):
         "for a card of higher rank, which is auctioned in turn until nobody pays); free-bid-auction (out cards "
         "sold at any price, the payments auctioned again, auction_rounds times)",
     )
-    auction_rounds: int = _f(
+    auction_rounds: StrictInt = _f(
         3, "exchange", "free-bid-auction: rounds of auctions (the payments of one are sold in the next)", ge=1, le=10
     )
-    trade_requests: bool = _f(
+    trade_requests: StrictBool = _f(
         False,
         "exchange",
         "mandatory-trading: a bum who leaves the give-back to the president may ask for particular cards, "
         "which the president grants or refuses",
     )
-    free_trade: bool = _f(
+    free_trade: StrictBool = _f(
         False,
         "exchange",
         "After the other exchanges, players trade freely: in turn each may offer cards for as many named cards "
@@ -381,11 +386,11 @@ class Ruleset(BaseModel):
         "When free trade ends: when every player lets it end; or when a majority does, or at once when the lead "
         "card's holder starts play",
     )
-    free_trade_cards: int = _f(1, "exchange", "free trade: most cards on each side of one offer", ge=1, le=3)
-    free_trade_offers: int = _f(
+    free_trade_cards: StrictInt = _f(1, "exchange", "free trade: most cards on each side of one offer", ge=1, le=3)
+    free_trade_offers: StrictInt = _f(
         3, "exchange", "free trade: offers each player may make (so trading always ends)", ge=1, le=20
     )
-    steal_small_table: int = _f(
+    steal_small_table: StrictInt = _f(
         2, "exchange", "mandatory-trading with 2 or 3 players: cards the president steals (1 or 2)", ge=1, le=2
     )
     president_gives: Literal["lowest", "any-after-receiving"] = _f(
@@ -394,14 +399,14 @@ class Ruleset(BaseModel):
         "big-two-president: the president and vice-president give their lowest cards, or any cards once they "
         "have received theirs",
     )
-    pass_count: int = _f(3, "exchange", "pass-around: cards each player passes to the next", ge=1, le=6)
+    pass_count: StrictInt = _f(3, "exchange", "pass-around: cards each player passes to the next", ge=1, le=6)
 
     # --- match ---------------------------------------------------------------------------------------
     match_end: Literal["rounds", "points"] = _f(
         "rounds", "match", "A match lasts match_rounds rounds, or until a total reaches match_points"
     )
-    match_rounds: int = _f(5, "match", "Rounds in a match (Board Game Arena offers 5, 10 or 20)", ge=1, le=10000)
-    match_points: int = _f(100, "match", "Points target of a match that ends on points", ge=1)
+    match_rounds: StrictInt = _f(5, "match", "Rounds in a match (Board Game Arena offers 5, 10 or 20)", ge=1, le=10000)
+    match_points: StrictInt = _f(100, "match", "Points target of a match that ends on points", ge=1)
     match_points_side: Literal["either", "gain", "loss"] = _f(
         "either",
         "match",
@@ -477,6 +482,13 @@ class Ruleset(BaseModel):
             return str(card(v))
         except CardParseError:
             raise ValueError(f"{v!r} is not a card; allowed: a card such as 3D or 3C, or 'lowest'") from None
+
+    @field_validator("horse_game", mode="before")
+    @classmethod
+    def _horse_game_is_a_number(cls, v: Any) -> Any:
+        if not isinstance(v, int) or isinstance(v, bool):  # false, 2.0 or "2" would pass for a number
+            raise ValueError(f"{_written(v)} is not allowed; allowed: 0 (off), 2 or 3")
+        return v
 
     @field_validator("double_at")
     @classmethod
@@ -886,26 +898,79 @@ _TYPE_WORDS = {
     "list_type": "a list",
     "dict_type": "a table of settings",
 }
+# values people write that mean one of a setting's own words, where spelling alone would suggest another
+_SAME_MEANING = {
+    "anticlockwise": "counter-clockwise",
+    "anti-clockwise": "counter-clockwise",
+    "counterclockwise": "counter-clockwise",
+}
+_BOMB_EXAMPLE = '{ kind = "four_of_a_kind", beats = ["any"] }'
+
+
+def _written(value: Any) -> str:
+    """A value as the TOML file wrote it (``true``, not Python's ``True``); text keeps its quotes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_written(v)}" for k, v in value.items()) + " }"
+    return repr(value)
+
+
+def _did_you_mean(got: Any, allowed: list[str]) -> str:
+    """ "; did you mean 'x'?" for a text close to one of the allowed words (spelling, case, spaces, hyphens)."""
+    if not isinstance(got, str) or not allowed:
+        return ""
+    said = got.strip().lower()
+    if said in _SAME_MEANING and _SAME_MEANING[said] in allowed:
+        return f"; did you mean {_SAME_MEANING[said]!r}?"
+
+    def plain(word: str) -> str:
+        return word.lower().replace("-", "").replace("_", "").replace(" ", "")
+
+    same = [a for a in allowed if plain(a) == plain(said)]
+    hint = same or difflib.get_close_matches(said, allowed, n=1)
+    return f"; did you mean {hint[0]!r}?" if hint else ""
 
 
 def _rules_error(e: ValidationError, source: str) -> RulesError:
     err = e.errors()[0]
-    loc = [str(p) for p in err.get("loc", ())]
-    field = loc[0] if loc else None
+    loc = list(err.get("loc", ()))
+    field = str(loc[0]) if loc else None
+    kind = err.get("type")
     msg = err.get("msg", "invalid value").removeprefix("Value error, ")
     got = err.get("input")
     ctx = err.get("ctx") or {}
-    if "expected" in ctx:
-        msg = f"{got!r} is not allowed; allowed: {ctx['expected']}"
-    elif err.get("type") in _TYPE_WORDS:
-        msg = f"{got!r} is not {_TYPE_WORDS[err['type']]}"
-    elif err.get("type") == "greater_than_equal":
-        msg = f"{got!r} is not allowed; allowed: at least {ctx['ge']}"
-    elif err.get("type") == "less_than_equal":
-        msg = f"{got!r} is not allowed; allowed: at most {ctx['le']}"
+    if field == "bombs" and kind in ("model_type", "model_attributes_type", "dict_type"):
+        msg = f"{_written(got)} is not a bomb; a bomb is a table such as {_BOMB_EXAMPLE}"
+        loc = loc[:2]
+    elif field == "bombs" and kind == "extra_forbidden":
+        key = str(loc[-1])
+        hint = difflib.get_close_matches(key, list(BombRule.model_fields), n=1)
+        more = f" (did you mean {hint[0]!r}?)" if hint else ""
+        msg = f"{key!r} is not a bomb's setting{more}; a bomb has a kind, a length and what it beats"
+        loc = loc[:2]
+    elif field == "bombs" and kind == "missing":
+        msg = f"a bomb needs its {loc[-1]}, as in {_BOMB_EXAMPLE}"
+        loc = loc[:2]
+    elif "expected" in ctx:
+        allowed = re.findall(r"'([^']*)'", str(ctx["expected"]))
+        msg = f"{_written(got)} is not allowed; allowed: {ctx['expected']}{_did_you_mean(got, allowed)}"
+    elif kind in _TYPE_WORDS:
+        msg = f"{_written(got)} is not {_TYPE_WORDS[kind]}"
+        bare = got.strip().lower() if isinstance(got, str) else None
+        if bare is not None and (bare in ("true", "false") if kind.startswith("bool") else bare.isdigit()):
+            msg = f"{_written(got)} is text, not {_TYPE_WORDS[kind]}: write {bare} without quotes"
+    elif kind == "greater_than_equal":
+        msg = f"{_written(got)} is not allowed; allowed: at least {ctx['ge']}"
+    elif kind == "less_than_equal":
+        msg = f"{_written(got)} is not allowed; allowed: at most {ctx['le']}"
     where = f"setting {field!r}" if field else "rules"
     if field and len(loc) > 1:
-        where += f" (item {loc[1]})"
+        # list items counted from 1, as a person counts them; a table's key as written
+        parts = [f"item {p + 1}" if isinstance(p, int) else str(p) for p in loc[1:]]
+        where += f" ({', '.join(parts)})"
     return RulesError(f"{source}: {where}: {msg}", field=field)
 
 
