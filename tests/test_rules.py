@@ -218,6 +218,13 @@ def test_a_value_of_the_wrong_type_is_refused_not_taken_for_another(toml, words)
     assert words in _refusal(toml)
 
 
+def test_base_is_a_preset_name_at_the_top_of_the_file():
+    with pytest.raises(RulesError, match=r"our.toml: base = 3 is not a preset's name; write it as text"):
+        rules_from_toml("base = 3", source="our.toml")
+    with pytest.raises(RulesError, match=r"'base' belongs at the top of the file, before \[play\]"):
+        rules_from_toml('[play]\nbase = "taiwan"', source="our.toml")
+
+
 @pytest.mark.parametrize(
     ("toml", "words"),
     [

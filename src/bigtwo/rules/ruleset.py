@@ -867,6 +867,11 @@ def _flatten(data: dict[str, Any], source: str) -> dict[str, Any]:
     for key, value in data.items():
         if key in SECTIONS and isinstance(value, dict):
             for k, v in value.items():
+                if k == "base":
+                    raise RulesError(
+                        f"{source}: 'base' belongs at the top of the file, before [{key}] or any other section",
+                        field="base",
+                    )
                 if k in Ruleset.model_fields and field_section(k) != key:
                     raise RulesError(f"{source}: setting {k!r} belongs in [{field_section(k)}], not [{key}]", field=k)
                 flat[k] = v
@@ -1013,6 +1018,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def _resolve(data: dict[str, Any], source: str, seen: tuple[str, ...]) -> dict[str, Any]:
     base = data.get("base")
     merged: dict[str, Any] = {}
+    if base is not None and not isinstance(base, str):
+        raise RulesError(
+            f'{source}: base = {_written(base)} is not a preset\'s name; write it as text, e.g. base = "classic"',
+            field="base",
+        )
     if base is not None:
         if base in seen:
             raise RulesError(f"{source}: 'base' chain loops through {base!r}", field="base")
