@@ -242,6 +242,7 @@ def test_base_is_a_preset_name_at_the_top_of_the_file():
         ('[[combinations.bombs]]\nbeats = ["any"]', "setting 'bombs' (item 1): a bomb needs its kind, as in {"),
         ('[combinations]\nbombs = ["four_of_a_kind"]', "'four_of_a_kind' is not a bomb; a bomb is a table such as"),
         ('[combinations]\nbombs = [{kind = "four_of_a_kind", beats = ["anyy"]}]', "(item 1, beats, item 1): 'anyy'"),
+        ("[scoring.double_at]\n130 = 10", "130 = 10: no hand is dealt 130 cards; the keys are hand sizes from 1 to 54"),
     ],
 )
 def test_a_mistaken_value_is_named_in_the_files_words_with_a_suggestion(toml, words):

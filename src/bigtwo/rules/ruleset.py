@@ -58,6 +58,8 @@ LAST_PLAY_FORBIDDEN = (
 )
 
 
+LARGEST_HAND = 54  # the most cards a deal gives one hand: two decks with jokers (108 cards) between two players
+
 BOMB_TARGETS = (
     "any",
     "singles-and-pairs",
@@ -129,7 +131,7 @@ class Ruleset(BaseModel):
         "differing by at most one; fixed: hand_size cards each; ghost: hand_size cards to one more hand than "
         "there are players, the extra hand dead and unseen",
     )
-    hand_size: StrictInt = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=54)
+    hand_size: StrictInt = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=LARGEST_HAND)
     leftover: Literal[
         "lead-holder",
         "highest-holder",
@@ -494,8 +496,12 @@ class Ruleset(BaseModel):
     @classmethod
     def _check_double_at(cls, v: dict[int, int]) -> dict[int, int]:
         for size, at in v.items():
-            if size < 1 or at < 1:
-                raise ValueError("hand sizes and thresholds must be positive")
+            if not 1 <= size <= LARGEST_HAND:
+                raise ValueError(
+                    f"{size} = {at}: no hand is dealt {size} cards; the keys are hand sizes from 1 to {LARGEST_HAND}"
+                )
+            if at < 1:
+                raise ValueError(f"{size} = {at}: a loser pays double from a positive number of cards left")
         return dict(sorted(v.items()))
 
     @model_validator(mode="after")
