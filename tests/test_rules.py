@@ -250,3 +250,27 @@ def test_a_mistaken_value_is_named_in_the_files_words_with_a_suggestion(toml, wo
     and a near miss of an allowed word answered with it (spelling, spaces, hyphens, or a word of the same meaning)."""
     msg = _refusal(toml)
     assert words in msg and "Input should" not in msg and "Field required" not in msg and "Extra inputs" not in msg
+
+
+def test_bombs_are_shown_as_a_rules_file_writes_them():
+    """``rules show`` and a house rule's description list bombs as TOML, not as pydantic's repr
+    (``kind='quad' length=None beats=('single-two',)``)."""
+    ours = rules_from_toml('base = "classic"\n[combinations]\nbombs = [{kind = "four_of_a_kind", beats = ["any"]}]')
+    assert 'bombs = { kind = "four_of_a_kind", beats = ["any"] }' in ours.shown_description()
+    chops = [str(b) for b in load_rules("tien-len").bombs]
+    assert chops[0] == '{ kind = "pair_straight", length = 3, beats = ["single-two"] }'
+    assert all("=None" not in c and "('" not in c for c in chops)
+    again = rules_from_toml(f'base = "tien-len"\n[combinations]\nbombs = [{", ".join(chops)}]')
+    assert again.bombs == load_rules("tien-len").bombs  # what is shown can be written back
+
+
+def test_settings_that_contradict_each_other_are_one_sentence_naming_them():
+    with pytest.raises(RulesError) as e:
+        rules_from_toml('base = "classic"\n[play]\nplayers = 5', source="our.toml")
+    assert str(e.value) == "our.toml: players=5 must lie within min_players=2 and max_players=4"
+    with pytest.raises(RulesError) as e:
+        rules_from_toml('base = "classic"\n[[combinations.bombs]]\nkind = "quad"', source="our.toml")
+    assert str(e.value) == (
+        "our.toml: bomb kind 'quad' is not among the enabled combinations: add it to combinations, "
+        "or leave that bomb out"
+    )

@@ -83,6 +83,12 @@ class BombRule(BaseModel):
         ("any",), description="What it may be played on regardless of kind and size"
     )
 
+    def __str__(self) -> str:
+        """As a rules file writes it (``rules show`` lists the bombs so, not as pydantic's repr)."""
+        length = "" if self.length is None else f", length = {self.length}"
+        beats = ", ".join(f'"{b}"' for b in self.beats)
+        return f'{{ kind = "{self.kind}"{length}, beats = [{beats}] }}'
+
     @field_validator("kind")
     @classmethod
     def _known_kind(cls, v: str) -> str:
@@ -523,7 +529,10 @@ class Ruleset(BaseModel):
             raise ValueError("royal_flush needs five-card straights (straight_lengths must include 5)")
         for bomb in self.bombs:
             if bomb.kind not in self.combinations:
-                raise ValueError(f"bomb kind {bomb.kind!r} is not among the enabled combinations")
+                raise ValueError(
+                    f"bomb kind {bomb.kind!r} is not among the enabled combinations: add it to combinations, "
+                    "or leave that bomb out"
+                )
         if self.draw_on_pass and self.leftover != "stock":
             raise ValueError("draw_on_pass needs leftover = 'stock' (the cards to draw from)")
         if self.pair_straight_min > self.pair_straight_max:
@@ -977,8 +986,10 @@ def _rules_error(e: ValidationError, source: str) -> RulesError:
         msg = f"{_written(got)} is not allowed; allowed: at least {ctx['ge']}"
     elif kind == "less_than_equal":
         msg = f"{_written(got)} is not allowed; allowed: at most {ctx['le']}"
-    where = f"setting {field!r}" if field else "rules"
-    if field and len(loc) > 1:
+    if not field:  # settings that contradict each other: the sentence names them
+        return RulesError(f"{source}: {msg}")
+    where = f"setting {field!r}"
+    if len(loc) > 1:
         # list items counted from 1, as a person counts them; a table's key as written
         parts = [f"item {p + 1}" if isinstance(p, int) else str(p) for p in loc[1:]]
         where += f" ({', '.join(parts)})"
