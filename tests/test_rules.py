@@ -274,3 +274,14 @@ def test_settings_that_contradict_each_other_are_one_sentence_naming_them():
         "our.toml: bomb kind 'quad' is not among the enabled combinations: add it to combinations, "
         "or leave that bomb out"
     )
+
+
+def test_the_readme_settings_table_names_every_setting_and_kind_count():
+    """The README's table of settings is where a group writing house rules looks first: it names them all."""
+    from bigtwo.rules.kinds import KINDS
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("### Everything the family plays, as settings") : readme.index("## House rules")]
+    missing = [k for k in Ruleset.model_fields if k not in ("name", "description") and f"`{k}`" not in table]
+    assert not missing, f"README's settings table does not name {missing}"
+    assert f"`combinations` ({len(KINDS)} kinds" in table
