@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from bigtwo import load_rules
+from bigtwo import Game, load_rules
 from bigtwo.cards import CardSet, bits
 from bigtwo.legal import answers, hand_actions
 from bigtwo.moves import HandIndex, all_combos, legal_answers_bruteforce
@@ -110,3 +110,24 @@ def test_wild_joker_hands_list_every_combination(table):
         assert set(got) == want, (table, CardSet.from_mask(hand), set(got) ^ want)
         for n in ev.kinds_by_size:  # one size at a time, as a hand's index asks
             assert {p.mask for p in all_combos(ev, hand, frozenset((n,)))} == {m for m in want if m.bit_count() == n}
+
+
+def test_the_tables_list_a_play_of_two_decks_once_whichever_copy_it_holds():
+    """With two decks a hand may hold both copies of a card: the engine lists a set for each copy (they are two
+    cards), and ``distinct_plays`` (the tables' list) keeps one of each, so no play is shown twice."""
+    from bigtwo.cards import fold_copies
+    from bigtwo.legal import distinct_plays
+
+    rules = load_rules("house-code").replace(decks=2, max_players=8)
+    doubled = 0
+    for seed in range(12):
+        g = Game(rules, players=6, seed=seed)
+        plays = g.legal_plays()
+        shown = distinct_plays(plays)
+        assert len({fold_copies(p.mask) for p in plays}) == len(shown)
+        faces = [tuple(sorted(str(p).split())) for p in shown]
+        assert len(set(faces)) == len(faces) == len({tuple(sorted(str(p).split())) for p in plays})
+        doubled += len(plays) > len(shown)
+    assert doubled  # some deal holds both copies of a card
+    one = Game("classic", seed=3)
+    assert distinct_plays(one.legal_plays()) == one.legal_plays()

@@ -33,6 +33,7 @@ JOKER_RANK = 13  # the rank slot both jokers report; the ruleset decides how the
 THREE, JACK, QUEEN, KING, ACE, TWO = 0, 8, 9, 10, 11, 12
 JOKER_CHARS = {BLACK_JOKER: "BJ", RED_JOKER: "RJ"}
 MAX_COPIES = 2
+_ONE_COPY = (1 << DECK_SIZE) - 1  # the first deck copy's bits
 
 _RANK_OF_CHAR = {c: i for i, c in enumerate(RANK_CHARS)}
 _RANK_OF_CHAR["1"] = _RANK_OF_CHAR["T"]  # only reached through "10"
@@ -346,6 +347,15 @@ def mask_of_tokens(items: Iterable[str]) -> int:
     for t in plain:
         mask |= free_copy(mask, _parse_face(t), t)
     return mask
+
+
+def fold_copies(mask: int) -> int:
+    """The same cards with the deck copies folded: the first copy's bit where a set holds at least one of a
+    card, the second copy's where it holds both (the identity for one deck). Two sets that differ only in
+    which copy of a card they hold fold to one mask."""
+    first = mask & _ONE_COPY
+    second = mask >> DECK_SIZE
+    return first | second | (first & second) << DECK_SIZE
 
 
 def held_copies(mask: int, hand: int) -> int:

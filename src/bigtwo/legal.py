@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits
+from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits, fold_copies
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import HandIndex, all_combos
 from bigtwo.observation import Observation
@@ -183,3 +183,17 @@ def fewest_to_beat(ev: Evaluator, pool: int, top: Play) -> int:
             if best <= size:
                 break
     return best
+
+
+def distinct_plays(plays: list[Play]) -> list[Play]:
+    """The plays as a player tells them apart: with two decks, sets that differ only in which copy of a card they
+    hold are one play (the first listed stays); the identity for one deck. The engine lists each copy's set
+    (the cards are distinct objects in the hands), the tables show each play once."""
+    seen: set[int] = set()
+    out = []
+    for p in plays:
+        key = fold_copies(p.mask)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from bigtwo.cards import DECK_SIZE, CardSet
+from bigtwo.cards import fold_copies as fold
 from bigtwo.combos.play import Play
 from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
@@ -46,13 +47,6 @@ FEATURES_VERSION = 1
 _ONE_COPY = (1 << DECK_SIZE) - 1
 _KNOWN_LEFTOVER = ("lead-holder", "highest-holder", "lowest-diamond-holder", "dealer", "swap")
 CARDS_LEFT_ONE_HOT = 16
-
-
-def fold(mask: int) -> int:
-    """Cards with the deck copies folded: the first copy's bit for "at least one", the second's for "both"."""
-    first = mask & _ONE_COPY
-    second = mask >> DECK_SIZE
-    return first | second | (first & second) << DECK_SIZE
 
 
 def add_folded(a: int, b: int) -> int:

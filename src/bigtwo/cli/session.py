@@ -27,6 +27,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
 from bigtwo.game import Game
+from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
 from bigtwo.observation import as_observation
 from bigtwo.record import Record, record_of, save_record
@@ -253,7 +254,7 @@ class TableSession:
                 return list(d["options"])
             return legal_exchange_choices(self.rules, self.observation())
         g = self.game
-        return g.legal_plays() if g is not None and self.human_to_move else []
+        return distinct_plays(g.legal_plays()) if g is not None and self.human_to_move else []
 
     def unlisted(self) -> str | None:
         """What :meth:`legal_choices` leaves out, in words: offers and requests name other players' cards, far

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from bigtwo.cards import DECK_SIZE, JOKER_RANK, CardSet, CardsLike, to_mask
+from bigtwo.cards import JOKER_RANK, CardSet, CardsLike, fold_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import all_combos
 from bigtwo.rules.ruleset import Ruleset, load_rules
@@ -60,18 +60,6 @@ class CatalogueTooLarge(ValueError):
 def pack_mask(rules: Ruleset) -> int:
     """Every card the ruleset deals from, as a mask: 52 cards, plus jokers and a second deck where it uses them."""
     return CardSet.deck(jokers=rules.jokers, decks=rules.decks).mask
-
-
-_ONE_COPY = (1 << DECK_SIZE) - 1
-
-
-def fold_copies(mask: int) -> int:
-    """The same cards with the deck copies folded: the first copy's bit where a set holds at least one of a
-    card, the second copy's where it holds both (the identity for one deck). Two sets that differ only in
-    which copy of a card they hold fold to one mask."""
-    first = mask & _ONE_COPY
-    second = mask >> DECK_SIZE
-    return first | second | (first & second) << DECK_SIZE
 
 
 def card_width(pack: int) -> int:

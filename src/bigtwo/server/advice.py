@@ -17,7 +17,7 @@ from bigtwo.cards import CardSet, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.exchange import legal_exchange_choices, new_kind_answers
-from bigtwo.legal import legal_plays_from_observation
+from bigtwo.legal import distinct_plays, legal_plays_from_observation
 from bigtwo.match import Match
 from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
@@ -157,7 +157,7 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
         said = (lambda w: question_words(w, words)) if d.kind == "ask" else (lambda w: words.render(w, opens=False))
         plays = [{"action": "answer", "answer": w, "cards": [], "text": said(w)} for w in words_]
         return {"kind": "legal", "ok": True, "text": plural(len(plays), "answer"), "plays": plays, "count": len(plays)}
-    options = legal_plays_from_observation(rules, obs)
+    options = distinct_plays(legal_plays_from_observation(rules, obs))
     shown: list[dict[str, Any]] = []
     for p in options[:limit]:
         shown.append({**_answer(rules, obs, p, words), "text": describe(rules, obs, p, words)})
