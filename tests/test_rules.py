@@ -285,3 +285,25 @@ def test_the_readme_settings_table_names_every_setting_and_kind_count():
     missing = [k for k in Ruleset.model_fields if k not in ("name", "description") and f"`{k}`" not in table]
     assert not missing, f"README's settings table does not name {missing}"
     assert f"`combinations` ({len(KINDS)} kinds" in table
+
+
+def test_a_setting_of_a_system_the_rules_do_not_use_is_noted_as_without_effect():
+    """A house rule written for a system the rules do not play (pass_count without the pass-around, a joker
+    setting without jokers) is allowed, and ``rules show`` says it changes nothing; no preset has one, and a
+    setting left at its default is never noted."""
+    for name in list_presets():
+        assert load_rules(name).settings_without_effect == {}, name
+    r = load_rules("classic").replace(pass_count=2, joker_mode="wild", redeal_points=5, bga_base="ranks")
+    assert r.settings_without_effect == {
+        "pass_count": 'exchange = "pass-around"',
+        "joker_mode": "jokers",
+        "redeal_points": 'redeal_requests with "low-points"',
+        "bga_base": 'scoring = "bga"',
+    }
+    assert 'pass_count has no effect without exchange = "pass-around".' in r.notes()
+    used = load_rules("zheng-shangyou").replace(pass_count=2, joker_mode="wild")
+    assert used.settings_without_effect == {}
+    assert load_rules("classic").replace(scoring="bga", bga_base="ranks").settings_without_effect == {}
+    assert load_rules("president").replace(exchange="none", steal_small_table=1).settings_without_effect == {
+        "steal_small_table": 'exchange = "mandatory-trading"'
+    }

@@ -685,6 +685,46 @@ class Ruleset(BaseModel):
                 out["joker_pair"] = "valueless jokers are played alone"
         return out
 
+    @property
+    def settings_without_effect(self) -> dict[str, str]:
+        """Settings changed from the defaults that these rules never read, with the setting they depend on (a
+        house rule written for another system: bga_mode without bga scoring, pass_count without the pass-around).
+        Allowed, since a group may switch the system off and keep the rest, but ``rules show`` says so."""
+        defaults = type(self).model_construct()
+        depends = {
+            ("bga_mode", "bga_base", "bga_multiplier"): (self.scoring == "bga", 'scoring = "bga"'),
+            ("double_unused_twos", "double_unused_bombs", "double_finishing_play"): (
+                self.scoring == "encyclopedia",
+                'scoring = "encyclopedia"',
+            ),
+            ("auction_rounds",): (self.exchange == "free-bid-auction", 'exchange = "free-bid-auction"'),
+            ("trade_requests", "steal_small_table"): (
+                self.exchange == "mandatory-trading",
+                'exchange = "mandatory-trading"',
+            ),
+            ("president_gives",): (self.exchange == "big-two-president", 'exchange = "big-two-president"'),
+            ("pass_count",): (self.exchange == "pass-around", 'exchange = "pass-around"'),
+            ("free_trade_end", "free_trade_cards", "free_trade_offers"): (self.free_trade, "free_trade = true"),
+            ("joker_mode", "high_joker"): (self.jokers > 0, "jokers"),
+            ("redeal_points",): ("low-points" in self.redeal_requests, 'redeal_requests with "low-points"'),
+            ("pair_straight_min", "pair_straight_max"): (
+                "pair_straight" in self.combinations,
+                'combinations with "pair_straight"',
+            ),
+            ("triple_straight_min", "triple_straight_max"): (
+                "triple_straight" in self.combinations,
+                'combinations with "triple_straight"',
+            ),
+            ("straight_lengths_five_plus",): (self.max_players >= 5, "max_players of 5 or more"),
+        }
+        return {
+            key: needs
+            for keys, (used, needs) in depends.items()
+            if not used
+            for key in keys
+            if getattr(self, key) != getattr(defaults, key)
+        }
+
     def settings(self) -> dict[str, Any]:
         """Every setting but the name and description, as JSON reads it back: the game these rules play,
         whatever they are called (a trained network records it, and is compared by it)."""
@@ -790,7 +830,9 @@ class Ruleset(BaseModel):
 
     def notes(self) -> list[str]:
         """What a reader of the settings should know that no single setting says (shown by ``rules show``)."""
-        return [f"{KINDS[k].plural.capitalize()} are not played: {why}." for k, why in self.kinds_not_played.items()]
+        notes = [f"{KINDS[k].plural.capitalize()} are not played: {why}." for k, why in self.kinds_not_played.items()]
+        notes += [f"{key} has no effect without {needs}." for key, needs in self.settings_without_effect.items()]
+        return notes
 
     @property
     def leftover_on_table(self) -> bool:
