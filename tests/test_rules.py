@@ -106,6 +106,9 @@ def test_bad_values_are_refused_in_words_without_method_names():
         ({"decks": 0}, "setting 'decks': 0 is not allowed; allowed: at least 1"),
         ({"leftover_shown": "maybe"}, "setting 'leftover_shown': 'maybe' is not true or false"),
         ({"jokrs": 1}, "changes to classic: unknown rules setting 'jokrs'; did you mean 'jokers'?"),
+        # made of a setting's words: that setting; far from every setting: no guess (not 'triple_straight_min')
+        ({"direction_of_play": "clockwise"}, "unknown rules setting 'direction_of_play'; did you mean 'direction'?"),
+        ({"wrap_straights": True}, "'wrap_straights'; bigtwo rules show classic lists every setting"),
     ]:
         with pytest.raises(RulesError) as e:
             classic.replace(**change)

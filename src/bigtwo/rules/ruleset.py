@@ -908,8 +908,20 @@ def field_section(key: str) -> str:
 
 
 def _unknown_field_message(key: str, source: str) -> str:
-    hint = difflib.get_close_matches(key, list(Ruleset.model_fields), n=1)
-    more = f"; did you mean {hint[0]!r}?" if hint else ""
+    """A misspelt setting gets the setting it is closest to; a name made of settings' words gets those settings
+    (``direction_of_play``: 'direction'); anything else the command that lists them all, where a distant guess
+    (``wrap_straights``: 'triple_straight_min') would mislead."""
+    names = list(Ruleset.model_fields)
+    hint = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
+    if not hint:
+        words = set(key.lower().split("_"))
+        hint = [n for n in names if set(n.split("_")) <= words or words <= set(n.split("_"))][:3]
+    if len(hint) == 1:
+        more = f"; did you mean {hint[0]!r}?"
+    elif hint:
+        more = f"; did you mean one of {', '.join(repr(h) for h in hint)}?"
+    else:
+        more = "; bigtwo rules show classic lists every setting, with what it means"
     return f"{source}: unknown rules setting {key!r}{more}"
 
 
