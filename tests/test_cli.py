@@ -203,3 +203,20 @@ def test_a_house_rules_file_is_announced_with_its_changes(tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert "our table - classic with changes: pass_locks_out = true." in res.output
+
+
+def test_a_rules_file_that_sets_a_match_plays_that_match(tmp_path):
+    """A group's file with match_rounds (or a points target) plays that match without --rounds; --rounds still
+    decides; a file of settings alone is known by its file's name and described by what it changes."""
+    ours = tmp_path / "our-rules.toml"
+    ours.write_text("[match]\nmatch_rounds = 2\n")
+    res = runner.invoke(app, ["play", "--rules", str(ours), "--plain", "--delay", "0", "--seed", "1"], input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert "our-rules - classic's settings with changes: match_rounds = 2" in res.output
+    assert "A match of 2 rounds." in res.output
+    args = ["play", "--rules", str(ours), "--rounds", "3", "--plain", "--delay", "0", "--seed", "1"]
+    assert "A match of 3 rounds." in runner.invoke(app, args, input="quit\n").output
+    plain = runner.invoke(app, ["play", "--plain", "--delay", "0", "--seed", "1"], input="quit\n").output
+    assert "A match of" not in plain  # a preset leaves the match to the table: one round
+    assert load_rules("classic").match_set is None and all(load_rules(p).match_set is None for p in list_presets())
+    assert load_rules("classic").replace(match_end="points", match_points=30).match_set == (None, 30)

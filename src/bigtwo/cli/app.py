@@ -81,7 +81,7 @@ def play(
         show_default=False,
     ),
 ) -> None:
-    """Play a round (or a match, with --rounds / --points) in the terminal.
+    """Play a round (or a match, with --rounds / --points, or where a rules file sets one) in the terminal.
 
     \b
     Examples:
@@ -98,6 +98,8 @@ def play(
     if not (math.isfinite(delay) and delay >= 0):
         _error(f"--delay {delay:g}: a computer player's pause is a number of seconds, 0 or more")
     r = _load(rules)
+    if rounds is None and points is None and r.match_set is not None:
+        rounds, points = r.match_set  # a rules file that sets a match's length plays that match
     named = None if names is None else names.split(",")
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from bigtwo.cli.session import TableSession

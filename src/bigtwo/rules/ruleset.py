@@ -686,6 +686,17 @@ class Ruleset(BaseModel):
         return out
 
     @property
+    def match_set(self) -> tuple[int | None, int | None] | None:
+        """The match these rules ask for, as (rounds, points), where they set its length (``match_end``,
+        ``match_rounds`` or ``match_points`` changed from classic's, as a group's rules file does); None where
+        they leave it to the table (every preset: a table plays one round unless asked for a match)."""
+        keys = ("match_end", "match_rounds", "match_points")
+        classic = load_rules("classic")
+        if all(getattr(self, k) == getattr(classic, k) for k in keys):
+            return None
+        return (self.match_rounds, None) if self.match_end == "rounds" else (None, self.match_points)
+
+    @property
     def settings_without_effect(self) -> dict[str, str]:
         """Settings changed from the defaults that these rules never read, with the setting they depend on (a
         house rule written for another system: bga_mode without bga scoring, pass_count without the pass-around).
@@ -816,6 +827,10 @@ class Ruleset(BaseModel):
         """The description, honest when settings were changed under a preset's description: "<preset> with
         changes: jokers = 0", the kinds that dropped out with them, then the preset's own words (which may
         name what the changes removed)."""
+        if not self.description:  # a rules file of settings alone: what it changes from classic's, which it starts from
+            classic = load_rules("classic")
+            listed = ", ".join(f"{k} = {_shown(getattr(self, k))}" for k in self.differing(classic))
+            return f"classic's settings with changes: {listed}" if listed else "classic's settings"
         changes = self.changes_from_preset()
         preset = self.described_preset()
         if not changes or preset is None:
@@ -1134,8 +1149,9 @@ def load_rules(name_or_path: str | Path | Ruleset) -> Ruleset:
     path = Path(text)
     if not path.exists():
         raise RulesError(f"no rules file at {path}")
-    data = _read_toml(path)
-    return Ruleset.from_dict(_resolve(data, str(path), ()), source=str(path))
+    settings = _resolve(_read_toml(path), str(path), ())
+    settings.setdefault("name", path.stem)  # a file of settings alone is known by its name: our-rules
+    return Ruleset.from_dict(settings, source=str(path))
 
 
 def rules_from_toml(text: str, *, source: str = "rules TOML") -> Ruleset:
