@@ -78,7 +78,7 @@ def test_a_servers_own_bots_are_refused_in_words_when_they_cannot_be_made(tmp_pa
         ("learned=heuristic", "bot name 'learned' is a built-in bot's"),
         ("x=nosuch(depth=2)", "bot 'x' (nosuch(depth=2)): no bot named 'nosuch'"),
         ("x=heuristic(depth=2)", "heuristic has no option 'depth'; its options: contest, weights"),
-        (f"x={tmp_path / 'missing.npz'}", "No such file"),
+        (f"x={tmp_path / 'missing.npz'}", "missing.npz: no such file"),
     ]:
         with pytest.raises(ValueError, match="bots") as got:
             Settings.load(None, env={}, bots=text)
