@@ -35,6 +35,7 @@ def test_sign_up_play_a_rated_match_and_find_the_rating(browser, server):
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(server.url + "/")
+    page.wait_for_selector("#account-password")  # the lobby's script draws the boxes after the page loads
     # the two boxes look alike: as wide as each other, each under its label
     boxes = page.eval_on_selector_all(
         "#account-username, #account-password",
