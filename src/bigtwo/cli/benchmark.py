@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,8 +20,9 @@ from bigtwo.arena.benchmark import (
     protocol_of,
     run_benchmark,
 )
-from bigtwo.bots.spec import BotSpec, is_class_target
+from bigtwo.bots.spec import BotSpec
 from bigtwo.cli import output
+from bigtwo.cli.simulate import find_classes_beside_the_user
 from bigtwo.errors import BigTwoError
 
 WEIGHTS_SUFFIXES = (".npz",)
@@ -84,8 +83,7 @@ def bot_spec(text: str, out: Path) -> BotSpec:
         spec = BotSpec.parse(text)
     except ValueError as e:
         raise BigTwoError(str(e)) from None
-    if is_class_target(spec.name) and "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # a module beside the user, as `python -m` would find it
+    find_classes_beside_the_user([text])
     return spec
 
 
