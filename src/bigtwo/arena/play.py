@@ -73,6 +73,11 @@ def needs_match(rules: Ruleset, rounds: int = 1) -> bool:
     return rounds > 1 or bool(rules.horse_game) or exchanges_before_first_round(rules)
 
 
+def _who(display: str, seat: int, deal: int, rotation: int) -> str:
+    """A bot named for a failure: its spec, seat and game (built only when a bot fails, not at every move)."""
+    return f"{display} in seat {seat} (deal {deal}, rotation {rotation})"
+
+
 def play_game(
     rules: Ruleset,
     lineup: list[BotSpec],
@@ -110,26 +115,32 @@ def play_game(
         s = game.to_move
         assert s is not None
         obs = game.observe(s)
-        who = f"{lineup[entries[s]].display} in seat {s} (deal {deal}, rotation {rotation})"
         t0 = time.perf_counter()
         try:
             action = bots[s].choose(rules, obs)
         except BigTwoError as e:  # said in words already (a table the bot has no weights for): say which bot
             raise BigTwoError(f"{lineup[entries[s]].display}: {e}") from None
         except Exception as e:  # a user's bot: its failure in one line naming it, not a traceback
-            raise BigTwoError(f"{who} raised {type(e).__name__}: {e}") from None
+            raise BigTwoError(
+                f"{_who(lineup[entries[s]].display, s, deal, rotation)} raised {type(e).__name__}: {e}"
+            ) from None
         dt = time.perf_counter() - t0
         think[s] += dt
         worst[s] = max(worst[s], dt)
         calls[s] += 1
         if action is None:
-            raise BigTwoError(f"{who} answered None: a bot answers with a play (a pass included) or an answer")
+            raise BigTwoError(
+                f"{_who(lineup[entries[s]].display, s, deal, rotation)} answered None: a bot answers with a play "
+                "(a pass included) or an answer"
+            )
         if recorder is not None:
             recorder.decision(game, s, obs, action)
         try:
             game.apply(action)
         except BigTwoError as e:
-            raise BigTwoError(f"{who} made a move the rules do not allow: {e}") from None
+            raise BigTwoError(
+                f"{_who(lineup[entries[s]].display, s, deal, rotation)} made a move the rules do not allow: {e}"
+            ) from None
         actions += 1
         if actions > MAX_ACTIONS:
             raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
