@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -594,6 +595,84 @@ def test_seats_sit_around_the_table_for_two_to_eight_players(browser, server, vi
         assert tops == sorted(tops)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shot(page, f"4-seats-{n}-players-{screen}")
+    assert errors == []
+    page.close()
+
+
+def centre(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+# (preset, house rules, players): the presets' own directions, and a house rule turning house-code round
+DIRECTIONS = [
+    ("classic", {}, 3),
+    ("classic", {}, 4),
+    ("winner", {}, 3),
+    ("winner", {}, 4),
+    ("house-code", {"direction": "counter-clockwise"}, 6),
+    ("house-code", {"direction": "counter-clockwise"}, 8),
+    ("house-code", {}, 8),
+]
+
+
+@pytest.mark.parametrize("viewport", SCREENS)
+def test_the_player_after_you_sits_on_the_side_play_passes_to(browser, server, viewport):
+    """Counter-clockwise play (seen from above) passes to the right: the player after you sits on your right,
+    and the seats go round the other way from the clockwise table's, where the next player sits on your left.
+    A small line under the trick says which way, in words."""
+    screen = name_of(viewport)
+    page = browser.new_page(viewport=viewport)
+    errors = watch_errors(page)
+    for preset, changes, n in DIRECTIONS:
+        direction = rules_of(preset, changes).direction
+        made = open_table(
+            server,
+            preset=preset,
+            rules=changes,
+            players=n,
+            seats=[{"kind": "open"}] + [{"kind": "bot"}] * (n - 1),
+            bot_delay=10,
+        )
+        sit(page, server, made)
+        page.wait_for_selector("#table #hand .card")
+        view = page.evaluate(STATE)
+        assert view["match"]["direction"] == direction
+        side = "right" if direction == "counter-clockwise" else "left"
+        other = "left" if side == "right" else "right"
+        case = (preset, changes, n, screen)
+        # the next player is drawn on that side of your hand, the one before you on the other
+        hand_x, _ = centre(page.locator("#hand").bounding_box())
+        next_x, _ = centre(page.locator("#seat-1").bounding_box())
+        last_x, _ = centre(page.locator(f"#seat-{n - 1}").bounding_box())
+        assert (next_x > hand_x) if side == "right" else (next_x < hand_x), case
+        assert (last_x < hand_x) if side == "right" else (last_x > hand_x), case
+        assert page.get_attribute("#seat-1", "data-pos") == side, case
+        assert page.get_attribute(f"#seat-{n - 1}", "data-pos") == other, case
+        # and every seat after it goes on round the table the same way, seen from above
+        cx, cy = centre(page.locator("#trick").bounding_box())
+        turns = []
+        for s in range(n):
+            x, y = centre(page.locator(f"#seat-{s}").bounding_box())
+            turns.append(math.atan2(y - cy, x - cx))  # the screen's y grows downwards: clockwise, seen from above
+        steps = [(turns[s] - turns[0]) % (2 * math.pi) for s in range(1, n)]
+        if direction == "counter-clockwise":
+            steps = [2 * math.pi - a for a in steps]
+        assert steps == sorted(steps), (case, steps)
+        # the words, for players: which way, and who plays after you, by name
+        line = page.locator("#direction")
+        assert line.get_attribute("data-direction") == direction, case
+        assert f"Play passes to the {side}" in line.inner_text(), case
+        after = f"{view['room']['seats'][1]['name']} plays after you"
+        assert line.get_attribute("aria-label") == f"Play passes to the {side}: {after}", case
+        assert line.get_attribute("title") == f"Play passes to the {side} ({direction}): {after}", case
+        assert not SEAT_WORDS.search(line.get_attribute("title")), case
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        shot(page, f"4-direction-{preset}-{n}-players-{screen}")
+    # two players: play goes back and forth, and the table names no side
+    made = open_table(server, preset="classic", players=2, seats=[{"kind": "open"}, {"kind": "bot"}], bot_delay=10)
+    sit(page, server, made)
+    page.wait_for_selector("#table #hand .card")
+    assert page.locator("#direction").count() == 0
     assert errors == []
     page.close()
 

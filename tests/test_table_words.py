@@ -292,3 +292,60 @@ def test_the_winner_of_the_last_round_leads_in_agreement_with_its_subject():
     assert any(line.startswith("You") for line in said) and any(not line.startswith("You") for line in said)
     for line in said:
         assert re.fullmatch(r"You won the last round and lead\.|\w+ won the last round and leads\.", line), line
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "seat", "said"),
+    [
+        ("classic", 4, 0, "Play passes to the right (counter-clockwise): Ana plays after you."),
+        ("winner", 4, 0, "Play passes to the left (clockwise): Ana plays after you."),
+        ("house-code", 3, 2, "Play passes to the left (clockwise): Ana plays after you."),
+    ],
+)
+def test_both_tables_say_which_way_play_goes_round_the_table(preset, players, seat, said):
+    """The rules' direction in the browser table's words: counter-clockwise play passes to the right, clockwise
+    to the left; the plain table names who plays after you, the full-screen one says it under the players."""
+    from bigtwo.cli.tui import seats_subtitle
+    from bigtwo.cli.words import play_direction
+
+    out = io.StringIO()
+    rules = load_rules(preset)
+    table = PlainTable(
+        rules,
+        players=players,
+        seat=seat,
+        seed=5,
+        bots="random",
+        delay=0,
+        console=Console(file=out, width=200),
+        input_fn=lambda _p: "quit",
+    )
+    table.run()
+    lines = out.getvalue().splitlines()
+    assert said in lines, lines[:4]
+    check_words(said)
+    side = "right" if rules.direction == "counter-clockwise" else "left"
+    arrow = "↺" if side == "right" else "↻"
+    assert seats_subtitle(table.session) == f"{arrow} Play passes to the {side}"
+    assert play_direction(rules.direction, players) == said.partition(":")[0]
+
+
+def test_two_players_are_not_told_a_direction():
+    """At two players play goes back and forth: no side to name."""
+    from bigtwo.cli.tui import seats_subtitle
+    from bigtwo.cli.words import play_direction
+
+    out = io.StringIO()
+    table = PlainTable(
+        load_rules("classic"),
+        players=2,
+        seed=5,
+        bots="random",
+        delay=0,
+        console=Console(file=out, width=200),
+        input_fn=lambda _p: "quit",
+    )
+    table.run()
+    assert "Play passes" not in out.getvalue()
+    assert seats_subtitle(table.session) is None
+    assert play_direction("clockwise", 2) is None and play_direction("counter-clockwise", 2, short=True) is None

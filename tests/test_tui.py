@@ -184,6 +184,24 @@ def test_the_table_fits_80x24_with_eight_players():
     run(scenario())
 
 
+@pytest.mark.parametrize(
+    ("preset", "players", "said"),
+    [("classic", 4, "↺ Play passes to the right"), ("house-code", 8, "↻ Play passes to the left")],
+)
+def test_the_list_of_players_says_which_way_play_goes_whole_at_80x24(preset, players, said):
+    session = TableSession(load_rules(preset), players=players, seed=2, bots="random")
+    table = TableApp(session, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            screen = screen_text(table)
+            assert said in screen, screen
+            assert f"{TABLE_NAMES[players - 2]} random" in screen  # the last player is still listed
+
+    run(scenario())
+
+
 def test_bot_kinds_and_options(monkeypatch):
     assert [str(b) for b in bot_specs("greedy, random", 2)] == ["greedy", "random"]
     assert [b.name for b in bot_specs("random", 3)] == ["random"] * 3

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
-from bigtwo.cli.words import plural
+from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
 from bigtwo.match import Match
@@ -115,6 +115,9 @@ class PlainTable:
             if m.points:
                 length += (" or " if length else "") + plural(m.points, "point")
             self.say(f"A match of {length}.")
+        way = play_direction(self.rules.direction, s.n)
+        if way is not None:
+            self.say(escape(f"{way}: {s.name((s.seat + 1) % s.n)} plays after you."))
         self.say(HELP)
         while True:
             self.flush_log()

@@ -26,7 +26,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from bigtwo.cards import CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
-from bigtwo.cli.words import plural
+from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.record.build import ordinal
 
@@ -308,7 +308,9 @@ class TableApp(App[None]):
     def refresh_view(self) -> None:
         s = self.session
         self.query_one("#title", Static).update(title_line(s, self.save_path))
-        self.query_one("#seats", Static).update(seats_table(s))
+        seats = self.query_one("#seats", Static)
+        seats.update(seats_table(s))
+        seats.border_subtitle = seats_subtitle(s)
         table = self.query_one("#table", CardsPanel)
         table.update(table_panel(s, table.styles_for_cards, self.announce))
         log = self.query_one(RichLog)
@@ -642,6 +644,11 @@ def seats_table(s: TableSession) -> Table:
         style = "bold" if seat == s.seat else ""
         t.add_row(*row, style=style)
     return t
+
+
+def seats_subtitle(s: TableSession) -> str | None:
+    """Under the list of players: which way play goes round the table (nothing at two players)."""
+    return play_direction(s.rules.direction, s.n, short=True)
 
 
 def _ranking(s: TableSession) -> bool:

@@ -134,6 +134,7 @@ def _extras(
     view["trick_starts"] = list(tricks)
     view["ranks_only"] = rules.ranks_only  # scored by finishing order: places, not points
     view["suit_order"] = rules.suit_order
+    view["direction"] = rules.direction  # which way round the table seat n+1 sits: how the page lays the seats out
     if view["decision"] is not None:
         view["decision"]["said"] = words.render(view["decision"]["reason"])
         for a in view["decision"].get("answers", ()):  # a stealing president's questions so far, and their answers

@@ -10,15 +10,24 @@ const SUITS = "DCHS";
 const BUBBLE_MS = 6000; // how long a chat line shows beside its seat
 const faces = (cards) => cards.map(shortName).join(" ");
 
-// Where the other seats sit, seen from the bottom seat, in the order of play: up the left side, along the top,
-// down the right side. ``others`` lists them in turn order after the bottom seat.
-export function seatPositions(others) {
+// Where the other seats sit, seen from the bottom seat, in the order of play. ``others`` lists them in turn
+// order after the bottom seat. Clockwise play (seen from above) passes to the left: up the left side, along the
+// top from left to right, down the right side. Counter-clockwise play passes to the right: up the right side,
+// along the top from right to left, down the left side. Each list is in the order drawn (top to bottom down a
+// side, left to right along the top).
+export function seatPositions(others, direction = "clockwise") {
   const k = others.length;
   const side = k <= 1 ? 0 : k <= 5 ? 1 : 2;
-  const left = others.slice(0, side).reverse();
-  const right = others.slice(k - side);
-  const top = others.slice(side, k - side);
-  return { left, top, right };
+  const near = others.slice(0, side).reverse(); // the side play goes up first, drawn from the top down
+  const across = others.slice(side, k - side);
+  const far = others.slice(k - side);
+  if (direction === "counter-clockwise") return { left: far, top: across.reverse(), right: near };
+  return { left: near, top: across, right: far };
+}
+
+// Which way play goes, in words for players: passes to the left (clockwise) or to the right
+function passesTo(direction) {
+  return direction === "counter-clockwise" ? "right" : "left";
 }
 
 export function tablePage(roomId, app, statusLine) {
@@ -487,7 +496,7 @@ export function tablePage(roomId, app, statusLine) {
     const mine = myTurn(v);
     const n = room.seats.length, bottom = me === null ? 0 : me;
     const others = Array.from({ length: n - 1 }, (_, k) => room.seats[(bottom + 1 + k) % n]);
-    const pos = seatPositions(others);
+    const pos = seatPositions(others, g.direction);
     const inTrick = lastInTrick(g);
     const posOf = {};
     for (const side of ["left", "top", "right"]) for (const s of pos[side]) posOf[s.seat] = side;
@@ -498,7 +507,7 @@ export function tablePage(roomId, app, statusLine) {
     if (state.animate && g.trick && state.animate.seat === g.trick.seat) trickEl.classList.add("enter", `from-${posOf[g.trick.seat]}`);
     const center = h("div", { class: "center" },
       h("div", { class: "trick", id: "trick" }, trickEl, h("div", { class: "label" }, describeTrick(v))),
-      promptLine(v), noticeList());
+      promptLine(v), noticeList(), directionLine(v, bottom, others));
     const ring = h("div", { class: `ring seats-${n}`, id: "seats" },
       h("div", { class: "side left", id: "side-left" }, pos.left.map((s) => seatBox(v, s, "left", inTrick))),
       h("div", { class: "side top", id: "side-top" }, pos.top.map((s) => seatBox(v, s, "top", inTrick))),
@@ -515,6 +524,17 @@ export function tablePage(roomId, app, statusLine) {
     parts.push(hostPanel(v));
     if (g.rounds_done.length) parts.push(h("details", { class: "log scores-box" }, h("summary", {}, "Scores"), scoreTable(v, g.rounds_done)));
     return h("div", { class: `felt phase-${g.phase}`, id: "table" }, ...parts);
+  }
+
+  // which way play goes round this table, and who plays after the bottom seat (two players: back and forth)
+  function directionLine(v, bottom, others) {
+    if (others.length < 2) return null;
+    const w = wording(v.room, v.you.seat), ccw = v.match.direction === "counter-clockwise";
+    const words = `Play passes to the ${passesTo(v.match.direction)}`;
+    const after = `${w.name(others[0].seat)} plays after ${w.object(bottom)}`;
+    return h("div", { class: "direction", id: "direction", role: "note", "data-direction": ccw ? "counter-clockwise" : "clockwise",
+      title: `${words} (${ccw ? "counter-clockwise" : "clockwise"}): ${after}`, "aria-label": `${words}: ${after}` },
+    h("span", { class: "arrow", "aria-hidden": "true" }, ccw ? "↺" : "↻"), ` ${words}`);
   }
 
   function promptLine(v) {
