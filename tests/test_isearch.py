@@ -267,6 +267,96 @@ def test_the_candidates_are_fewer_where_the_network_plays_every_seat():
     assert set(top) <= set(bot.last_counts) and len(bot.last_counts) <= 3 + 3 + 1  # and the pass
 
 
+def test_at_two_decks_the_candidates_are_distinct_plays(tmp_path, monkeypatch):
+    """With two decks the engine lists each copy's set as a play (the copies are distinct cards): a hand holding
+    both copies of a card has that single listed twice, the heuristic ranks the two side by side and the network
+    values them alike. The candidates of ``search``, ``isearch`` and ``ismcts`` (and the moves a play-out's
+    searching seat weighs) hold each play once, the next distinct play in the other's place."""
+    from bigtwo.bots.heuristic import search_candidates
+    from bigtwo.bots.ismcts import ISMCTSBot
+    from bigtwo.bots.search import SearchBot
+    from bigtwo.cards import DECK_SIZE, fold_copies
+
+    def distinct(plays):
+        return len({fold_copies(p.mask) for p in plays}) == len(plays)
+
+    rules = ruleset("two-decks")
+    g = midgame(rules, 0, 3, players=5)
+    obs = g.observe(g.to_move)
+    assert obs.hand & obs.hand >> DECK_SIZE  # both copies of a card
+    weights = random_network(tmp_path / "n.npz", rules, 5, 3, rules_settings=rules.to_dict(sectioned=False))
+    legal = g.legal_plays()
+    ranked = policy_for(engine_of(rules, obs)).scores(view_from_observation(rules, obs, legal))
+    assert not distinct([p for _s, p in ranked[:4]])  # the heuristic's best four hold one play twice
+    q = make("isearch", weights=weights)._network_for(rules, 5).values(rules, obs, legal)
+    assert q is not None and not distinct([legal[i] for i in sorted(range(len(legal)), key=lambda i: -q[i])[:2]])
+    first_four: list = []  # the heuristic's best four distinct plays, the better ranked copy of each
+    for _s, p in ranked:
+        if len(first_four) < 4 and distinct([*first_four, p]):
+            first_four.append(p)
+
+    options = search_candidates(ranked, 4)
+    assert options[:4] == first_four and options[4:] == [p for p in legal if p.is_pass and p not in first_four]
+
+    seen = {}
+
+    def spy_search(self, rules, obs, policy, cands, deadline):
+        seen[self.name] = cands
+        return cands[0]
+
+    def spy_candidates(self, rules, obs, play, cands, *rest):
+        seen[self.name] = cands
+        return cands[0]
+
+    monkeypatch.setattr(SearchBot, "_search", spy_search)
+    monkeypatch.setattr(InferenceSearchBot, "_search_candidates", spy_candidates)
+    monkeypatch.setattr(ISMCTSBot, "_search_candidates", spy_candidates)
+    make("search", seed=1, iterations=2, candidates=4).choose(rules, obs)
+    make("isearch", seed=1, iterations=2, candidates=4, learned_candidates=2, weights=weights).choose(rules, obs)
+    make("ismcts", seed=1, iterations=2, candidates=4).choose(rules, obs)  # (no network at this table)
+    assert seen["search"] == seen["ismcts"] == options
+    cands = seen["isearch"]  # and the network's best two distinct plays the heuristic's four lack
+    assert distinct(cands) and cands[:4] == first_four, [str(p) for p in cands]
+    assert len(cands) == 4 + 2, [str(p) for p in cands]
+
+
+def test_at_one_deck_the_candidates_are_the_best_listed(monkeypatch):
+    """With one deck no two plays are equal up to copies, and the candidates are as they always were: the
+    heuristic's best ``k`` as ranked and the pass; for ``isearch`` beside them the network's best ``n`` it lacks."""
+    from bigtwo.bots.heuristic import search_candidates
+
+    seen, networked = [], 0
+
+    def spy(self, rules, obs, play, cands, *rest):
+        seen.append(cands)
+
+    monkeypatch.setattr(InferenceSearchBot, "_search_candidates", spy)
+    for name in ("classic", "winner", "wild-jokers"):
+        rules = ruleset(name)
+        for obs in decisions_with_a_choice(rules, [(s, a) for s in range(4) for a in (4, 9, 17)]):
+            bot = make("isearch", seed=1, iterations=1, candidates=3, learned_candidates=2)
+            legal = bot.legal(rules, obs)
+            ranked = policy_for(engine_of(rules, obs)).scores(view_from_observation(rules, obs, legal))
+            for k in (1, 3, 6):
+                assert (
+                    search_candidates(ranked, k)
+                    == [p for _s, p in ranked[:k]] + [p for _s, p in ranked[k:] if p.is_pass]
+                    or ranked[0][0] >= WIN
+                )
+            seen.clear()
+            bot.choose(rules, obs)
+            if not seen:
+                continue  # it went out
+            expected = [p for _s, p in ranked[:3]]
+            q = bot._network_for(rules, obs.players).values(rules, obs, legal)
+            if q is not None:
+                expected += [legal[i] for i in sorted(range(len(legal)), key=lambda i: -q[i])[:2]]
+                networked += 1
+            expected = list(dict.fromkeys(expected)) + [p for p in legal if p.is_pass and p not in expected]
+            assert seen == [expected]
+    assert networked  # (classic's four seats have the shipped network)
+
+
 @pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
 def test_the_same_seed_plays_the_same_game(options):
     rules = load_rules("classic")

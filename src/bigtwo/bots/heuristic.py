@@ -31,7 +31,7 @@ from bigtwo.bots.base import BaseBot
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.registry import register
 from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
-from bigtwo.cards import JOKER_RANK, bits
+from bigtwo.cards import JOKER_RANK, bits, fold_copies
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
@@ -408,10 +408,29 @@ def policy_for(ev: Any, contest: bool = True, weights: HeuristicWeights = DEFAUL
     return p
 
 
+def best_distinct(ranked: list[tuple[float, Play]], count: int) -> list[Play]:
+    """The first ``count`` plays of ``ranked`` (best first) that differ up to deck copies: with two decks the
+    engine lists each copy's set, which is one play to a player, and a search spends no two of its few
+    candidates on it (the better ranked copy stays). The first ``count`` for one deck."""
+    out: list[Play] = []
+    seen: set[int] = set()
+    for _s, p in ranked:
+        if len(out) >= count:
+            break
+        key = fold_copies(p.mask)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
 def best_and_pass(ranked: list[tuple[float, Play]], count: int) -> list[Play]:
-    """The moves a search weighs at a seat: its heuristic's best ``count`` of ``ranked`` (best first), and the pass
-    when it is legal and not among them."""
-    return [p for _s, p in ranked[:count]] + [p for _s, p in ranked[count:] if p.is_pass]
+    """The moves a search weighs at a seat: its heuristic's best ``count`` distinct plays of ``ranked`` (best
+    first, :func:`best_distinct`), and the pass when it is legal and not among them."""
+    best = best_distinct(ranked, count)
+    if any(p.is_pass for p in best):
+        return best
+    return best + [p for _s, p in ranked if p.is_pass]
 
 
 def search_candidates(ranked: list[tuple[float, Play]], count: int) -> list[Play]:

@@ -47,6 +47,7 @@ from bigtwo.bots.heuristic import (
     WIN,
     HeuristicPolicy,
     best_and_pass,
+    best_distinct,
     giveaway_order,
     policy_for,
     search_candidates,
@@ -54,6 +55,7 @@ from bigtwo.bots.heuristic import (
 from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.view import engine_of, played_in, view_from_game, view_from_observation
+from bigtwo.cards import fold_copies
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
@@ -527,15 +529,17 @@ class InferenceSearchBot(SearchBot):
         measure = rules.play_measure if self.utility == "auto" else self.utility
         network = self._network_for(rules, observation.players)
         heuristic_n, network_n = self.candidate_counts(observation.players, measure, network.scorer is not None)
-        cands = [p for _s, p in ranked[:heuristic_n]]
+        cands = best_distinct(ranked, heuristic_n)
         q = network.values(rules, observation, legal)
         prior: dict[int, float] = {}
         shrink = False
         if q is not None and network.scorer is not None:
             by_q = sorted(range(len(legal)), key=lambda i: -q[i])
-            for i in by_q[:network_n]:
-                if legal[i] not in cands:
-                    cands.append(legal[i])
+            # the network's best distinct plays (with two decks a card's copies are one play) the heuristic's lack
+            taken = {fold_copies(p.mask) for p in cands}
+            for p in best_distinct([(0.0, legal[i]) for i in by_q], network_n):
+                if fold_copies(p.mask) not in taken:
+                    cands.append(p)
             prior = {p.mask: q[i] for i, p in enumerate(legal)}
             # the network's values are points of the measure it was trained on (a card left, or a place): they
             # weigh in beside play-outs scored the same way, and otherwise only choose when no deal was searched
