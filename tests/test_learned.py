@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import tempfile
 from pathlib import Path
 
@@ -462,3 +463,27 @@ def test_weights_that_are_not_a_network_file_are_refused_in_words(tmp_path):
         assert str(e.value) == f"weights {path}: {said}" or str(e.value).startswith(f"weights {path}: {said} ("), e
         with pytest.raises(BigTwoError, match=said):
             QPolicy.load(path)
+
+
+def test_weights_and_decisions_are_opened_by_one_reader_each_in_its_own_words(tmp_path, monkeypatch):
+    """``QPolicy.load`` and ``read_decisions`` open their archives through :mod:`bigtwo.bots.npzfile`: a readable
+    binary file is read as it is (not checked as a path), and a file the system will not let be read is said so
+    by the decisions reader and as not weights by the learned bot's."""
+    import io
+
+    from bigtwo.arena.decisions import read_decisions
+
+    with pytest.raises(BigTwoError, match=r"^weights <_io\.BytesIO .*: not a weights file of the learned bot \("):
+        QPolicy.load(io.BytesIO(b"hello"))
+    path = tmp_path / "locked.npz"
+    np.savez_compressed(path, x=np.zeros(3))
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(np, "load", refused)
+    with pytest.raises(BigTwoError, match=f"^{re.escape(str(path))}: cannot be read: Permission denied$"):
+        read_decisions(path)
+    with pytest.raises(BigTwoError) as e:
+        QPolicy.load(path)
+    assert str(e.value).startswith(f"weights {path}: not a weights file of the learned bot ("), e.value

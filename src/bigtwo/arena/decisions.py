@@ -62,6 +62,7 @@ import numpy as np
 
 from bigtwo.actions import Action
 from bigtwo.bots.features import FEATURES_VERSION, ActionEncoder, StateEncoder, info_from_observation
+from bigtwo.bots.npzfile import NpzWords, open_npz
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
@@ -70,6 +71,14 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 
 FORMAT = "bigtwo-decisions/1"
+WRITTEN_BY = "bigtwo simulate --record-decisions writes them, as compressed numpy (.npz)"
+DECISIONS_WORDS = NpzWords(
+    folder="{path} is a directory, not a decisions file",
+    missing="no decisions file at {path}",
+    not_npz=f"{{path}}: not a decisions file: {WRITTEN_BY}",
+    one_array=f"{{path}}: not a decisions file (one array, not an archive): {WRITTEN_BY}",
+    unreadable="{path}: cannot be read: {reason}",
+)
 HISTORY = 8  # recent actions in the state vector, as the shipped learned weights read it
 _WORD = (1 << 64) - 1
 
@@ -283,23 +292,10 @@ class Decisions:
 def read_decisions(path: str | Path) -> Decisions:
     """Read a file written by :func:`write_decisions` (or ``bigtwo simulate --record-decisions``)."""
     path = Path(path)
-    if path.is_dir():
-        raise BigTwoError(f"{path} is a directory, not a decisions file")
-    if not path.exists():
-        raise BigTwoError(f"no decisions file at {path}")
-    written = "bigtwo simulate --record-decisions writes them, as compressed numpy (.npz)"
-    try:
-        data = np.load(path, allow_pickle=False)
-    except PermissionError as e:
-        raise BigTwoError(f"{path}: cannot be read: {e.strerror}") from None
-    except (OSError, ValueError, EOFError):
-        raise BigTwoError(f"{path}: not a decisions file: {written}") from None
-    if not isinstance(data, np.lib.npyio.NpzFile):
-        raise BigTwoError(f"{path}: not a decisions file (one array, not an archive): {written}")
-    with data:
+    with open_npz(path, DECISIONS_WORDS) as data:
         arrays = {k: data[k] for k in data.files}
     if "meta" not in arrays:
-        raise BigTwoError(f"{path}: not a decisions file (no meta): {written}")
+        raise BigTwoError(f"{path}: not a decisions file (no meta): {WRITTEN_BY}")
     meta = json.loads(bytes(arrays.pop("meta")).decode())
     if meta.get("format") != FORMAT:
         raise BigTwoError(f"{path}: format {meta.get('format')!r} is not {FORMAT!r}")

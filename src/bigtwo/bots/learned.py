@@ -40,6 +40,7 @@ from bigtwo.bots.features import (
 )
 from bigtwo.bots.heuristic import policy_for as heuristic_for
 from bigtwo.bots.heuristic import search_candidates
+from bigtwo.bots.npzfile import NpzWords, check_file, open_npz
 from bigtwo.bots.registry import register
 from bigtwo.bots.view import SeatView, engine_of, played_in, view_from_game, view_from_observation
 from bigtwo.combos.play import Play
@@ -49,6 +50,12 @@ from bigtwo.rules.ruleset import Ruleset, load_rules
 
 WEIGHTS_FORMAT = 1
 NOT_WEIGHTS_HINT = "bigtwo train exports them, as OUT/best.npz"
+WEIGHTS_WORDS = NpzWords(
+    folder="weights {path}: a folder",
+    missing="weights {path}: no such file",
+    not_npz=f"weights {{path}}: not a weights file of the learned bot ({NOT_WEIGHTS_HINT})",
+    one_array=f"weights {{path}}: not a weights file of the learned bot ({NOT_WEIGHTS_HINT})",
+)
 _BLAS: ThreadpoolController | None = None
 
 
@@ -131,15 +138,7 @@ class QPolicy:
     def load(cls, path: str | Path | Any) -> QPolicy:
         """Read weights written by :meth:`save` (a path or a readable binary file). A file that is not such
         weights (no file, a folder, another kind of file) raises :class:`BigTwoError` naming it, in words."""
-        if isinstance(path, str | Path):
-            _check_file(path)
-        try:
-            archive = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError):  # numpy's own words would speak of pickles
-            archive = None
-        if not isinstance(archive, np.lib.npyio.NpzFile):
-            raise BigTwoError(f"weights {path}: not a weights file of the learned bot ({NOT_WEIGHTS_HINT})")
-        with archive as data:
+        with open_npz(path, WEIGHTS_WORDS) as data:
             try:
                 meta = json.loads(bytes(data["meta"]).decode())
                 if meta.get("format") != WEIGHTS_FORMAT:
@@ -150,12 +149,6 @@ class QPolicy:
                 what = str(e.args[0]) if e.args else "a part"
                 missing = what if " " in what else f"its description has no {what!r}"
                 raise BigTwoError(f"weights {path}: not a network the learned bot reads ({missing})") from None
-
-
-def _check_file(path: str | Path) -> None:
-    """Refuse, naming it, a weights path that is no file (Python's words would be ``[Errno 2]``)."""
-    if not Path(path).is_file():
-        raise BigTwoError(f"weights {path}: {'a folder' if Path(path).is_dir() else 'no such file'}")
 
 
 # --- the shipped weights ---------------------------------------------------------------------------------
@@ -204,7 +197,7 @@ def _file_policy(path: str, mtime_ns: int, size: int) -> QPolicy:
 
 def load_weights(path: str | Path) -> QPolicy:
     """The policy in the weights file at ``path`` (shared: read-only)."""
-    _check_file(path)
+    check_file(path, WEIGHTS_WORDS)
     resolved = Path(path).resolve()
     st = resolved.stat()
     return _file_policy(str(resolved), st.st_mtime_ns, st.st_size)
