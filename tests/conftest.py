@@ -8,6 +8,12 @@ settings.register_profile("ci", deadline=None, suppress_health_check=[HealthChec
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: a worker a core, at most four (the browser and server tests run servers and browsers of their
+    own, and more workers than that only wait on one another)."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
 @pytest.fixture
 def torch_one_thread():
     """Torch on one thread for the test (as training runs: one core), restored after."""

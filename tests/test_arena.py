@@ -209,6 +209,7 @@ def test_local_processes_give_the_same_games_as_one_process():
     assert without_timing(many.records) == without_timing(one.records)
 
 
+@pytest.mark.xdist_group("ray")  # one local Ray instance at a time
 def test_the_same_run_on_a_local_ray_instance():
     ray = pytest.importorskip("ray")
     lineup = "heuristic,greedy,random"

@@ -250,6 +250,7 @@ def test_the_field_is_every_reference_bot():
     assert "iterations" in FIELD["search"]  # a fixed number of deals, not a time limit: the same moves anywhere
 
 
+@pytest.mark.xdist_group("ray")  # one local Ray instance at a time
 def test_the_ray_path_gives_the_same_board():
     ray = pytest.importorskip("ray")
     specs = [BotSpec.parse("heuristic")]

@@ -279,6 +279,7 @@ def test_the_lobby_survives_the_surrogate_request_on_sqlite(tmp_path):
     lobby_survives_the_surrogate(str(tmp_path / "lobby.sqlite3"))
 
 
+@pytest.mark.xdist_group("postgresql")  # one database for the suite: its tests take turns on one worker
 def test_the_lobby_survives_the_surrogate_request_on_postgresql():
     url = postgres_url_or_skip()
     reset_postgres(url)
@@ -463,6 +464,7 @@ def test_a_revoked_token_never_acts_in_200_races_on_sqlite(tmp_path):
     revocation_race(str(tmp_path / "race.sqlite3"), 200)
 
 
+@pytest.mark.xdist_group("postgresql")  # one database for the suite: its tests take turns on one worker
 def test_a_revoked_token_never_acts_on_postgresql():
     url = postgres_url_or_skip()
     reset_postgres(url)

@@ -30,7 +30,8 @@ from tests.server_support import (
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# one PostgreSQL database for the suite: its tests take turns on one worker
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.xdist_group("postgresql"))])
 def database(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
@@ -371,7 +372,8 @@ def test_arena_results_are_published_to_the_ladder_once(tmp_path):
     # a mistyped database is refused, not created empty
     typo = tmp_path / "ladder.sqlite"
     missing = runner.invoke(app, ["ladder", "show", "--database", str(typo)], env={"COLUMNS": "200"})
-    assert missing.exit_code == 2 and f"no database file at {typo}" in missing.output and not typo.exists()
+    said = " ".join(missing.output.split())  # one line, wherever a long temporary path made it wrap
+    assert missing.exit_code == 2 and f"no database file at {typo}" in said and not typo.exists(), missing.output
     # house rules, or a bot under a name with options, are not rated
     house = run_arena(load_rules_with_change(), "greedy,random,random,random", 1, workers=1)
     refused = runner.invoke(app, ["ladder", "publish", str(house.save(tmp_path / "h.json")), "--database", database])
