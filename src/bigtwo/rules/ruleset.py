@@ -246,7 +246,9 @@ class Ruleset(BaseModel):
     min_players: StrictInt = _f(2, "play", "Fewest players these rules allow", ge=2, le=8)
     max_players: StrictInt = _f(4, "play", "Most players these rules allow", ge=2, le=8)
     direction: Literal["clockwise", "counter-clockwise"] = _f(
-        "counter-clockwise", "play", "Which way play goes round the table (seat n+1 is always next)"
+        "counter-clockwise",
+        "play",
+        "Which way play goes round the table: clockwise passes to the left, counter-clockwise to the right",
     )
     match: Literal["count", "kind"] = _f(
         "count",
