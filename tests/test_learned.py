@@ -487,3 +487,17 @@ def test_weights_and_decisions_are_opened_by_one_reader_each_in_its_own_words(tm
     with pytest.raises(BigTwoError) as e:
         QPolicy.load(path)
     assert str(e.value).startswith(f"weights {path}: not a weights file of the learned bot ("), e.value
+
+
+def test_a_cut_off_archive_is_refused_in_words_by_both_readers(tmp_path):
+    """A weights or decisions file cut off in a copy (half its bytes) is refused naming it, not with zipfile's
+    ``BadZipFile``."""
+    from bigtwo.arena.decisions import read_decisions
+
+    cut = tmp_path / "cut.npz"
+    whole = (Path(__file__).parents[1] / "src/bigtwo/bots/weights/classic-4p.npz").read_bytes()
+    cut.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(BigTwoError, match=f"^weights {re.escape(str(cut))}: not a weights file of the learned bot"):
+        QPolicy.load(cut)
+    with pytest.raises(BigTwoError, match=f"^{re.escape(str(cut))}: not a decisions file: "):
+        read_decisions(cut)

@@ -8,6 +8,7 @@ that both can import it.
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import IO, NamedTuple
 
@@ -45,7 +46,7 @@ def open_npz(source: str | Path | IO[bytes], words: NpzWords) -> np.lib.npyio.Np
         if words.unreadable is None:
             raise BigTwoError(words.not_npz.format(path=source)) from None
         raise BigTwoError(words.unreadable.format(path=source, reason=e.strerror)) from None
-    except (OSError, ValueError, EOFError):  # numpy's own words would speak of pickles
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # numpy's words: pickles; zipfile's: a cut-off file
         raise BigTwoError(words.not_npz.format(path=source)) from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise BigTwoError(words.one_array.format(path=source))
