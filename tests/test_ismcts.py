@@ -12,10 +12,10 @@ import pytest
 from bigtwo import load_rules
 from bigtwo.bots import make
 from bigtwo.bots.heuristic import WIN, policy_for
-from bigtwo.bots.ismcts import DealPool, ISMCTSBot, Node, move_key
+from bigtwo.bots.ismcts import DealPool, ISMCTSBot, Node
 from bigtwo.bots.search import played_in, rollout
 from bigtwo.bots.view import engine_of, view_from_observation
-from bigtwo.cards import DECK_SIZE
+from bigtwo.cards import DECK_SIZE, fold_copies
 from bigtwo.utilities import round_utility
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
 
@@ -152,12 +152,12 @@ def test_on_the_true_deal_each_node_holds_its_movers_points(seed, actions):
         for key, child in node.children.items():
             if child.visits != 1 or child.children:
                 if child.children:
-                    move = next(p for p in game.legal_plays() if move_key(p.mask) == key)
+                    move = next(p for p in game.legal_plays() if fold_copies(p.mask) == key)
                     after = game.clone()
                     after.play(move)
                     walk(child, [*line, move], after)
                 continue
-            move = next(p for p in game.legal_plays() if move_key(p.mask) == key)
+            move = next(p for p in game.legal_plays() if fold_copies(p.mask) == key)
             mover = game.to_move
             points = _played_out(g, seat, [*line, move])
             assert child.total == pytest.approx(points[mover] / 13.0)
@@ -170,8 +170,8 @@ def test_on_the_true_deal_each_node_holds_its_movers_points(seed, actions):
 
 def test_move_keys_fold_the_two_copies_of_a_card():
     three_d, other_three_d = 1 << 0, 1 << DECK_SIZE
-    assert move_key(three_d) == move_key(other_three_d) != move_key(three_d | other_three_d)
-    assert move_key(0b1011) == 0b1011  # one deck: the cards themselves
+    assert fold_copies(three_d) == fold_copies(other_three_d) != fold_copies(three_d | other_three_d)
+    assert fold_copies(0b1011) == 0b1011  # one deck: the cards themselves
 
 
 @pytest.mark.parametrize(

@@ -48,21 +48,12 @@ from bigtwo.bots.search import (
     tempered_weights,
 )
 from bigtwo.bots.view import view_from_game
-from bigtwo.cards import DECK_SIZE
+from bigtwo.cards import fold_copies
 from bigtwo.combos.play import Play
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.utilities import round_utility
-
-FACES = (1 << DECK_SIZE) - 1
-
-
-def move_key(mask: int) -> int:
-    """A move's cards with the two deck copies of a card folded together: the same move on every deal (a deal
-    may hold the other copy of a card)."""
-    low, high = mask & FACES, mask >> DECK_SIZE
-    return (low | high) | ((low & high) << DECK_SIZE)
 
 
 class Node:
@@ -207,7 +198,7 @@ class ISMCTSBot(InferenceSearchBot):
         virtual: dict[int, float] = {}
         for c in cands:
             q = prior.get(c.mask) if shrink else None
-            k = move_key(c.mask)
+            k = fold_copies(c.mask)
             virtual[k] = self.prior if q is not None else 0.0
             root.children[k] = Node(virtual[k], virtual[k] * (q or 0.0) / scale)
         done = 0
@@ -230,7 +221,7 @@ class ISMCTSBot(InferenceSearchBot):
         self.last_iterations = done
         self.last_depth = depth
         self.last_effective_deals = effective_size(pool.weights())
-        first = {move_key(c.mask): c for c in cands}
+        first = {fold_copies(c.mask): c for c in cands}
         self.last_counts = {str(first[k]): round(n.visits - virtual[k]) for k, n in root.children.items()}
         if done == 0:
             return cands[0]
@@ -277,7 +268,7 @@ class ISMCTSBot(InferenceSearchBot):
                 options = cands
             else:
                 options = self._options(game, seat, play, played, previous[mover])
-            keys = [move_key(o.mask) for o in options]
+            keys = [fold_copies(o.mask) for o in options]
             offered.append((node, keys))
             children = node.children
             chosen = -1
