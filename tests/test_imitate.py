@@ -16,7 +16,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.arena import run_arena  # noqa: E402
-from bigtwo.arena.decisions import read_decisions, write_decisions  # noqa: E402
+from bigtwo.arena.decisions import mask_of, read_decisions, write_decisions  # noqa: E402
 from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.learned import GameScorer, QPolicy  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
@@ -230,3 +230,32 @@ def test_cli_imitate_reports_each_epoch(heuristic_decisions, tmp_path):
     assert r.exit_code == 0, r.output
     assert "epoch 0: held out: agrees" in r.output and "epoch 2: loss" in r.output
     assert (tmp_path / "policy.npz").exists() and (tmp_path / "report.json").exists()
+
+
+def test_at_two_decks_either_copy_of_a_candidate_is_among_the_searchs_moves(tmp_path):
+    """With two decks a card's two copies make one play: the rows mark both copies of a candidate alike, and a
+    record whose search chose the other copy (as the search of before its candidates folded the copies did)
+    replays as among its moves."""
+    from bigtwo.cards import fold_copies
+    from bigtwo.rl.imitate import search_candidate_rows
+    from tests.rulesets import rules_named
+
+    rules = rules_named("two-decks").replace(players=4)
+    result = run_arena(rules, ["search(iterations=1, utility='cards')"] * 4, 2, seed=3, utility="cards",
+                       workers=1, duplicate=False, record_decisions=True)  # fmt: skip
+    data = read_decisions(write_decisions(tmp_path / "two.npz", result))
+    allowed, _first = search_candidate_rows(data, rules, 4)
+    arrays = dict(data.arrays)
+    off, cards, chosen = arrays["legal_offsets"], arrays["legal_cards"], arrays["chosen"].copy()
+    swapped = 0
+    for i in range(len(chosen)):
+        folds = [fold_copies(mask_of(c)) for c in cards[off[i] : off[i + 1]]]
+        marks = allowed[off[i] : off[i + 1]]
+        assert all(marks[j] == marks[k] for j in range(len(folds)) for k in range(len(folds)) if folds[j] == folds[k])
+        twin = next((j for j in range(len(folds)) if j != chosen[i] and folds[j] == folds[chosen[i]]), None)
+        if twin is not None:
+            chosen[i], swapped = twin, swapped + 1
+    assert swapped
+    arrays["chosen"] = chosen
+    again, _ = search_candidate_rows(type(data)(data.meta, arrays), rules, 4, "other-copies.npz")
+    assert (again == allowed).all()

@@ -46,6 +46,7 @@ from bigtwo.bots.features import FEATURES_VERSION
 from bigtwo.bots.heuristic import policy_for, search_candidates
 from bigtwo.bots.learned import QPolicy
 from bigtwo.bots.view import view_from_game
+from bigtwo.cards import fold_copies
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.rl.dmc import QNet, TrainConfig, _load_start, _table_of
@@ -133,8 +134,9 @@ def search_candidate_rows(
         if game.to_move != seat[i] or [p.mask for p in legal] != rows:
             raise BigTwoError(f"{name}: decision {i} is not the replay's (seat or legal actions differ)")
         ranked = policy_for(game.ev).scores(view_from_game(game, played))
-        allowed = {p.mask for p in search_candidates(ranked, count)}
-        out[off[i] : off[i + 1]] = [m in allowed for m in rows]
+        # a play up to deck copies: with two decks the search weighs one copy of a card's play, and either is it
+        allowed = {fold_copies(p.mask) for p in search_candidates(ranked, count)}
+        out[off[i] : off[i + 1]] = [fold_copies(m) in allowed for m in rows]
         first[i] = rows.index(ranked[0][1].mask)
         if not out[off[i] + decisions["chosen"][i]]:
             raise BigTwoError(f"{name}: decision {i} chose an action outside the heuristic's best {count} and the pass")
