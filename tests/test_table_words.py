@@ -294,6 +294,23 @@ def test_the_winner_of_the_last_round_leads_in_agreement_with_its_subject():
         assert re.fullmatch(r"You won the last round and lead\.|\w+ won the last round and leads\.", line), line
 
 
+def quit_at_once(rules, players: int, seat: int = 0) -> tuple[PlainTable, str]:
+    """A plain table whose player quits at the first question, and what it said until then."""
+    out = io.StringIO()
+    table = PlainTable(
+        rules,
+        players=players,
+        seat=seat,
+        seed=5,
+        bots="random",
+        delay=0,
+        console=Console(file=out, width=200),
+        input_fn=lambda _p: "quit",
+    )
+    table.run()
+    return table, out.getvalue()
+
+
 @pytest.mark.parametrize(
     ("preset", "players", "seat", "said"),
     [
@@ -308,20 +325,9 @@ def test_both_tables_say_which_way_play_goes_round_the_table(preset, players, se
     from bigtwo.cli.tui import seats_subtitle
     from bigtwo.cli.words import play_direction
 
-    out = io.StringIO()
     rules = load_rules(preset)
-    table = PlainTable(
-        rules,
-        players=players,
-        seat=seat,
-        seed=5,
-        bots="random",
-        delay=0,
-        console=Console(file=out, width=200),
-        input_fn=lambda _p: "quit",
-    )
-    table.run()
-    lines = out.getvalue().splitlines()
+    table, said_at_start = quit_at_once(rules, players, seat)
+    lines = said_at_start.splitlines()
     assert said in lines, lines[:4]
     check_words(said)
     side = "right" if rules.direction == "counter-clockwise" else "left"
@@ -335,17 +341,7 @@ def test_two_players_are_not_told_a_direction():
     from bigtwo.cli.tui import seats_subtitle
     from bigtwo.cli.words import play_direction
 
-    out = io.StringIO()
-    table = PlainTable(
-        load_rules("classic"),
-        players=2,
-        seed=5,
-        bots="random",
-        delay=0,
-        console=Console(file=out, width=200),
-        input_fn=lambda _p: "quit",
-    )
-    table.run()
-    assert "Play passes" not in out.getvalue()
+    table, said_at_start = quit_at_once(load_rules("classic"), 2)
+    assert "Play passes" not in said_at_start
     assert seats_subtitle(table.session) is None
     assert play_direction("clockwise", 2) is None and play_direction("counter-clockwise", 2, short=True) is None
