@@ -11,7 +11,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: a worker a core, at most four (the browser and server tests run servers and browsers of their
     own, and more workers than that only wait on one another)."""
-    return max(1, min(4, len(os.sched_getaffinity(0))))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()  # Linux; others
+    return max(1, min(4, cores or 1))
 
 
 @pytest.fixture
