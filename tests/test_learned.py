@@ -7,6 +7,7 @@ import os
 import random
 import re
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -495,7 +496,7 @@ def test_a_cut_off_archive_is_refused_in_words_by_both_readers(tmp_path):
     from bigtwo.arena.decisions import read_decisions
 
     cut = tmp_path / "cut.npz"
-    whole = (Path(__file__).parents[1] / "src/bigtwo/bots/weights/classic-4p.npz").read_bytes()
+    whole = (resources.files("bigtwo.bots") / "weights" / "classic-4p.npz").read_bytes()
     cut.write_bytes(whole[: len(whole) // 2])
     with pytest.raises(BigTwoError, match=f"^weights {re.escape(str(cut))}: not a weights file of the learned bot"):
         QPolicy.load(cut)

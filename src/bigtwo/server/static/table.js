@@ -25,11 +25,6 @@ export function seatPositions(others, direction = "clockwise") {
   return { left: near, top: across, right: far };
 }
 
-// Which way play goes, in words for players: passes to the left (clockwise) or to the right
-function passesTo(direction) {
-  return direction === "counter-clockwise" ? "right" : "left";
-}
-
 export function tablePage(roomId, app, statusLine) {
   document.title = "bigtwo: table";
   const state = {
@@ -530,10 +525,11 @@ export function tablePage(roomId, app, statusLine) {
   function directionLine(v, bottom, others) {
     if (others.length < 2) return null;
     const w = wording(v.room, v.you.seat), ccw = v.match.direction === "counter-clockwise";
-    const words = `Play passes to the ${passesTo(v.match.direction)}`;
+    const way = ccw ? "counter-clockwise" : "clockwise";
+    const words = `Play passes to the ${ccw ? "right" : "left"}`; // counter-clockwise seen from above: to the right
     const after = `${w.name(others[0].seat)} plays after ${w.object(bottom)}`;
-    return h("div", { class: "direction", id: "direction", role: "note", "data-direction": ccw ? "counter-clockwise" : "clockwise",
-      title: `${words} (${ccw ? "counter-clockwise" : "clockwise"}): ${after}`, "aria-label": `${words}: ${after}` },
+    return h("div", { class: "direction", id: "direction", role: "note", "data-direction": way,
+      title: `${words} (${way}): ${after}`, "aria-label": `${words}: ${after}` },
     h("span", { class: "arrow", "aria-hidden": "true" }, ccw ? "↺" : "↻"), ` ${words}`);
   }
 
