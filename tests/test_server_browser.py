@@ -677,6 +677,49 @@ def test_the_player_after_you_sits_on_the_side_play_passes_to(browser, server, v
     page.close()
 
 
+def test_the_waiting_room_and_the_replay_say_which_way_play_goes(browser, server):
+    """The waiting room lists the seats in seat order, the replay its hands: a line under the list says which way
+    play passes and that the list is in the order of play (at two players, no line: play goes back and forth)."""
+    cases = [
+        ("classic", 4, "Play passes to the right (counter-clockwise)"),
+        ("winner", 3, "Play passes to the left (clockwise)"),
+        ("classic", 2, None),
+    ]
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    for preset, n, way in cases:
+        made = create_room(
+            server.url,
+            preset=preset,
+            players=n,
+            seats=[{"kind": "open"}] + [{"kind": "bot"}] * (n - 1),
+            rounds=1,
+            bot_delay=0,
+            bot="greedy",
+        )
+        rid = made["room"]["id"]
+        page.goto(f"{server.url}/room/{rid}")  # watching: the waiting room is the same for everyone
+        page.wait_for_selector("text=Waiting for players")
+        line = page.locator("#seat-order")
+        said = f"{way}: the seats are listed in the order of play." if way else None
+        assert (line.inner_text() if line.count() else None) == said, preset
+        if way:
+            shot(page, f"4-direction-waiting-{preset}-{n}-players")
+        r = httpx.post(
+            f"{server.url}/api/rooms/{rid}/start", json={"fill_with_bots": True}, headers=auth(made["host_token"])
+        )
+        assert r.status_code == 200, r.text
+        wait_for(lambda rid=rid: room_status(server, rid) == "over", 60)
+        page.goto(f"{server.url}/replay/{rid}")
+        page.wait_for_selector("#replay-note")
+        line = page.locator("#replay-direction")
+        assert (line.inner_text() if line.count() else None) == said, preset
+        if way:
+            shot(page, f"4-direction-replay-{preset}-{n}-players")
+    assert errors == []
+    page.close()
+
+
 # --- standing orders to pass ----------------------------------------------------------------------------------
 
 

@@ -345,3 +345,34 @@ def test_two_players_are_not_told_a_direction():
     assert "Play passes" not in said_at_start
     assert seats_subtitle(table.session) is None
     assert play_direction("clockwise", 2) is None and play_direction("counter-clockwise", 2, short=True) is None
+
+
+@pytest.mark.parametrize("players", [3, 4, 8])
+def test_the_direction_words_are_one_set_for_every_table(players):
+    """bigtwo.words says which way play goes once, for the terminal tables and the server's views alike: seen from
+    above, clockwise play passes to the left and counter-clockwise to the right, each with its own arrow; the
+    terminal's one-line forms are these words."""
+    from bigtwo.cli.words import play_direction as terminal_words
+    from bigtwo.words import direction_said, play_direction
+
+    assert direction_said("clockwise", players) == {
+        "long": "Play passes to the left (clockwise)",
+        "short": "Play passes to the left",
+        "arrow": "↻",
+        "listed": "Play passes to the left (clockwise): the seats are listed in the order of play.",
+    }
+    assert direction_said("counter-clockwise", players) == {
+        "long": "Play passes to the right (counter-clockwise)",
+        "short": "Play passes to the right",
+        "arrow": "↺",
+        "listed": "Play passes to the right (counter-clockwise): the seats are listed in the order of play.",
+    }
+    assert terminal_words is play_direction  # the terminal re-exports the one wording
+    assert play_direction("clockwise", players) == "Play passes to the left (clockwise)"
+    assert play_direction("clockwise", players, short=True) == "↻ Play passes to the left"
+    assert play_direction("counter-clockwise", players) == "Play passes to the right (counter-clockwise)"
+    assert play_direction("counter-clockwise", players, short=True) == "↺ Play passes to the right"
+    for direction in ("clockwise", "counter-clockwise"):
+        for words in direction_said(direction, players).values():
+            check_words(words)
+        assert direction_said(direction, 2) is None and play_direction(direction, 2) is None

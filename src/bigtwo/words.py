@@ -91,6 +91,36 @@ def _number(n: float) -> str:
     return str(n)
 
 
+def direction_said(direction: str, players: int) -> dict[str, str] | None:
+    """Which way play goes round the table (the rules' ``direction``), in the words every table uses; None at two
+    players, where play goes back and forth. Seen from above, clockwise play passes to the left:
+
+    - ``long``: ``Play passes to the left (clockwise)``
+    - ``short``: ``Play passes to the left``, for beside the ``arrow`` (``↻``; counter-clockwise ``↺``)
+    - ``listed``: ``Play passes to the left (clockwise): the seats are listed in the order of play.``, under a
+      list of the seats in seat order (the waiting room's, the replay's), which is the order of play."""
+    if players < 3:
+        return None
+    ccw = direction == "counter-clockwise"
+    short = f"Play passes to the {'right' if ccw else 'left'}"
+    long = f"{short} ({'counter-clockwise' if ccw else 'clockwise'})"
+    return {
+        "long": long,
+        "short": short,
+        "arrow": "↺" if ccw else "↻",
+        "listed": f"{long}: the seats are listed in the order of play.",
+    }
+
+
+def play_direction(direction: str, players: int, short: bool = False) -> str | None:
+    """:func:`direction_said` as one line: the ``long`` words, or (``short``) the arrow and the ``short`` words
+    (``↺ Play passes to the right``); None at two players."""
+    said = direction_said(direction, players)
+    if said is None:
+        return None
+    return f"{said['arrow']} {said['short']}" if short else said["long"]
+
+
 def card_face(c: Any, ascii_cards: bool = False) -> str:
     """``10♦``, ``3♣``, ``BJ`` (``10D``, ``3C`` with ``ascii_cards``): a card as the tables show it."""
     if c.is_joker:
@@ -194,4 +224,4 @@ class Wording:
         return f"{who} {verb}"
 
 
-__all__ = ["Wording", "card_face", "faces", "plural"]
+__all__ = ["Wording", "card_face", "direction_said", "faces", "play_direction", "plural"]

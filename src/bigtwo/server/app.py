@@ -64,6 +64,7 @@ from bigtwo.server.rooms import (
     phase_of,
 )
 from bigtwo.server.settings import Settings
+from bigtwo.words import direction_said
 
 log = logging.getLogger("bigtwo.server")
 STATIC = FilePath(__file__).with_name("static")
@@ -638,11 +639,19 @@ def create_app(
 
     @app.get("/api/records/{room_id}/replay", responses=ERRORS, tags=["records"])
     async def replay(room_id: RoomId) -> dict[str, Any]:
-        """A finished game step by step (every hand, the trick, the totals), for the replay viewer."""
+        """A finished game step by step (every hand, the trick, the totals), for the replay viewer, with which way
+        play went in words (``direction_said``, as the table's view sends it; None at two players)."""
         room = await finished(room_id)
         names = [s.name for s in room.seats]
         steps = await asyncio.to_thread(replay_steps, await room.record(), names)
-        return {"id": room.id, "name": room.name, "rules": room.rules.name, "seats": names, "frames": steps}
+        return {
+            "id": room.id,
+            "name": room.name,
+            "rules": room.rules.name,
+            "direction_said": direction_said(room.rules.direction, len(names)),
+            "seats": names,
+            "frames": steps,
+        }
 
     # --- the table's WebSocket --------------------------------------------------------------------------------
     @app.websocket("/ws/rooms/{room_id}")

@@ -32,7 +32,7 @@ from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
 from bigtwo.server.views import ScoreTable, match_view, spectator_view
-from bigtwo.words import TABLE_NAMES, Wording, bracketed
+from bigtwo.words import TABLE_NAMES, Wording, bracketed, direction_said
 
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
@@ -234,6 +234,8 @@ class Referee:
             "rules_name": self.rules.name,
             "changes": self.changes,
             "players": self.players,
+            # which way play goes, for the waiting room's list of seats (before the match view exists)
+            "direction_said": direction_said(self.rules.direction, self.players),
             "rounds": self.match.max_rounds,
             "points": self.match.points,
             "move_seconds": self.move_seconds,

@@ -212,6 +212,8 @@ async function replayPage(roomId) {
     slider.value = i;
     view.replaceChildren(
       h("div", { class: "topbar" }, h("span", { class: "title" }, data.name), h("span", { class: "info" }, `${data.rules} · round ${f.round} · step ${i} of ${frames.length - 1}`)),
+      // which way play went (the hands below are in the order of play); none at two players
+      data.direction_said ? h("div", { class: "seat-order", id: "replay-direction" }, data.direction_said.listed) : null,
       h("div", { class: "prompt", id: "replay-note" }, f.label),
       h("div", { class: "trick" }, h("div", { class: "cards" }, (f.trick ? f.trick.cards : []).map((c) => { const s = h("span", { class: "card" }); s.append(cardSvg(c)); return s; })),
         h("div", { class: "label" }, f.trick ? `played by ${data.seats[f.trick.seat]}` : "")),

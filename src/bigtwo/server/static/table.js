@@ -377,6 +377,8 @@ export function tablePage(roomId, app, statusLine) {
         h("span", { class: "name" }, `Seat ${s.seat + 1}: ${s.kind === "open" ? "empty" : s.name}`),
         h("span", { class: "muted" }, s.kind === "bot" ? `bot (${s.bot})` : s.kind === "person" ? (s.connected ? "here" : "away") : ""),
         hostSeatControls(room, s)))),
+      // which way play will go: the seats above are in the order of play (none at two players)
+      room.direction_said ? h("p", { class: "muted", id: "seat-order" }, room.direction_said.listed) : null,
       mine.host ? h("div", { class: "row" },
         h("label", {}, fill, " fill empty seats with bots"),
         h("button", { class: "primary", id: "start", onclick: () => hostCall("start", { fill_with_bots: fill.checked }) }, "Start"),
@@ -521,16 +523,16 @@ export function tablePage(roomId, app, statusLine) {
     return h("div", { class: `felt phase-${g.phase}`, id: "table" }, ...parts);
   }
 
-  // which way play goes round this table, and who plays after the bottom seat (two players: back and forth)
+  // which way play goes round this table, in the server's words (none at two players: back and forth), and who
+  // plays after the bottom seat
   function directionLine(v, bottom, others) {
-    if (others.length < 2) return null;
-    const w = wording(v.room, v.you.seat), ccw = v.match.direction === "counter-clockwise";
-    const way = ccw ? "counter-clockwise" : "clockwise";
-    const words = `Play passes to the ${ccw ? "right" : "left"}`; // counter-clockwise seen from above: to the right
+    const said = v.match.direction_said;
+    if (!said) return null;
+    const w = wording(v.room, v.you.seat);
     const after = `${w.name(others[0].seat)} plays after ${w.object(bottom)}`;
-    return h("div", { class: "direction", id: "direction", role: "note", "data-direction": way,
-      title: `${words} (${way}): ${after}`, "aria-label": `${words}: ${after}` },
-    h("span", { class: "arrow", "aria-hidden": "true" }, ccw ? "↺" : "↻"), ` ${words}`);
+    return h("div", { class: "direction", id: "direction", role: "note", "data-direction": v.match.direction,
+      title: `${said.long}: ${after}`, "aria-label": `${said.short}: ${after}` },
+    h("span", { class: "arrow", "aria-hidden": "true" }, said.arrow), ` ${said.short}`);
   }
 
   function promptLine(v) {
