@@ -198,6 +198,28 @@ def create_room(base: str, **spec: Any) -> dict[str, Any]:
     return r.json()
 
 
+def bots_table(base: str, preset: str, players: int, changes: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A one-round table of greedy bots that answer at once, its first seat left open (waiting to start)."""
+    return create_room(
+        base,
+        preset=preset,
+        rules=changes or {},
+        players=players,
+        seats=[{"kind": "open"}] + [{"kind": "bot"}] * (players - 1),
+        rounds=1,
+        bot_delay=0,
+        bot="greedy",
+    )
+
+
+def play_out(base: str, made: dict[str, Any], seconds: float = 60) -> None:
+    """Start a table made by :func:`bots_table` with its open seat filled by a bot, and wait until it is over."""
+    rid = made["room"]["id"]
+    r = httpx.post(f"{base}/api/rooms/{rid}/start", json={"fill_with_bots": True}, headers=auth(made["host_token"]))
+    assert r.status_code == 200, r.text
+    assert wait_for(lambda: httpx.get(f"{base}/api/rooms/{rid}").json()["status"] == "over", seconds), rid
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

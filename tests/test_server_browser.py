@@ -42,9 +42,11 @@ from tests.server_support import (
     Transcript,
     audit_hidden_cards,
     auth,
+    bots_table,
     cards_named,
     create_room,
     message_for,
+    play_out,
     rules_of,
     secrets_by_seq,
 )
@@ -688,15 +690,7 @@ def test_the_waiting_room_and_the_replay_say_which_way_play_goes(browser, server
     page = browser.new_page(viewport=DESKTOP)
     errors = watch_errors(page)
     for preset, n, way in cases:
-        made = create_room(
-            server.url,
-            preset=preset,
-            players=n,
-            seats=[{"kind": "open"}] + [{"kind": "bot"}] * (n - 1),
-            rounds=1,
-            bot_delay=0,
-            bot="greedy",
-        )
+        made = bots_table(server.url, preset, n)
         rid = made["room"]["id"]
         page.goto(f"{server.url}/room/{rid}")  # watching: the waiting room is the same for everyone
         page.wait_for_selector("text=Waiting for players")
@@ -705,11 +699,7 @@ def test_the_waiting_room_and_the_replay_say_which_way_play_goes(browser, server
         assert (line.inner_text() if line.count() else None) == said, preset
         if way:
             shot(page, f"4-direction-waiting-{preset}-{n}-players")
-        r = httpx.post(
-            f"{server.url}/api/rooms/{rid}/start", json={"fill_with_bots": True}, headers=auth(made["host_token"])
-        )
-        assert r.status_code == 200, r.text
-        wait_for(lambda rid=rid: room_status(server, rid) == "over", 60)
+        play_out(server.url, made)
         page.goto(f"{server.url}/replay/{rid}")
         page.wait_for_selector("#replay-note")
         line = page.locator("#replay-direction")

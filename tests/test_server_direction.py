@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from bigtwo.words import direction_said
-from tests.server_support import LiveServer, auth, create_room, rules_of, wait_for
+from tests.server_support import LiveServer, bots_table, play_out, rules_of
 
 LEFT = "Play passes to the left (clockwise)"
 RIGHT = "Play passes to the right (counter-clockwise)"
@@ -23,24 +23,11 @@ def server(tmp_path_factory):
 
 def finished_table(server, preset: str, players: int, changes: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A table of bots with one seat left open, its view while it waits, then played out (one round)."""
-    made = create_room(
-        server.url,
-        preset=preset,
-        rules=changes,
-        players=players,
-        seats=[{"kind": "open"}] + [{"kind": "bot"}] * (players - 1),
-        rounds=1,
-        bot_delay=0,
-        bot="greedy",
-    )
+    made = bots_table(server.url, preset, players, changes)
     rid = made["room"]["id"]
     waiting = httpx.get(f"{server.url}/api/rooms/{rid}/view").json()
     assert waiting["room"]["status"] == "waiting" and waiting["match"] is None
-    r = httpx.post(
-        f"{server.url}/api/rooms/{rid}/start", json={"fill_with_bots": True}, headers=auth(made["host_token"])
-    )
-    assert r.status_code == 200, r.text
-    assert wait_for(lambda: httpx.get(f"{server.url}/api/rooms/{rid}").json()["status"] == "over", 60)
+    play_out(server.url, made)
     return rid, waiting
 
 
