@@ -203,7 +203,8 @@ def test_bad_files_are_clear_errors(tmp_path):
 
     net = policy_for(load_rules("classic"), 4)
     other = QPolicy([(__import__("numpy").concatenate([net.w_state, net.w_action]), net.b0), *net.rest],
-                    net.state_size, dict(net.meta, rules="winner"))  # fmt: skip
+                    net.state_size, {**{k: v for k, v in net.meta.items() if k != "rules_settings"},
+                                     "rules": "winner"})  # fmt: skip
     res = run_cli("--bot", str(other.save(tmp_path / "winner.npz")), "--deals", "2", "-q", "-o", str(tmp_path / "o"))
     assert res.exit_code == 2 and "trained for 'winner' with 4 players" in said(res)
     if __import__("importlib").util.find_spec("torch") is not None:

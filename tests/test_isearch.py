@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -390,12 +391,13 @@ def decisions_with_a_choice(rules, cases):
 
 
 def test_the_learned_network_is_a_candidate_and_the_fallback():
-    """Out of time before one deal is searched, the choice is the learned network's (the prior's best), which is
+    """Out of time before one deal is searched, the choice is the search's network's (the prior's best), which is
     always among the candidates; the heuristic's top choice is among them too."""
     rules = load_rules("classic")
+    own = Path(__file__).resolve().parents[1] / "src" / "bigtwo" / "bots" / "weights" / "search" / "classic-4p.npz"
     for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
         bot = make("isearch", seed=1, budget_ms=1e-6)
-        assert bot.choose(rules, obs) == make("learned").choose(rules, obs)
+        assert bot.choose(rules, obs) == make("learned", weights=str(own)).choose(rules, obs)
         assert bot.last_iterations == 0
 
 
@@ -543,7 +545,7 @@ def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
     rules = load_rules("classic")
     other = random_network(tmp_path / "other.npz", rules, 4, seed=4, utility="cards")
     shipped = tmp_path / "shipped.npz"
-    policy_for(rules, 4).save(shipped, dtype="float32")
+    policy_for(rules, 4, "search").save(shipped, dtype="float32")
     network = make("isearch", playout_weights=other)._network_for(rules, 4)
     assert network.playouts is not network.scorer and network.playouts.net is load_weights(other)
     differ = 0
@@ -576,7 +578,8 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
     for name in ("classic", "taiwan"):
         rules = load_rules(name)
         network = make("isearch", playout_weights="distilled")._network_for(rules, 4)
-        assert network.playouts.net is policy_for(rules, 4, "playout") and network.scorer.net is policy_for(rules, 4)
+        assert network.playouts.net is policy_for(rules, 4, "playout")
+        assert network.scorer.net is policy_for(rules, 4, "search")
         assert network.playouts.net.meta["distilled_from"] == "shipped classic 4p"
     rules = load_rules("classic")
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
@@ -584,6 +587,27 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
                          (make("isearch", playout_weights="distilled"), 3)):  # fmt: skip
         network = bot._network_for(rules, players)
         assert network.playouts is network.scorer
+
+
+def test_the_search_weighs_with_its_own_network_where_the_package_keeps_one(tmp_path):
+    """Where the package keeps a network for the search (``weights/search/``: classic with four players, the one
+    its strength was measured with) the search's candidates, prior and play-outs take it, and the learned bot
+    plays its own (a later one); at tables without one (three players) the search takes the learned bot's, and
+    ``weights=`` a file's whatever the package keeps."""
+    from bigtwo.bots.learned import load_weights, policy_for, shipped_weights
+
+    assert shipped_weights("search") == {("classic", 4): "search/classic-4p.npz"}
+    for name in ("classic", "taiwan"):
+        rules = load_rules(name)
+        network = make("isearch")._network_for(rules, 4)
+        own = policy_for(rules, 4, "search")
+        assert network.scorer.net is own and network.playouts is network.scorer
+        assert make("ismcts")._network_for(rules, 4).scorer.net is own
+    rules = load_rules("classic")
+    assert policy_for(rules, 4, "search") is not policy_for(rules, 4)  # two files, read apart
+    assert make("isearch")._network_for(rules, 3).scorer.net is policy_for(rules, 3)
+    mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
+    assert make("isearch", weights=mine)._network_for(rules, 4).scorer.net is load_weights(mine)
 
 
 def test_a_decision_pauses_the_cycle_collector_and_leaves_no_cycles():
