@@ -606,6 +606,7 @@ def test_the_search_weighs_with_its_own_network_where_the_package_keeps_one(tmp_
     rules = load_rules("classic")
     assert policy_for(rules, 4, "search") is not policy_for(rules, 4)  # two files, read apart
     assert make("isearch")._network_for(rules, 3).scorer.net is policy_for(rules, 3)
+    assert policy_for(rules, 3, "search") is policy_for(rules, 3)
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
     assert make("isearch", weights=mine)._network_for(rules, 4).scorer.net is load_weights(mine)
 

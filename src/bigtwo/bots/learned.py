@@ -276,12 +276,14 @@ def _tables(found: dict[tuple[str, int], str]) -> str:
 def policy_for(rules: Ruleset, players: int, kind: str = "") -> QPolicy:
     """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
     are (under any name: a house rules file that renames a preset plays it); ``kind`` as for
-    :func:`shipped_weights`."""
+    :func:`shipped_weights`, and where the search keeps no network of its own, ``"search"`` is the learned bot's."""
     found = shipped_weights(kind)
     for preset in rules.game_presets(scoring=False):  # its settings, or rounds played alike with suits renamed
         name = found.get((preset, players))
         if name is not None:
             return _shipped_policy(name)
+    if kind == "search":
+        return policy_for(rules, players)
     if (rules.name, players) in found:
         differ = ", ".join(rules.differing(load_rules(rules.name)))
         raise BigTwoError(

@@ -240,7 +240,7 @@ class _Network:
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
         if weights is None:
-            self.scorer = scorer_for(rules, players, "search") or scorer_for(rules, players)
+            self.scorer = scorer_for(rules, players, "search")
         else:
             self.scorer = scorer_of(load_weights(weights), rules, players, weights)
         # the network that moves in the play-outs and values where they stop: the search's own ('same'), a smaller
