@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -394,10 +393,9 @@ def test_the_learned_network_is_a_candidate_and_the_fallback():
     """Out of time before one deal is searched, the choice is the search's network's (the prior's best), which is
     always among the candidates; the heuristic's top choice is among them too."""
     rules = load_rules("classic")
-    own = Path(__file__).resolve().parents[1] / "src" / "bigtwo" / "bots" / "weights" / "search" / "classic-4p.npz"
     for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
         bot = make("isearch", seed=1, budget_ms=1e-6)
-        assert bot.choose(rules, obs) == make("learned", weights=str(own)).choose(rules, obs)
+        assert bot.choose(rules, obs) == make("learned").choose(rules, obs)
         assert bot.last_iterations == 0
 
 
@@ -589,24 +587,22 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
         assert network.playouts is network.scorer
 
 
-def test_the_search_weighs_with_its_own_network_where_the_package_keeps_one(tmp_path):
-    """Where the package keeps a network for the search (``weights/search/``: classic with four players, the one
-    its strength was measured with) the search's candidates, prior and play-outs take it, and the learned bot
-    plays its own (a later one); at tables without one (three players) the search takes the learned bot's, and
-    ``weights=`` a file's whatever the package keeps."""
+def test_the_search_weighs_with_the_learned_bots_network_where_the_package_keeps_none_of_its_own(tmp_path):
+    """A network kept for the search alone (``weights/search/``) would be the one its strength was measured with
+    while the learned bot moved on; the package keeps none today (the learned bot's stage 10 was measured ahead
+    inside the search too), so the search's candidates, prior and play-outs take the learned bot's network at
+    every table, and ``weights=`` a file's."""
     from bigtwo.bots.learned import load_weights, policy_for, shipped_weights
 
-    assert shipped_weights("search") == {("classic", 4): "search/classic-4p.npz"}
-    for name in ("classic", "taiwan"):
+    assert shipped_weights("search") == {}
+    for name, players in (("classic", 4), ("taiwan", 4), ("classic", 3)):
         rules = load_rules(name)
-        network = make("isearch")._network_for(rules, 4)
-        own = policy_for(rules, 4, "search")
-        assert network.scorer.net is own and network.playouts is network.scorer
-        assert make("ismcts")._network_for(rules, 4).scorer.net is own
+        learned = policy_for(rules, players)
+        assert policy_for(rules, players, "search") is learned
+        network = make("isearch")._network_for(rules, players)
+        assert network.scorer.net is learned and network.playouts is network.scorer
+        assert make("ismcts")._network_for(rules, players).scorer.net is learned
     rules = load_rules("classic")
-    assert policy_for(rules, 4, "search") is not policy_for(rules, 4)  # two files, read apart
-    assert make("isearch")._network_for(rules, 3).scorer.net is policy_for(rules, 3)
-    assert policy_for(rules, 3, "search") is policy_for(rules, 3)
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
     assert make("isearch", weights=mine)._network_for(rules, 4).scorer.net is load_weights(mine)
 

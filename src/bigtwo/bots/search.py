@@ -231,10 +231,10 @@ class _Network:
     points, from the observation), and ``playouts``' moves in the play-outs and value of a position (from a
     sampled deal). The shipped weights where the package has them (else none): the search's own where it keeps
     one (``weights/search/``: the network its strength was measured with, where the learned bot plays a later
-    one), else the learned bot's; or a weights file (``weights``), which must fit the table and value actions (a
-    network fitted to a bot's choices only ranks them). The play-outs' network is the same, or the one distilled
-    from the search's for them where the package has one (``weights/playout/``), or another file's: twice the
-    deals a decision, level in strength at 1 s."""
+    one; none today), else the learned bot's; or a weights file (``weights``), which must fit the table and value
+    actions (a network fitted to a bot's choices only ranks them). The play-outs' network is the same, or the one
+    distilled for them where the package has one (``weights/playout/``, from stage 6), or another file's: twice
+    the deals a decision, level in strength at 1 s."""
 
     def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "same"):
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
