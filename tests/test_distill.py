@@ -68,7 +68,7 @@ def test_the_kept_figures_are_the_saved_students_own(fitted):
     student = load_weights(out / "student.npz")
     assert student.meta["distilled_from"] == "shipped classic 4p" and student.meta["hidden"] == [32, 16]
     assert student.meta["utility"] == "cards" and student.meta["players"] == 4
-    teacher = scorer_for(rules, 4, "search")  # the search's network, whose play-outs a student serves
+    teacher = scorer_for(rules, 4)  # the search's network (the learned bot's), whose play-outs a student serves
     data = teacher_positions(teacher, rules, 4, SMALL.games, SMALL.lockstep, SMALL.explore, SMALL.seed)
     held_games = round(SMALL.holdout * SMALL.games)
     held = np.flatnonzero(data.game_of >= SMALL.games - held_games)

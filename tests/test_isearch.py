@@ -543,7 +543,7 @@ def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
     rules = load_rules("classic")
     other = random_network(tmp_path / "other.npz", rules, 4, seed=4, utility="cards")
     shipped = tmp_path / "shipped.npz"
-    policy_for(rules, 4, "search").save(shipped, dtype="float32")
+    policy_for(rules, 4).save(shipped, dtype="float32")
     network = make("isearch", playout_weights=other)._network_for(rules, 4)
     assert network.playouts is not network.scorer and network.playouts.net is load_weights(other)
     differ = 0
@@ -577,7 +577,7 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
         rules = load_rules(name)
         network = make("isearch", playout_weights="distilled")._network_for(rules, 4)
         assert network.playouts.net is policy_for(rules, 4, "playout")
-        assert network.scorer.net is policy_for(rules, 4, "search")
+        assert network.scorer.net is policy_for(rules, 4)
         assert network.playouts.net.meta["distilled_from"] == "shipped classic 4p"
     rules = load_rules("classic")
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
@@ -587,18 +587,14 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
         assert network.playouts is network.scorer
 
 
-def test_the_search_weighs_with_the_learned_bots_network_where_the_package_keeps_none_of_its_own(tmp_path):
-    """A network kept for the search alone (``weights/search/``) would be the one its strength was measured with
-    while the learned bot moved on; the package keeps none today (the learned bot's stage 10 was measured ahead
-    inside the search too), so the search's candidates, prior and play-outs take the learned bot's network at
-    every table, and ``weights=`` a file's."""
-    from bigtwo.bots.learned import load_weights, policy_for, shipped_weights
+def test_the_search_weighs_with_the_learned_bots_network(tmp_path):
+    """The search's candidates, prior and play-outs take the learned bot's shipped network at every table it has
+    one for (the learned bot's stage 10 was measured ahead inside the search too), and ``weights=`` a file's."""
+    from bigtwo.bots.learned import load_weights, policy_for
 
-    assert shipped_weights("search") == {}
     for name, players in (("classic", 4), ("taiwan", 4), ("classic", 3)):
         rules = load_rules(name)
         learned = policy_for(rules, players)
-        assert policy_for(rules, players, "search") is learned
         network = make("isearch")._network_for(rules, players)
         assert network.scorer.net is learned and network.playouts is network.scorer
         assert make("ismcts")._network_for(rules, players).scorer.net is learned

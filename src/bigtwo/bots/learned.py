@@ -157,11 +157,10 @@ def _weights_dir() -> Any:
 
 
 def shipped_weights(kind: str = "") -> dict[tuple[str, int], str]:
-    """The (preset, players) tables the package has weights for, with the file names; ``kind="search"``: the
-    networks a search weighs its candidates with where it keeps its own (``weights/search/``: the one it was
-    measured with, where the learned bot has since moved on); ``kind="playout"``: the smaller networks distilled
-    from those for a search's play-outs (``weights/playout/``, :mod:`bigtwo.rl.distill`); named by their path
-    under ``weights/``."""
+    """The (preset, players) tables the package has weights for, with the file names (the learned bot's, which
+    the searches weigh their candidates with too); ``kind="playout"``: the smaller networks distilled from those
+    for a search's play-outs (``weights/playout/``, :mod:`bigtwo.rl.distill`); named by their path under
+    ``weights/``."""
     out: dict[tuple[str, int], str] = {}
     d = _weights_dir() / kind if kind else _weights_dir()
     if not d.is_dir():
@@ -276,14 +275,12 @@ def _tables(found: dict[tuple[str, int], str]) -> str:
 def policy_for(rules: Ruleset, players: int, kind: str = "") -> QPolicy:
     """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
     are (under any name: a house rules file that renames a preset plays it); ``kind`` as for
-    :func:`shipped_weights`, and where the search keeps no network of its own, ``"search"`` is the learned bot's."""
+    :func:`shipped_weights`."""
     found = shipped_weights(kind)
     for preset in rules.game_presets(scoring=False):  # its settings, or rounds played alike with suits renamed
         name = found.get((preset, players))
         if name is not None:
             return _shipped_policy(name)
-    if kind == "search":
-        return policy_for(rules, players)
     if (rules.name, players) in found:
         differ = ", ".join(rules.differing(load_rules(rules.name)))
         raise BigTwoError(

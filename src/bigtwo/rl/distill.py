@@ -321,7 +321,7 @@ def _teacher(teacher: str, rules: str | None, players: int | None) -> tuple[QPol
         raise BigTwoError("teacher 'shipped' needs the rules (and players) whose network it is")
     ruleset = load_rules(rules)
     n = ruleset.players if players is None else players
-    return policy_for(ruleset, n, "search"), f"shipped {ruleset.name} {n}p"  # the network its play-outs serve
+    return policy_for(ruleset, n), f"shipped {ruleset.name} {n}p"  # the network its play-outs serve
 
 
 __all__ = ["DistillConfig", "DistillResult", "TeacherPositions", "distill", "teacher_positions"]
