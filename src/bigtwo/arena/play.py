@@ -73,11 +73,6 @@ def needs_match(rules: Ruleset, rounds: int = 1) -> bool:
     return rounds > 1 or bool(rules.horse_game) or exchanges_before_first_round(rules)
 
 
-def _who(display: str, seat: int, deal: int, rotation: int) -> str:
-    """A bot named for a failure: its spec, seat and game (built only when a bot fails, not at every move)."""
-    return f"{display} in seat {seat} (deal {deal}, rotation {rotation})"
-
-
 def play_game(
     rules: Ruleset,
     lineup: list[BotSpec],
@@ -105,6 +100,11 @@ def play_game(
     )
     entries = seating(n, rotation)
     bots = [lineup[e].build(bot_seed(seed, deal, rotation, e)) for e in entries]
+
+    def failed(seat: int, what: str) -> BigTwoError:
+        """A bot's failure in one line naming its spec, seat and game (built only when a bot fails)."""
+        return BigTwoError(f"{lineup[entries[seat]].display} in seat {seat} (deal {deal}, rotation {rotation}) {what}")
+
     think = [0.0] * n
     worst = [0.0] * n
     calls = [0] * n
@@ -121,26 +121,19 @@ def play_game(
         except BigTwoError as e:  # said in words already (a table the bot has no weights for): say which bot
             raise BigTwoError(f"{lineup[entries[s]].display}: {e}") from None
         except Exception as e:  # a user's bot: its failure in one line naming it, not a traceback
-            raise BigTwoError(
-                f"{_who(lineup[entries[s]].display, s, deal, rotation)} raised {type(e).__name__}: {e}"
-            ) from None
+            raise failed(s, f"raised {type(e).__name__}: {e}") from None
         dt = time.perf_counter() - t0
         think[s] += dt
         worst[s] = max(worst[s], dt)
         calls[s] += 1
         if action is None:
-            raise BigTwoError(
-                f"{_who(lineup[entries[s]].display, s, deal, rotation)} answered None: a bot answers with a play "
-                "(a pass included) or an answer"
-            )
+            raise failed(s, "answered None: a bot answers with a play (a pass included) or an answer")
         if recorder is not None:
             recorder.decision(game, s, obs, action)
         try:
             game.apply(action)
         except BigTwoError as e:
-            raise BigTwoError(
-                f"{_who(lineup[entries[s]].display, s, deal, rotation)} made a move the rules do not allow: {e}"
-            ) from None
+            raise failed(s, f"made a move the rules do not allow: {e}") from None
         actions += 1
         if actions > MAX_ACTIONS:
             raise BigTwoError(f"deal {deal} rotation {rotation}: no result after {MAX_ACTIONS} actions")
