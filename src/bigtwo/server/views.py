@@ -12,10 +12,9 @@ The engine's sentences (scoring details, decision and exchange reasons) are also
 citations of the rule texts (:mod:`bigtwo.words`); the engine's own text stays beside them for programs. So are
 the word answers a seat may give (``answers_said`` beside ``answers``: a stealing president's questions as asked)
 and, in a steal by questions, the questions asked so far with their answers (each ``decision.answers`` entry's
-``said``): the page shows these words and sends the answers back. Which way play goes round the table is sent
-as words too (``direction_said`` beside ``direction``, the words of :func:`bigtwo.words.direction_said`: ``long``,
-``short``, ``arrow`` and ``listed``; None at two players, where play goes back and forth); the room's summary
-and the replay carry the same words.
+``said``): the page shows these words and sends the answers back. Which way play goes round the table
+(``direction``) is sent in words once a view, in the room's summary beside it (``room.direction_said``, there
+before the match starts), and the replay carries the same words.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from bigtwo.cards import SUIT_CHARS, SUIT_SYMBOLS, token
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.legal import pass_is_legal
 from bigtwo.match import Match, RoundRecord
-from bigtwo.words import Wording, direction_said
+from bigtwo.words import Wording
 
 # decisions whose answers are words the table lists (cards are picked from the hand instead)
 WORD_ANSWERS = ("ask", "demand", "surrender", "reply", "grant")
@@ -138,7 +137,6 @@ def _extras(
     view["ranks_only"] = rules.ranks_only  # scored by finishing order: places, not points
     view["suit_order"] = rules.suit_order
     view["direction"] = rules.direction  # which way round the table seat n+1 sits: how the page lays the seats out
-    view["direction_said"] = direction_said(rules.direction, match.n)  # the same, in words for the players
     if view["decision"] is not None:
         view["decision"]["said"] = words.render(view["decision"]["reason"])
         for a in view["decision"].get("answers", ()):  # a stealing president's questions so far, and their answers

@@ -526,7 +526,7 @@ export function tablePage(roomId, app, statusLine) {
   // which way play goes round this table, in the server's words (none at two players: back and forth), and who
   // plays after the bottom seat
   function directionLine(v, bottom, others) {
-    const said = v.match.direction_said;
+    const said = v.room.direction_said;
     if (!said) return null;
     const w = wording(v.room, v.you.seat);
     const after = `${w.name(others[0].seat)} plays after ${w.object(bottom)}`;
