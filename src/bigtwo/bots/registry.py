@@ -250,7 +250,7 @@ SEARCH = Standing(
 LEARNED = Standing(
     "learned",
     0.002,
-    evidence="vs three heuristic (contesting the lead): +2.0 [+1.7, +2.4]; Tien Len: +0.31 [+0.27, +0.35] places",
+    evidence="vs three heuristic (stage 10): +3.0 [+2.6, +3.4]; Tien Len: +0.31 [+0.27, +0.35] places",
 )
 QUICK = (
     Standing("heuristic", 0.001, evidence="vs three greedy: +6.8"),
