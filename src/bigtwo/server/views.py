@@ -14,7 +14,8 @@ the word answers a seat may give (``answers_said`` beside ``answers``: a stealin
 and, in a steal by questions, the questions asked so far with their answers (each ``decision.answers`` entry's
 ``said``): the page shows these words and sends the answers back. Which way play goes round the table
 (``direction``) is sent in words once a view, in the room's summary beside it (``room.direction_said``, there
-before the match starts), and the replay carries the same words.
+before the match starts: :func:`~bigtwo.words.direction_said`'s ``long``, ``short``, ``arrow`` and ``listed``, None
+at two players), and the replay carries the same words.
 """
 
 from __future__ import annotations
