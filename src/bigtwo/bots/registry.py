@@ -224,13 +224,13 @@ class Standing:
 # Strongest first, by duplicate-deal matches on classic, one point a card left, 95% intervals (benchmarks/strength.py
 # and bigtwo benchmark; README, "Measured strength"). Where two bots are not separated, the higher estimate goes first:
 # isearch vs three search at 1 s each is +0.75 [+0.34, +1.15] over 360 deals with the stage 6 network (with stage 10's,
-# today's, +0.87 [-0.10, +1.84] over 80 more deals, where stage 6 scored +0.16; the network playing every seat of the
-# play-outs, three candidates each from the heuristic and the network; with six and two +1.10 [+0.52, +1.69] over 160
-# deals; the searching seat's only, the default below 1 s: +0.47 [+0.04, +0.90] over 280 deals; +0.89 [+0.21, +1.57] and
-# +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three heuristic +3.0 at about 0.25 s a move (against the
-# heuristic of then) and learned vs three of today's heuristic +3.0 [+2.6, +3.4] (the stage 10 weights; stage 6 scored
-# +2.0 [+1.7, +2.4], +0.35 head to head and +0.40 over the standard field beside stage 5, which scored +2.3 here; on
-# Tien Len, its own network (stage 2), +0.31 [+0.27, +0.35] places a game); heuristic vs three greedy +6.8. Tien Len
+# today's, +0.93 [+0.27, +1.60] over 140 more deals; on 80 of them stage 6 scored +0.16; the network playing every seat
+# of the play-outs, three candidates each from the heuristic and the network; with six and two +1.10 [+0.52, +1.69] over
+# 160 deals; the searching seat's only, the default below 1 s: +0.47 [+0.04, +0.90] over 280 deals; +0.89 [+0.21, +1.57]
+# and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three heuristic +3.0 at about 0.25 s a move (against
+# the heuristic of then) and learned vs three of today's heuristic +3.0 [+2.6, +3.4] (the stage 10 weights; stage 6
+# scored +2.0 [+1.7, +2.4], +0.35 head to head and +0.40 over the standard field beside stage 5, which scored +2.3 here;
+# on Tien Len, its own network (stage 2), +0.31 [+0.27, +0.35] places a game); heuristic vs three greedy +6.8. Tien Len
 # (places a game, 80 deals) keeps the order: search at 0.2 s vs three learned +0.13 [+0.04, +0.23] (stage 1: +0.25
 # [+0.15, +0.35]); isearch level with search at 0.1 s (+0.02; with its beliefs, which it no longer uses there, it was
 # behind: -0.11 and -0.14 on two deal sets); at 1 s level too, +0.05 [-0.11, +0.21] over 40 deals. A bot not registered,

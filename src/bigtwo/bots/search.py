@@ -232,7 +232,7 @@ class _Network:
     sampled deal). The learned bot's shipped weights where the package has them (else none), or a weights file
     (``weights``), which must fit the table and value actions (a network fitted to a bot's choices only ranks
     them). The play-outs' network is the same, or the one distilled for them where the package has one
-    (``weights/playout/``, from stage 6), or another file's: twice the deals a decision, level in strength at
+    (``weights/playout/``, from stage 10), or another file's: twice the deals a decision, level in strength at
     1 s."""
 
     def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "same"):
