@@ -1102,7 +1102,10 @@ def test_two_people_chat_and_rematch_while_someone_watches(browser, server):
     bob.click("#rematch")
     for page, seat in ((ann, 0), (bob, 1)):
         page.wait_for_function("id => !location.pathname.endsWith(id)", arg=rid, timeout=20000)
-        page.wait_for_function(f"() => window.bigtwo.view && window.bigtwo.view.you.seat === {seat}")
+        # the new table's page may not have run its script yet: wait for it rather than read it
+        page.wait_for_function(
+            f"() => window.bigtwo && window.bigtwo.view && window.bigtwo.view.you.seat === {seat}", timeout=20000
+        )
     assert ann.url == bob.url and ann.evaluate(STATE)["room"]["seats"][1]["name"] == "Bob"
     httpx.post(f"{ann.url.replace('/room/', '/api/rooms/')}/pause", headers=auth(made["host_token"]))
     assert errors == []
