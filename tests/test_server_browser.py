@@ -70,9 +70,9 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 SCREENS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 STATE = "window.bigtwo && window.bigtwo.view"
-READY = """() => {
-  const v = window.bigtwo && window.bigtwo.view;
-  if (!v || !v.match) return false;
+# a predicate over the view (for wait_for_view): this page must act, or the match is over
+READY = """v => {
+  if (!v.match) return false;
   if (v.break) return !v.break.ready.includes(v.you.seat);
   return v.match.is_over || (v.match.to_move === v.you.seat && v.room.status === "playing");
 }"""
@@ -110,6 +110,21 @@ def readme_shot(page, name: str) -> None:
     shot(page, name)
     if os.environ.get("BIGTWO_README_SCREENSHOTS"):
         shutil.copy(ARTIFACTS / f"{name}.png", ROOT / "docs" / f"{name}.png")
+
+
+def over_view(predicate: str) -> str:
+    """A JavaScript function of ``arg``: false while the page has no view yet, else ``predicate(view, arg)``."""
+    return f"a => {{ const v = window.bigtwo && window.bigtwo.view; return !!v && ({predicate})(v, a); }}"
+
+
+def wait_for_view(page, predicate: str, arg: Any = None, timeout: float | None = None) -> None:
+    """Wait until the page's table has a view (``window.bigtwo.view``) and ``predicate`` holds over it.
+
+    ``predicate`` is a JavaScript function of ``(view, arg)``, e.g. ``"(v, s) => v.seq > s"`` with ``arg=seq``.
+    Right after a page loads (a reload, a redirect, a join, a rematch) its script may not have run yet and
+    ``window.bigtwo`` may not exist: that counts as "not yet", never as an error. ``timeout`` is in milliseconds
+    (Playwright's default when None)."""
+    page.wait_for_function(over_view(predicate), arg=arg, timeout=timeout)
 
 
 def watch_errors(page) -> list[str]:
@@ -167,7 +182,7 @@ def selected(page) -> list[str]:
 
 def take_turn(page, rules, on_break=None) -> str:
     """Wait until this page must act; act. Returns 'over', 'break' or 'moved'."""
-    page.wait_for_function(READY, timeout=30000)
+    wait_for_view(page, READY, timeout=30000)
     view = page.evaluate(STATE)
     g = view["match"]
     if g["is_over"]:
@@ -178,14 +193,12 @@ def take_turn(page, rules, on_break=None) -> str:
             if on_break:
                 on_break(page, view)
             page.click("#continue")
-        page.wait_for_function(
-            "s => !window.bigtwo.view.break || window.bigtwo.view.break.ready.includes(s)", arg=view["you"]["seat"]
-        )
+        wait_for_view(page, "(v, s) => !v.break || v.break.ready.includes(s)", view["you"]["seat"])
         return "break"
     choice = make("greedy").choose(rules, g)
     try:
         act(page, g, choice)
-        page.wait_for_function("s => window.bigtwo.view.seq > s", arg=view["seq"], timeout=30000)
+        wait_for_view(page, "(v, s) => v.seq > s", view["seq"], timeout=30000)
     except playwright.Error as e:  # say what the page showed, not only that it timed out
         shown = page.evaluate("() => [window.bigtwo.view.seq, document.getElementById('prompt')?.innerText]")
         pytest.fail(f"{choice} was not taken: page at {shown}, selected {selected(page)}: {e}")
@@ -271,7 +284,7 @@ def sit(page, server, made: dict[str, Any], token: str | None = None, host: bool
     mine = {"seat": 0, "token": token or made["token"], "host": made["host_token"] if host else None}
     page.add_init_script(f"localStorage.setItem('bigtwo:{rid}', JSON.stringify({json.dumps(mine)}))")
     page.goto(f"{server.url}/room/{rid}")
-    page.wait_for_function("() => window.bigtwo && window.bigtwo.view && window.bigtwo.view.you.seat !== null")
+    wait_for_view(page, "v => v.you.seat !== null")
 
 
 def api_move(server, rid: str, token: str, answer: Any, seq: int) -> None:
@@ -350,7 +363,7 @@ def test_a_match_against_bots_from_the_lobby_to_the_rematch(browser, server, vie
     assert "/room/" in page.url and page.inner_text("#invite").endswith(page.url.rsplit("/", 1)[1])
     shot(page, f"1-waiting-room-{screen}")
     page.click("#start")
-    page.wait_for_function(READY, timeout=30000)
+    wait_for_view(page, READY, timeout=30000)
     rid = page.url.rsplit("/", 1)[1]
     room = server.rooms.rooms[rid]
 
@@ -435,7 +448,7 @@ def test_a_match_against_bots_from_the_lobby_to_the_rematch(browser, server, vie
     # a rematch: the same seats at a new table, the page goes there by itself
     page.click("#rematch")
     page.wait_for_function("id => location.pathname !== '/room/' + id && window.bigtwo", arg=rid, timeout=20000)
-    page.wait_for_function("() => window.bigtwo.view && window.bigtwo.view.you.seat === 0", timeout=20000)
+    wait_for_view(page, "v => v.you.seat === 0", timeout=20000)
     again = page.evaluate(STATE)
     assert again["room"]["id"] != rid and room.ref.next_room == again["room"]["id"]
     assert [s["name"] for s in again["room"]["seats"]] == [s.name for s in room.seats]
@@ -473,7 +486,7 @@ def test_hand_order_hint_explain_legal_plays_and_undo(browser, server, viewport)
     page = browser.new_page(viewport=viewport)
     errors = watch_errors(page)
     sit(page, server, made)
-    page.wait_for_function(READY)
+    wait_for_view(page, READY)
     g = page.evaluate(STATE)["match"]
     assert hand_order(page) == g["hand"]  # by rank, as the server sorts it
 
@@ -508,7 +521,7 @@ def test_hand_order_hint_explain_legal_plays_and_undo(browser, server, viewport)
     shot(page, f"3-hand-rearranged-{screen}")
     # kept in this browser: a reload shows the same order
     page.reload()
-    page.wait_for_function(READY)
+    wait_for_view(page, READY)
     assert hand_order(page) == arranged
 
     # hint: the heuristic's choice, its cards selected, its reason in words
@@ -535,8 +548,8 @@ def test_hand_order_hint_explain_legal_plays_and_undo(browser, server, viewport)
     page.evaluate(COUNT_ENTERS)
     before = page.evaluate(STATE)["seq"]
     page.click("#play")
-    page.wait_for_function("s => window.bigtwo.view.seq > s", arg=before)
-    page.wait_for_function(READY)
+    wait_for_view(page, "(v, s) => v.seq > s", before)
+    wait_for_view(page, READY)
     v = page.evaluate(STATE)
     g = v["match"]
     for s in range(4):
@@ -552,7 +565,7 @@ def test_hand_order_hint_explain_legal_plays_and_undo(browser, server, viewport)
     # undo (every other seat is a bot's): the turn and the bots' answers are taken back, in the database too
     assert stored_actions(room) == v["seq"] > 0
     page.click("#undo")
-    page.wait_for_function("() => window.bigtwo.view.seq === 0")
+    wait_for_view(page, "v => v.seq === 0")
     assert len(page.evaluate(STATE)["match"]["hand"]) == 13 and page.locator("#hand .card").count() == 13
     assert stored_actions(room) == room.seq == 0 and page.locator("#undo").count() == 0
 
@@ -751,29 +764,29 @@ def test_auto_pass_and_pass_until_the_next_trick(browser, server, viewport):
 
     # auto-pass: Ann's standing order, kept in this browser
     page.check("#auto-pass")
-    page.wait_for_function("() => window.bigtwo.view.you.auto")
+    wait_for_view(page, "v => v.you.auto")
     assert page.evaluate("JSON.parse(localStorage.getItem('bigtwo:prefs')).auto") is True
     others("3D", "pass", "2S")  # nothing beats the 2 of spades: the table shows Ann cannot beat it
-    page.wait_for_function("() => window.bigtwo.view.last && window.bigtwo.view.last.by === 'auto'")
+    wait_for_view(page, "v => v.last && v.last.by === 'auto'")
     assert room.actions[-1]["seat"] == 0 and room.actions[-1]["answer"] == "pass"
     page.wait_for_selector('#notices .notice[data-kind="auto"]')
     assert page.locator("#log .line").last.inner_text() == "You pass"
     others("pass", "pass")  # the trick is over: Di leads
     others(legal_plays_from_observation(rules, room.match.observe(3))[0])
     # a play someone could beat: no order passes for Ann, whatever she holds; she still has the turn
-    page.wait_for_function(READY)
+    wait_for_view(page, READY)
     page.wait_for_timeout(900)
     assert room.match.to_move == 0 and page.evaluate(STATE)["match"]["to_move"] == 0
     shot(page, f"5-standing-orders-{screen}")
     # pass until the next trick: now, and when the turn comes round again in this trick
     page.click("#pass-trick")
-    page.wait_for_function("() => window.bigtwo.view.last.seat === 0 && window.bigtwo.view.last.by === 'auto'")
+    wait_for_view(page, "v => !!v.last && v.last.seat === 0 && v.last.by === 'auto'")
     bob = next(p for p in legal_plays_from_observation(rules, room.match.observe(1)) if not p.is_pass)
     others(bob, "pass", "pass")
     seq = room.seq
     wait_for(lambda: room.seq > seq)  # Ann's turn came, and went: passed for her
     assert [(a["seat"], a["by"]) for a in room.actions[-2:]] == [(3, "player"), (0, "auto")]
-    page.wait_for_function("() => window.bigtwo.view.match.to_move === 1 && !window.bigtwo.view.you.pass_trick")
+    wait_for_view(page, "v => v.match.to_move === 1 && !v.you.pass_trick")
     assert page.locator("#pass-trick.on").count() == 0
     assert errors == []
     page.close()
@@ -813,7 +826,7 @@ def test_the_move_timer_passes_when_it_may_and_says_so_until_dismissed(browser, 
     assert page.inner_text("#notices").startswith("Your time ran out: the server passed for you.")
     seq = room.seq
     wait_for(lambda: room.seq >= seq + 2)  # the bots move on; the notice stays
-    page.wait_for_function("s => window.bigtwo.view.seq >= s", arg=seq + 2)
+    wait_for_view(page, "(v, s) => v.seq >= s", seq + 2)
     assert page.locator('#notices .notice[data-kind="timeout"]').count() >= 1
     shot(page, f"6-timer-passed-{screen}")
     httpx.post(f"{server.url}/api/rooms/{rid}/pause", headers=auth(made["host_token"]))
@@ -844,11 +857,11 @@ def test_a_person_asks_for_a_new_deal_then_keeps_one(browser, server, viewport):
     assert page.locator("#deal-keep").is_visible() and "The deal: You are deciding" in page.inner_text("#trick")
     shot(page, f"7-deal-decision-{screen}")
     page.click("#deal-redeal")
-    page.wait_for_function("s => window.bigtwo.view.seq > s && window.bigtwo.view.match.decision", arg=0)
+    wait_for_view(page, "(v, s) => v.seq > s && v.match.decision", 0)
     second = page.evaluate(STATE)["match"]
     assert second["hand"] != first["hand"] and len(second["hand"]) == 13  # dealt again
     page.click("#deal-keep")
-    page.wait_for_function("() => window.bigtwo.view.match.phase === 'play'", timeout=20000)
+    wait_for_view(page, "v => v.match.phase === 'play'", timeout=20000)
     assert page.evaluate(STATE)["match"]["hand"] == second["hand"]
     assert errors == []
     page.close()
@@ -882,7 +895,7 @@ def test_a_person_bids_looks_and_offers_a_trade_at_the_browser_table(browser, se
     assert "You are deciding whether to bid" in page.inner_text("#trick")
     seen: set[str] = set()
     for _ in range(200):
-        page.wait_for_function(READY, timeout=30000)
+        wait_for_view(page, READY, timeout=30000)
         g = page.evaluate(STATE)["match"]
         if g["decision"] is not None:
             seen.add(g["decision"]["kind"])
@@ -911,7 +924,7 @@ def test_a_person_bids_looks_and_offers_a_trade_at_the_browser_table(browser, se
     page.fill("#want", want)
     page.select_option("#offer-to", "1")
     page.click("#offer")
-    page.wait_for_function("s => window.bigtwo.view.seq > s", arg=view["seq"])
+    wait_for_view(page, "(v, s) => v.seq > s", view["seq"])
     wait_for(lambda: any(e.get("type") == "reply" for e in page.evaluate(STATE)["match"]["exchanges"]))
     offers = [e for e in page.evaluate(STATE)["match"]["exchanges"] if e.get("type") == "offer"]
     offer = offers[0]
@@ -1009,8 +1022,8 @@ def test_two_people_chat_and_rematch_while_someone_watches(browser, server):
     bob.wait_for_selector(".join-seat")
     bob.fill("#join-name", "Bob")
     bob.click(".join-seat")
-    bob.wait_for_function("() => window.bigtwo.view.you.seat === 1")
-    ann.wait_for_function("() => window.bigtwo.view.room.seats[1].name === 'Bob'")
+    wait_for_view(bob, "v => v.you.seat === 1")
+    wait_for_view(ann, "v => v.room.seats[1].name === 'Bob'")
     # the chat works in the waiting room too; what people type is text, never markup
     ann.fill("#chat-input", "good luck <b>all</b>")
     ann.click("#chat-send")
@@ -1047,7 +1060,7 @@ def test_two_people_chat_and_rematch_while_someone_watches(browser, server):
 
     moves = 0
     while True:
-        ready = [p for p in (ann, bob) if p.evaluate(f"({READY})()")]
+        ready = [p for p in (ann, bob) if p.evaluate(over_view(READY))]
         if not ready:
             ann.wait_for_timeout(30)
             continue
@@ -1071,7 +1084,7 @@ def test_two_people_chat_and_rematch_while_someone_watches(browser, server):
             # Bob's browser reloads (a dropped connection, a closed tab): he is back at his seat, hand and all
             held = bob.evaluate(STATE)
             bob.reload()
-            bob.wait_for_function("s => window.bigtwo.view && window.bigtwo.view.seq >= s", arg=held["seq"])
+            wait_for_view(bob, "(v, s) => v.seq >= s", held["seq"])
             back = bob.evaluate(STATE)
             assert back["you"]["seat"] == 1 and sorted(back["match"]["hand"]) == sorted(held["match"]["hand"])
             assert bob.locator("#hand .card svg").count() == len(held["match"]["hand"])
@@ -1103,9 +1116,7 @@ def test_two_people_chat_and_rematch_while_someone_watches(browser, server):
     for page, seat in ((ann, 0), (bob, 1)):
         page.wait_for_function("id => !location.pathname.endsWith(id)", arg=rid, timeout=20000)
         # the new table's page may not have run its script yet: wait for it rather than read it
-        page.wait_for_function(
-            f"() => window.bigtwo && window.bigtwo.view && window.bigtwo.view.you.seat === {seat}", timeout=20000
-        )
+        wait_for_view(page, "(v, s) => v.you.seat === s", seat, timeout=20000)
     assert ann.url == bob.url and ann.evaluate(STATE)["room"]["seats"][1]["name"] == "Bob"
     httpx.post(f"{ann.url.replace('/room/', '/api/rooms/')}/pause", headers=auth(made["host_token"]))
     assert errors == []
