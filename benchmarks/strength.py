@@ -58,7 +58,8 @@ from pathlib import Path  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from bigtwo import load_rules  # noqa: E402
-from bigtwo.arena import mean_interval, run_arena  # noqa: E402
+from bigtwo.arena import run_arena  # noqa: E402
+from bigtwo.arena.compare import compare  # noqa: E402
 from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
@@ -186,9 +187,9 @@ def paired_gain(
             sets.append(result)
         result = ArenaResult.pooled(sets)
         console.print(result.table())
-        runs[label] = (result.points_by_deal(0), {s.label: s for s in result.summary()}[label])
+        runs[label] = (result, {s.label: s for s in result.summary()}[label])
     (b, before), (n, now) = runs[before_label], runs[now_label]
-    gain = mean_interval([n[d] - b[d] for d in b])
+    gain = compare(n, b).gain  # deal by deal, the deals matched by their cards
     return {
         "rules": rules,
         "players": players,

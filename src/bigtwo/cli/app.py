@@ -348,6 +348,42 @@ def benchmark(
         _error(e)
 
 
+@app.command()
+def results(
+    files: Annotated[list[Path], typer.Argument(help="Saved arena results (.json or .csv), pooled as one")],
+    against: Annotated[
+        list[Path] | None,
+        typer.Option("--against", "-a", help="Another bot's saved results to compare with, deal by deal (repeatable)"),
+    ] = None,
+    entry: Annotated[
+        int | None,
+        typer.Option("--entry", help="The lineup entry compared where both lineups are the same (default: the first)"),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the pooled results to .json or .csv")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table")] = False,
+) -> None:
+    """Saved arena results read back: pooled over deal sets, or two bots compared deal by deal.
+
+    Files of one lineup played on several deal sets (other seeds) pool as one, their intervals over every deal.
+    With --against, the bot the two lineups differ in is compared on the deals both played (matched by their
+    cards), against the same opponents: the difference of its points deal by deal, with its 95% interval.
+
+    \b
+    Examples:
+      bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 400 --seed 1 --out h1.json
+      bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 400 --seed 2 --out h2.json
+      bigtwo simulate --bots random,greedy,greedy,greedy --games 400 --seed 1 --out r1.json
+      bigtwo results h1.json h2.json --out heuristic.json
+      bigtwo results h1.json h2.json --against r1.json
+    """
+    from bigtwo.cli.results import show_results
+
+    try:
+        show_results(files, against, entry, out, as_json, console())
+    except (BigTwoError, ValueError) as e:
+        _error(e)
+
+
 @rules_app.command("list")
 def rules_list() -> None:
     """The presets shipped with bigtwo.
