@@ -41,8 +41,8 @@ def help_examples() -> dict[tuple[str, ...], list[str]]:
 
 
 def small(argv: list[str]) -> list[str]:
-    """The example at a test's size: at most 2 rounds, 4 games (one duplicate deal), 2 search iterations, a
-    benchmark of 2 deals."""
+    """The example at a test's size: at most 2 rounds, 4 games (one duplicate deal), 2 search iterations (or
+    deals a searched candidate), a benchmark of 2 deals."""
     out = []
     for i, a in enumerate(argv):
         a = re.sub(r"iterations=\d+", "iterations=2", a)
@@ -50,6 +50,8 @@ def small(argv: list[str]) -> list[str]:
             a = str(min(int(a), 2))
         if i and argv[i - 1] in ("--games", "-g"):
             a = "4"
+        if i and argv[i - 1] == "--iterations":
+            a = "2"
         out.append(a)
     if out[:1] == ["play"] and "--delay" not in out:
         out += ["--delay", "0"]

@@ -378,6 +378,11 @@ def test_successive_halving_plays_the_best_candidates_on_more_deals():
     flat = make("isearch", seed=1, iterations=8, candidates=6, learned_candidates=2, halving=False)
     flat.choose(rules, obs)
     assert set(flat.last_counts.values()) == {8}
+    # each candidate's mean play-out value is kept with its deals (what expert iteration learns from)
+    by_name = {str(p): p.mask for p in g.legal_plays()}
+    assert {by_name[k]: n for k, n in counts.items()} == {m: n for m, (_v, n) in bot.last_values.items()}
+    assert {n for _v, n in flat.last_values.values()} == {8} and len(flat.last_values) == len(flat.last_counts)
+    assert all(-13 * 3 <= v <= 13 * 3 for v, _n in flat.last_values.values())  # points of a card left
 
 
 def decisions_with_a_choice(rules, cases):

@@ -499,6 +499,10 @@ class InferenceSearchBot(SearchBot):
         self._networks: dict[tuple[Ruleset, int], _Network] = {}
         self.last_effective_deals = 0.0  # the last decision's effective number of deals under the beliefs
         self.last_counts: dict[str, int] = {}  # deals each candidate of the last decision was played out on
+        # each candidate's mean play-out value (points of the measure, under the beliefs' weights, not shrunk
+        # towards the network's) and its deals, by the candidate's cards (0: the pass), for the last decision
+        # that searched with successive halving: what expert iteration teaches the network
+        self.last_values: dict[int, tuple[float, int]] = {}
 
     def _network_for(self, rules: Ruleset, players: int) -> _Network:
         key = (rules, players)
@@ -521,6 +525,7 @@ class InferenceSearchBot(SearchBot):
         self.last_cut = False
         self.last_effective_deals = 0.0
         self.last_counts = {}
+        self.last_values = {}
         if len(legal) == 1:
             return legal[0]
         model = self._model_of_play(rules, observation)
@@ -767,6 +772,11 @@ class InferenceSearchBot(SearchBot):
         self.last_counts = {str(c): sum(1 for v in values if i in v) for i, c in enumerate(cands)}
         weights = tempered_weights(logw, self.min_ess)
         self.last_effective_deals = effective_size(weights)
+        for i, c in enumerate(cands):
+            ws = [(w, v[i]) for w, v in zip(weights, values, strict=True) if i in v]
+            total = math.fsum(w for w, _ in ws)
+            if total > 0:
+                self.last_values[c.mask] = (math.fsum(w * x for w, x in ws) / total, len(ws))
         est = estimates(alive, weights)
         best = max(alive, key=lambda i: (est[i], -i))
         if est[best] == -math.inf:

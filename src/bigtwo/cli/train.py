@@ -309,3 +309,60 @@ def distill(
         f"kept epoch {kept.epoch}: held-out error {kept.heldout_mse:.5f}, the teacher's choice {kept.agreement:.1%} "
         f"of {result.heldout_decisions:,} held-out decisions: {out / 'student.npz'}"
     )
+
+
+def expert(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for labels/, expert.npz and result.json")],
+    weights: Annotated[
+        str, typer.Option("--weights", help="The network to improve: a weights file, or 'shipped' (--rules, --players)")
+    ] = "shipped",
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="Preset or TOML file (with --weights shipped)")
+    ] = "classic",
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats (with --weights shipped)")] = None,
+    games: Annotated[int, typer.Option("--games", help="Self-play games of the network to search in")] = 2000,
+    iterations: Annotated[int, typer.Option("--iterations", help="Sampled deals a searched candidate")] = 16,
+    share: Annotated[float, typer.Option("--share", help="Share of the decisions with a choice searched")] = 0.25,
+    explore: Annotated[float, typer.Option("--explore", help="Share of the network's moves played at random")] = 0.1,
+    shard_games: Annotated[int, typer.Option("--shard-games", help="Games a saved shard of labels")] = 50,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the searched decisions")] = 4,
+    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate")] = 1e-4,
+    anchor: Annotated[
+        float, typer.Option("--anchor", help="Weight of the actions the search did not value (kept at their values)")
+    ] = 0.25,
+    holdout: Annotated[float, typer.Option("--holdout", help="Share of the games held out to measure the fit")] = 0.1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games and the searches")] = 0,
+    threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
+) -> None:
+    """Expert iteration: fit the network to what isearch finds when it searches the network's own games.
+
+    The network plays self-play games; in a share of its decisions isearch values its candidates on sampled deals
+    (the labels, saved in shards: a stopped run resumes where it stopped). The network is then fitted to the
+    search's ranking of them, and the epoch whose held-out decisions agree most with the search goes to
+    OUT/expert.npz, which `learned(weights=...)` and `isearch(weights=...)` play.
+
+    Examples:
+      bigtwo expert --out runs/expert --rules classic --players 4 --games 2000 --iterations 16
+    """
+    try:
+        from bigtwo.rl.expert import ExpertConfig
+        from bigtwo.rl.expert import expert as run
+    except ImportError as e:
+        _say(f"bigtwo expert needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
+        raise typer.Exit(2) from None
+    from bigtwo.errors import BigTwoError
+
+    config = ExpertConfig(
+        games=games, iterations=iterations, share=share, explore=explore, shard_games=shard_games, seed=seed,
+        epochs=epochs, lr=lr, anchor=anchor, holdout=holdout, threads=threads,
+    )  # fmt: skip
+    try:
+        result = run(out, config, weights, rules=rules, players=players, log=console().print)
+    except BigTwoError as e:
+        _say(str(e), style="red")
+        raise typer.Exit(2) from None
+    before, kept = result.epochs[0], result.epochs[result.best_epoch]
+    console().print(
+        f"kept epoch {kept.epoch}: the search's choice in {kept.agreement:.1%} of {result.heldout_decisions:,} "
+        f"held-out decisions (before: {before.agreement:.1%}): {out / 'expert.npz'}"
+    )

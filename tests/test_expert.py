@@ -1,0 +1,102 @@
+"""Expert iteration (issue 15): the network fitted to what isearch finds in the network's own games.
+
+Needs torch (the ``[rl]`` extra); skipped without it. The network is the shipped classic four-player one; the
+runs search a handful of games with two deals a candidate, so each takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from typer.testing import CliRunner  # noqa: E402
+
+from bigtwo import load_rules  # noqa: E402
+from bigtwo.bots import make  # noqa: E402
+from bigtwo.bots.learned import load_weights, scorer_for  # noqa: E402
+from bigtwo.cli.app import app  # noqa: E402
+from bigtwo.errors import BigTwoError  # noqa: E402
+from bigtwo.rl.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
+from tests.test_bots import play_out  # noqa: E402
+
+SMALL = ExpertConfig(games=4, iterations=2, share=0.5, shard_games=2, epochs=5, lr=1e-3, holdout=0.25, seed=2)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("expert")
+    return out, expert(out, SMALL, rules="classic", players=4)
+
+
+def test_the_labels_are_the_searchs_values_of_its_candidates_beside_the_networks():
+    rules = load_rules("classic")
+    scorer = scorer_for(rules, 4)
+    data = label_shard(scorer, rules, 4, first=0, games=1, cfg=SMALL, weights=None)
+    assert len(data) > 3 and set(data.game_of) == {0}
+    for d, (lo, hi) in enumerate(zip(data.offsets[:-1], data.offsets[1:], strict=True)):
+        found = data.searched[lo:hi]
+        assert hi - lo >= 2 and np.count_nonzero(~np.isnan(found)) >= 2  # a ranking among two or more
+        assert np.all(np.abs(found[~np.isnan(found)]) <= 13 * 3)  # points of a card left
+        # the network's values are its own of the position it was asked about
+        state, rows = data.states[[d]].astype(np.float32), data.actions[lo:hi].astype(np.float32)
+        assert np.allclose(scorer.net.q_batch(state, rows, np.array([0, hi - lo])), data.q[lo:hi], atol=2e-2)
+
+
+def test_the_search_teaches_its_ranking_and_the_network_keeps_the_positions_value():
+    data = Labels(
+        np.zeros((2, 1), np.float16), np.zeros((5, 1), np.float16),
+        np.array([0.1, 0.2, 0.3, 1.0, 2.0], np.float32), np.array([np.nan, 5, 3, 4, 4], np.float32), [0, 3, 5], [0, 0],
+    )  # fmt: skip
+    target, searched = targets(data, scale=10.0)
+    assert searched.tolist() == [False, True, True, True, True]
+    # 0.5 and 0.3 (points / scale) centred on the network's mean over them, 0.25; the unsearched row keeps its own
+    assert target == pytest.approx([0.1, 0.35, 0.15, 1.5, 1.5])
+
+
+def test_a_run_labels_fits_and_writes_weights_the_bots_play(run):
+    out, result = run
+    assert result.decisions > 10 and 0 < result.heldout_decisions < result.decisions
+    assert [e.epoch for e in result.epochs] == list(range(SMALL.epochs + 1))
+    assert math.isnan(result.epochs[0].train_loss) and 0 <= result.epochs[0].agreement <= 1
+    assert result.epochs[-1].train_loss < result.epochs[1].train_loss  # the fit moves towards the labels
+    saved = json.loads((out / "result.json").read_text())
+    assert saved["decisions"] == result.decisions and saved["best_epoch"] == result.best_epoch
+    net = load_weights(out / "expert.npz")
+    assert net.meta["expert_from"] == "shipped classic 4p" and net.meta["expert"]["iterations"] == 2
+    assert net.meta["utility"] == "cards" and net.meta["players"] == 4
+    rules = load_rules("classic")
+    bots = [make("learned", weights=str(out / "expert.npz"))] + [make("heuristic") for _ in range(3)]
+    assert play_out(rules, 4, bots, seed=4).result is not None
+    bot = make("isearch", seed=1, iterations=2, weights=str(out / "expert.npz"))
+    assert play_out(rules, 4, [bot] + [make("greedy") for _ in range(3)], seed=5).result is not None
+
+
+def test_an_interrupted_run_resumes_with_the_labels_of_an_uninterrupted_one(run, tmp_path):
+    out, result = run
+    part = ExpertConfig(**{**SMALL.__dict__, "games": 2, "epochs": 1, "holdout": 0.5})
+    expert(tmp_path, part, rules="classic", players=4)  # stopped after its first shard
+    assert sorted(p.name for p in (tmp_path / "labels").iterdir()) == ["shard-00000.npz"]
+    again = expert(tmp_path, SMALL, rules="classic", players=4)
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        a, b = Labels.load(out / "labels" / name), Labels.load(tmp_path / "labels" / name)
+        for key in ("states", "actions", "q", "searched", "offsets", "game_of"):
+            assert np.array_equal(getattr(a, key), getattr(b, key), equal_nan=True), (name, key)
+    assert again.decisions == result.decisions and again.label_seconds >= 0
+    assert [e.agreement for e in again.epochs] == [e.agreement for e in result.epochs]
+
+
+def test_refusals_name_the_setting(run, tmp_path):
+    out, _result = run
+    with pytest.raises(BigTwoError, match=r"holds labels made otherwise: iterations 2 \(now 3\)"):
+        expert(out, ExpertConfig(**{**SMALL.__dict__, "iterations": 3}), rules="classic", players=4)
+    with pytest.raises(BigTwoError, match=r"share=0: must lie in \(0, 1\]"):
+        expert(tmp_path, ExpertConfig(share=0), rules="classic", players=4)
+    with pytest.raises(BigTwoError, match=r"weights nope\.npz: no such weights file"):
+        expert(tmp_path, SMALL, weights="nope.npz")
+    res = CliRunner().invoke(app, ["expert", "--out", str(tmp_path / "x"), "--games", "1"], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and "games=1: must be 2 or more" in res.output
