@@ -90,6 +90,14 @@ def test_an_interrupted_run_resumes_with_the_labels_of_an_uninterrupted_one(run,
     assert [e.agreement for e in again.epochs] == [e.agreement for e in result.epochs]
 
 
+def test_labels_made_by_several_processes_are_the_same(run, tmp_path):
+    out, _result = run
+    expert(tmp_path, ExpertConfig(**{**SMALL.__dict__, "workers": 2, "epochs": 1}), rules="classic", players=4)
+    for name in ("shard-00000.npz", "shard-00001.npz"):
+        a, b = Labels.load(out / "labels" / name), Labels.load(tmp_path / "labels" / name)
+        assert all(np.array_equal(getattr(a, k), getattr(b, k), equal_nan=True) for k in ("states", "q", "searched"))
+
+
 def test_refusals_name_the_setting(run, tmp_path):
     out, _result = run
     with pytest.raises(BigTwoError, match=r"holds labels made otherwise: iterations 2 \(now 3\)"):

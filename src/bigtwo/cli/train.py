@@ -333,6 +333,7 @@ def expert(
     holdout: Annotated[float, typer.Option("--holdout", help="Share of the games held out to measure the fit")] = 0.1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the games and the searches")] = 0,
     threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes labelling side by side")] = 1,
 ) -> None:
     """Expert iteration: fit the network to what isearch finds when it searches the network's own games.
 
@@ -354,7 +355,7 @@ def expert(
 
     config = ExpertConfig(
         games=games, iterations=iterations, share=share, explore=explore, shard_games=shard_games, seed=seed,
-        epochs=epochs, lr=lr, anchor=anchor, holdout=holdout, threads=threads,
+        epochs=epochs, lr=lr, anchor=anchor, holdout=holdout, threads=threads, workers=workers,
     )  # fmt: skip
     try:
         result = run(out, config, weights, rules=rules, players=players, log=console().print)

@@ -29,7 +29,9 @@ import math
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,7 @@ class ExpertConfig:
     holdout: float = 0.1
     anchor: float = 0.25  # the weight of an action the search did not value (its target: the network's own)
     threads: int = 1
+    workers: int = 1  # processes labelling shards side by side (the labels are the same with any number)
 
 
 @dataclass
@@ -249,13 +252,14 @@ def expert(
         ("epochs", cfg.epochs, cfg.epochs >= 1, "be 1 or more"),
         ("holdout", cfg.holdout, 0 < cfg.holdout <= 0.5, "lie in (0, 0.5]"),
         ("anchor", cfg.anchor, cfg.anchor >= 0, "be 0 or more"),
+        ("workers", cfg.workers, cfg.workers >= 1, "be 1 or more"),
     ):
         if not ok:
             raise BigTwoError(f"{name}={value}: must {rule}")
     say = log or (lambda _m: None)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
-    net, label, file = _network(weights, rules, players)
+    net, label, _file = _network(weights, rules, players)
     table_rules = rules_learned(net.meta)
     if table_rules is None:
         raise BigTwoError(f"weights {label}: the rules they were trained for do not read back")
@@ -264,19 +268,19 @@ def expert(
     folder = Path(out) / "labels"
     folder.mkdir(parents=True, exist_ok=True)
     _check_same_run(Path(out), cfg, label)
-    parts = []
-    labelled = 0.0
-    shards = math.ceil(cfg.games / cfg.shard_games)
-    for k in range(shards):
-        path = folder / f"shard-{k:05d}.npz"
-        first = k * cfg.shard_games
-        if not path.is_file():
-            t0 = time.perf_counter()
-            label_shard(scorer, table_rules, n, first, min(cfg.shard_games, cfg.games - first), cfg, file).save(path)
-            labelled += time.perf_counter() - t0
-            say(f"games {first + 1:,} to {min(first + cfg.shard_games, cfg.games):,} labelled ({labelled:.0f} s)")
-        parts.append(Labels.load(path))
-    data = Labels.joined(parts)
+    shards = [folder / f"shard-{k:05d}.npz" for k in range(math.ceil(cfg.games / cfg.shard_games))]
+    missing = [k for k, path in enumerate(shards) if not path.is_file()]
+    t0 = time.perf_counter()
+    jobs = [(weights, rules, players, k, cfg, str(shards[k])) for k in missing]
+    if cfg.workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(min(cfg.workers, len(jobs)), mp_context=get_context("spawn")) as pool:
+            for done, k in enumerate(pool.map(_label_job, jobs), 1):
+                say(_labelled(k, cfg, done, len(jobs), time.perf_counter() - t0))
+    else:
+        for done, job in enumerate(jobs, 1):
+            say(_labelled(_label_job(job), cfg, done, len(jobs), time.perf_counter() - t0))
+    labelled = time.perf_counter() - t0 if jobs else 0.0
+    data = Labels.joined([Labels.load(path) for path in shards])
     held_games = max(1, round(cfg.holdout * cfg.games))
     held = np.flatnonzero(data.game_of >= cfg.games - held_games)
     train = np.flatnonzero(data.game_of < cfg.games - held_games)
@@ -325,6 +329,25 @@ def expert(
     QPolicy(best, scorer.states.size, meta).save(target_dir / "expert.npz")
     (target_dir / "result.json").write_text(json.dumps(result.to_dict(), indent=1) + "\n")
     return result
+
+
+def _label_job(job: tuple[str, str | None, int | None, int, ExpertConfig, str]) -> int:
+    """Label shard ``k`` and save it (in a worker process, or here); returns ``k``."""
+    weights, rules, players, k, cfg, path = job
+    net, label, file = _network(weights, rules, players)
+    table_rules = rules_learned(net.meta)
+    assert table_rules is not None  # checked before any job was made
+    n = int(net.meta["players"])
+    first = k * cfg.shard_games
+    games = min(cfg.shard_games, cfg.games - first)
+    label_shard(scorer_of(net, table_rules, n, label), table_rules, n, first, games, cfg, file).save(Path(path))
+    return k
+
+
+def _labelled(k: int, cfg: ExpertConfig, done: int, jobs: int, seconds: float) -> str:
+    first = k * cfg.shard_games
+    last = min(first + cfg.shard_games, cfg.games)
+    return f"games {first + 1:,} to {last:,} labelled ({done} of {jobs} shards, {seconds:.0f} s)"
 
 
 def _check_same_run(out: Path, cfg: ExpertConfig, label: str) -> None:
