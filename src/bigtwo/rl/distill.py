@@ -33,11 +33,12 @@ import numpy as np
 import torch
 
 from bigtwo.bots.features import FEATURES_VERSION
-from bigtwo.bots.learned import GameScorer, QPolicy, load_weights, rules_learned, scorer_of
+from bigtwo.bots.learned import GameScorer, QPolicy, rules_learned, scorer_of
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.rl.dmc import QNet
-from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.rl.networks import check_settings, named_network
+from bigtwo.rules.ruleset import Ruleset
 
 
 @dataclass
@@ -223,17 +224,17 @@ def distill(
         raise BigTwoError(f"hidden {cfg.hidden}: every layer needs at least one unit")
     if cfg.games < 2:
         raise BigTwoError(f"games={cfg.games}: at least two, so that one can be held out")
-    for name, value, ok, rule in (
-        ("holdout", cfg.holdout, 0 < cfg.holdout <= 0.5, "lie in (0, 0.5]"),
-        ("explore", cfg.explore, 0 <= cfg.explore <= 1, "lie in [0, 1]"),
-        ("epochs", cfg.epochs, cfg.epochs >= 1, "be 1 or more"),
-    ):
-        if not ok:
-            raise BigTwoError(f"{name}={value}: must {rule}")
+    check_settings(
+        (
+            ("holdout", cfg.holdout, 0 < cfg.holdout <= 0.5, "lie in (0, 0.5]"),
+            ("explore", cfg.explore, 0 <= cfg.explore <= 1, "lie in [0, 1]"),
+            ("epochs", cfg.epochs, cfg.epochs >= 1, "be 1 or more"),
+        )
+    )
     say = log or (lambda _m: None)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
-    net, label = _teacher(teacher, rules, players)
+    net, label = named_network(teacher, rules, players, "teacher")
     table_rules = rules_learned(net.meta)
     if table_rules is None:
         raise BigTwoError(f"teacher {label}: the rules it was trained for ({net.meta.get('rules')!r}) do not read back")
@@ -307,21 +308,6 @@ def _untied_share(data: TeacherPositions, decisions: np.ndarray) -> float:
         q = np.sort(data.q[data.offsets[d] : data.offsets[d + 1]])
         clear += int(q[-1] - q[-2] > 1e-6)
     return clear / max(len(decisions), 1)
-
-
-def _teacher(teacher: str, rules: str | None, players: int | None) -> tuple[QPolicy, str]:
-    """The teacher network and the name errors and the student's record give it."""
-    if teacher != "shipped":
-        if not Path(teacher).is_file():
-            raise BigTwoError(f"teacher {teacher}: no such weights file (a network's .npz, or 'shipped')")
-        return load_weights(teacher), teacher
-    from bigtwo.bots.learned import policy_for
-
-    if rules is None:
-        raise BigTwoError("teacher 'shipped' needs the rules (and players) whose network it is")
-    ruleset = load_rules(rules)
-    n = ruleset.players if players is None else players
-    return policy_for(ruleset, n), f"shipped {ruleset.name} {n}p"  # the network its play-outs serve
 
 
 __all__ = ["DistillConfig", "DistillResult", "TeacherPositions", "distill", "teacher_positions"]

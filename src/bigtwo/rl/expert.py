@@ -38,12 +38,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from bigtwo.bots.learned import GameScorer, QPolicy, load_weights, policy_for, rules_learned, scorer_of
+from bigtwo.bots.learned import GameScorer, QPolicy, rules_learned, scorer_of
 from bigtwo.bots.search import InferenceSearchBot
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.rl.dmc import QNet
-from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.rl.networks import check_settings, named_network
+from bigtwo.rules.ruleset import Ruleset
 
 
 @dataclass
@@ -243,19 +244,19 @@ def expert(
     """Label (resuming) and fit; write ``OUT/expert.npz`` and ``OUT/result.json``. ``weights``: a network's
     file, or ``shipped`` for the package's for ``rules`` and ``players``."""
     cfg = config or ExpertConfig()
-    for name, value, ok, rule in (
-        ("games", cfg.games, cfg.games >= 2, "be 2 or more, so that one can be held out"),
-        ("iterations", cfg.iterations, cfg.iterations >= 1, "be 1 or more"),
-        ("share", cfg.share, 0 < cfg.share <= 1, "lie in (0, 1]"),
-        ("explore", cfg.explore, 0 <= cfg.explore <= 1, "lie in [0, 1]"),
-        ("shard_games", cfg.shard_games, cfg.shard_games >= 1, "be 1 or more"),
-        ("epochs", cfg.epochs, cfg.epochs >= 1, "be 1 or more"),
-        ("holdout", cfg.holdout, 0 < cfg.holdout <= 0.5, "lie in (0, 0.5]"),
-        ("anchor", cfg.anchor, cfg.anchor >= 0, "be 0 or more"),
-        ("workers", cfg.workers, cfg.workers >= 1, "be 1 or more"),
-    ):
-        if not ok:
-            raise BigTwoError(f"{name}={value}: must {rule}")
+    check_settings(
+        (
+            ("games", cfg.games, cfg.games >= 2, "be 2 or more, so that one can be held out"),
+            ("iterations", cfg.iterations, cfg.iterations >= 1, "be 1 or more"),
+            ("share", cfg.share, 0 < cfg.share <= 1, "lie in (0, 1]"),
+            ("explore", cfg.explore, 0 <= cfg.explore <= 1, "lie in [0, 1]"),
+            ("shard_games", cfg.shard_games, cfg.shard_games >= 1, "be 1 or more"),
+            ("epochs", cfg.epochs, cfg.epochs >= 1, "be 1 or more"),
+            ("holdout", cfg.holdout, 0 < cfg.holdout <= 0.5, "lie in (0, 0.5]"),
+            ("anchor", cfg.anchor, cfg.anchor >= 0, "be 0 or more"),
+            ("workers", cfg.workers, cfg.workers >= 1, "be 1 or more"),
+        )
+    )
     say = log or (lambda _m: None)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
@@ -365,15 +366,8 @@ def _check_same_run(out: Path, cfg: ExpertConfig, label: str) -> None:
 
 def _network(weights: str, rules: str | None, players: int | None) -> tuple[QPolicy, str, str | None]:
     """The network, its name for messages and records, and its file for the search (None: the shipped one)."""
-    if weights != "shipped":
-        if not Path(weights).is_file():
-            raise BigTwoError(f"weights {weights}: no such weights file (a network's .npz, or 'shipped')")
-        return load_weights(weights), weights, weights
-    if rules is None:
-        raise BigTwoError("weights 'shipped' needs the rules (and players) whose network it is")
-    ruleset = load_rules(rules)
-    n = ruleset.players if players is None else players
-    return policy_for(ruleset, n), f"shipped {ruleset.name} {n}p", None
+    net, label = named_network(weights, rules, players, "weights")
+    return net, label, None if weights == "shipped" else weights
 
 
 __all__ = ["ExpertConfig", "ExpertResult", "Labels", "expert", "label_shard", "targets"]

@@ -1,0 +1,35 @@
+"""What the training commands share: a network named on the command line, and settings checked in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bigtwo.bots.learned import QPolicy, load_weights, policy_for
+from bigtwo.errors import BigTwoError
+from bigtwo.rules.ruleset import load_rules
+
+
+def named_network(name: str, rules: str | None, players: int | None, role: str) -> tuple[QPolicy, str]:
+    """The network ``name`` gives (a weights file, or ``shipped``: the package's for ``rules`` and ``players``)
+    and the name messages and records give it; ``role`` is the option's word in messages (``teacher``)."""
+    if name != "shipped":
+        if not Path(name).is_file():
+            raise BigTwoError(f"{role} {name}: no such weights file (a network's .npz, or 'shipped')")
+        return load_weights(name), name
+    if rules is None:
+        raise BigTwoError(f"{role} 'shipped' needs the rules (and players) whose network it is")
+    ruleset = load_rules(rules)
+    n = ruleset.players if players is None else players
+    return policy_for(ruleset, n), f"shipped {ruleset.name} {n}p"
+
+
+def check_settings(checks: tuple[tuple[str, Any, bool, str], ...]) -> None:
+    """Refuse the first setting whose check fails: ``(name, value, ok, rule)``, the rule in words ("be 1 or
+    more")."""
+    for name, value, ok, rule in checks:
+        if not ok:
+            raise BigTwoError(f"{name}={value}: must {rule}")
+
+
+__all__ = ["check_settings", "named_network"]
