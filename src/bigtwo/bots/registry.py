@@ -224,7 +224,7 @@ class Standing:
 # Strongest first, by duplicate-deal matches on classic, one point a card left, 95% intervals (benchmarks/strength.py
 # and bigtwo benchmark; README, "Measured strength"). Where two bots are not separated, the higher estimate goes first:
 # isearch vs three search at 1 s each is +0.75 [+0.34, +1.15] over 360 deals with the stage 6 network (with stage 10's,
-# today's, +0.93 [+0.27, +1.60] over 140 more deals; on 80 of them stage 6 scored +0.16; the network playing every seat
+# today's, +0.91 [+0.36, +1.46] over 200 more deals; on 80 of them stage 6 scored +0.16; the network playing every seat
 # of the play-outs, three candidates each from the heuristic and the network; with six and two +1.10 [+0.52, +1.69] over
 # 160 deals; the searching seat's only, the default below 1 s: +0.47 [+0.04, +0.90] over 280 deals; +0.89 [+0.21, +1.57]
 # and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three heuristic +3.0 at about 0.25 s a move (against
@@ -239,7 +239,7 @@ ISEARCH = Standing(
     "isearch",
     0.2,
     thinks=True,
-    evidence="vs three search, 1 s each: +0.75 [+0.34, +1.15] over 360 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
+    evidence="vs three search, 1 s each: +0.91 [+0.36, +1.46] over 200 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
 )
 SEARCH = Standing(
     "search",
