@@ -76,6 +76,9 @@ def test_matches_not_played_alike_are_refused_in_words(played):
         compare(h, run_arena("classic", "random,random,greedy,greedy", games=8, seed=1, workers=1, utility="cards"))
     with pytest.raises(ValueError, match="entry 2 is greedy in both lineups; they differ in entry 0"):
         compare(h, played["random", 1], entry=2)
+    for entry in (4, -1):
+        with pytest.raises(ValueError, match=f"entry {entry}: the lineup has entries 0 to 3"):
+            compare(h, played["random", 1], entry=entry)
     with pytest.raises(ValueError, match=r"no deal in common: the 2 deals of the first .* and the 3 deals of"):
         compare(h, played["random", 2])
     with pytest.raises(ValueError, match="one match seats 4 bots, the other 3 bots"):

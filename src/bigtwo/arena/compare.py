@@ -65,6 +65,8 @@ def compared_entry(a: ArenaResult, b: ArenaResult, entry: int | None = None) -> 
     mine, theirs = _lineup(a), _lineup(b)
     if len(mine) != len(theirs):
         raise ValueError(f"one match seats {plural(len(mine), 'bot')}, the other {plural(len(theirs), 'bot')}")
+    if entry is not None and not 0 <= entry < len(mine):
+        raise ValueError(f"entry {entry}: the lineup has entries 0 to {len(mine) - 1}")
     differ = [i for i, (x, y) in enumerate(zip(mine, theirs, strict=True)) if x != y]
     if len(differ) > 1:
         listed = ", ".join(f"{mine[i]} or {theirs[i]}" for i in differ)
@@ -73,10 +75,7 @@ def compared_entry(a: ArenaResult, b: ArenaResult, entry: int | None = None) -> 
         if entry is not None and entry != differ[0]:
             raise ValueError(f"entry {entry} is {mine[entry]} in both lineups; they differ in entry {differ[0]}")
         return differ[0]
-    chosen = 0 if entry is None else entry
-    if not 0 <= chosen < len(mine):
-        raise ValueError(f"entry {chosen}: the lineup has entries 0 to {len(mine) - 1}")
-    return chosen
+    return 0 if entry is None else entry
 
 
 def compare(a: ArenaResult, b: ArenaResult, entry: int | None = None, confidence: float = 0.95) -> Comparison:
