@@ -121,6 +121,10 @@ def test_pooled_results_count_every_deal_set_and_refuse_other_lineups():
     c = run_arena("classic", "random,greedy,greedy,greedy", games=4, seed=1, workers=1, utility="cards")
     with pytest.raises(ValueError, match=r"result 2 cannot be pooled with result 1: lineup \['random'"):
         ArenaResult.pooled([a, c])
+    with pytest.raises(ValueError, match=r"c\.json cannot be pooled with a\.json: lineup"):
+        ArenaResult.pooled([a, c], ["a.json", "c.json"])
+    with pytest.raises(ValueError, match="1 name for 2 results"):
+        ArenaResult.pooled([a, c], ["a.json"])
     with pytest.raises(ValueError, match="at least one"):
         ArenaResult.pooled([])
 
@@ -136,6 +140,8 @@ def test_pooled_results_refuse_other_rules_lengths_and_bots_that_would_play_othe
     longer = run_arena("classic", lineup, games=4, seed=2, workers=1, utility="cards", rounds=2)
     with pytest.raises(ValueError, match="its games last 2 rounds, result 1's 1 round"):
         ArenaResult.pooled([a, longer])
+    with pytest.raises(ValueError, match=r"its games last 2 rounds, short\.json's 1 round"):
+        ArenaResult.pooled([a, longer], ["short.json", "long.json"])
     # the same spec words, but saved when a default of the heuristic was otherwise: not the same bot
     b = run_arena("classic", lineup, games=4, seed=2, workers=1, utility="cards")
     b.config["provenance"]["bots"][0]["settings"]["contest"] = False

@@ -90,6 +90,23 @@ def test_an_interrupted_run_resumes_with_the_labels_of_an_uninterrupted_one(run,
     assert [e.agreement for e in again.epochs] == [e.agreement for e in result.epochs]
 
 
+def test_a_short_last_shard_is_labelled_again_when_a_run_grows(run, tmp_path):
+    out, result = run
+    three = ExpertConfig(**{**SMALL.__dict__, "games": 3, "epochs": 1})
+    expert(tmp_path, three, rules="classic", players=4)  # its second shard holds game 2 alone
+    assert Labels.games_in(tmp_path / "labels" / "shard-00001.npz") == (2, 1)
+    grown = expert(tmp_path, SMALL, rules="classic", players=4)
+    assert Labels.games_in(tmp_path / "labels" / "shard-00001.npz") == (2, 2)
+    a, b = Labels.load(out / "labels" / "shard-00001.npz"), Labels.load(tmp_path / "labels" / "shard-00001.npz")
+    assert np.array_equal(a.game_of, b.game_of) and np.array_equal(a.searched, b.searched, equal_nan=True)
+    assert grown.decisions == result.decisions
+    # a fit on fewer games than the labels hold reads only those games
+    fewer = expert(tmp_path, three, rules="classic", players=4)
+    both = Labels.joined([Labels.load(out / "labels" / f"shard-0000{k}.npz") for k in (0, 1)])
+    assert fewer.decisions == int(np.count_nonzero(both.game_of < 3)) < result.decisions
+    assert Labels.games_in(tmp_path / "labels" / "shard-00001.npz") == (2, 2)  # not cut back
+
+
 def test_labels_made_by_several_processes_are_the_same(run, tmp_path):
     out, _result = run
     expert(tmp_path, ExpertConfig(**{**SMALL.__dict__, "workers": 2, "epochs": 1}), rules="classic", players=4)

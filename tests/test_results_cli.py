@@ -6,7 +6,7 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-from bigtwo.arena.compare import compare, points_by_deal_seed
+from bigtwo.arena.compare import compare
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.arena.stats import mean_interval
@@ -45,7 +45,7 @@ def test_deals_pair_by_their_cards_whatever_order_the_sets_were_pooled_in(played
     h = ArenaResult.pooled([played["heuristic", 1], played["heuristic", 2]])
     r = ArenaResult.pooled([played["random", 2], played["random", 1]])  # deal 0 of one is deal 0 of the other
     c = compare(h, r)
-    mine, theirs = points_by_deal_seed(h, 0), points_by_deal_seed(r, 0)
+    mine, theirs = h.points_by_deal(0, key="deal_seed"), r.points_by_deal(0, key="deal_seed")
     assert c.deals == 5 and set(mine) == set(theirs)
     assert c.gain.mean == pytest.approx(math.fsum(mine[d] - theirs[d] for d in mine) / 5)
     # numbered as pooled, the deals would pair the wrong cards
@@ -53,6 +53,8 @@ def test_deals_pair_by_their_cards_whatever_order_the_sets_were_pooled_in(played
     # deals only one side played are left out and counted
     part = compare(h, played["random", 2])
     assert (part.deals, part.only_bot, part.only_other) == (3, 2, 0)
+    with pytest.raises(ValueError, match="key 'seat'"):
+        h.points_by_deal(0, key="seat")
 
 
 def test_a_bot_compared_with_itself_on_the_same_games_gains_nothing(played):

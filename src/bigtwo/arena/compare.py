@@ -9,8 +9,7 @@ they share deals, in whatever order they were pooled.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from bigtwo.arena.provenance import changed_keys
@@ -35,27 +34,7 @@ class Comparison:
     notes: tuple[str, ...] = ()  # how the opponents' recorded settings differ between the two (they may play otherwise)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "bot": self.bot,
-            "other": self.other,
-            "opponents": self.opponents,
-            "deals": self.deals,
-            "bot_points": self.bot_points.to_dict(),
-            "other_points": self.other_points.to_dict(),
-            "gain": self.gain.to_dict(),
-            "only_bot": self.only_bot,
-            "only_other": self.only_other,
-            "notes": list(self.notes),
-        }
-
-
-def points_by_deal_seed(result: ArenaResult, entry: int) -> dict[int, float]:
-    """Lineup entry ``entry``'s mean points on each deal it played, keyed by the deal's seed (its cards)."""
-    games: dict[int, list[float]] = {}
-    for r in result.records:
-        if entry in r.entries:
-            games.setdefault(r.deal_seed, []).append(r.points[r.entries.index(entry)])
-    return {d: math.fsum(v) / len(v) for d, v in games.items()}
+        return dict(asdict(self), notes=list(self.notes))
 
 
 def compared_entry(a: ArenaResult, b: ArenaResult, entry: int | None = None) -> int:
@@ -93,7 +72,7 @@ def compare(a: ArenaResult, b: ArenaResult, entry: int | None = None, confidence
     at = compared_entry(a, b, entry)
     lineup = _lineup(a)
     opponents = [x for i, x in enumerate(lineup) if i != at]  # the same in both: the lineups differ at ``at`` only
-    mine, theirs = points_by_deal_seed(a, at), points_by_deal_seed(b, at)
+    mine, theirs = a.points_by_deal(at, key="deal_seed"), b.points_by_deal(at, key="deal_seed")
     shared = sorted(set(mine) & set(theirs))
     if not shared:
         raise ValueError(
@@ -146,4 +125,4 @@ def _say(result: ArenaResult, key: str) -> str:
     return repr(value)
 
 
-__all__ = ["Comparison", "compare", "compared_entry", "points_by_deal_seed"]
+__all__ = ["Comparison", "compare", "compared_entry"]

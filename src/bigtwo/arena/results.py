@@ -64,7 +64,7 @@ class BotSummary:
         }
 
 
-def _unpoolable(first: ArenaResult, other: ArenaResult) -> str:
+def _unpoolable(first: ArenaResult, other: ArenaResult, first_name: str = "result 1") -> str:
     """Why ``other`` cannot be pooled with ``first`` (another lineup, scoring, rules, match length or deal mode,
     or bots that would play otherwise: their recorded settings or models differ), or ``""``."""
     a, b = first.config, other.config
@@ -73,11 +73,11 @@ def _unpoolable(first: ArenaResult, other: ArenaResult) -> str:
     if b.get("rules") != a.get("rules"):
         mine, theirs = (c.get("rules") or {} for c in (b, a))
         if mine.get("name") == theirs.get("name"):
-            return f"its rules are {mine.get('name')} with other settings than result 1's"
-        return f"its rules are {mine.get('name')}, result 1's {theirs.get('name')}"
+            return f"its rules are {mine.get('name')} with other settings than {first_name}'s"
+        return f"its rules are {mine.get('name')}, {first_name}'s {theirs.get('name')}"
     if b.get("rounds") != a.get("rounds"):
         mine, theirs = (plural(c.get("rounds") or 1, "round") for c in (b, a))
-        return f"its games last {mine}, result 1's {theirs}"
+        return f"its games last {mine}, {first_name}'s {theirs}"
     if b.get("duplicate", True) != a.get("duplicate", True):
         return "one plays duplicate deals (every seat rotation), the other independent deals"
     if a.get("provenance") and b.get("provenance"):
@@ -139,30 +139,37 @@ class ArenaResult:
             )
         return out
 
-    def points_by_deal(self, entry: int = 0) -> dict[int, float]:
+    def points_by_deal(self, entry: int = 0, key: str = "deal") -> dict[int, float]:
         """Lineup entry ``entry``'s mean points on each deal (over the games it played there): what two bots'
-        results pair up on when they played the same deals."""
+        results pair up on when they played the same deals. Keyed by the deal's number in this result, or with
+        ``key="deal_seed"`` by its seed (its cards), which pairs deals across files pooled in any order."""
+        if key not in ("deal", "deal_seed"):
+            raise ValueError(f"key {key!r}: deals are keyed by 'deal' (their number) or 'deal_seed' (their cards)")
         games: dict[int, list[float]] = {}
         for r in self.records:
             if entry in r.entries:
-                games.setdefault(r.deal, []).append(r.points[r.entries.index(entry)])
+                games.setdefault(getattr(r, key), []).append(r.points[r.entries.index(entry)])
         return {d: math.fsum(v) / len(v) for d, v in games.items()}
 
     @classmethod
-    def pooled(cls, results: list[ArenaResult]) -> ArenaResult:
+    def pooled(cls, results: list[ArenaResult], names: list[str] | None = None) -> ArenaResult:
         """Matches of one lineup on several deal sets (other seeds) as one: the deals are numbered on from one
         set to the next, so the intervals over deals count every set's deals. A match too small to separate two
         bots can be pooled with another on new deals instead of being played again (recorded decisions are not
-        carried over)."""
+        carried over). ``names`` (e.g. the files read) name the results in a refusal; by default "result N"."""
         if not results:
             raise ValueError("pooling needs at least one arena result")
+        if names is None:
+            names = [f"result {i + 1}" for i in range(len(results))]
+        elif len(names) != len(results):
+            raise ValueError(f"{plural(len(names), 'name')} for {plural(len(results), 'result')}")
         first = results[0]
         records: list[GameRecord] = []
         seeds = []
-        for i, result in enumerate(results):
-            why = _unpoolable(first, result)
+        for name, result in zip(names, results, strict=True):
+            why = _unpoolable(first, result, names[0])
             if why:
-                raise ValueError(f"result {i + 1} cannot be pooled with result 1: {why}")
+                raise ValueError(f"{name} cannot be pooled with {names[0]}: {why}")
             offset = 1 + max((r.deal for r in records), default=-1)
             records += [replace(r, deal=r.deal + offset) for r in result.records]
             seeds.append(result.config.get("seed"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
@@ -34,14 +35,7 @@ def read_pool(files: list[Path], which: str = "") -> ArenaResult:
             results.append(ArenaResult.load(path))
         except (KeyError, TypeError, json.JSONDecodeError) as e:
             raise ValueError(f"{path}: not an arena results file ({type(e).__name__}: {e})") from None
-    try:
-        return ArenaResult.pooled(results)
-    except ValueError as e:
-        # the message numbers the results: name the files instead
-        text = str(e)
-        for i, path in reversed(list(enumerate(files))):
-            text = text.replace(f"result {i + 1}", str(path))
-        raise ValueError(text) from None
+    return ArenaResult.pooled(results, [str(p) for p in files])
 
 
 def _interval(iv: Interval) -> str:
@@ -52,7 +46,7 @@ def _interval(iv: Interval) -> str:
 
 def comparison_table(c: Comparison, utility: str) -> Table:
     """The two bots' points on the deals both played, and the gain deal by deal."""
-    opponents = ", ".join(f"{n} {name}" for name, n in _counted(c.opponents))
+    opponents = ", ".join(f"{n} {name}" for name, n in Counter(c.opponents).items())
     t = Table(title=escape(f"against {opponents}: {plural(c.deals, 'deal')} in common, points: {utility}"))
     t.add_column("bot", style="bold")
     t.add_column(escape("points a game [95% CI]"), justify="right")
@@ -61,13 +55,6 @@ def comparison_table(c: Comparison, utility: str) -> Table:
     gain = f"{c.bot} less {c.other}" if c.bot != c.other else "the first less the second"
     t.add_row(escape(f"{gain}, deal by deal"), escape(_interval(c.gain)), style="bold")
     return t
-
-
-def _counted(names: list[str]) -> list[tuple[str, int]]:
-    seen: dict[str, int] = {}
-    for n in names:
-        seen[n] = seen.get(n, 0) + 1
-    return list(seen.items())
 
 
 def show_results(

@@ -94,9 +94,13 @@ class Labels:
     """Searched decisions: state vectors, action rows, the network's values of the rows (its units) and the
     search's (points; NaN where it did not value the action), grouped by decision (``offsets``) and game."""
 
-    def __init__(self, states: np.ndarray, actions: np.ndarray, q: np.ndarray, searched: np.ndarray, offsets, games):
+    def __init__(
+        self, states: np.ndarray, actions: np.ndarray, q: np.ndarray, searched: np.ndarray, offsets, games,
+        span: tuple[int, int] | None = None,
+    ):  # fmt: skip
         self.states, self.actions, self.q, self.searched = states, actions, q, searched
         self.offsets, self.game_of = np.asarray(offsets, dtype=np.int64), np.asarray(games, dtype=np.int64)
+        self.span = span  # (first game, games) the labels cover: a game without a searched decision leaves no row
 
     def __len__(self) -> int:
         return len(self.states)
@@ -105,14 +109,33 @@ class Labels:
         tmp = path.with_suffix(".part.npz")
         np.savez_compressed(
             tmp, states=self.states, actions=self.actions, q=self.q, searched=self.searched,
-            offsets=self.offsets, games=self.game_of,
+            offsets=self.offsets, games=self.game_of, span=np.asarray(self.span or (-1, -1), dtype=np.int64),
         )  # fmt: skip
         tmp.replace(path)  # whole or absent: an interrupted write is made again
 
     @classmethod
     def load(cls, path: Path) -> Labels:
         with np.load(path) as f:
-            return cls(f["states"], f["actions"], f["q"], f["searched"], f["offsets"], f["games"])
+            return cls(f["states"], f["actions"], f["q"], f["searched"], f["offsets"], f["games"], _span(f))
+
+    @staticmethod
+    def games_in(path: Path) -> tuple[int, int] | None:
+        """The span of games a saved shard covers, read without its labels (None: saved before spans were)."""
+        with np.load(path) as f:
+            return _span(f)
+
+    def only_games_before(self, end: int) -> Labels:
+        """The decisions of games numbered below ``end`` (a fit on the first games of longer labels)."""
+        keep = np.flatnonzero(self.game_of < end)
+        if len(keep) == len(self.game_of):
+            return self
+        sizes = np.diff(self.offsets)[keep]
+        spans = [np.arange(self.offsets[d], self.offsets[d + 1]) for d in keep]
+        rows = np.concatenate(spans) if spans else np.zeros(0, dtype=np.int64)
+        return Labels(
+            self.states[keep], self.actions[rows], self.q[rows], self.searched[rows],
+            np.concatenate([[0], np.cumsum(sizes)]), self.game_of[keep],
+        )  # fmt: skip
 
     @classmethod
     def joined(cls, parts: list[Labels]) -> Labels:
@@ -178,7 +201,15 @@ def label_shard(
         np.concatenate(found) if found else np.zeros(0, dtype=np.float32),
         np.concatenate([[0], np.cumsum(sizes)]),
         game_ids,
+        (first, games),
     )
+
+
+def _span(f: Any) -> tuple[int, int] | None:
+    if "span" not in f.files:
+        return None
+    first, games = (int(x) for x in f["span"])
+    return None if games < 0 else (first, games)
 
 
 def targets(data: Labels, scale: float) -> tuple[np.ndarray, np.ndarray]:
@@ -270,7 +301,7 @@ def expert(
     folder.mkdir(parents=True, exist_ok=True)
     _check_same_run(Path(out), cfg, label)
     shards = [folder / f"shard-{k:05d}.npz" for k in range(math.ceil(cfg.games / cfg.shard_games))]
-    missing = [k for k, path in enumerate(shards) if not path.is_file()]
+    missing = [k for k, path in enumerate(shards) if _short(path, k, cfg)]
     t0 = time.perf_counter()
     jobs = [(weights, rules, players, k, cfg, str(shards[k])) for k in missing]
     if cfg.workers > 1 and len(jobs) > 1:
@@ -278,10 +309,11 @@ def expert(
             for done, k in enumerate(pool.map(_label_job, jobs), 1):
                 say(_labelled(k, cfg, done, len(jobs), time.perf_counter() - t0))
     else:
-        for done, job in enumerate(jobs, 1):
-            say(_labelled(_label_job(job), cfg, done, len(jobs), time.perf_counter() - t0))
+        for done, k in enumerate(missing, 1):
+            _label_and_save(scorer, table_rules, n, k, cfg, _file, shards[k])
+            say(_labelled(k, cfg, done, len(jobs), time.perf_counter() - t0))
     labelled = time.perf_counter() - t0 if jobs else 0.0
-    data = Labels.joined([Labels.load(path) for path in shards])
+    data = Labels.joined([Labels.load(path) for path in shards]).only_games_before(cfg.games)
     held_games = max(1, round(cfg.holdout * cfg.games))
     held = np.flatnonzero(data.game_of >= cfg.games - held_games)
     train = np.flatnonzero(data.game_of < cfg.games - held_games)
@@ -339,15 +371,36 @@ def _label_job(job: tuple[str, str | None, int | None, int, ExpertConfig, str]) 
     table_rules = rules_learned(net.meta)
     assert table_rules is not None  # checked before any job was made
     n = int(net.meta["players"])
-    first = k * cfg.shard_games
-    games = min(cfg.shard_games, cfg.games - first)
-    label_shard(scorer_of(net, table_rules, n, label), table_rules, n, first, games, cfg, file).save(Path(path))
+    _label_and_save(scorer_of(net, table_rules, n, label), table_rules, n, k, cfg, file, Path(path))
     return k
 
 
-def _labelled(k: int, cfg: ExpertConfig, done: int, jobs: int, seconds: float) -> str:
+def _label_and_save(
+    scorer: GameScorer, rules: Ruleset, players: int, k: int, cfg: ExpertConfig, file: str | None, path: Path
+) -> None:
+    first, games = _shard_span(k, cfg)
+    label_shard(scorer, rules, players, first, games, cfg, file).save(path)
+
+
+def _shard_span(k: int, cfg: ExpertConfig) -> tuple[int, int]:
+    """Shard ``k``'s first game and number of games in a run of ``cfg.games``."""
     first = k * cfg.shard_games
-    last = min(first + cfg.shard_games, cfg.games)
+    return first, min(cfg.shard_games, cfg.games - first)
+
+
+def _short(path: Path, k: int, cfg: ExpertConfig) -> bool:
+    """Whether shard ``k`` must be labelled (again): absent, or cut short by an earlier run of fewer games (its
+    games are labelled again with the rest: each game's labels are fixed by its number). A shard saved before
+    spans were recorded counts as whole."""
+    if not path.is_file():
+        return True
+    span = Labels.games_in(path)
+    return span is not None and span[1] < _shard_span(k, cfg)[1]
+
+
+def _labelled(k: int, cfg: ExpertConfig, done: int, jobs: int, seconds: float) -> str:
+    first, games = _shard_span(k, cfg)
+    last = first + games
     return f"games {first + 1:,} to {last:,} labelled ({done} of {jobs} shards, {seconds:.0f} s)"
 
 
