@@ -374,8 +374,9 @@ def results(
       bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 400 --seed 1 --out h1.json
       bigtwo simulate --bots heuristic,greedy,greedy,greedy --games 400 --seed 2 --out h2.json
       bigtwo simulate --bots random,greedy,greedy,greedy --games 400 --seed 1 --out r1.json
+      bigtwo simulate --bots random,greedy,greedy,greedy --games 400 --seed 2 --out r2.json
       bigtwo results h1.json h2.json --out heuristic.json
-      bigtwo results h1.json h2.json --against r1.json
+      bigtwo results h1.json h2.json --against r1.json --against r2.json
     """
     from bigtwo.cli.results import show_results
 

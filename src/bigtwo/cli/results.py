@@ -70,7 +70,13 @@ def show_results(
     console = console or Console(highlight=False, emoji=False)
     if out is not None:
         ArenaResult.check_path(out)
-    pool = read_pool(files)
+    try:
+        pool = read_pool(files)
+    except ValueError as e:
+        if against and len(against) == 1 and len(files) > 1:
+            # --against takes one file: the rest of a second set, written after it, were read as the first's
+            raise ValueError(f"{e} (each file of the second set takes its own --against)") from None
+        raise
     if not against:
         if out is not None:
             pool.save(out)
