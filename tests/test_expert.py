@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from bigtwo import load_rules  # noqa: E402
 from bigtwo.bots import make  # noqa: E402
-from bigtwo.bots.learned import load_weights, scorer_for  # noqa: E402
+from bigtwo.bots.learned import QPolicy, load_weights, scorer_for  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
 from bigtwo.rl.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
@@ -119,6 +121,21 @@ def test_refusals_name_the_setting(run, tmp_path):
     out, _result = run
     with pytest.raises(BigTwoError, match=r"holds labels made otherwise: iterations 2 \(now 3\)"):
         expert(out, ExpertConfig(**{**SMALL.__dict__, "iterations": 3}), rules="classic", players=4)
+    # the teacher is its weights: the same network from another file is the same, other weights are not
+    record = json.loads((out / "labels.json").read_text())
+    assert record["teacher"] == "shipped classic 4p" and len(record["teacher_digest"]) == 16
+    folder = tmp_path / "again"
+    shutil.copytree(out / "labels", folder / "labels")
+    shutil.copy(out / "labels.json", folder)
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes((resources.files("bigtwo.bots") / "weights" / "classic-4p.npz").read_bytes())
+    assert expert(folder, ExpertConfig(**{**SMALL.__dict__, "epochs": 1}), weights=str(copy)).label_seconds == 0
+    net = load_weights(copy)
+    layers = [(w.copy(), b.copy()) for w, b in net.layers()]  # the read network is shared: not changed in place
+    layers[-1][1][0] += 0.5  # another network, one bias apart
+    QPolicy(layers, net.state_size, net.meta).save(tmp_path / "other.npz")
+    with pytest.raises(BigTwoError, match=r"another teacher: shipped classic 4p, now .*other\.npz \(weights "):
+        expert(folder, SMALL, weights=str(tmp_path / "other.npz"))
     with pytest.raises(BigTwoError, match=r"share=0: must lie in \(0, 1\]"):
         expert(tmp_path, ExpertConfig(share=0), rules="classic", players=4)
     with pytest.raises(BigTwoError, match=r"weights nope\.npz: no such weights file"):

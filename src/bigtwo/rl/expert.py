@@ -43,7 +43,7 @@ from bigtwo.bots.search import InferenceSearchBot
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.rl.dmc import QNet
-from bigtwo.rl.networks import check_settings, named_network
+from bigtwo.rl.networks import check_settings, named_network, network_digest
 from bigtwo.rules.ruleset import Ruleset
 
 
@@ -299,7 +299,7 @@ def expert(
     scorer = scorer_of(net, table_rules, n, label)
     folder = Path(out) / "labels"
     folder.mkdir(parents=True, exist_ok=True)
-    _check_same_run(Path(out), cfg, label)
+    _check_same_run(Path(out), cfg, label, network_digest(net))
     shards = [folder / f"shard-{k:05d}.npz" for k in range(math.ceil(cfg.games / cfg.shard_games))]
     missing = [k for k, path in enumerate(shards) if _short(path, k, cfg)]
     t0 = time.perf_counter()
@@ -404,13 +404,21 @@ def _labelled(k: int, cfg: ExpertConfig, done: int, jobs: int, seconds: float) -
     return f"games {first + 1:,} to {last:,} labelled ({done} of {jobs} shards, {seconds:.0f} s)"
 
 
-def _check_same_run(out: Path, cfg: ExpertConfig, label: str) -> None:
-    """Refuse to add shards to labels another run's settings made (``OUT/labels.json`` records them)."""
+def _check_same_run(out: Path, cfg: ExpertConfig, label: str, digest: str) -> None:
+    """Refuse to add shards to labels another run's settings made (``OUT/labels.json`` records them). The
+    teacher is its weights' digest: ``shipped`` names another network once the package ships a new one, and
+    the same network read from another file is the same teacher. (Labels recorded before digests were name
+    their teacher by its name alone.)"""
     record = out / "labels.json"
-    mine = {"teacher": label, **{k: getattr(cfg, k) for k in ("iterations", "share", "explore", "shard_games", "seed")}}
+    settings = {k: getattr(cfg, k) for k in ("iterations", "share", "explore", "shard_games", "seed")}
+    mine = {"teacher": label, "teacher_digest": digest, **settings}
     if record.is_file():
         theirs = json.loads(record.read_text())
-        changed = [f"{k} {theirs.get(k)!r} (now {v!r})" for k, v in mine.items() if theirs.get(k) != v]
+        changed = [f"{k} {theirs.get(k)!r} (now {v!r})" for k, v in settings.items() if theirs.get(k) != v]
+        was = theirs.get("teacher_digest")
+        if (was or label) != (digest if was else theirs.get("teacher")):
+            weights = f" (weights {was}, now {digest})" if was else ""
+            changed.insert(0, f"another teacher: {theirs.get('teacher')}, now {label}{weights}")
         if changed:
             raise BigTwoError(f"{out} holds labels made otherwise: {', '.join(changed)}; give another --out")
     else:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from bigtwo.bots.learned import QPolicy, load_weights, policy_for
 from bigtwo.errors import BigTwoError
@@ -24,6 +27,16 @@ def named_network(name: str, rules: str | None, players: int | None, role: str) 
     return policy_for(ruleset, n), f"shipped {ruleset.name} {n}p"
 
 
+def network_digest(net: QPolicy) -> str:
+    """A short digest of the network's weights (as played, whatever file they were read from): what tells two
+    teachers apart when a name (``shipped``) stays the same while the package's network changes."""
+    h = hashlib.sha256()
+    for w, b in net.layers():
+        for part in (w, b):
+            h.update(np.ascontiguousarray(part, dtype=np.float32).tobytes())
+    return h.hexdigest()[:16]
+
+
 def check_settings(checks: tuple[tuple[str, Any, bool, str], ...]) -> None:
     """Refuse the first setting whose check fails: ``(name, value, ok, rule)``, the rule in words ("be 1 or
     more")."""
@@ -32,4 +45,4 @@ def check_settings(checks: tuple[tuple[str, Any, bool, str], ...]) -> None:
             raise BigTwoError(f"{name}={value}: must {rule}")
 
 
-__all__ = ["check_settings", "named_network"]
+__all__ = ["check_settings", "named_network", "network_digest"]
