@@ -291,7 +291,7 @@ def expert(
     say = log or (lambda _m: None)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
-    net, label, _file = _network(weights, rules, players)
+    net, label, file = _network(weights, rules, players)
     table_rules = rules_learned(net.meta)
     if table_rules is None:
         raise BigTwoError(f"weights {label}: the rules they were trained for do not read back")
@@ -310,7 +310,7 @@ def expert(
                 say(_labelled(k, cfg, done, len(jobs), time.perf_counter() - t0))
     else:
         for done, k in enumerate(missing, 1):
-            _label_and_save(scorer, table_rules, n, k, cfg, _file, shards[k])
+            _label_and_save(scorer, table_rules, n, k, cfg, file, shards[k])
             say(_labelled(k, cfg, done, len(jobs), time.perf_counter() - t0))
     labelled = time.perf_counter() - t0 if jobs else 0.0
     data = Labels.joined([Labels.load(path) for path in shards]).only_games_before(cfg.games)
