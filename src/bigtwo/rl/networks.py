@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from bigtwo.arena.provenance import DIGEST
 from bigtwo.bots.learned import QPolicy, load_weights, policy_for
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import load_rules
@@ -34,7 +35,7 @@ def network_digest(net: QPolicy) -> str:
     for w, b in net.layers():
         for part in (w, b):
             h.update(np.ascontiguousarray(part, dtype=np.float32).tobytes())
-    return h.hexdigest()[:16]
+    return h.hexdigest()[:DIGEST]
 
 
 def check_settings(checks: tuple[tuple[str, Any, bool, str], ...]) -> None:
