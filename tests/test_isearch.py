@@ -894,3 +894,44 @@ def test_tempering_spreads_weights_the_full_likelihood_piles_on_a_few_deals():
     logw = [0.0, -1.0] + [-30.0] * 48
     assert effective_size(tempered_weights(logw, 0.0)) < 2
     assert effective_size(tempered_weights(logw, 0.3)) >= 15
+
+
+class StallingClock:
+    """A clock that moves only when read: ``tick`` seconds a reading (the work between two readings), and at
+    every ``every``-th reading a ``stall`` more (the machine taking the process away for a while)."""
+
+    def __init__(self, tick: float, stall: float, every: int):
+        self.now, self.reads = 0.0, 0
+        self.tick, self.stall, self.every = tick, stall, every
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        self.now += self.tick + (self.stall if self.reads % self.every == 0 else 0.0)
+        return self.now
+
+
+@pytest.mark.parametrize("every", [43, 61])
+def test_a_step_of_the_play_outs_begins_only_if_the_longest_so_far_ends_in_time(monkeypatch, every):
+    """With a budget in time the side-by-side play-outs look at the clock before each step, and begin it only if a
+    step as long as the longest of the decision so far would still end before the deadline; a group of deals
+    begins only if the last group's pace says it ends in time. So a machine that stalls the process now and then
+    does not push a decision past its budget: the last reading of the clock is within it."""
+    import bigtwo.bots.sampling as sampling_module
+    import bigtwo.bots.search as search_module
+
+    rules = load_rules("classic")
+    budget = 0.4
+    checked = 0
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (5, 2)]):
+        clock = StallingClock(tick=0.001, stall=0.04, every=every)
+        monkeypatch.setattr(search_module, "time", clock)
+        monkeypatch.setattr(sampling_module, "time", clock)
+        bot = make("isearch", seed=2, budget_ms=budget * 1000, playout="learned", utility="cards")
+        bot.choose(rules, obs)
+        monkeypatch.undo()
+        start = clock.tick  # the first reading sets the deadline
+        assert bot.last_cut and bot.last_iterations >= 1
+        assert bot.longest_step >= clock.stall
+        assert clock.now - start <= budget, f"the last reading, {clock.now - start:.3f} s, is past the budget"
+        checked += 1
+    assert checked >= 3

@@ -503,6 +503,10 @@ class InferenceSearchBot(SearchBot):
         # towards the network's) and its deals, by the candidate's cards (0: the pass), for the last decision
         # that searched with successive halving: what expert iteration teaches the network
         self.last_values: dict[int, tuple[float, int]] = {}
+        # the longest stretch of the last decision's side-by-side play-outs between two looks at the clock (one
+        # network pass, or one heuristic move, and whatever the machine took from the process meanwhile): a step
+        # starts only if one that long still ends before the deadline
+        self.longest_step = 0.0
 
     def _network_for(self, rules: Ruleset, players: int) -> _Network:
         key = (rules, players)
@@ -526,6 +530,7 @@ class InferenceSearchBot(SearchBot):
         self.last_effective_deals = 0.0
         self.last_counts = {}
         self.last_values = {}
+        self.longest_step = 0.0
         if len(legal) == 1:
             return legal[0]
         model = self._model_of_play(rules, observation)
@@ -723,10 +728,14 @@ class InferenceSearchBot(SearchBot):
                     continue
                 return lw, base
 
+        line_seconds = 0.0  # how long a line (a deal after one candidate) of the last side-by-side group took
+
         def group_size() -> int:
             """How many deals to play out side by side next: ``deals_together`` where the network plays them
             together, one otherwise; with an ``iterations`` budget never past the end of a stage, so a search
-            counted in deals chooses as it would one deal at a time."""
+            counted in deals chooses as it would one deal at a time; with a deadline, no more than the last group's
+            pace says will end before it (0: not even one, so the search stops rather than start a group that
+            the deadline would throw away)."""
             if not together:
                 return 1
             size = self.deals_together
@@ -734,12 +743,17 @@ class InferenceSearchBot(SearchBot):
                 size = min(size, self.iterations - len(values))
                 if len(alive) > 1 and stage < rounds - 1:
                     size = min(size, max(1, math.ceil(self.iterations * (stage + 1) / rounds) - len(values)))
+            elif deadline is not None and line_seconds > 0:
+                return min(size, int((deadline - time.perf_counter()) / (line_seconds * len(alive))))
             return max(1, size)
 
         while True:
             if self.iterations is not None and len(values) >= self.iterations:
                 break
             want = group_size()
+            if want < 1:
+                self.last_cut = True
+                break
             deals: list[tuple[float, Game]] = []
             for _ in range(want):
                 drawn = next_deal()
@@ -749,9 +763,12 @@ class InferenceSearchBot(SearchBot):
             exhausted = len(deals) < want
             if not deals:
                 break
+            began, lines = time.perf_counter(), len(deals) * len(alive)
             found = self._play_out_deals(
                 deals, cands, alive, seat, measure, play, scorer, together, deadline, first=len(values)
             )
+            if found is not None and together:
+                line_seconds = (time.perf_counter() - began) / lines
             if found is None:
                 self.last_cut = True
                 break
@@ -934,6 +951,19 @@ class InferenceSearchBot(SearchBot):
         previous = [[g.hand(s).mask for s in range(g.n)] for g in games]
         played = list(played)
         clock = time.perf_counter
+        last = clock()
+
+        def late() -> bool:
+            """Whether a step as long as the longest so far would end past the deadline (the step in hand is
+            then not begun, and the lines are dropped)."""
+            nonlocal last
+            if deadline is None:
+                return False
+            now = clock()
+            self.longest_step = max(self.longest_step, now - last)
+            last = now
+            return now + self.longest_step >= deadline
+
         live = [j for j, g in enumerate(lines) if not g.is_over]
         while live:
             if any(others_by_heuristic[root[j]] for j in live):
@@ -942,13 +972,13 @@ class InferenceSearchBot(SearchBot):
                         continue
                     g = lines[j]
                     while not g.is_over and g.to_move != seat:
-                        if deadline is not None and clock() >= deadline:
+                        if late():
                             return None
                         played[j] = heuristic_step(g, play.others, played[j], previous[j])
                 live = [j for j in live if not lines[j].is_over]
                 if not live:
                     break
-            if deadline is not None and clock() >= deadline:
+            if late():
                 return None
             waiting = [lines[j] for j in live]
             options = [self._network_options(lines[j], seat, play, played[j], previous[j], scorer) for j in live]
