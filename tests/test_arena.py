@@ -205,6 +205,42 @@ def test_results_round_trip_through_json_and_csv(tmp_path):
         result.save(tmp_path / "r.txt")
 
 
+def test_a_decision_is_timed_on_the_wall_clock_and_in_the_bots_own_cpu_time(tmp_path, monkeypatch):
+    """Each seat's longest decision is kept twice: on the wall clock, and in the CPU time of the thread that chose
+    (the bot's own time, which a process waiting for a core does not add to). A bot that waits shows the wait
+    on the wall clock alone; a result saved before the CPU time was kept still reads, without it."""
+    import json
+    import time
+
+    from bigtwo.bots.simple import GreedyBot
+
+    choose = GreedyBot.choose
+
+    def waiting(self, rules, obs):
+        time.sleep(0.02)
+        return choose(self, rules, obs)
+
+    monkeypatch.setattr(GreedyBot, "choose", waiting)
+    result = run_arena("classic", "heuristic,greedy,greedy", games=3, seed=2, workers=1, utility="cards")
+    for r in result.records:
+        for seat, label in enumerate(r.labels):
+            assert 0 <= r.max_cpu_seconds[seat] <= r.max_think_seconds[seat] + 1e-3
+            if label == "greedy":
+                assert r.max_think_seconds[seat] >= 0.02 > r.max_cpu_seconds[seat]
+    data = json.loads(result.save(tmp_path / "r.json").read_text())
+    for g in data["games"]:
+        del g["max_cpu_seconds"]
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    old = ArenaResult.load(tmp_path / "old.json")
+    assert all(r.max_cpu_seconds == [] for r in old.records) and old.summary() == result.summary()
+    lines = result.save(tmp_path / "r.csv").read_text().splitlines()
+    cut = lines[1].split(",").index("max_cpu_seconds")
+    (tmp_path / "old.csv").write_text(
+        "\n".join([lines[0]] + [",".join(line.split(",")[:cut]) for line in lines[1:]]) + "\n"
+    )
+    assert all(r.max_cpu_seconds == [] for r in ArenaResult.load(tmp_path / "old.csv").records)
+
+
 def without_timing(records):
     return [(r.deal, r.rotation, r.entries, r.points, r.finishing_order, r.actions) for r in records]
 

@@ -9,7 +9,7 @@ bots decide those too and the points are summed over the rounds. (A round as dea
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bigtwo.bots.spec import BotSpec
@@ -40,6 +40,9 @@ class GameRecord:
     think_seconds: list[float]  # total time each seat spent choosing
     decisions: list[int]  # calls to choose, by seat
     max_think_seconds: list[float]
+    # each seat's longest decision in its own CPU time (the choosing thread's: what a machine shared with other
+    # processes does not add); empty in results saved before it was recorded
+    max_cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def winner(self) -> int:
@@ -50,7 +53,7 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__})
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
 def deal_seed(base: int, deal: int) -> int:
@@ -107,6 +110,7 @@ def play_game(
 
     think = [0.0] * n
     worst = [0.0] * n
+    worst_cpu = [0.0] * n
     calls = [0] * n
     actions = 0
     if recorder is not None:
@@ -115,16 +119,17 @@ def play_game(
         s = game.to_move
         assert s is not None
         obs = game.observe(s)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             action = bots[s].choose(rules, obs)
         except BigTwoError as e:  # said in words already (a table the bot has no weights for): say which bot
             raise BigTwoError(f"{lineup[entries[s]].display}: {e}") from None
         except Exception as e:  # a user's bot: its failure in one line naming it, not a traceback
             raise failed(s, f"raised {type(e).__name__}: {e}") from None
-        dt = time.perf_counter() - t0
+        dt, cpu = time.perf_counter() - t0, time.thread_time() - c0
         think[s] += dt
         worst[s] = max(worst[s], dt)
+        worst_cpu[s] = max(worst_cpu[s], cpu)
         calls[s] += 1
         if action is None:
             raise failed(s, "answered None: a bot answers with a play (a pass included) or an answer")
@@ -160,6 +165,7 @@ def play_game(
         think_seconds=think,
         decisions=calls,
         max_think_seconds=worst,
+        max_cpu_seconds=worst_cpu,
     )
     if recorder is not None:
         recorder.last = recorder.finish(game, record)

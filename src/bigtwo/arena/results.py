@@ -33,6 +33,7 @@ CSV_FIELDS = (
     "think_seconds",
     "decisions",
     "max_think_seconds",
+    "max_cpu_seconds",
 )
 
 
@@ -255,6 +256,7 @@ class ArenaResult:
                                 "think_seconds": repr(r.think_seconds[seat]),
                                 "decisions": r.decisions[seat],
                                 "max_think_seconds": repr(r.max_think_seconds[seat]),
+                                "max_cpu_seconds": repr(r.max_cpu_seconds[seat]) if r.max_cpu_seconds else "",
                             }
                         )
         else:
@@ -309,6 +311,7 @@ def _records_from_rows(rows: list[dict[str, str]]) -> list[GameRecord]:
                 think_seconds=[float(r["think_seconds"]) for r in seats],
                 decisions=[int(r["decisions"]) for r in seats],
                 max_think_seconds=[float(r["max_think_seconds"]) for r in seats],
+                max_cpu_seconds=[float(r["max_cpu_seconds"]) for r in seats] if seats[0].get("max_cpu_seconds") else [],
             )
         )
     return out
