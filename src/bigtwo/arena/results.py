@@ -7,7 +7,7 @@ import json
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rich.markup import escape
 from rich.table import Table
@@ -140,7 +140,7 @@ class ArenaResult:
             )
         return out
 
-    def points_by_deal(self, entry: int = 0, key: str = "deal") -> dict[int, float]:
+    def points_by_deal(self, entry: int = 0, key: Literal["deal", "deal_seed"] = "deal") -> dict[int, float]:
         """Lineup entry ``entry``'s mean points on each deal (over the games it played there): what two bots'
         results pair up on when they played the same deals. Keyed by the deal's number in this result, or with
         ``key="deal_seed"`` by its seed (its cards), which pairs deals across files pooled in any order."""
