@@ -642,6 +642,39 @@ def test_a_decision_pauses_the_cycle_collector_and_leaves_no_cycles():
         (gc.enable if was else gc.disable)()
 
 
+def test_no_collection_of_an_older_generation_falls_inside_a_decision():
+    """A decision ends with a collection of the youngest generation alone, so the collection that was pending
+    when the collector is enabled again, of whichever generation's turn it was (here the middle one's, made due
+    by a threshold of 0), does not run inside the decision's time but later."""
+    import gc
+
+    rules = load_rules("classic")
+    g = midgame(rules, 8, 6)
+    obs = g.observe(g.to_move)
+    bot = make("isearch", seed=1, iterations=4, playout="learned", utility="cards")
+    bot.choose(rules, obs)  # (the first decision fills the process's caches)
+    started: list[int] = []
+
+    def record(phase, info):
+        if phase == "start":
+            started.append(info["generation"])
+
+    was, thresholds = gc.isenabled(), gc.get_threshold()
+    gc.callbacks.append(record)
+    try:
+        gc.enable()
+        gc.set_threshold(thresholds[0], 0, 0)
+        gc.collect()
+        gc.collect(0)  # the middle generation's turn is due at the next collection
+        started.clear()
+        bot.choose(rules, obs)
+        assert started == [0]
+    finally:
+        gc.callbacks.remove(record)
+        gc.set_threshold(*thresholds)
+        (gc.enable if was else gc.disable)()
+
+
 def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
     """``blend=1`` takes the network's value alone for every candidate searched: the choice is the candidate
     the learned network scores best; ``blend=0`` is the play-outs' (and the option is checked)."""
