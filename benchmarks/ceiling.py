@@ -42,7 +42,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from bigtwo import Game, load_rules  # noqa: E402
-from bigtwo.arena.play import GameRecord, bot_seed, deal_seed, seating  # noqa: E402
+from bigtwo.arena.play import GameRecord, SeatClocks, bot_seed, deal_seed, seating  # noqa: E402
 from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
@@ -130,14 +130,12 @@ def play_deal(job: dict) -> list[GameRecord]:
             else opponent.build(bot_seed(job["seed"], job["deal"], rotation, e))
             for e in entries
         ]
-        think, worst, calls = [0.0] * PLAYERS, [0.0] * PLAYERS, [0] * PLAYERS
+        clocks = SeatClocks(PLAYERS)
         actions = 0
         while not game.is_over:
             s = game.to_move
-            t0 = time.perf_counter()
-            action = bots[s].choose(rules, game.observe(s))
-            dt = time.perf_counter() - t0
-            think[s], worst[s], calls[s] = think[s] + dt, max(worst[s], dt), calls[s] + 1
+            with clocks.timing(s):
+                action = bots[s].choose(rules, game.observe(s))
             game.apply(action)
             actions += 1
         res = game.result
@@ -154,9 +152,7 @@ def play_deal(job: dict) -> list[GameRecord]:
                 cards_left=list(res.cards_left),
                 finishing_order=list(res.finishing_order),
                 actions=actions,
-                think_seconds=think,
-                decisions=calls,
-                max_think_seconds=worst,
+                **clocks.fields(),
             )
         )
     return out
@@ -166,7 +162,13 @@ def summarised(result: ArenaResult, deals: int) -> dict:
     """Lineup entry 0 of ``result`` over its first ``deals`` deals: its arena summary and its points by deal."""
     result = ArenaResult(result.config, [r for r in result.records if r.deal < deals])
     label = result.config["lineup"][0]["label"]
-    return {"summary": {s.label: s for s in result.summary()}[label], "deals": result.points_by_deal(0)}
+    # entry 0's slowest decision in its own CPU time (None for a saved match that did not record it)
+    own = [r.max_cpu_seconds[r.entries.index(0)] for r in result.records if r.max_cpu_seconds]
+    return {
+        "summary": {s.label: s for s in result.summary()}[label],
+        "deals": result.points_by_deal(0),
+        "slowest_cpu_ms": 1000 * max(own) if own else None,
+    }
 
 
 def from_saved(path: Path, deals: int, seed: int, opponent: str) -> dict:
@@ -236,7 +238,9 @@ def main() -> None:
             f"{p.mean:+.2f} [{p.low:+.2f}, {p.high:+.2f}]",
             f"{w.mean:.1%} [{w.low:.1%}, {w.high:.1%}]",
             gain if isinstance(gain, str) else f"{gain.mean:+.2f} [{gain.low:+.2f}, {gain.high:+.2f}]",
-            f"{got['summary'].ms_per_move:.0f} (slowest {got['summary'].max_ms_per_move:.0f})",
+            f"{got['summary'].ms_per_move:.0f} (slowest {got['summary'].max_ms_per_move:.0f}"
+            + ("" if got["slowest_cpu_ms"] is None else f"; CPU time {got['slowest_cpu_ms']:.0f}")
+            + ")",
         )
     console.print(table)
 

@@ -9,6 +9,8 @@ bots decide those too and the points are summed over the rounds. (A round as dea
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -54,6 +56,38 @@ class GameRecord:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+class SeatClocks:
+    """Each seat's time spent choosing, on the wall clock and in the choosing thread's CPU time.
+
+    The wall clock is what a player waits; the thread's CPU time is the bot's own work, which a machine shared
+    with other processes does not inflate. ``with clocks.timing(seat):`` around one decision adds it."""
+
+    def __init__(self, n: int) -> None:
+        self.think = [0.0] * n  # total wall time, by seat
+        self.worst = [0.0] * n  # longest decision on the wall clock
+        self.worst_cpu = [0.0] * n  # longest decision in the thread's CPU time
+        self.calls = [0] * n
+
+    @contextmanager
+    def timing(self, seat: int) -> Iterator[None]:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        yield
+        dt, cpu = time.perf_counter() - t0, time.thread_time() - c0
+        self.think[seat] += dt
+        self.worst[seat] = max(self.worst[seat], dt)
+        self.worst_cpu[seat] = max(self.worst_cpu[seat], cpu)
+        self.calls[seat] += 1
+
+    def fields(self) -> dict[str, list[Any]]:
+        """The timing fields of a :class:`GameRecord`."""
+        return {
+            "think_seconds": self.think,
+            "decisions": self.calls,
+            "max_think_seconds": self.worst,
+            "max_cpu_seconds": self.worst_cpu,
+        }
 
 
 def deal_seed(base: int, deal: int) -> int:
@@ -108,10 +142,7 @@ def play_game(
         """A bot's failure in one line naming its spec, seat and game (built only when a bot fails)."""
         return BigTwoError(f"{lineup[entries[seat]].display} in seat {seat} (deal {deal}, rotation {rotation}) {what}")
 
-    think = [0.0] * n
-    worst = [0.0] * n
-    worst_cpu = [0.0] * n
-    calls = [0] * n
+    clocks = SeatClocks(n)
     actions = 0
     if recorder is not None:
         recorder.start(game)
@@ -119,18 +150,13 @@ def play_game(
         s = game.to_move
         assert s is not None
         obs = game.observe(s)
-        t0, c0 = time.perf_counter(), time.thread_time()
         try:
-            action = bots[s].choose(rules, obs)
+            with clocks.timing(s):
+                action = bots[s].choose(rules, obs)
         except BigTwoError as e:  # said in words already (a table the bot has no weights for): say which bot
             raise BigTwoError(f"{lineup[entries[s]].display}: {e}") from None
         except Exception as e:  # a user's bot: its failure in one line naming it, not a traceback
             raise failed(s, f"raised {type(e).__name__}: {e}") from None
-        dt, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        think[s] += dt
-        worst[s] = max(worst[s], dt)
-        worst_cpu[s] = max(worst_cpu[s], cpu)
-        calls[s] += 1
         if action is None:
             raise failed(s, "answered None: a bot answers with a play (a pass included) or an answer")
         if recorder is not None:
@@ -162,10 +188,7 @@ def play_game(
         cards_left=list(res.cards_left),
         finishing_order=list(res.finishing_order) if rounds == 1 else standings,
         actions=actions,
-        think_seconds=think,
-        decisions=calls,
-        max_think_seconds=worst,
-        max_cpu_seconds=worst_cpu,
+        **clocks.fields(),
     )
     if recorder is not None:
         recorder.last = recorder.finish(game, record)
