@@ -23,6 +23,7 @@ from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.learned import QPolicy, load_weights, scorer_for  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
+from bigtwo.rl import expert as expert_module  # noqa: E402
 from bigtwo.rl.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
 from tests.test_bots import play_out  # noqa: E402
 
@@ -47,6 +48,20 @@ def test_the_labels_are_the_searchs_values_of_its_candidates_beside_the_networks
         # the network's values are its own of the position it was asked about
         state, rows = data.states[[d]].astype(np.float32), data.actions[lo:hi].astype(np.float32)
         assert np.allclose(scorer.net.q_batch(state, rows, np.array([0, hi - lo])), data.q[lo:hi], atol=2e-2)
+
+
+def test_the_labels_are_the_same_whatever_deals_are_played_out_side_by_side(monkeypatch):
+    """Labelling plays every sampled deal of a decision side by side for speed: the values must be those of one
+    deal at a time."""
+    rules = load_rules("classic")
+    scorer = scorer_for(rules, 4)
+    cfg = ExpertConfig(**{**SMALL.__dict__, "iterations": 5})
+    together = label_shard(scorer, rules, 4, first=0, games=1, cfg=cfg, weights=None)
+    monkeypatch.setattr(expert_module, "LABEL_DEALS_TOGETHER", 1)
+    alone = label_shard(scorer, rules, 4, first=0, games=1, cfg=cfg, weights=None)
+    assert len(together) > 3
+    for key in ("states", "actions", "q", "searched", "offsets", "game_of"):
+        assert np.array_equal(getattr(together, key), getattr(alone, key), equal_nan=True), key
 
 
 def test_the_search_teaches_its_ranking_and_the_network_keeps_the_positions_value():
