@@ -5,7 +5,8 @@ fixed by the run's seed, and the search only values them. So two label folders m
 seed and other deal counts hold two searches' judgments of the same positions, and their agreement measures
 what the smaller count leaves to chance. For every decision both searched (two or more candidates valued by
 both), this prints how often each teacher's best candidate and the network's agree (a mean over games, each
-weighing alike, with Wilson's 95% interval clustered by game), and the sharper teacher's regret of the other choices (its values, so itself noisy: an upper bound).
+weighing alike, with Wilson's 95% interval clustered by game), and the sharper teacher's regret of the other
+choices (by its own values, themselves noisy: an upper bound).
 
 Run: python benchmarks/teachers.py runs/ex2 runs/ex3    (the second folder: the teacher with more deals)
 """
