@@ -35,32 +35,34 @@ def compare(coarse: Path, sharp: Path) -> dict[str, object]:
     )
     pairs: dict[str, dict[int, list[float]]] = {"coarse = sharp": {}, "network = sharp": {}, "network = coarse": {}}
     regret = {"coarse": 0.0, "network": 0.0}
-    decisions = 0
+    decisions = compared = 0
     for name in names:
         a, b = Labels.load(coarse / "labels" / name), Labels.load(sharp / "labels" / name)
         if not (np.array_equal(a.states, b.states) and np.array_equal(a.offsets, b.offsets)):
             continue  # a shard one of the runs cut short: not the same games
+        compared += 1
         for lo, hi, game in zip(b.offsets[:-1], b.offsets[1:], b.game_of, strict=True):
-            both = np.flatnonzero(~np.isnan(a.searched[lo:hi]) & ~np.isnan(b.searched[lo:hi]))
+            mine, theirs = a.searched[lo:hi], b.searched[lo:hi]
+            both = np.flatnonzero(~np.isnan(mine) & ~np.isnan(theirs))
             if len(both) < 2:
                 continue
             best = {
-                "coarse": both[np.argmax(a.searched[lo:hi][both])],
-                "sharp": both[np.argmax(b.searched[lo:hi][both])],
+                "coarse": both[np.argmax(mine[both])],
+                "sharp": both[np.argmax(theirs[both])],
                 "network": both[np.argmax(b.q[lo:hi][both])],
             }
             decisions += 1
             for pair in pairs:
                 left, right = pair.split(" = ")
                 pairs[pair].setdefault(int(game), []).append(float(best[left] == best[right]))
-            values = b.searched[lo:hi]
             for who in regret:
-                regret[who] += float(values[best["sharp"]] - values[best[who]])
+                regret[who] += float(theirs[best["sharp"]] - theirs[best[who]])
     if not decisions:
         raise SystemExit(f"no decision that both {coarse} and {sharp} searched")
     return {
         "decisions": decisions,
-        "shards": len(names),
+        "shards": compared,
+        "skipped": len(names) - compared,
         "teachers": {str(f): s["iterations"] for f, s in zip((coarse, sharp), settings, strict=True)},
         "agreement": {k: wilson_interval(v) for k, v in pairs.items()},
         "regret_by_sharp": {k: v / decisions for k, v in regret.items()},
@@ -74,7 +76,8 @@ def main() -> None:
     args = ap.parse_args()
     got = compare(args.coarse, args.sharp)
     deals = got["teachers"]
-    print(f"{got['decisions']} decisions in {got['shards']} shards; deals a candidate: {deals}")
+    skipped = f" ({got['skipped']} more both hold, cut short in one: skipped)" if got["skipped"] else ""
+    print(f"{got['decisions']} decisions in {got['shards']} shards{skipped}; deals a candidate: {deals}")
     for pair, rate in got["agreement"].items():
         print(f"  {pair:18} {rate.mean:6.1%} [{rate.low:.1%}, {rate.high:.1%}]")
     for who, r in got["regret_by_sharp"].items():

@@ -157,3 +157,56 @@ def test_refusals_name_the_setting(run, tmp_path):
         expert(tmp_path, SMALL, weights="nope.npz")
     res = CliRunner().invoke(app, ["expert", "--out", str(tmp_path / "x"), "--games", "1"], env={"COLUMNS": "200"})
     assert res.exit_code == 2 and "games=1: must be 2 or more" in res.output
+
+
+def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, tmp_path):
+    """By default the kept epoch is the first with the least held-out regret; ``select="agreement"`` keeps the
+    first that agrees most. A fit to another run's labels (``labels=``) reads them in place and makes the
+    same epochs."""
+    out, result = run
+    regrets = [e.regret for e in result.epochs]
+    assert result.best_epoch == regrets.index(min(regrets))
+    cfg = ExpertConfig(**{**SMALL.__dict__, "select": "agreement"})
+    other = expert(tmp_path, cfg, rules="classic", players=4, labels=out)
+    assert not (tmp_path / "labels").exists() and (tmp_path / "expert.npz").is_file()
+    assert other.label_seconds == 0 and other.decisions == result.decisions
+    assert [e.regret for e in other.epochs] == regrets  # the same fit, epoch by epoch
+    agreements = [e.agreement for e in other.epochs]
+    assert other.best_epoch == agreements.index(max(agreements))
+    # the file holds the kept epoch: its held-out choices are the kept epoch's
+    kept = {e: load_weights(d / "expert.npz") for e, d in ((result.best_epoch, out), (other.best_epoch, tmp_path))}
+    if len(kept) == 2:
+        a, b = (w.layers() for w in kept.values())
+        assert any(not np.array_equal(x[0], y[0]) for x, y in zip(a, b, strict=True))
+    with pytest.raises(BigTwoError, match=r"select=best: must be one of regret, agreement"):
+        expert(tmp_path, ExpertConfig(**{**SMALL.__dict__, "select": "best"}), rules="classic", players=4)
+    res = CliRunner().invoke(
+        app,
+        ["expert", "--out", str(tmp_path / "cli"), "--labels", str(out), "--games", "4", "--iterations", "2",
+         "--share", "0.5", "--shard-games", "2", "--epochs", "1", "--holdout", "0.25", "--seed", "2"],
+        env={"COLUMNS": "200"},
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "(by regret)" in res.output and "its regret" in res.output
+
+
+def test_two_teachers_of_the_same_games_are_compared_choice_by_choice(run, tmp_path):
+    """benchmarks/teachers.py: a teacher agrees with itself in every decision; a teacher with other deals a
+    candidate labels the same decisions, and a shard one run cut short is skipped, not compared."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "benchmarks" / "teachers.py"
+    spec = importlib.util.spec_from_file_location("teachers", path)
+    assert spec is not None and spec.loader is not None
+    teachers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(teachers)
+    out, result = run
+    same = teachers.compare(out, out)
+    assert same["decisions"] == result.decisions and same["shards"] == 2 and same["skipped"] == 0
+    assert same["agreement"]["coarse = sharp"].mean == 1 and same["regret_by_sharp"]["coarse"] == 0
+    sharp = ExpertConfig(**{**SMALL.__dict__, "iterations": 3, "games": 3, "epochs": 1})
+    expert(tmp_path, sharp, rules="classic", players=4)  # its second shard holds one game of two
+    got = teachers.compare(out, tmp_path)
+    assert got["shards"] == 1 and got["skipped"] == 1 and got["teachers"] == {str(out): 2, str(tmp_path): 3}
+    assert got["decisions"] > 0 and got["regret_by_sharp"]["coarse"] >= 0

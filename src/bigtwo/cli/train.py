@@ -334,16 +334,31 @@ def expert(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the games and the searches")] = 0,
     threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes labelling side by side")] = 1,
+    select: Annotated[
+        str,
+        typer.Option(
+            "--select",
+            help="The epoch kept: 'regret' (the least the search gives up for the network's choice) "
+            "or 'agreement' (the network's choice the search's most often)",
+        ),
+    ] = "regret",
+    labels: Annotated[
+        Path | None,
+        typer.Option("--labels", help="Another run's directory whose labels/ to fit to (and add to), not OUT's"),
+    ] = None,
 ) -> None:
     """Expert iteration: fit the network to what isearch finds when it searches the network's own games.
 
     The network plays self-play games; in a share of its decisions isearch values its candidates on sampled deals
     (the labels, saved in shards: a stopped run resumes where it stopped). The network is then fitted to the
-    search's ranking of them, and the epoch whose held-out decisions agree most with the search goes to
-    OUT/expert.npz, which `learned(weights=...)` and `isearch(weights=...)` play.
+    search's ranking of them, and the epoch whose choices cost the least by the search's values on held-out
+    games (or, with --select agreement, agree with it most) goes to OUT/expert.npz, which `learned(weights=...)`
+    and `isearch(weights=...)` play. --labels DIR fits to another run's labels (another learning rate, say)
+    without copying them.
 
     Examples:
       bigtwo expert --out runs/expert --rules classic --players 4 --games 2000 --iterations 16
+      bigtwo expert --out runs/expert-lr3 --labels runs/expert --games 2000 --iterations 16 --lr 3e-4
     """
     try:
         from bigtwo.rl.expert import ExpertConfig
@@ -355,15 +370,16 @@ def expert(
 
     config = ExpertConfig(
         games=games, iterations=iterations, share=share, explore=explore, shard_games=shard_games, seed=seed,
-        epochs=epochs, lr=lr, anchor=anchor, holdout=holdout, threads=threads, workers=workers,
+        epochs=epochs, lr=lr, anchor=anchor, holdout=holdout, threads=threads, workers=workers, select=select,
     )  # fmt: skip
     try:
-        result = run(out, config, weights, rules=rules, players=players, log=console().print)
+        result = run(out, config, weights, rules=rules, players=players, log=console().print, labels=labels)
     except BigTwoError as e:
         _say(str(e), style="red")
         raise typer.Exit(2) from None
     before, kept = result.epochs[0], result.epochs[result.best_epoch]
     console().print(
-        f"kept epoch {kept.epoch}: the search's choice in {kept.agreement:.1%} of {result.heldout_decisions:,} "
-        f"held-out decisions (before: {before.agreement:.1%}): {out / 'expert.npz'}"
+        f"kept epoch {kept.epoch} (by {select}): the search's choice in {kept.agreement:.1%} of "
+        f"{result.heldout_decisions:,} held-out decisions (before: {before.agreement:.1%}), its regret "
+        f"{kept.regret:.3f} points (before: {before.regret:.3f}): {out / 'expert.npz'}"
     )

@@ -14,8 +14,9 @@ judgments, and a search over the improved network judges better in turn. Two ste
    to the network's own elsewhere (weighed ``anchor``, so what the search did not look at stays). The search
    teaches its *ranking*: its values are centred on the network's mean over the same candidates, so the value
    of the position, which the prior and the play-outs' stops read, is the network's. Whole games are held out;
-   each epoch reports how often the network's best candidate is the search's on them (epoch 0: before any
-   fitting), and the best epoch is kept (``OUT/expert.npz``, ``OUT/result.json``).
+   each epoch reports how often the network's best candidate is the search's on them and the search's regret of
+   it (epoch 0: before any fitting), and the epoch with the least regret (``select="regret"``) or the most
+   agreement (``select="agreement"``) is kept (``OUT/expert.npz``, ``OUT/result.json``).
 
 Run::
 
@@ -51,6 +52,11 @@ from bigtwo.rules.ruleset import Ruleset
 # in one pass, and all of a decision's lines at once took about two thirds of the time of four deals at a time.
 LABEL_DEALS_TOGETHER: int | None = None
 
+# how the kept epoch is chosen on the held-out decisions. The teacher's regret (points it gives up a decision
+# for the network's choice) is what play pays for; agreement counts a near-miss as a miss, and over the 48-deal
+# teacher's labels it stayed flat while the regret fell and the fit gained in play.
+SELECT = ("regret", "agreement")
+
 
 @dataclass
 class ExpertConfig:
@@ -69,6 +75,7 @@ class ExpertConfig:
     anchor: float = 0.25  # the weight of an action the search did not value (its target: the network's own)
     threads: int = 1
     workers: int = 1  # processes labelling shards side by side (the labels are the same with any number)
+    select: str = "regret"  # the epoch kept: the least held-out regret ("regret") or the most agreement
 
 
 @dataclass
@@ -276,9 +283,11 @@ def expert(
     rules: str | None = None,
     players: int | None = None,
     log: Callable[[str], None] | None = None,
+    labels: str | Path | None = None,
 ) -> ExpertResult:
     """Label (resuming) and fit; write ``OUT/expert.npz`` and ``OUT/result.json``. ``weights``: a network's
-    file, or ``shipped`` for the package's for ``rules`` and ``players``."""
+    file, or ``shipped`` for the package's for ``rules`` and ``players``. ``labels``: another run's directory
+    whose ``labels/`` are read and added to (the same settings), so that several fits share one labelling."""
     cfg = config or ExpertConfig()
     check_settings(
         (
@@ -291,6 +300,7 @@ def expert(
             ("holdout", cfg.holdout, 0 < cfg.holdout <= 0.5, "lie in (0, 0.5]"),
             ("anchor", cfg.anchor, cfg.anchor >= 0, "be 0 or more"),
             ("workers", cfg.workers, cfg.workers >= 1, "be 1 or more"),
+            ("select", cfg.select, cfg.select in SELECT, f"be one of {', '.join(SELECT)}"),
         )
     )
     say = log or (lambda _m: None)
@@ -302,9 +312,11 @@ def expert(
         raise BigTwoError(f"weights {label}: the rules they were trained for do not read back")
     n = int(net.meta["players"])
     scorer = scorer_of(net, table_rules, n, label)
-    folder = Path(out) / "labels"
+    home = Path(labels if labels is not None else out)
+    folder = home / "labels"
     folder.mkdir(parents=True, exist_ok=True)
-    _check_same_run(Path(out), cfg, label, network_digest(net))
+    Path(out).mkdir(parents=True, exist_ok=True)
+    _check_same_run(home, cfg, label, network_digest(net))
     shards = [folder / f"shard-{k:05d}.npz" for k in range(math.ceil(cfg.games / cfg.shard_games))]
     missing = [k for k, path in enumerate(shards) if _short(path, k, cfg)]
     t0 = time.perf_counter()
@@ -334,7 +346,7 @@ def expert(
     loss, agreement, regret = _measure(model, data, target, weight, held, 4 * cfg.batch)
     result.epochs.append(ExpertEpoch(0, math.nan, loss, agreement, regret, 0.0))
     say(f"epoch 0: held out {loss:.5f}; the search's choice {agreement:.1%}, its regret {regret:.3f} points")
-    best, best_agreement = model.layers(), agreement
+    best, best_score = model.layers(), _score(cfg.select, agreement, regret)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     gen = np.random.default_rng(cfg.seed)
     for epoch in range(1, cfg.epochs + 1):
@@ -356,8 +368,9 @@ def expert(
             f"epoch {epoch}: loss {row.train_loss:.5f}, held out {loss:.5f}; the search's choice {agreement:.1%}, "
             f"its regret {regret:.3f} points ({row.seconds:.0f} s)"
         )
-        if agreement > best_agreement:
-            best, best_agreement, result.best_epoch = model.layers(), agreement, epoch
+        score = _score(cfg.select, agreement, regret)
+        if score > best_score:
+            best, best_score, result.best_epoch = model.layers(), score, epoch
     meta = dict(net.meta)
     meta.pop("format", None)
     meta.pop("state_size", None)
@@ -367,6 +380,11 @@ def expert(
     QPolicy(best, scorer.states.size, meta).save(target_dir / "expert.npz")
     (target_dir / "result.json").write_text(json.dumps(result.to_dict(), indent=1) + "\n")
     return result
+
+
+def _score(select: str, agreement: float, regret: float) -> float:
+    """An epoch's merit by the run's rule (higher is better; an epoch must beat the best so far to be kept)."""
+    return -regret if select == "regret" else agreement
 
 
 def _label_job(job: tuple[str, str | None, int | None, int, ExpertConfig, str]) -> int:
