@@ -178,6 +178,9 @@ def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, t
     if len(kept) == 2:
         a, b = (w.layers() for w in kept.values())
         assert any(not np.array_equal(x[0], y[0]) for x, y in zip(a, b, strict=True))
+    with pytest.raises(BigTwoError, match=r"labels .*nowhere: no run's labels there"):
+        expert(tmp_path / "fit", SMALL, rules="classic", players=4, labels=tmp_path / "nowhere")
+    assert not (tmp_path / "nowhere").exists()
     with pytest.raises(BigTwoError, match=r"select=best: must be one of regret, agreement"):
         expert(tmp_path, ExpertConfig(**{**SMALL.__dict__, "select": "best"}), rules="classic", players=4)
     res = CliRunner().invoke(

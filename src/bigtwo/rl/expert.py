@@ -313,6 +313,8 @@ def expert(
     n = int(net.meta["players"])
     scorer = scorer_of(net, table_rules, n, label)
     home = Path(labels if labels is not None else out)
+    if labels is not None and not (home / "labels.json").is_file():
+        raise BigTwoError(f"labels {labels}: no run's labels there (it has no labels.json); label with --out first")
     folder = home / "labels"
     folder.mkdir(parents=True, exist_ok=True)
     Path(out).mkdir(parents=True, exist_ok=True)
