@@ -25,6 +25,7 @@ from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
 from bigtwo.rl import expert as expert_module  # noqa: E402
 from bigtwo.rl.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
+from tests.benchmark_scripts import benchmark_module  # noqa: E402
 from tests.test_bots import play_out  # noqa: E402
 
 SMALL = ExpertConfig(games=4, iterations=2, share=0.5, shard_games=2, epochs=5, lr=1e-3, holdout=0.25, seed=2)
@@ -173,7 +174,7 @@ def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, t
     assert [e.regret for e in other.epochs] == regrets  # the same fit, epoch by epoch
     agreements = [e.agreement for e in other.epochs]
     assert other.best_epoch == agreements.index(max(agreements))
-    # the file holds the kept epoch: its held-out choices are the kept epoch's
+    # two runs that keep other epochs write other weights
     kept = {e: load_weights(d / "expert.npz") for e, d in ((result.best_epoch, out), (other.best_epoch, tmp_path))}
     if len(kept) == 2:
         a, b = (w.layers() for w in kept.values())
@@ -196,14 +197,7 @@ def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, t
 def test_two_teachers_of_the_same_games_are_compared_choice_by_choice(run, tmp_path):
     """benchmarks/teachers.py: a teacher agrees with itself in every decision; a teacher with other deals a
     candidate labels the same decisions, and a shard one run cut short is skipped, not compared."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).parent.parent / "benchmarks" / "teachers.py"
-    spec = importlib.util.spec_from_file_location("teachers", path)
-    assert spec is not None and spec.loader is not None
-    teachers = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(teachers)
+    teachers = benchmark_module("teachers")
     out, result = run
     same = teachers.compare(out, out)
     assert same["decisions"] == result.decisions and same["shards"] == 2 and same["skipped"] == 0

@@ -1,17 +1,14 @@
 """A run's provenance: what played it beyond its spec words, so that a saved match is reused or pooled only
 with one its bots would play again (issue 15, the strength benchmark's saved matches)."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 
 from bigtwo.arena import BotSpec, run_arena
 from bigtwo.arena.provenance import bot_settings, differences, provenance, shipped_models
 from bigtwo.arena.results import ArenaResult
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.benchmark_scripts import benchmark_module
 
 
 def test_settings_carry_the_defaults_a_spec_leaves_out():
@@ -80,15 +77,8 @@ def test_a_run_saves_its_provenance_and_reads_it_back(tmp_path):
     )
 
 
-def _strength_module():
-    spec = importlib.util.spec_from_file_location("strength_benchmark", ROOT / "benchmarks" / "strength.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_strength_benchmark_reuses_a_saved_match_only_if_its_bots_would_play_it_again(tmp_path):
-    strength = _strength_module()
+    strength = benchmark_module("strength")
     lineup = ["heuristic", "greedy", "greedy", "greedy"]
     result = run_arena("classic", lineup, games=4, seed=5, workers=1, utility="cards")
     result.save(tmp_path / "baseline.json")
