@@ -134,7 +134,7 @@ def test_the_command_refuses_bad_files_naming_them(played, tmp_path):
         # a second set written after one --against is read into the first: the refusal says how to write it
         ([h, "--against", h, r], "r.json cannot be pooled with"),
         ([h, "--against", h, r], "(each file of the second set takes its own --against)"),
-        ([h, "--out", str(tmp_path / "x.txt")], "results are written as .json or .csv"),
+        ([h, "--out", str(tmp_path / "x.txt")], "results are written as .json, .json.gz or .csv"),
     ):
         res = runner.invoke(app, ["results", *argv], env=ENV)
         assert res.exit_code == 2, res.output

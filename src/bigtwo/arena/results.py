@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import math
 from dataclasses import dataclass, field, replace
@@ -18,6 +19,9 @@ from bigtwo.arena.stats import Interval, clustered_interval, wilson_interval
 from bigtwo.words import plural
 
 FORMAT = "bigtwo-arena/1"
+# the file types a result is written as and read from (``.json.gz``: the JSON compressed, about a tenth the
+# size, for keeping a long match's every game)
+KINDS = (".json", ".json.gz", ".csv")
 CSV_FIELDS = (
     "deal",
     "rotation",
@@ -220,19 +224,24 @@ class ArenaResult:
     def check_path(path: str | Path) -> Path:
         """Refuse a results file that :meth:`save` could not write (its type, its folder) before a run plays."""
         path = Path(path)
-        if path.suffix.lower() not in (".json", ".csv"):
-            raise ValueError(f"{path}: results are written as .json or .csv, not {path.suffix or 'no extension'!r}")
+        file_kind(path)
         if not path.parent.is_dir():
             raise ValueError(f"{path}: there is no folder {path.parent}")
         return path
 
     def save(self, path: str | Path) -> Path:
-        """Write ``.json`` (settings, summary, games) or ``.csv`` (a row per seat and game, settings on line 1)."""
+        """Write ``.json`` (settings, summary, games), the same compressed (``.json.gz``) or ``.csv`` (a row
+        per seat and game, settings on line 1)."""
         path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix == ".json":
+        kind = file_kind(path)
+        if kind == ".json":
             path.write_text(json.dumps(self.to_dict(), indent=1, allow_nan=True), encoding="utf-8")
-        elif suffix == ".csv":
+        elif kind == ".json.gz":
+            text = json.dumps(self.to_dict(), separators=(",", ":"), allow_nan=True)
+            # no name or time in the header: the same result makes the same bytes
+            with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", filename="", mtime=0) as f:
+                f.write(text.encode("utf-8"))
+        else:
             with path.open("w", newline="", encoding="utf-8") as f:
                 f.write("# " + json.dumps({"format": FORMAT, "config": self.config}) + "\n")
                 w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
@@ -259,19 +268,14 @@ class ArenaResult:
                                 "max_cpu_seconds": repr(r.max_cpu_seconds[seat]) if r.max_cpu_seconds else "",
                             }
                         )
-        else:
-            raise ValueError(f"{path}: results are written as .json or .csv, not {suffix or 'no extension'!r}")
         return path
 
     @classmethod
     def load(cls, path: str | Path) -> ArenaResult:
-        """Read a file written by :meth:`save` (JSON or CSV) back into the same result."""
+        """Read a file written by :meth:`save` (JSON, compressed JSON or CSV) back into the same result."""
         path = Path(path)
-        if path.suffix.lower() == ".json":
-            data = json.loads(path.read_text(encoding="utf-8"))
-            _check_format(data, path)
-            return cls(data["config"], [GameRecord.from_dict(g) for g in data["games"]])
-        if path.suffix.lower() == ".csv":
+        kind = file_kind(path, "read from")
+        if kind == ".csv":
             with path.open(newline="", encoding="utf-8") as f:
                 first = f.readline()
                 if not first.startswith("# "):
@@ -280,7 +284,26 @@ class ArenaResult:
                 _check_format(head, path)
                 rows = list(csv.DictReader(f))
             return cls(head["config"], _records_from_rows(rows))
-        raise ValueError(f"{path}: results are read from .json or .csv files")
+        if kind == ".json.gz":
+            try:
+                text = gzip.decompress(path.read_bytes()).decode("utf-8")
+            except (OSError, EOFError) as e:
+                raise ValueError(f"{path}: not a gzip-compressed file ({e})") from None
+        else:
+            text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+        _check_format(data, path)
+        return cls(data["config"], [GameRecord.from_dict(g) for g in data["games"]])
+
+
+def file_kind(path: Path, verb: str = "written as") -> str:
+    """Which of :data:`KINDS` ``path`` names (by its ending, in any case); refused in words otherwise."""
+    name = path.name.lower()
+    for kind in sorted(KINDS, key=len, reverse=True):
+        if name.endswith(kind):
+            return kind
+    ending = "".join(path.suffixes[-2:]) or "no extension"
+    raise ValueError(f"{path}: results are {verb} .json, .json.gz or .csv files, not {ending!r}")
 
 
 def _check_format(data: dict[str, Any], path: Path) -> None:

@@ -231,7 +231,7 @@ def simulate(
     workers: Annotated[int | None, typer.Option("--workers", "-w", help="Local processes (default: every CPU)")] = None,
     ray: Annotated[str | None, typer.Option("--ray", help="Run on a Ray cluster: its address, or 'auto'")] = None,
     out: Annotated[
-        list[Path] | None, typer.Option("--out", "-o", help="Write the results to .json or .csv (repeatable)")
+        list[Path] | None, typer.Option("--out", "-o", help="Write the results to .json, .json.gz or .csv (repeatable)")
     ] = None,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the score distribution to a PNG")] = None,
     record_decisions: Annotated[
@@ -351,7 +351,7 @@ def benchmark(
 
 @app.command()
 def results(
-    files: Annotated[list[Path], typer.Argument(help="Saved arena results (.json or .csv), pooled as one")],
+    files: Annotated[list[Path], typer.Argument(help="Saved arena results (.json, .json.gz or .csv), pooled as one")],
     against: Annotated[
         list[Path] | None,
         typer.Option("--against", "-a", help="Another bot's saved results to compare with, deal by deal (repeatable)"),
@@ -360,7 +360,9 @@ def results(
         int | None,
         typer.Option("--entry", help="The lineup entry compared where both lineups are the same (default: the first)"),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the pooled results to .json or .csv")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the pooled results to .json, .json.gz or .csv")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table")] = False,
 ) -> None:
     """Saved arena results read back: pooled over deal sets, or two bots compared deal by deal.

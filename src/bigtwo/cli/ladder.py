@@ -102,7 +102,9 @@ def arena_matches(path: Path) -> tuple[str, list[tuple[str, list[Any]]]]:
 
 @ladder_app.command("publish")
 def publish(
-    results: Annotated[Path, typer.Argument(help="An arena results file (bigtwo simulate -o results.json or .csv)")],
+    results: Annotated[
+        Path, typer.Argument(help="An arena results file (bigtwo simulate -o results.json, .json.gz or .csv)")
+    ],
     database: Annotated[
         str, typer.Option("--database", help="The server's database: a SQLite file path or a postgresql:// URL")
     ] = "bigtwo.sqlite3",

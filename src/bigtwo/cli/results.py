@@ -30,7 +30,9 @@ def read_pool(files: list[Path], which: str = "") -> ArenaResult:
     results = []
     for path in files:
         if not path.is_file():
-            raise ValueError(f"{path}: no such file (a results .json or .csv that bigtwo simulate --out wrote)")
+            raise ValueError(
+                f"{path}: no such file (a results .json, .json.gz or .csv that bigtwo simulate --out wrote)"
+            )
         try:
             results.append(ArenaResult.load(path))
         except (KeyError, TypeError, json.JSONDecodeError) as e:
