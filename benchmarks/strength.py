@@ -99,15 +99,15 @@ def _arena_file(path: str, mtime_ns: int, size: int) -> ArenaResult | None:
 def saved_match(
     out: Path, rules: str, lineup: list[str], games: int, seed: int, utility: str
 ) -> tuple[ArenaResult, Path] | None:
-    """A match saved in ``out`` (any ``*.json`` arena file) played with exactly this configuration by bots that
-    would play it again, or None.
+    """A match saved in ``out`` (any ``*.json`` or ``*.json.gz`` arena file) played with exactly this
+    configuration by bots that would play it again, or None.
 
     Besides the rules, lineup, games, seed and scoring, the saved run's provenance (the bots' settings with their
     defaults, the weights files they name, the package's shipped models) must match today's: a match whose spec
     reads the same but whose bots would play otherwise is passed over, with the reason printed. A match saved
     before runs recorded their provenance is reused with a warning (nothing can tell)."""
     now = provenance([BotSpec.parse(x) for x in lineup])
-    for path in sorted(out.glob("*.json")):
+    for path in sorted([*out.glob("*.json"), *out.glob("*.json.gz")]):
         stat = path.stat()
         result = _arena_file(str(path), stat.st_mtime_ns, stat.st_size)
         if result is None:

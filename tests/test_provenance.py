@@ -87,6 +87,11 @@ def test_the_strength_benchmark_reuses_a_saved_match_only_if_its_bots_would_play
     assert found is not None and found[1] == tmp_path / "baseline.json"
     assert [r.points for r in found[0].records] == [r.points for r in result.records]
     assert strength.saved_match(tmp_path, "classic", lineup, 4, 6, "cards") is None  # other deals
+    kept = tmp_path / "kept"  # a match kept compressed (as the repository keeps its long ones) is found too
+    kept.mkdir()
+    result.save(kept / "baseline.json.gz")
+    found = strength.saved_match(kept, "classic", lineup, 4, 5, "cards")
+    assert found is not None and found[1] == kept / "baseline.json.gz"
 
     # the same words played by a heuristic whose default was otherwise: played again, not read back
     data = json.loads((tmp_path / "baseline.json").read_text())
