@@ -2,6 +2,7 @@
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -140,3 +141,23 @@ def test_the_command_refuses_bad_files_naming_them(played, tmp_path):
         assert res.exit_code == 2, res.output
         assert words in " ".join(res.output.split()), res.output
         assert "Traceback" not in res.output
+
+
+def test_the_kept_matches_read_back_as_their_listing_says():
+    """The long matches the repository keeps (benchmarks/matches/) are every game of each, compressed: each file
+    is listed in the folder's README with its bot, deals and figures, and each reads back to what its row says,
+    so the listing cannot drift from the files and a file cannot be added unlisted."""
+    folder = Path(__file__).resolve().parent.parent / "benchmarks" / "matches"
+    rows = [
+        [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+        for line in (folder / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `")
+    ]
+    assert {row[0] for row in rows} == {p.name for p in folder.glob("*.json.gz")} != set()
+    for name, bot, deals, points, win in rows:
+        result = ArenaResult.load(folder / name)
+        me = result.summary()[0]
+        assert result.config["lineup"][0]["label"] == me.label == bot, name
+        assert deals == f"{result.config['deals']} (seed {result.config['seed']})", name
+        assert points == f"{me.points.mean:+.2f} [{me.points.low:+.2f}, {me.points.high:+.2f}]", name
+        assert win == f"{me.win_rate.mean:.1%}", name
