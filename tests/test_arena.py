@@ -205,6 +205,8 @@ def test_results_round_trip_through_json_and_csv(tmp_path):
         ValueError, match=r"r\.txt: results are written as \.json, \.json\.gz or \.csv files, not '\.txt'"
     ):
         result.save(tmp_path / "r.txt")
+    with pytest.raises(ValueError, match=r"my\.results\.txt: results are written as .* not '\.txt'"):
+        result.save(tmp_path / "my.results.txt")
     with pytest.raises(ValueError, match=r"r\.tar\.gz: results are read from .* not '\.tar\.gz'"):
         ArenaResult.load(tmp_path / "r.tar.gz")
 

@@ -2,7 +2,6 @@
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -12,6 +11,7 @@ from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.arena.stats import mean_interval
 from bigtwo.cli import app
+from tests.benchmark_scripts import BENCHMARKS
 
 runner = CliRunner()
 ENV = {"COLUMNS": "200"}
@@ -147,7 +147,7 @@ def test_the_kept_matches_read_back_as_their_listing_says():
     """The long matches the repository keeps (benchmarks/matches/) are every game of each, compressed: each file
     is listed in the folder's README with its bot, deals and figures, and each reads back to what its row says,
     so the listing cannot drift from the files and a file cannot be added unlisted."""
-    folder = Path(__file__).resolve().parent.parent / "benchmarks" / "matches"
+    folder = BENCHMARKS / "matches"
     rows = [
         [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
         for line in (folder / "README.md").read_text(encoding="utf-8").splitlines()

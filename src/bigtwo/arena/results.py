@@ -299,10 +299,11 @@ class ArenaResult:
 def file_kind(path: Path, verb: str = "written as") -> str:
     """Which of :data:`KINDS` ``path`` names (by its ending, in any case); refused in words otherwise."""
     name = path.name.lower()
-    for kind in sorted(KINDS, key=len, reverse=True):
+    for kind in KINDS:  # none ends another, so the first that matches is the one
         if name.endswith(kind):
             return kind
-    ending = "".join(path.suffixes[-2:]) or "no extension"
+    # the ending as a reader names it: two parts for a compressed file (".tar.gz"), else the last
+    ending = ("".join(path.suffixes[-2:]) if path.suffix.lower() == ".gz" else path.suffix) or "no extension"
     raise ValueError(f"{path}: results are {verb} .json, .json.gz or .csv files, not {ending!r}")
 
 
