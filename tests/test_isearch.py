@@ -608,24 +608,33 @@ def test_the_search_weighs_with_the_learned_bots_network(tmp_path):
     assert make("isearch", weights=mine)._network_for(rules, 4).scorer.net is load_weights(mine)
 
 
-def test_a_decision_pauses_the_cycle_collector_and_leaves_no_cycles():
-    """The search decides with Python's cycle collector paused (a full collection near the deadline would end
-    past it) and restores it as it was; pausing keeps nothing alive, since a decision makes no reference cycles:
-    a collection after one finds nothing to free."""
+SEARCHES = [
+    ("isearch", {"playout": "learned"}, "_play_out_deals"),
+    ("search", {}, "_search"),
+    ("ismcts", {}, "_iterate"),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "searching"), SEARCHES, ids=[s[0] for s in SEARCHES])
+def test_a_decision_pauses_the_cycle_collector_and_leaves_no_cycles(name, options, searching):
+    """Every search decides with Python's cycle collector paused (a full collection near the deadline would end
+    past it: `search`'s seats went past 1 s in almost every game of a 1 s match) and restores it as it was;
+    pausing keeps nothing alive, since a decision makes no reference cycles: a collection after one finds
+    nothing to free."""
     import gc
 
     rules = load_rules("classic")
     g = midgame(rules, 8, 6)
     obs = g.observe(g.to_move)
-    bot = make("isearch", seed=1, iterations=4, playout="learned", utility="cards")
+    bot = make(name, seed=1, iterations=4, utility="cards", **options)
     seen = []
-    searched = bot._play_out_deals
+    searched = getattr(bot, searching)
 
     def spy(*args, **kwargs):
         seen.append(gc.isenabled())
         return searched(*args, **kwargs)
 
-    bot._play_out_deals = spy
+    setattr(bot, searching, spy)
     bot.choose(rules, obs)  # (the first decision fills the process's caches)
     was = gc.isenabled()
     try:
@@ -642,7 +651,8 @@ def test_a_decision_pauses_the_cycle_collector_and_leaves_no_cycles():
         (gc.enable if was else gc.disable)()
 
 
-def test_no_collection_of_an_older_generation_falls_inside_a_decision():
+@pytest.mark.parametrize(("name", "options", "searching"), SEARCHES, ids=[s[0] for s in SEARCHES])
+def test_no_collection_of_an_older_generation_falls_inside_a_decision(name, options, searching):
     """A decision ends with a collection of the youngest generation alone, so the collection that was pending
     when the collector is enabled again, of whichever generation's turn it was (here the middle one's, made due
     by a threshold of 0), does not run inside the decision's time but later."""
@@ -651,7 +661,7 @@ def test_no_collection_of_an_older_generation_falls_inside_a_decision():
     rules = load_rules("classic")
     g = midgame(rules, 8, 6)
     obs = g.observe(g.to_move)
-    bot = make("isearch", seed=1, iterations=4, playout="learned", utility="cards")
+    bot = make(name, seed=1, iterations=4, utility="cards", **options)
     bot.choose(rules, obs)  # (the first decision fills the process's caches)
     started: list[int] = []
 
@@ -968,3 +978,27 @@ def test_a_step_of_the_play_outs_begins_only_if_the_longest_so_far_ends_in_time(
         assert clock.now - start <= budget, f"the last reading, {clock.now - start:.3f} s, is past the budget"
         checked += 1
     assert checked >= 3
+
+
+def test_search_stops_before_its_budget_as_isearch_does(monkeypatch):
+    """`search` keeps its time limit as `isearch` does: it stops a little before it (5%, at most 20 ms), so the
+    step in hand and the choice end within it, where it used to stop only once the limit had passed (nearly
+    every decision of a 1 s match ended a little over 1 s)."""
+    import bigtwo.bots.sampling as sampling_module
+    import bigtwo.bots.search as search_module
+
+    rules = load_rules("classic")
+    budget = 0.4
+    checked = 0
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
+        clock = StallingClock(tick=0.001, stall=0.0, every=1)
+        monkeypatch.setattr(search_module, "time", clock)
+        monkeypatch.setattr(sampling_module, "time", clock)
+        bot = make("search", seed=2, budget_ms=budget * 1000, utility="cards")
+        bot.choose(rules, obs)
+        monkeypatch.undo()
+        start = clock.tick  # the first reading sets the deadline
+        assert bot.last_iterations >= 1
+        assert clock.now - start < budget, f"the last reading, {clock.now - start:.3f} s, is not within the budget"
+        checked += 1
+    assert checked >= 2

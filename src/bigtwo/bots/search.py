@@ -15,8 +15,9 @@ At each decision with a real choice:
 ``budget_ms`` is a hard limit on the whole decision: it is counted from the moment ``choose`` is called and
 checked before every move of every play-out, and a deal whose play-outs it interrupts is dropped (so all
 candidates are still compared on the same deals); a decision that runs out of time before one deal is
-complete plays the heuristic's choice. Past the limit it finishes only the step in hand (one heuristic move,
-or rebuilding one sampled deal): a few milliseconds.
+complete plays the heuristic's choice. The search stops a little short of the limit (5%, at most 20 ms:
+:func:`decision_deadline`), so the step in hand when it stops (one heuristic move, or rebuilding one sampled
+deal) and the choice end within it, and decides with the cycle collector paused (:func:`collector_paused`).
 
 Every candidate is tried on the same sampled deals, so their comparison is paired: the luck of the deal is
 common to all of them and only the consequences of the choice differ. This is perfect-information Monte
@@ -133,6 +134,41 @@ def heuristic_step(game: Game, policy: HeuristicPolicy, played: int, previous: l
     return played
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused for one decision of a search (``search``, ``isearch`` and those built on
+    them), as it was after. A full collection walks every object the process holds (the heuristic's plan caches
+    among them): 15-20 ms of every 1 s decision went to collections, and one that began just before the deadline
+    ended past it. A search makes no reference cycles (after a decision with the collector paused a collection
+    finds nothing to free; a test holds it so), so reference counting frees its play-outs as they end and pausing
+    the collector keeps nothing alive.
+
+    The decision ends with a collection of the youngest generation alone (about a millisecond: what the decision
+    made and kept), so none falls due the moment the collector is enabled again: the collection that was pending
+    then, of an older generation whenever its turn had come, walked every object the process holds inside the
+    decision's time (10-50 ms past a 1 s budget). It now comes later, when it falls due again outside a decision."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.collect(0)
+            gc.enable()
+
+
+SAFETY_SHARE = 0.05  # of budget_ms kept back for the step in hand and the choice (at most SAFETY_MS)
+SAFETY_MS = 20.0
+
+
+def decision_deadline(budget_ms: float | None) -> float | None:
+    """When a search with ``budget_ms`` a decision stops (a ``time.perf_counter()`` value), or None: a little
+    before the limit, so that the step in hand when the time is up, and the choice, fit in what is left."""
+    if budget_ms is None:
+        return None
+    return time.perf_counter() + (budget_ms - min(SAFETY_SHARE * budget_ms, SAFETY_MS)) / 1000
+
+
 @register("search")
 class SearchBot(BaseBot):
     """Determinised Monte Carlo search over the heuristic's best candidates, heuristic rollouts."""
@@ -167,7 +203,11 @@ class SearchBot(BaseBot):
         self.last_cut = False  # the last decision's search was stopped by ``budget_ms``
 
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
-        deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
+        with collector_paused():
+            return self._decide(rules, observation)
+
+    def _decide(self, rules: Ruleset, observation: Observation) -> Play:
+        deadline = decision_deadline(self.budget_ms)
         legal = self.legal(rules, observation)
         self.last_iterations = 0
         self.last_cut = False
@@ -340,32 +380,6 @@ def auto_playout(budget_ms: float | None, players: int, measure: str) -> str:
     return "learned" if learned else "mixed"
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused for one decision, as it was after. A full collection walks every object
-    the process holds (the heuristic's plan caches among them): 15-20 ms of every 1 s decision went to
-    collections, and one that began just before the deadline ended past it. A search makes no reference cycles
-    (after a decision with the collector paused a collection finds nothing to free; a test holds it so), so
-    reference counting frees its play-outs as they end and pausing the collector keeps nothing alive.
-
-    The decision ends with a collection of the youngest generation alone (about a millisecond: what the decision
-    made and kept), so none falls due the moment the collector is enabled again: the collection that was pending
-    then, of an older generation whenever its turn had come, walked every object the process holds inside the
-    decision's time (10-50 ms past a 1 s budget). It now comes later, when it falls due again outside a decision."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.collect(0)
-            gc.enable()
-
-
-SAFETY_SHARE = 0.05  # of budget_ms kept back for the step in hand and the choice (at most SAFETY_MS)
-SAFETY_MS = 20.0
-
-
 @register("isearch")
 class InferenceSearchBot(SearchBot):
     """Search with belief inference, the learned network as a prior and successive halving of candidates."""
@@ -521,15 +535,8 @@ class InferenceSearchBot(SearchBot):
             got = self._networks[key] = _Network(rules, players, self.weights, self.playout_weights)
         return got
 
-    def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
-        with collector_paused():
-            return self._decide(rules, observation)
-
     def _decide(self, rules: Ruleset, observation: Observation) -> Play:
-        deadline = None
-        if self.budget_ms is not None:
-            # stop a little early: the step in hand when the time is up, and the choice, fit in what is left
-            deadline = time.perf_counter() + (self.budget_ms - min(SAFETY_SHARE * self.budget_ms, SAFETY_MS)) / 1000
+        deadline = decision_deadline(self.budget_ms)
         legal = self.legal(rules, observation)
         self.last_iterations = 0
         self.last_cut = False
