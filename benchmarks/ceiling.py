@@ -163,7 +163,7 @@ def summarised(result: ArenaResult, deals: int) -> dict:
     result = ArenaResult(result.config, [r for r in result.records if r.deal < deals])
     label = result.config["lineup"][0]["label"]
     # entry 0's slowest decision in its own CPU time (None for a saved match that did not record it)
-    own = [r.max_cpu_seconds[r.entries.index(0)] for r in result.records if r.max_cpu_seconds]
+    own = [r.slowest_seconds(0) for r in result.records if r.max_cpu_seconds]
     return {
         "summary": {s.label: s for s in result.summary()}[label],
         "deals": result.points_by_deal(0),

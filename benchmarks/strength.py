@@ -349,8 +349,7 @@ def main() -> None:
         slow_them = sum(
             1 for r in result.records for s, e in enumerate(r.entries) if e != 0 and r.max_think_seconds[s] > over
         )
-        own = [r.max_cpu_seconds or r.max_think_seconds for r in result.records]  # (saved before CPU time: the wall)
-        slow_cpu = sum(1 for r, t in zip(result.records, own, strict=True) if t[r.entries.index(0)] > over)
+        slow_cpu = sum(1 for r in result.records if r.slowest_seconds(0) > over)
         limit_ok = {
             "heuristic": True,
             "search": me.ms_per_move <= 1000,

@@ -253,6 +253,12 @@ def test_a_decision_is_timed_on_the_wall_clock_and_in_the_bots_own_cpu_time(tmp_
     (tmp_path / "old.json").write_text(json.dumps(data))
     old = ArenaResult.load(tmp_path / "old.json")
     assert all(r.max_cpu_seconds == [] for r in old.records) and old.summary() == result.summary()
+    # a bot's slowest decision is judged in its own CPU time, and on the wall clock where that was not kept
+    for new_record, old_record in zip(result.records, old.records, strict=True):
+        assert new_record.slowest_seconds(1) < 0.02 <= old_record.slowest_seconds(1)
+        seat = new_record.entries.index(0)
+        assert new_record.slowest_seconds(0) == new_record.max_cpu_seconds[seat]
+        assert old_record.slowest_seconds(0) == old_record.max_think_seconds[seat]
     lines = result.save(tmp_path / "r.csv").read_text().splitlines()
     cut = lines[1].split(",").index("max_cpu_seconds")
     (tmp_path / "old.csv").write_text(

@@ -50,6 +50,12 @@ class GameRecord:
     def winner(self) -> int:
         return self.finishing_order[0]
 
+    def slowest_seconds(self, entry: int) -> float:
+        """Lineup entry ``entry``'s longest decision in this game: in its own CPU time where the game recorded
+        it (what a time limit on the bot's own work is judged by), else on the wall clock."""
+        seat = self.entries.index(entry)
+        return (self.max_cpu_seconds or self.max_think_seconds)[seat]
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
