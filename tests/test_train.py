@@ -335,3 +335,94 @@ def test_cli_train_finds_an_opponent_class_beside_the_user(tmp_path, monkeypatch
             "--report-every", "0"]  # fmt: skip
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
+
+
+def test_actor_processes_resume_bit_for_bit(tmp_path):
+    """With --actors the games are played in other processes a round at a time; a run stopped between rounds and
+    loaded from its checkpoint goes on exactly as the run that never stopped (each actor's games in it)."""
+    cfg = small(actors=2, round_steps=4, opponent_share=0.5, epsilon=0.2)
+    straight = Trainer(cfg, tmp_path / "a")
+    try:
+        straight.run(frames=300, report_every=1e9, checkpoint_every=1e9)
+        straight.run(frames=700, report_every=1e9, checkpoint_every=1e9)
+    finally:
+        straight.close()
+    halves = Trainer(cfg, tmp_path / "b")
+    halves.run(frames=300, report_every=1e9, checkpoint_every=1e9)
+    halves.close()
+    resumed = Trainer.load(tmp_path / "b" / "checkpoint.pt")
+    try:
+        resumed.run(frames=700, report_every=1e9, checkpoint_every=1e9)
+    finally:
+        resumed.close()
+    assert resumed.pool is not None and len(resumed.pool) == 2
+    assert (resumed.frames, resumed.games, resumed.updates) == (straight.frames, straight.games, straight.updates)
+    assert resumed.updates > 0 and resumed.frames >= 700
+    for a, b in zip(params(straight), params(resumed), strict=True):
+        assert torch.equal(a, b)
+    assert len(straight.queue) == len(resumed.queue)
+    for a, b in zip(straight.queue, resumed.queue, strict=True):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2] == b[2]
+
+
+def test_actors_learn_from_every_finished_game(tmp_path):
+    """Every game an actor ends reaches the learner: a finished game's frames are each of its seats' decisions,
+    labelled with that seat's points, and the points of a game add up to zero (one point a card)."""
+    t = Trainer(small(actors=1, round_steps=8, batch_size=10_000), tmp_path)  # never a full batch: all queued
+    try:
+        t.run(frames=400, report_every=1e9, checkpoint_every=1e9)
+    finally:
+        t.close()
+    assert t.updates == 0 and t.games > 0
+    assert 0 < len(t.queue) <= t.frames
+    targets = [y for _, _, y in t.queue]
+    assert all(isinstance(y, float) for y in targets)
+    assert abs(sum(targets)) > 0  # frames are labelled with returns, not zeros
+    state_size, action_size = t.state_size, t.action_size
+    assert all(s.shape == (state_size,) and a.shape == (action_size,) for s, a, _ in t.queue)
+
+
+def test_an_actor_that_fails_says_which_and_why(tmp_path, monkeypatch):
+    """A bot that raises inside an actor's games stops the run with the actor's traceback, not a hang."""
+    import sys
+
+    (tmp_path / "failing_bots_for_test.py").write_text(
+        "from bigtwo.bots.base import BaseBot\n\n\n"
+        "class Tired(BaseBot):\n"
+        "    calls = 0\n\n"
+        "    def choose_play(self, rules, observation):\n"
+        "        Tired.calls += 1\n"
+        "        if Tired.calls > 40:\n"
+        "            raise RuntimeError('too tired to play on')\n"
+        "        return self.legal(rules, observation)[0]\n"
+    )
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    t = Trainer(small(actors=1, opponent="failing_bots_for_test:Tired", opponent_share=1.0), tmp_path / "run")
+    try:
+        with pytest.raises(RuntimeError, match="actor 0 failed") as err:
+            t.run(frames=5_000, report_every=1e9, checkpoint_every=1e9)
+        assert "too tired to play on" in str(err.value)
+    finally:
+        t.close()
+
+
+def test_bad_actor_settings_are_refused_in_words(tmp_path):
+    with pytest.raises(ValueError, match="actors=-1"):
+        Trainer(small(actors=-1), tmp_path / "a")
+    with pytest.raises(ValueError, match="round_steps=0"):
+        Trainer(small(actors=1, round_steps=0), tmp_path / "b")
+
+
+def test_cli_train_with_actors_resumes_with_them(tmp_path):
+    args = ["train", "--out", str(tmp_path / "run"), "--envs", "4", "--hidden", "16", "--history", "2",
+            "--actors", "2", "--round-steps", "4", "--eval-every", "0", "--report-every", "0"]  # fmt: skip
+    r = CliRunner().invoke(app, [*args, "--frames", "200"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "'actors': 2" in r.output and "frames/s" in r.output
+    r = CliRunner().invoke(app, [*args, "--frames", "400"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "resuming" in r.output
+    t = Trainer.load(tmp_path / "run" / "checkpoint.pt")  # to read its network (bigtwo benchmark): no processes
+    assert t.pool is None and t.actors is not None and len(t.actors) == 2
+    assert t.config.actors == 2 and t.frames >= 400
+    assert t.policy().meta["frames"] == t.frames

@@ -84,6 +84,16 @@ def train(
     export: Annotated[
         Path | None, typer.Option("--export", help="Also write each new best evaluation's weights here (.npz)")
     ] = None,
+    actors: Annotated[
+        int,
+        typer.Option(
+            "--actors",
+            help="Processes that play --envs games each while this one learns (0: play and learn in one process)",
+        ),
+    ] = 0,
+    round_steps: Annotated[
+        int, typer.Option("--round-steps", help="Moves an actor plays between two weight updates it receives")
+    ] = 16,
     threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
     report_every: Annotated[float, typer.Option("--report-every", help="Seconds between progress lines")] = 30.0,
     checkpoint_every: Annotated[float, typer.Option("--checkpoint-every", help="Seconds between checkpoints")] = 600.0,
@@ -133,6 +143,8 @@ def train(
                 eval_deals=eval_deals,
                 eval_opponent=eval_opponent,
                 init_from=str(init_from) if init_from else None,
+                actors=actors,
+                round_steps=round_steps,
             )
             trainer = Trainer(config, out)
             console().print(f"training {config.to_dict()}")
@@ -167,14 +179,17 @@ def train(
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
-    trainer.run(
-        frames=frames,
-        seconds=hours * 3600 if hours is not None else None,
-        report_every=report_every,
-        checkpoint_every=checkpoint_every,
-        on_progress=show,
-        export=export,
-    )
+    try:
+        trainer.run(
+            frames=frames,
+            seconds=hours * 3600 if hours is not None else None,
+            report_every=report_every,
+            checkpoint_every=checkpoint_every,
+            on_progress=show,
+            export=export,
+        )
+    finally:
+        trainer.close()
     best = "no evaluation yet" if trainer.best is None else f"best evaluation {trainer.best:+.2f} a game"
     _say(f"saved {ckpt} ({trainer.frames:,} frames); {best}")
 

@@ -15,6 +15,9 @@ self-play): the network then also learns the values of its actions against the b
 dealt in turn to the bots' seats, so every bot of the field sits in as many seats: a network trained against
 one bot learns to exploit it, against a field (its own earlier weights among them) to play well in general.
 
+With ``actors=N`` the games are played in N processes of ``num_envs`` games each while this one learns
+(:mod:`bigtwo.rl.actors`, DouZero's layout): about twice the frames a second on two cores, more on more.
+
 Everything that decides the run (weights, optimiser, random generators, every game in progress, the frames
 not yet learned from) is in the checkpoint, so a resumed run continues exactly as an uninterrupted one would.
 """
@@ -39,7 +42,8 @@ from torch import nn
 from bigtwo.bots.features import FEATURES_VERSION
 from bigtwo.bots.learned import GameScorer, QPolicy, table_suits
 from bigtwo.bots.spec import parse_lineup
-from bigtwo.envs.batched import BatchedEnv, Decisions, Finished
+from bigtwo.envs.batched import BatchedEnv, Finished
+from bigtwo.rl.actors import Actor, ActorPool, choose, remember, returns_of
 from bigtwo.rl.evaluate import Evaluation, evaluate
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
@@ -71,6 +75,8 @@ class TrainConfig:
     eval_seed: int = 7
     eval_opponent: str = "heuristic"
     init_from: str | None = None  # start from this network (a checkpoint or exported .npz); None: random weights
+    actors: int = 0  # actor processes of num_envs games each (0: the games are played in the learner's process)
+    round_steps: int = 16  # lockstep moves an actor plays a round, with the weights sent at its start
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -203,6 +209,11 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
         model.load_state_dict(layers)
 
 
+def _sizes_of(env: BatchedEnv) -> tuple[int, int]:
+    """The sizes of a state's and an action's vector in these games."""
+    return env.state_encoder.size, env.action_encoder.size
+
+
 def _sizes(hidden: list[int]) -> str:
     return ",".join(map(str, hidden)) or "none"
 
@@ -235,28 +246,27 @@ class Trainer:
             raise ValueError(f"epsilon={cfg.epsilon}: a probability, 0 to 1")
         if not cfg.reward_scale > 0:
             raise ValueError(f"reward_scale={cfg.reward_scale}: the points a unit of the values, above 0")
+        if cfg.actors < 0:
+            raise ValueError(f"actors={cfg.actors}: 0 (the games in this process) or a number of processes")
+        if cfg.round_steps < 1:
+            raise ValueError(f"round_steps={cfg.round_steps}: an actor plays at least one move a round")
         torch.manual_seed(cfg.seed)
         self.rng = random.Random(cfg.seed)
-        with_bots = round(cfg.opponent_share * cfg.num_envs)
-        field = parse_lineup(cfg.opponent) if with_bots else []
         if cfg.eval_every:
             parse_lineup([cfg.eval_opponent])  # a bad spec errs now, not at the first evaluation
-        bots: list[list[Any]] = []
-        dealt = 0  # the field's bots go to the bots' seats in turn, across the games
-        for i in range(cfg.num_envs):
-            row: list[Any] = []
-            for s in range(n):
-                if s == i % n or i >= with_bots:
-                    row.append(None)
-                else:
-                    row.append(field[dealt % len(field)].build(seed=cfg.seed * 1000 + i * n + s))
-                    dealt += 1
-            bots.append(row)
-        self.env = BatchedEnv(
-            rules, n, cfg.num_envs, seed=cfg.seed, history=cfg.history, utility=cfg.utility, bots=bots
-        )
-        s_size, a_size = self.env.state_encoder.size, self.env.action_encoder.size
-        self.model = QNet(s_size, a_size, cfg.hidden)
+        self.pool: ActorPool | None = None  # the actors' processes, started at the first round
+        self.actors: list[Actor] | None = None  # the actors until then
+        if cfg.actors:
+            self.actors = actors = [
+                Actor(self._make_env(a), random.Random(f"{cfg.seed}/actor {a}"), cfg.epsilon, cfg.reward_scale)
+                for a in range(cfg.actors)
+            ]
+            self.env = None
+            self.state_size, self.action_size = _sizes_of(actors[0].env)
+        else:
+            self.env = self._make_env(None)
+            self.state_size, self.action_size = _sizes_of(self.env)
+        self.model = QNet(self.state_size, self.action_size, cfg.hidden)
         if cfg.init_from:
             try:
                 _load_start(self.model, cfg.init_from, _table_of(cfg), rules)
@@ -264,7 +274,7 @@ class Trainer:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
         self.pending: list[list[list[tuple[np.ndarray, np.ndarray]]]] = [
-            [[] for _ in range(n)] for _ in range(cfg.num_envs)
+            [[] for _ in range(n)] for _ in range(cfg.num_envs if self.env is not None else 0)
         ]
         self.queue: list[tuple[np.ndarray, np.ndarray, float]] = []
         self.recent: list[tuple[np.ndarray, np.ndarray, float]] = []  # a ring of learned frames (replay > 1)
@@ -278,46 +288,64 @@ class Trainer:
         self.best: float | None = None
         self.stop_requested = False  # set (e.g. by a signal handler) to end ``run`` after the current step
         self._resumed = False
-        self.decisions, finished = self.env.reset()
-        self._finish(finished)
+        if self.env is not None:
+            self.decisions, finished = self.env.reset()
+            self._finish(finished)
+
+    def _make_env(self, actor: int | None) -> BatchedEnv:
+        """The lockstep games of this process (``actor`` None) or of one actor: in ``opponent_share`` of them one
+        learning seat among the field's bots, dealt to the bots' seats in turn across the games (each actor's
+        games are another run's: their own deals and bots' seeds)."""
+        cfg, n = self.config, self.n
+        with_bots = round(cfg.opponent_share * cfg.num_envs)
+        field = parse_lineup(cfg.opponent) if with_bots else []
+        seed = cfg.seed if actor is None else cfg.seed * 100_003 + 7_919 * (actor + 1)
+        bots: list[list[Any]] = []
+        dealt = 0
+        for i in range(cfg.num_envs):
+            row: list[Any] = []
+            for s in range(n):
+                if s == i % n or i >= with_bots:
+                    row.append(None)
+                else:
+                    row.append(field[dealt % len(field)].build(seed=seed * 1000 + i * n + s))
+                    dealt += 1
+            bots.append(row)
+        return BatchedEnv(self.rules, n, cfg.num_envs, seed=seed, history=cfg.history, utility=cfg.utility, bots=bots)
 
     # --- acting ----------------------------------------------------------------------------------------
-    def _choose(self, d: Decisions) -> list[int]:
-        with torch.no_grad():
-            q = self.model.score(
-                torch.from_numpy(d.state), torch.from_numpy(d.actions), torch.from_numpy(d.segment())
-            ).numpy()
-        o = d.offsets
-        eps = self.config.epsilon
-        rng = self.rng
-        out = []
-        for j in range(len(d.env)):
-            k = int(o[j + 1] - o[j])
-            if eps and rng.random() < eps:
-                out.append(rng.randrange(k))
-            else:
-                out.append(int(np.argmax(q[o[j] : o[j + 1]])))
-        return out
-
     def _finish(self, finished: list[Finished]) -> None:
-        scale = self.config.reward_scale
-        for f in finished:
-            self.games += 1
-            for seat, frames in enumerate(self.pending[f.env]):
-                target = f.points[seat] / scale
-                self.queue.extend((s, a, target) for s, a in frames)
-                frames.clear()
+        self.games += len(finished)
+        self.queue.extend(returns_of(self.pending, finished, self.config.reward_scale))
 
     def step(self) -> None:
-        """One lockstep move of every game, then a gradient step for every full batch of finished frames."""
+        """One lockstep move of every game (with actors: one round of theirs), then a gradient step for every
+        full batch of finished frames."""
+        if self.env is None:  # the actors play
+            if self.pool is None:
+                assert self.actors is not None
+                self.pool, self.actors = ActorPool(self.actors, self.config.hidden), None
+            self._round(self.pool)
+            return
         d = self.decisions
-        choices = self._choose(d)
-        o = d.offsets
-        for j, (i, seat) in enumerate(zip(d.env, d.seat, strict=True)):
-            self.pending[i][seat].append((d.state[j], d.actions[o[j] + choices[j]]))
+        choices = choose(self.model, d, self.config.epsilon, self.rng)
+        remember(self.pending, d, choices)
         self.frames += len(d.env)
         self.decisions, finished = self.env.step(d, choices)
         self._finish(finished)
+        self._learn_queued()
+
+    def _round(self, pool: ActorPool) -> None:
+        """The actors play a round with today's weights while this process learns from the frames it has."""
+        weights = {k: v.detach().numpy().copy() for k, v in self.model.state_dict().items()}
+        pool.start_round(weights, self.config.round_steps)
+        self._learn_queued()
+        for got in pool.finish_round():
+            self.frames += got.frames
+            self.games += got.games
+            self.queue.extend(got.rows())
+
+    def _learn_queued(self) -> None:
         cfg = self.config
         b = cfg.batch_size
         while len(self.queue) >= b:
@@ -381,7 +409,7 @@ class Trainer:
             "utility": cfg.utility,  # what its values are points of, in units of reward_scale
             "reward_scale": cfg.reward_scale,
         }
-        return QPolicy(layers, self.env.state_encoder.size, meta)
+        return QPolicy(layers, self.state_size, meta)
 
     def evaluate(self, deals: int | None = None) -> Evaluation:
         cfg = self.config
@@ -408,8 +436,9 @@ class Trainer:
                 {
                     "rng": self.rng.getstate(),
                     "env": self.env,
-                    "decisions": self.decisions,
-                    "pending": self.pending,
+                    "decisions": self.decisions if self.env is not None else None,
+                    "pending": self.pending if self.env is not None else None,
+                    "actors": self._actor_states(),
                     "queue": self.queue,
                     "recent": (self.recent, self.recent_at),
                     "counters": (self.frames, self.games, self.updates, self.seconds, self.best),
@@ -418,6 +447,12 @@ class Trainer:
                 }
             ),
         }
+
+    def _actor_states(self) -> list[bytes] | None:
+        """Every actor pickled, from its process once the rounds began (None: the games are in this process)."""
+        if self.pool is not None:
+            return self.pool.states()
+        return None if self.actors is None else [pickle.dumps(a) for a in self.actors]
 
     def save(self, path: str | Path | None = None) -> Path:
         """Write the checkpoint (atomically: a crash mid-write leaves the previous one)."""
@@ -446,12 +481,19 @@ class Trainer:
         self.rng = random.Random()
         self.rng.setstate(py["rng"])
         self.env = py["env"]
-        self.model = QNet(self.env.state_encoder.size, self.env.action_encoder.size, cfg.hidden)
+        self.pool, self.actors = None, None
+        if self.env is not None:
+            self.state_size, self.action_size = _sizes_of(self.env)
+        else:
+            self.actors = [pickle.loads(blob) for blob in py["actors"]]
+            self.state_size, self.action_size = _sizes_of(self.actors[0].env)
+        self.model = QNet(self.state_size, self.action_size, cfg.hidden)
         self.model.load_state_dict(state["model"])
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
         self.optimizer.load_state_dict(state["optimizer"])
         torch.set_rng_state(state["torch_rng"])
-        self.decisions = py["decisions"]
+        if self.env is not None:
+            self.decisions = py["decisions"]
         self.pending = py["pending"]
         self.queue = py["queue"]
         self.recent, self.recent_at = py.get("recent", ([], 0))
@@ -547,6 +589,11 @@ class Trainer:
             pass
         self.eval_seconds = time.perf_counter() - t0
         return ev
+
+    def close(self) -> None:
+        """Stop the actor processes (a run without actors has none); the run can be loaded from its checkpoint."""
+        if self.pool is not None:
+            self.pool.close()
 
     def _append_log(self, p: Progress) -> None:
         self.out.mkdir(parents=True, exist_ok=True)
