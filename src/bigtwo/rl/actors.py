@@ -150,7 +150,8 @@ def serve(fd: int) -> None:
             kind = message[0]
             if kind == "play":
                 _, weights, steps = message
-                model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
+                if weights is not None:  # else the last round's weights are still the learner's
+                    model.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
                 conn.send(("ok", actor.play(model, steps)))
             elif kind == "state":
                 conn.send(("ok", pickle.dumps(actor)))
@@ -207,8 +208,9 @@ class ActorPool:
     def __len__(self) -> int:
         return len(self.conns)
 
-    def start_round(self, weights: dict[str, np.ndarray], steps: int) -> None:
-        """Send every actor the weights to play ``steps`` moves with; returns at once."""
+    def start_round(self, weights: dict[str, np.ndarray] | None, steps: int) -> None:
+        """Send every actor the weights to play ``steps`` moves with (None: the ones they have); returns at
+        once."""
         for conn in self.conns:
             conn.send(("play", weights, steps))
         self._busy = True

@@ -325,6 +325,7 @@ class Trainer:
             if self.pool is None:
                 assert self.actors is not None
                 self.pool, self.actors = ActorPool(self.actors, self.config.hidden), None
+                self._sent_at = -1  # the new processes have no weights yet
             self._round(self.pool)
             return
         d = self.decisions
@@ -337,7 +338,10 @@ class Trainer:
 
     def _round(self, pool: ActorPool) -> None:
         """The actors play a round with today's weights while this process learns from the frames it has."""
-        weights = {k: v.detach().numpy().copy() for k, v in self.model.state_dict().items()}
+        weights = None  # the actors' are today's: no gradient step since they were sent
+        if self.updates != self._sent_at:
+            weights = {k: v.detach().numpy().copy() for k, v in self.model.state_dict().items()}
+            self._sent_at = self.updates
         pool.start_round(weights, self.config.round_steps)
         self._learn_queued()
         for got in pool.finish_round():
