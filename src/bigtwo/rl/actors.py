@@ -182,7 +182,8 @@ class ActorPool:
 
     Each is a fresh interpreter (not a fork: torch in a forked child of a threaded parent can hang, and not
     multiprocessing's spawn, which would run the caller's main script again in every actor), on one end of
-    a socket pair."""
+    a socket pair, in a session of its own: a signal to the terminal's process group reaches the learner, which
+    stops after the round with a checkpoint, and an actor ends when the learner's end of its socket closes."""
 
     def __init__(self, actors: list[Actor], hidden: tuple[int, ...]):
         self.conns: list[Connection] = []
@@ -197,6 +198,7 @@ class ActorPool:
                 pass_fds=(fd,),
                 env=env,
                 stdin=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C at the terminal is the learner's to answer (a checkpoint)
             )
             theirs.close()
             conn = Connection(mine.detach())
