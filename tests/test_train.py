@@ -426,3 +426,36 @@ def test_cli_train_with_actors_resumes_with_them(tmp_path):
     assert t.pool is None and t.actors is not None and len(t.actors) == 2
     assert t.config.actors == 2 and t.frames >= 400
     assert t.policy().meta["frames"] == t.frames
+
+
+def test_ctrl_c_stops_a_run_with_actors_after_the_round_with_a_checkpoint(tmp_path):
+    """A Ctrl-C at the terminal (SIGINT to the whole process group) is the learner's alone to answer: the actors
+    do not fail with it, the run stops with a checkpoint, and no actor is left behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "bigtwo", "train", "--out", str(out), "--envs", "4", "--hidden", "16",
+            "--history", "2", "--actors", "2", "--eval-every", "0", "--report-every", "0"]  # fmt: skip
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        lines = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = p.stdout.readline()
+            lines.append(line)
+            if "frames/s" in line or not line:
+                break
+        assert any("frames/s" in x for x in lines), "".join(lines)
+        os.killpg(p.pid, signal.SIGINT)
+        rest, _ = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 0, "".join(lines) + rest
+    assert "signal 2: saving a checkpoint" in rest and "failed" not in rest, rest
+    t = Trainer.load(out / "checkpoint.pt")
+    assert t.frames > 0 and t.actors is not None and len(t.actors) == 2
