@@ -16,7 +16,8 @@ dealt in turn to the bots' seats, so every bot of the field sits in as many seat
 one bot learns to exploit it, against a field (its own earlier weights among them) to play well in general.
 
 With ``actors=N`` the games are played in N processes of ``num_envs`` games each while this one learns
-(:mod:`bigtwo.rl.actors`, DouZero's layout): about twice the frames a second on two cores, more on more.
+(:mod:`bigtwo.rl.actors`, DouZero's layout): 1.7 to 1.9 times the frames a second with two actors on two
+cores (``benchmarks/training.py``).
 
 Everything that decides the run (weights, optimiser, random generators, every game in progress, the frames
 not yet learned from) is in the checkpoint, so a resumed run continues exactly as an uninterrupted one would.
