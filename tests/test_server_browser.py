@@ -594,19 +594,20 @@ def test_seats_sit_around_the_table_for_two_to_eight_players(browser, server, vi
         side = 0 if n <= 2 else 1 if n <= 6 else 2
         want = {s: "left" for s in others[:side]} | {s: "right" for s in others[n - 1 - side :]}
         want |= {s: "top" for s in others if s not in want}
-        got = {s: page.get_attribute(f"#seat-{s}", "data-pos") for s in others}
-        assert got == want and page.get_attribute("#seat-0", "data-pos") == "bottom", (n, got)
-        trick = page.locator("#trick").bounding_box()
-        cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
+        seen = snapshot(page, ["trick"] + [f"seat-{s}" for s in range(n)])
+        got = {s: seen[f"seat-{s}"]["pos"] for s in others}
+        assert got == want and seen["seat-0"]["pos"] == "bottom", (n, got)
+        trick = seen["trick"]
+        cx, cy = centre(trick)
         for s, pos in got.items():
-            b = page.locator(f"#seat-{s}").bounding_box()
-            x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+            b = seen[f"seat-{s}"]
+            x, y = centre(b)
             assert {"left": x < cx, "right": x > cx, "top": y < cy}[pos], (n, s, pos, b, trick)
         sizes = page.evaluate(STATE)["match"]["hand_sizes"]
-        assert [int(page.inner_text(f"#seat-{s} .n")) for s in range(n)] == sizes
-        assert page.locator("#seat-0").bounding_box()["y"] > cy
+        assert [int(seen[f"seat-{s}"]["n"]) for s in range(n)] == sizes
+        assert seen["seat-0"]["y"] > cy
         # the order of play goes round: up the left, along the top, down the right
-        tops = [page.locator(f"#seat-{s}").bounding_box()["x"] for s in others if want[s] == "top"]
+        tops = [seen[f"seat-{s}"]["x"] for s in others if want[s] == "top"]
         assert tops == sorted(tops)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shot(page, f"4-seats-{n}-players-{screen}")
@@ -616,6 +617,19 @@ def test_seats_sit_around_the_table_for_two_to_eight_players(browser, server, vi
 
 def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+SNAPSHOT = """ids => Object.fromEntries(ids.map(id => {
+  const e = document.getElementById(id), r = e.getBoundingClientRect();
+  return [id, { x: r.x, y: r.y, width: r.width, height: r.height, pos: e.dataset.pos || null,
+                n: (e.querySelector('.n') || {}).textContent || null }];
+}))"""
+
+
+def snapshot(page, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The boxes (with ``data-pos`` and a seat's card count) of the elements ``ids``, read in one script turn: a
+    view arriving in between redraws the table, and a box read from an element it replaced would be missing."""
+    return page.evaluate(SNAPSHOT, ids)
 
 
 # (preset, house rules, players): the presets' own directions, and a house rule turning house-code round
@@ -656,18 +670,19 @@ def test_the_player_after_you_sits_on_the_side_play_passes_to(browser, server, v
         other = "left" if side == "right" else "right"
         case = (preset, changes, n, screen)
         # the next player is drawn on that side of your hand, the one before you on the other
-        hand_x, _ = centre(page.locator("#hand").bounding_box())
-        next_x, _ = centre(page.locator("#seat-1").bounding_box())
-        last_x, _ = centre(page.locator(f"#seat-{n - 1}").bounding_box())
+        seen = snapshot(page, ["hand", "trick"] + [f"seat-{s}" for s in range(n)])
+        hand_x, _ = centre(seen["hand"])
+        next_x, _ = centre(seen["seat-1"])
+        last_x, _ = centre(seen[f"seat-{n - 1}"])
         assert (next_x > hand_x) if side == "right" else (next_x < hand_x), case
         assert (last_x < hand_x) if side == "right" else (last_x > hand_x), case
-        assert page.get_attribute("#seat-1", "data-pos") == side, case
-        assert page.get_attribute(f"#seat-{n - 1}", "data-pos") == other, case
+        assert seen["seat-1"]["pos"] == side, case
+        assert seen[f"seat-{n - 1}"]["pos"] == other, case
         # and every seat after it goes on round the table the same way, seen from above
-        cx, cy = centre(page.locator("#trick").bounding_box())
+        cx, cy = centre(seen["trick"])
         turns = []
         for s in range(n):
-            x, y = centre(page.locator(f"#seat-{s}").bounding_box())
+            x, y = centre(seen[f"seat-{s}"])
             turns.append(math.atan2(y - cy, x - cx))  # the screen's y grows downwards: clockwise, seen from above
         steps = [(turns[s] - turns[0]) % (2 * math.pi) for s in range(1, n)]
         if direction == "counter-clockwise":
