@@ -315,10 +315,6 @@ def stored_actions(room) -> int:
         return store.action_count(conn, room.id)
 
 
-def boxes(page, selector: str) -> list[dict[str, float]]:
-    return [page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count())]
-
-
 def fits_across(page, selector: str) -> bool:
     """Every element matched is as wide as its box at most (nothing cut off or scrolled sideways)."""
     return page.eval_on_selector_all(
