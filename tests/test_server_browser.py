@@ -599,8 +599,7 @@ def test_seats_sit_around_the_table_for_two_to_eight_players(browser, server, vi
             b = seen[f"seat-{s}"]
             x, y = centre(b)
             assert {"left": x < cx, "right": x > cx, "top": y < cy}[pos], (n, s, pos, b, trick)
-        sizes = page.evaluate(STATE)["match"]["hand_sizes"]
-        assert [int(seen[f"seat-{s}"]["n"]) for s in range(n)] == sizes
+        assert [int(seen[f"seat-{s}"]["n"]) for s in range(n)] == seen["view"]["hand_sizes"]
         assert seen["seat-0"]["y"] > cy
         # the order of play goes round: up the left, along the top, down the right
         tops = [seen[f"seat-{s}"]["x"] for s in others if want[s] == "top"]
@@ -615,17 +614,19 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-SNAPSHOT = """ids => Object.fromEntries(ids.map(id => {
+SNAPSHOT = """ids => ({ boxes: Object.fromEntries(ids.map(id => {
   const e = document.getElementById(id), r = e.getBoundingClientRect();
   return [id, { x: r.x, y: r.y, width: r.width, height: r.height, pos: e.dataset.pos || null,
                 n: (e.querySelector('.n') || {}).textContent || null }];
-}))"""
+})), hand_sizes: window.bigtwo.view.match.hand_sizes })"""
 
 
 def snapshot(page, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """The boxes (with ``data-pos`` and a seat's card count) of the elements ``ids``, read in one script turn: a
-    view arriving in between redraws the table, and a box read from an element it replaced would be missing."""
-    return page.evaluate(SNAPSHOT, ids)
+    """The boxes (with ``data-pos`` and a seat's card count) of the elements ``ids``, and under ``"view"`` the
+    hand sizes of the view they were drawn from, read in one script turn: a view arriving in between redraws
+    the table, and a box read from an element it replaced would be missing."""
+    got = page.evaluate(SNAPSHOT, ids)
+    return got["boxes"] | {"view": {"hand_sizes": got["hand_sizes"]}}
 
 
 # (preset, house rules, players): the presets' own directions, and a house rule turning house-code round
