@@ -397,10 +397,16 @@ def decisions_with_a_choice(rules, cases):
 def test_the_learned_network_is_a_candidate_and_the_fallback():
     """Out of time before one deal is searched, the choice is the search's network's (the prior's best), which is
     always among the candidates; the heuristic's top choice is among them too."""
+    from importlib import resources
+
+    from bigtwo.bots.learned import shipped_weights
+
     rules = load_rules("classic")
+    own = resources.files("bigtwo.bots") / "weights" / shipped_weights("search")[("classic", 4)]
+    network = make("learned", weights=str(own))
     for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
         bot = make("isearch", seed=1, budget_ms=1e-6)
-        assert bot.choose(rules, obs) == make("learned").choose(rules, obs)
+        assert bot.choose(rules, obs) == network.choose(rules, obs)
         assert bot.last_iterations == 0
 
 
@@ -548,7 +554,7 @@ def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
     rules = load_rules("classic")
     other = random_network(tmp_path / "other.npz", rules, 4, seed=4, utility="cards")
     shipped = tmp_path / "shipped.npz"
-    policy_for(rules, 4).save(shipped, dtype="float32")
+    policy_for(rules, 4, "search").save(shipped, dtype="float32")
     network = make("isearch", playout_weights=other)._network_for(rules, 4)
     assert network.playouts is not network.scorer and network.playouts.net is load_weights(other)
     differ = 0
@@ -582,7 +588,7 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
         rules = load_rules(name)
         network = make("isearch", playout_weights="distilled")._network_for(rules, 4)
         assert network.playouts.net is policy_for(rules, 4, "playout")
-        assert network.scorer.net is policy_for(rules, 4)
+        assert network.scorer.net is policy_for(rules, 4, "search")
         assert network.playouts.net.meta["distilled_from"] == "shipped classic 4p"
     rules = load_rules("classic")
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
@@ -592,18 +598,21 @@ def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_
         assert network.playouts is network.scorer
 
 
-def test_the_search_weighs_with_the_learned_bots_network(tmp_path):
-    """The search's candidates, prior and play-outs take the learned bot's shipped network at every table it has
-    one for (the learned bot's stage 10 was measured ahead inside the search too), and ``weights=`` a file's."""
-    from bigtwo.bots.learned import load_weights, policy_for
+def test_the_search_weighs_with_its_own_network_else_the_learned_bots(tmp_path):
+    """The search's candidates, prior and play-outs take the searches' own shipped network where the package has
+    one (``weights/search/``: classic with four players, and the rounds played as classic's with the suits
+    renamed), else the learned bot's at every table it has one for, and ``weights=`` a file's."""
+    from bigtwo.bots.learned import load_weights, policy_for, shipped_weights
 
-    for name, players in (("classic", 4), ("taiwan", 4), ("classic", 3)):
+    assert ("classic", 4) in shipped_weights("search") and ("classic", 3) not in shipped_weights("search")
+    for name, players, kind in (("classic", 4, "search"), ("taiwan", 4, "search"), ("classic", 3, "")):
         rules = load_rules(name)
-        learned = policy_for(rules, players)
+        own = policy_for(rules, players, kind)
         network = make("isearch")._network_for(rules, players)
-        assert network.scorer.net is learned and network.playouts is network.scorer
-        assert make("ismcts")._network_for(rules, players).scorer.net is learned
+        assert network.scorer.net is own and network.playouts is network.scorer
+        assert make("ismcts")._network_for(rules, players).scorer.net is own
     rules = load_rules("classic")
+    assert policy_for(rules, 4, "search") is not policy_for(rules, 4)  # the learned bot keeps its own
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
     assert make("isearch", weights=mine)._network_for(rules, 4).scorer.net is load_weights(mine)
 

@@ -269,17 +269,18 @@ class SearchBot(BaseBot):
 class _Network:
     """The learned networks for one table, for a search: ``scorer``'s Q values of a decision's legal actions (in
     points, from the observation), and ``playouts``' moves in the play-outs and value of a position (from a
-    sampled deal). The learned bot's shipped weights where the package has them (else none), or a weights file
-    (``weights``), which must fit the table and value actions (a network fitted to a bot's choices only ranks
-    them). The play-outs' network is the same, or the one distilled for them where the package has one
-    (``weights/playout/``, from stage 10), or another file's: twice the deals a decision, level in strength at
-    1 s."""
+    sampled deal). The searches' own shipped network where the package has one (``weights/search/``, measured
+    stronger inside the search than the learned bot's), else the learned bot's where it has that (else none), or
+    a weights file (``weights``), which must fit the table and value actions (a network fitted to a bot's
+    choices only ranks them). The play-outs' network is the same, or the one distilled for them where the
+    package has one (``weights/playout/``, from stage 10), or another file's: twice the deals a decision, level
+    in strength at 1 s."""
 
     def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "same"):
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
         if weights is None:
-            self.scorer = scorer_for(rules, players)
+            self.scorer = scorer_for(rules, players, "search") or scorer_for(rules, players)
         else:
             self.scorer = scorer_of(load_weights(weights), rules, players, weights)
         # the network that moves in the play-outs and values where they stop: the search's own ('same'), a smaller
@@ -504,6 +505,7 @@ class InferenceSearchBot(SearchBot):
 
         # the shipped networks read (once a process) now, not inside the first decision's time
         if weights is None:
+            read_shipped("search")
             read_shipped()
             if playout_weights == "distilled":
                 read_shipped("playout")
