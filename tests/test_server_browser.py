@@ -614,19 +614,18 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-SNAPSHOT = """ids => ({ boxes: Object.fromEntries(ids.map(id => {
+SNAPSHOT = """ids => Object.fromEntries([...ids.map(id => {
   const e = document.getElementById(id), r = e.getBoundingClientRect();
   return [id, { x: r.x, y: r.y, width: r.width, height: r.height, pos: e.dataset.pos || null,
                 n: (e.querySelector('.n') || {}).textContent || null }];
-})), hand_sizes: window.bigtwo.view.match.hand_sizes })"""
+}), ['view', { hand_sizes: window.bigtwo.view.match.hand_sizes }]])"""
 
 
 def snapshot(page, ids: list[str]) -> dict[str, dict[str, Any]]:
     """The boxes (with ``data-pos`` and a seat's card count) of the elements ``ids``, and under ``"view"`` the
     hand sizes of the view they were drawn from, read in one script turn: a view arriving in between redraws
     the table, and a box read from an element it replaced would be missing."""
-    got = page.evaluate(SNAPSHOT, ids)
-    return got["boxes"] | {"view": {"hand_sizes": got["hand_sizes"]}}
+    return page.evaluate(SNAPSHOT, ids)
 
 
 # (preset, house rules, players): the presets' own directions, and a house rule turning house-code round
