@@ -120,7 +120,8 @@ def test_every_help_example_runs(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "runs" / "classic").mkdir(parents=True)
     weights = resources.files("bigtwo.bots") / "weights" / shipped_weights()[("classic", 4)]
-    (tmp_path / "runs" / "classic" / "best.npz").write_bytes(weights.read_bytes())
+    for name in ("best.npz", "latest.npz"):
+        (tmp_path / "runs" / "classic" / name).write_bytes(weights.read_bytes())
     ran = 0
     for path in order:
         for line in examples[path]:

@@ -206,10 +206,18 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
         assert (tmp_path / name).exists(), name
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert any(x["evaluation"] for x in lines)
-    r = runner.invoke(app, [*args[:4], "1000", *args[5:]])
+    assert not (tmp_path / "snapshots").exists()  # kept only when asked
+    r = runner.invoke(app, [*args[:4], "1000", *args[5:], "--snapshots"])
     assert r.exit_code == 0, r.output
     assert "resuming" in r.output
     assert Trainer.load(tmp_path / "checkpoint.pt").frames >= 1000
+    # every network evaluated after the resumption kept by its frames, and a mean of them is a network
+    kept = sorted((tmp_path / "snapshots").glob("f*.npz"))
+    assert kept and [QPolicy.load(k).meta["frames"] for k in kept] == [int(k.stem[1:]) for k in kept]
+    if len(kept) == 1:
+        kept = [kept[0], tmp_path / "best.npz"]
+    r = runner.invoke(app, ["average", *map(str, kept), "--out", str(tmp_path / "mean.npz")])
+    assert r.exit_code == 0 and QPolicy.load(tmp_path / "mean.npz").meta["averaged_from"], r.output
 
 
 def test_an_evaluation_counts_the_bots_at_its_table(tmp_path):

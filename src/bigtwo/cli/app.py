@@ -13,7 +13,7 @@ from rich.table import Table
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
-from bigtwo.cli.train import distill, expert, imitate, train
+from bigtwo.cli.train import average, distill, expert, imitate, train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
@@ -31,6 +31,7 @@ app.command()(train)
 app.command()(imitate)
 app.command()(distill)
 app.command()(expert)
+app.command()(average)
 
 
 def _error(e: object, code: int = 2) -> NoReturn:

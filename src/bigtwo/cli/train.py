@@ -84,6 +84,13 @@ def train(
     export: Annotated[
         Path | None, typer.Option("--export", help="Also write each new best evaluation's weights here (.npz)")
     ] = None,
+    snapshots: Annotated[
+        bool,
+        typer.Option(
+            "--snapshots/--no-snapshots",
+            help="Keep every evaluated network as OUT/snapshots/fFRAMES.npz (to average with bigtwo average)",
+        ),
+    ] = False,
     actors: Annotated[
         int,
         typer.Option(
@@ -187,6 +194,7 @@ def train(
             checkpoint_every=checkpoint_every,
             on_progress=show,
             export=export,
+            snapshots=snapshots,
         )
     finally:
         trainer.close()
@@ -324,6 +332,36 @@ def distill(
         f"kept epoch {kept.epoch}: held-out error {kept.heldout_mse:.5f}, the teacher's choice {kept.agreement:.1%} "
         f"of {result.heldout_decisions:,} held-out decisions: {out / 'student.npz'}"
     )
+
+
+def average(
+    weights: Annotated[list[Path], typer.Argument(help="Weights files of one run (two or more)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where the mean network goes (.npz)")],
+) -> None:
+    """Average a run's snapshots: one network whose every weight is the mean of theirs.
+
+    The snapshots of one training run (the same shape, table, inputs and values) average into a network that
+    plays at least as well as the best of them; any other file is refused, naming what differs. Numpy alone.
+
+    Examples:
+      bigtwo average runs/classic/best.npz runs/classic/latest.npz --out runs/classic/mean.npz
+    """
+    from bigtwo.errors import BigTwoError
+    from bigtwo.rl.average import average_weights
+
+    try:
+        policy = average_weights(weights)
+    except BigTwoError as e:
+        _say(str(e), style="red")
+        raise typer.Exit(2) from None
+    try:
+        policy.save(out)
+    except OSError as e:
+        _say(f"--out {out}: cannot be written ({e.strerror})", style="red")
+        raise typer.Exit(2) from None
+    frames = [f["frames"] for f in policy.meta["averaged_from"] if isinstance(f.get("frames"), int)]
+    span = f" ({min(frames):,} to {max(frames):,} frames)" if frames else ""
+    _say(f"the mean of {len(weights)} networks{span}: {out}")
 
 
 def expert(

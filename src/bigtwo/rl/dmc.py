@@ -518,9 +518,12 @@ class Trainer:
         checkpoint_every: float = 600.0,
         on_progress: Callable[[Progress], None] | None = None,
         export: Path | None = None,
+        snapshots: bool = False,
     ) -> None:
         """Train until ``frames`` frames in all (or ``seconds`` more wall time), reporting, evaluating,
-        checkpointing and exporting the best weights (to ``out/best.npz`` and ``export``) on the way."""
+        checkpointing and exporting the best weights (to ``out/best.npz`` and ``export``) on the way. With
+        ``snapshots``, every evaluated network is kept too, as ``out/snapshots/f{frames}.npz`` (to average the
+        last several: :mod:`bigtwo.rl.average`)."""
         cfg = self.config
         log = self.out / "log.jsonl"
         if self._resumed and log.exists():  # lines written after the checkpoint belong to a lost continuation
@@ -544,7 +547,7 @@ class Trainer:
             evaluation = None
             if next_eval is not None and self.frames >= next_eval:
                 next_eval += cfg.eval_every
-                evaluation = self._evaluate_and_export(export)
+                evaluation = self._evaluate_and_export(export, snapshots)
             now = time.perf_counter()
             if evaluation is not None or now - last_report >= report_every:
                 fps = (self.frames - report_frames) / max(now - last_report, 1e-9)
@@ -569,12 +572,14 @@ class Trainer:
         self.seconds = base_seconds + (time.perf_counter() - start)
         self.save()
 
-    def _evaluate_and_export(self, export: Path | None) -> Evaluation:
+    def _evaluate_and_export(self, export: Path | None, snapshots: bool = False) -> Evaluation:
         t0 = time.perf_counter()
         ev = self.evaluate()
         policy = self.policy()
         policy.meta["evaluation"] = ev.to_dict()
         policy.save(self.out / "latest.npz")
+        if snapshots:
+            policy.save(self.out / "snapshots" / f"f{self.frames:012d}.npz")
         if self.best is None or ev.points > self.best:
             self.best = ev.points
             policy.save(self.out / "best.npz")
