@@ -61,11 +61,15 @@ def test_only_snapshots_of_one_network_are_averaged(tmp_path):
     with pytest.raises(BigTwoError, match="two weights files or more, not 1"):
         average_weights([a])
     other_table = tiny(tmp_path / "b.npz", 2, 20, players=3)
-    with pytest.raises(BigTwoError, match=r"b\.npz: its players \(3\) is not that of .*a\.npz \(4\)"):
+    with pytest.raises(BigTwoError, match=r"b\.npz: players 3 where .*a\.npz has 4; only snapshots"):
         average_weights([a, other_table])
     other_values = tiny(tmp_path / "c.npz", 3, 30, utility="place")
-    with pytest.raises(BigTwoError, match=r"c\.npz: its utility \('place'\)"):
+    with pytest.raises(BigTwoError, match=r"c\.npz: utility 'place' where .*a\.npz has 'cards'"):
         average_weights([a, other_values])
+    other_rules = tiny(tmp_path / "e.npz", 5, 50, rules_settings={"suit_order": "CDHS", "decks": 1})
+    ours = tiny(tmp_path / "f.npz", 6, 60, rules_settings={"suit_order": "DCHS", "decks": 1})
+    with pytest.raises(BigTwoError, match=r"e\.npz: rules settings other than .*f\.npz's \(these differ: suit_order\)"):
+        average_weights([ours, other_rules])
     rng = np.random.default_rng(4)
     wider = QPolicy(
         [(rng.normal(size=(7, 4)), rng.normal(size=4)), (rng.normal(size=(4, 1)), rng.normal(size=1))], 5, META

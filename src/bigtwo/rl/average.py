@@ -3,8 +3,8 @@
 Deep Monte-Carlo's networks keep wandering once a run's evaluations level off: snapshots two million frames
 apart play a tenth of a point apart head to head, above and below one another. The mean of the last several
 snapshots of one run (all descended from the same start, so their weights stay close enough for their mean to
-be a network of the same kind) plays at least as well as the best of them (``bigtwo average``; the README's
-*A thirteenth stage* gives the measurement). Numpy alone: torch is not needed.
+be a network of the same kind) played better head to head than any of them in the run measured (``bigtwo
+average``; the README's *A thirteenth stage* gives the measurement). Numpy alone: torch is not needed.
 
 Only networks of one run are meant: the same shape and the same table, inputs and values. A file that differs
 in any of them is refused, naming it and what differs.
@@ -47,11 +47,15 @@ def average_weights(paths: Sequence[str | Path]) -> QPolicy:
     shapes = [w.shape for w, _ in first.layers()]
     for policy, path in zip(policies[1:], paths[1:], strict=True):
         for key in SAME:
-            if policy.meta.get(key) != first.meta.get(key):
-                raise BigTwoError(
-                    f"weights {path}: its {key} ({policy.meta.get(key)!r}) is not that of {first_path} "
-                    f"({first.meta.get(key)!r}); only snapshots of one network can be averaged"
-                )
+            mine, theirs_ = policy.meta.get(key), first.meta.get(key)
+            if mine == theirs_:
+                continue
+            if isinstance(mine, dict) and isinstance(theirs_, dict):  # the rules' settings: name those that differ
+                differ = sorted(k for k in mine.keys() | theirs_.keys() if mine.get(k) != theirs_.get(k))
+                said = f"rules settings other than {first_path}'s (these differ: {', '.join(differ)})"
+            else:
+                said = f"{key} {mine!r} where {first_path} has {theirs_!r}"
+            raise BigTwoError(f"weights {path}: {said}; only snapshots of one network can be averaged")
         theirs = [w.shape for w, _ in policy.layers()]
         if theirs != shapes:
             raise BigTwoError(
