@@ -44,8 +44,10 @@ def average_weights(paths: Sequence[str | Path]) -> QPolicy:
         raise BigTwoError(f"a mean of networks needs two weights files or more, not {len(paths)}")
     policies = [QPolicy.load(p) for p in paths]
     first, first_path = policies[0], paths[0]
-    shapes = [w.shape for w, _ in first.layers()]
-    for policy, path in zip(policies[1:], paths[1:], strict=True):
+    # each network's (weight, bias) pairs, joined once (``layers()`` concatenates the first layer's two parts)
+    stacks = [p.layers() for p in policies]
+    shapes = [w.shape for w, _ in stacks[0]]
+    for policy, path, layers_of in zip(policies[1:], paths[1:], stacks[1:], strict=True):
         for key in SAME:
             mine, theirs_ = policy.meta.get(key), first.meta.get(key)
             if mine == theirs_:
@@ -56,7 +58,7 @@ def average_weights(paths: Sequence[str | Path]) -> QPolicy:
             else:
                 said = f"{key} {mine!r} where {first_path} has {theirs_!r}"
             raise BigTwoError(f"weights {path}: {said}; only snapshots of one network can be averaged")
-        theirs = [w.shape for w, _ in policy.layers()]
+        theirs = [w.shape for w, _ in layers_of]
         if theirs != shapes:
             raise BigTwoError(
                 f"weights {path}: layers of shapes {theirs}, {first_path} has {shapes}; only snapshots of one "
@@ -65,7 +67,7 @@ def average_weights(paths: Sequence[str | Path]) -> QPolicy:
     layers: list[tuple[np.ndarray, np.ndarray]] = []
     for i in range(len(shapes)):
         w, b = (
-            np.asarray(np.mean([p.layers()[i][part] for p in policies], axis=0, dtype=np.float64), dtype=np.float32)
+            np.asarray(np.mean([stack[i][part] for stack in stacks], axis=0, dtype=np.float64), dtype=np.float32)
             for part in (0, 1)
         )
         layers.append((w, b))
