@@ -195,13 +195,48 @@ def test_other_presets_and_table_sizes_train(tmp_path):
         assert t.env.n == players and {len(r) for r in t.pending} == {players}
 
 
+def test_a_falling_learning_rate_follows_the_frames_and_resumes_bit_for_bit(tmp_path):
+    cfg = small(lr=1e-3, lr_final=1e-4, lr_frames=700)
+    straight = Trainer(cfg, tmp_path / "a")
+    steps = []  # (frames, the step size each gradient step took)
+    learn = straight.learn
+
+    def record(batch):
+        loss = learn(batch)
+        steps.append((straight.frames, straight.optimizer.param_groups[0]["lr"]))
+        return loss
+
+    straight.learn = record
+    assert straight.learning_rate() == 1e-3
+    straight.run(frames=1000, report_every=1e9, checkpoint_every=1e9)
+    assert steps and all(lr == pytest.approx(1e-3 - 9e-4 * min(1.0, f / 700)) for f, lr in steps)
+    assert [lr for _, lr in steps] == sorted((lr for _, lr in steps), reverse=True)
+    assert steps[0][1] > 5e-4 and steps[-1][1] == pytest.approx(1e-4)  # it fell, then stayed at the end
+    assert Trainer(small(), tmp_path / "c").learning_rate() == 1e-3  # without lr_final: constant
+
+    halves = Trainer(cfg, tmp_path / "b")
+    halves.run(frames=500, report_every=1e9, checkpoint_every=1e9)
+    resumed = Trainer.load(tmp_path / "b" / "checkpoint.pt")
+    resumed.run(frames=1000, report_every=1e9, checkpoint_every=1e9)
+    assert resumed.updates == straight.updates
+    for a, b in zip(params(straight), params(resumed), strict=True):
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("changes", [dict(lr_final=1e-4), dict(lr_final=-1e-4, lr_frames=100)])
+def test_a_learning_rate_that_cannot_fall_is_refused_in_words(tmp_path, changes):
+    with pytest.raises(ValueError, match="falling learning rate ends at 0 or above, over a number of frames"):
+        Trainer(small(**changes), tmp_path)
+
+
 def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     runner = CliRunner()
     args = ["train", "--out", str(tmp_path), "--frames", "600", "--envs", "4", "--hidden", "16", "--history", "2",
-            "--batch-size", "64", "--eval-every", "300", "--eval-deals", "2", "--report-every", "0"]  # fmt: skip
+            "--batch-size", "64", "--eval-every", "300", "--eval-deals", "2", "--report-every", "0",
+            "--lr-final", "1e-4", "--lr-frames", "800"]  # fmt: skip
     r = runner.invoke(app, args)
     assert r.exit_code == 0, r.output
-    assert "frames/s" in r.output and "eval vs 3 heuristic" in r.output
+    assert "frames/s" in r.output and "eval vs 3 heuristic" in r.output and "lr 1." in r.output
     for name in ("checkpoint.pt", "best.npz", "latest.npz", "log.jsonl", "curve.png"):
         assert (tmp_path / name).exists(), name
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
@@ -248,6 +283,8 @@ def test_cli_train_rejects_bad_settings(tmp_path):
     assert r.exit_code != 0 and "whole numbers" in r.output
     r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--opponent-share", "2", "--frames", "1"])
     assert r.exit_code == 2 and "fraction" in r.output
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--lr-final", "1e-5", "--frames", "1"])
+    assert r.exit_code == 2 and "lr_frames=0" in r.output
 
 
 def test_a_stop_request_ends_the_run_with_a_checkpoint(tmp_path):

@@ -39,6 +39,13 @@ def train(
     hidden: Annotated[str, typer.Option("--hidden", help="Hidden layer sizes, comma-separated")] = "512,512,256",
     history: Annotated[int, typer.Option("--history", help="Recent actions in the state")] = 8,
     lr: Annotated[float, typer.Option("--lr", help="Adam learning rate")] = 3e-4,
+    lr_final: Annotated[
+        float | None,
+        typer.Option("--lr-final", help="Let the learning rate fall in a straight line from --lr to this"),
+    ] = None,
+    lr_frames: Annotated[
+        int | None, typer.Option("--lr-frames", help="Frames over which it falls (then it stays at --lr-final)")
+    ] = None,
     batch_size: Annotated[int, typer.Option("--batch-size", help="Frames a gradient step")] = 512,
     replay: Annotated[
         int, typer.Option("--replay", help="Gradient steps per new batch (more reuse recent frames)")
@@ -139,6 +146,8 @@ def train(
                 history=history,
                 hidden=_parse_hidden(hidden),
                 lr=lr,
+                lr_final=lr_final,
+                lr_frames=lr_frames or 0,
                 batch_size=batch_size,
                 replay=replay,
                 epsilon=epsilon,
@@ -170,6 +179,8 @@ def train(
             f"{p.frames:>12,} frames  {p.games:>9,} games  {p.frames_per_second:>7,.0f} frames/s  {loss}  "
             f"{p.seconds / 3600:6.2f} h"
         )
+        if "lr" in p.extra:
+            line += f"  lr {p.extra['lr']:.2e}"
         if p.evaluation:
             ev = p.evaluation
             line += (

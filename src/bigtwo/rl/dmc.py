@@ -62,6 +62,8 @@ class TrainConfig:
     history: int = 8
     hidden: tuple[int, ...] = (512, 512, 256)
     lr: float = 3e-4
+    lr_final: float | None = None  # the learning rate falls linearly from lr to this over lr_frames (None: constant)
+    lr_frames: int = 0
     batch_size: int = 512
     replay: int = 1  # gradient steps per new batch: the new batch, then batches drawn from recent frames
     replay_frames: int = 32_768  # how many recent frames those are drawn from (replay > 1)
@@ -251,6 +253,11 @@ class Trainer:
             raise ValueError(f"actors={cfg.actors}: 0 (the games in this process) or a number of processes")
         if cfg.round_steps < 1:
             raise ValueError(f"round_steps={cfg.round_steps}: an actor plays at least one move a round")
+        if cfg.lr_final is not None and not (cfg.lr_final >= 0 and cfg.lr_frames > 0):
+            raise ValueError(
+                f"lr_final={cfg.lr_final}, lr_frames={cfg.lr_frames}: a falling learning rate ends at 0 or above, "
+                "over a number of frames above 0"
+            )
         torch.manual_seed(cfg.seed)
         self.rng = random.Random(cfg.seed)
         if cfg.eval_every:
@@ -372,8 +379,20 @@ class Trainer:
                 self.recent[self.recent_at] = item
                 self.recent_at = (self.recent_at + 1) % cap
 
+    def learning_rate(self) -> float:
+        """The step size at today's frames: ``lr``, or with ``lr_final`` the straight line from ``lr`` to it over
+        the first ``lr_frames`` frames (a function of the frames alone, so a resumed run takes the same steps)."""
+        cfg = self.config
+        if cfg.lr_final is None:
+            return cfg.lr
+        done = min(1.0, self.frames / cfg.lr_frames)
+        return cfg.lr + (cfg.lr_final - cfg.lr) * done
+
     def learn(self, batch: list[tuple[np.ndarray, np.ndarray, float]]) -> float:
         """One gradient step on a batch of (state, action, return) frames; the batch's loss before it."""
+        lr = self.learning_rate()
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
         x = torch.from_numpy(np.stack([np.concatenate([s, a]) for s, a, _ in batch]).astype(np.float32, copy=False))
         y = torch.tensor([t for _, _, t in batch], dtype=torch.float32)
         loss = nn.functional.mse_loss(self.model(x), y)
@@ -559,6 +578,7 @@ class Trainer:
                     fps,
                     float(np.mean(self.losses)) if self.losses else None,
                     evaluation.to_dict() if evaluation is not None else None,
+                    {"lr": self.learning_rate()} if cfg.lr_final is not None else {},
                 )
                 self.losses = []
                 self.log.append(asdict(p))
