@@ -227,6 +227,8 @@ def test_a_falling_learning_rate_follows_the_frames_and_resumes_bit_for_bit(tmp_
 def test_a_learning_rate_that_cannot_fall_is_refused_in_words(tmp_path, changes):
     with pytest.raises(ValueError, match="falling learning rate ends at 0 or above, over a number of frames"):
         Trainer(small(**changes), tmp_path)
+    with pytest.raises(ValueError, match="lr_frames=100: frames for the learning rate to fall over, to no lr_final"):
+        Trainer(small(lr_frames=100), tmp_path)
 
 
 def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
@@ -285,6 +287,8 @@ def test_cli_train_rejects_bad_settings(tmp_path):
     assert r.exit_code == 2 and "fraction" in r.output
     r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--lr-final", "1e-5", "--frames", "1"])
     assert r.exit_code == 2 and "lr_frames=0" in r.output
+    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--lr-frames", "100", "--frames", "1"])
+    assert r.exit_code == 2 and "to no lr_final" in r.output
 
 
 def test_a_stop_request_ends_the_run_with_a_checkpoint(tmp_path):

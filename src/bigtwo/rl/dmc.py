@@ -258,6 +258,8 @@ class Trainer:
                 f"lr_final={cfg.lr_final}, lr_frames={cfg.lr_frames}: a falling learning rate ends at 0 or above, "
                 "over a number of frames above 0"
             )
+        if cfg.lr_final is None and cfg.lr_frames:
+            raise ValueError(f"lr_frames={cfg.lr_frames}: frames for the learning rate to fall over, to no lr_final")
         torch.manual_seed(cfg.seed)
         self.rng = random.Random(cfg.seed)
         if cfg.eval_every:
