@@ -223,12 +223,20 @@ def test_a_falling_learning_rate_follows_the_frames_and_resumes_bit_for_bit(tmp_
         assert torch.equal(a, b)
 
 
-@pytest.mark.parametrize("changes", [dict(lr_final=1e-4), dict(lr_final=-1e-4, lr_frames=100)])
-def test_a_learning_rate_that_cannot_fall_is_refused_in_words(tmp_path, changes):
-    with pytest.raises(ValueError, match="falling learning rate ends at 0 or above, over a number of frames"):
+CANNOT_FALL = "falling learning rate ends at 0 or above, over a number of frames"
+
+
+@pytest.mark.parametrize(
+    "changes,refusal",
+    [
+        (dict(lr_final=1e-4), CANNOT_FALL),
+        (dict(lr_final=-1e-4, lr_frames=100), CANNOT_FALL),
+        (dict(lr_frames=100), "lr_frames=100: frames for the learning rate to fall over, to no lr_final"),
+    ],
+)
+def test_a_learning_rate_that_cannot_fall_is_refused_in_words(tmp_path, changes, refusal):
+    with pytest.raises(ValueError, match=refusal):
         Trainer(small(**changes), tmp_path)
-    with pytest.raises(ValueError, match="lr_frames=100: frames for the learning rate to fall over, to no lr_final"):
-        Trainer(small(lr_frames=100), tmp_path)
 
 
 def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
