@@ -459,10 +459,10 @@ class InferenceSearchBot(SearchBot):
             ("opponent_temperature", opponent_temperature > 0),
             ("heuristic_opponents", heuristic_opponents > 0),
         ):
-            if value and (replies or horizon):
+            if value and replies:
                 raise ValueError(
-                    f"{option} changes the play-outs played side by side, which replies and horizon play one line "
-                    "at a time: choose one"
+                    f"{option} changes the play-outs played side by side, which replies play one line at a time: "
+                    "choose one"
                 )
         self.playout = playout
         self.last_playout = "mixed" if playout == "auto" else playout  # the play-outs of the last decision
@@ -664,7 +664,7 @@ class InferenceSearchBot(SearchBot):
         stage = 0
         failures = 0
         self.last_playout = self.table_playout(obs.players, measure)
-        together = self._plays_together(scorer, measure)
+        together = self._plays_together(scorer)
 
         def estimates(which: list[int], weights: list[float]) -> dict[int, float]:
             """Each candidate's value: the deals' weighted mean, shrunk towards the prior by ``prior`` deals, or
@@ -929,15 +929,10 @@ class InferenceSearchBot(SearchBot):
         the network values this measure, else 0 (played to the end)."""
         return self.horizon if scorer is not None and measure == scorer.utility else 0
 
-    def _plays_together(self, scorer: Any, measure: str) -> bool:
+    def _plays_together(self, scorer: Any) -> bool:
         """Whether a deal's play-outs go on side by side (:meth:`_play_out_together`): where the network plays
-        in them whole, with no searched replies and no horizon."""
-        return (
-            scorer is not None
-            and self.last_playout in ("learned", "mixed")
-            and not self.replies
-            and not self._horizon(scorer, measure)
-        )
+        in them, with no searched replies."""
+        return scorer is not None and self.last_playout in ("learned", "mixed") and not self.replies
 
     def _play_out_together(
         self,
@@ -955,9 +950,10 @@ class InferenceSearchBot(SearchBot):
         to move in it (every move with ``playout='learned'``, this seat's with ``'mixed'``), and the network
         then moves every waiting line in one pass (:meth:`GameScorer.q_many`), which reads its weights once for
         all of them. With ``lookahead=k``, at this seat's next decision a line splits into its network's best k
-        moves, each played on, and is worth the best of them for this seat. ``heuristic``: the lines whose other
-        seats the heuristic plays however the play-outs are set (``heuristic_opponents``). None when the deadline
-        passes first."""
+        moves, each played on, and is worth the best of them for this seat. With a ``horizon`` a line stops at this
+        seat's ``horizon``-th next decision and is worth the network's value of it, taken from the pass that
+        would choose the move there. ``heuristic``: the lines whose other seats the heuristic plays however the
+        play-outs are set (``heuristic_opponents``). None when the deadline passes first."""
         learned = self.last_playout == "learned"
         others_by_heuristic = [not learned or bool(heuristic and heuristic[j]) for j in range(len(games))]
         lines = list(games)
@@ -965,6 +961,9 @@ class InferenceSearchBot(SearchBot):
         split = [self.lookahead < 2] * len(games)  # whether the line is past this seat's next decision
         previous = [[g.hand(s).mask for s in range(g.n)] for g in games]
         played = list(played)
+        stop = self._horizon(scorer, measure)
+        turns = [0] * len(games)  # this seat's decisions reached in each line
+        valued: dict[int, float] = {}  # the lines stopped at the horizon, with the network's value there
         clock = time.perf_counter
         last = clock()
 
@@ -997,15 +996,25 @@ class InferenceSearchBot(SearchBot):
                 return None
             waiting = [lines[j] for j in live]
             options = [self._network_options(lines[j], seat, play, played[j], previous[j], scorer) for j in live]
-            ask = [i for i, legal in enumerate(options) if len(legal) > 1]
+            ending = set()  # the indices into ``live`` of lines at their horizon: valued even with one move
+            if stop:
+                for i, j in enumerate(live):
+                    if lines[j].to_move == seat:
+                        turns[j] += 1
+                        if turns[j] >= stop:
+                            ending.add(i)
+            ask = [i for i, legal in enumerate(options) if len(legal) > 1 or i in ending]
             qs: list[Any] = [None] * len(live)
             if ask:
                 found = scorer.q_many([waiting[i] for i in ask], [options[i] for i in ask])
                 for i, q in zip(ask, found, strict=True):
                     qs[i] = q
             born = []
-            for j, legal, q in zip(live, options, qs, strict=True):
+            for i, (j, legal, q) in enumerate(zip(live, options, qs, strict=True)):
                 g = lines[j]
+                if i in ending:
+                    valued[j] = float(np.max(q)) * scorer.scale
+                    continue
                 if q is None:  # one move: no choice, and no decision to look past
                     self._network_move(g, legal[0], previous[j], played, j)
                     continue
@@ -1018,13 +1027,17 @@ class InferenceSearchBot(SearchBot):
                         lines.append(g.clone())
                         root.append(root[j])
                         split.append(True)
+                        turns.append(turns[j])
                         previous.append(list(previous[j]))
                         played.append(played[j])
                         self._network_move(lines[-1], legal[i], previous[-1], played, -1)
                 self._network_move(g, legal[order[0]], previous[j], played, j)
-            live = [j for j in live + born if not lines[j].is_over]
+            live = [j for j in live + born if not lines[j].is_over and j not in valued]
         points = [-math.inf] * len(games)
-        for g, r in zip(lines, root, strict=True):
+        for j, (g, r) in enumerate(zip(lines, root, strict=True)):
+            if j in valued:
+                points[r] = max(points[r], valued[j])
+                continue
             assert g.result is not None
             points[r] = max(points[r], self._worth(g.result, measure, seat))
         return points
