@@ -6,8 +6,10 @@ actions, from rounds the shipped network plays against itself on seeded deals) u
 position under every setting in turn so that a busy machine slows them alike. The baseline is the search as it
 was: the shipped network playing one deal's play-outs at a time (``deals_together=1, playout_weights='same'``).
 Then several deals side by side (``deals_together=4``), and the network distilled for play-outs
-(``playout_weights='distilled'``: ``weights/playout/``, ``bigtwo distill``) on top. For each: the mean and median deals
-a decision and the ratio to the baseline's on the same positions (geometric mean of the per-position ratios).
+(``playout_weights='distilled'``: ``weights/playout/``, ``bigtwo distill``) on top. Then the full network's play-outs
+stopped at the searching seat's next decision, or its second, for the network's value there (``horizon=1``, ``2``).
+For each: the mean and median deals a decision and the ratio to the baseline's on the same positions (geometric
+mean of the per-position ratios).
 
 Run: python benchmarks/playouts.py [--budget-ms 1000] [--positions 30] [--rules classic] [--players 4]
 """
@@ -30,6 +32,8 @@ SETTINGS = {
     "one deal at a time, the shipped network (baseline)": {"deals_together": 1, "playout_weights": "same"},
     "4 deals side by side, the shipped network": {"deals_together": 4, "playout_weights": "same"},
     "4 deals side by side, the distilled network": {"deals_together": 4, "playout_weights": "distilled"},
+    "4 deals side by side, the shipped network, stopped at the next decision (horizon=1)": {"horizon": 1},
+    "4 deals side by side, the shipped network, stopped at the second (horizon=2)": {"horizon": 2},
 }
 
 
