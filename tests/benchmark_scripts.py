@@ -4,6 +4,7 @@ package: each runs on its own with ``python benchmarks/NAME.py``)."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,5 +16,6 @@ def benchmark_module(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass in the script looks its module up here
     spec.loader.exec_module(module)
     return module

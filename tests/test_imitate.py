@@ -136,7 +136,8 @@ def test_a_start_network_is_fine_tuned(heuristic_decisions, tmp_path):
     fresh = imitate([heuristic_decisions], tmp_path / "fresh", small(epochs=1))
     assert result.epochs[0].log_probability != fresh.epochs[0].log_probability
     with pytest.raises(
-        BigTwoError, match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden\)$"
+        BigTwoError,
+        match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden: as wide or wider",
     ):
         imitate([heuristic_decisions], tmp_path / "bad", small(hidden=(32,), init_from=str(start)))
 

@@ -11,7 +11,7 @@ from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.run import run_arena
 from bigtwo.arena.stats import mean_interval
 from bigtwo.cli import app
-from tests.benchmark_scripts import BENCHMARKS
+from tests.benchmark_scripts import BENCHMARKS, benchmark_module
 
 runner = CliRunner()
 ENV = {"COLUMNS": "200"}
@@ -161,3 +161,25 @@ def test_the_kept_matches_read_back_as_their_listing_says():
         assert deals == f"{result.config['deals']} (seed {result.config['seed']})", name
         assert points == f"{me.points.mean:+.2f} [{me.points.low:+.2f}, {me.points.high:+.2f}]", name
         assert win == f"{me.win_rate.mean:.1%}", name
+
+
+def test_a_bot_s_kept_matches_pool_by_its_network_not_the_file_that_named_it():
+    """benchmarks/standing.py: the search's shipped network played as the default (no weights named) and the
+    same network named by its file in training/ are one bot, pooled over both matches' deals; another network
+    is another bot."""
+    standing = benchmark_module("standing")
+    rows = standing.standings()
+    by_file = {name: row for row in rows for name in row.files}
+    named, shipped = by_file["isearch-1s-2057-stage13-34m.json.gz"], by_file["isearch-1s-2060-shipped-34m.json.gz"]
+    assert named is shipped and named.options == "isearch(budget_ms=1000, utility='cards')"
+    assert {2057, 2060} <= set(named.seeds) and len(named.points) == 40 * len(named.files)
+    assert by_file["isearch-1s-2057-stage13-60m.json.gz"] is not named
+    paired = by_file["isearch-1s-2057-stage13-60m.json.gz"].beside(named)
+    assert paired is not None and paired.n == 80  # seeds 2057 and 2058, both played by both networks
+
+
+def test_the_readme_standing_at_1_s_is_what_the_kept_matches_pool_to():
+    """The README's standing table is benchmarks/standing.py's output over benchmarks/matches, as it is now."""
+    standing = benchmark_module("standing")
+    printed = standing.table(standing.standings(), standing.network_names())
+    assert printed in (BENCHMARKS.parent / "README.md").read_text(encoding="utf-8")

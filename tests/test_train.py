@@ -103,7 +103,8 @@ def test_fine_tuning_starts_from_exported_weights(tmp_path):
     fresh = Trainer(small(seed=4), tmp_path / "c")  # the same seed without the file: other weights
     assert not all(torch.equal(a, b) for a, b in zip(params(second), params(fresh), strict=True))
     with pytest.raises(
-        ValueError, match=r"w\.npz: a network with hidden layers 32,32, where this run's are 16 \(--hidden\)$"
+        ValueError,
+        match=r"w\.npz: a network with hidden layers 32,32, where this run's are 16 \(--hidden: as wide or wider",
     ):
         Trainer(small(hidden=(16,), init_from=str(exported)), tmp_path / "d")
 
@@ -329,7 +330,7 @@ def test_a_start_network_or_checkpoint_that_cannot_be_read_is_refused_in_one_lin
             Trainer(small(init_from=start), tmp_path / "b")
     for start in (exported, tmp_path / "a" / "checkpoint.pt"):
         with pytest.raises(
-            ValueError, match=r"a network with hidden layers 32,32, where this run's are 8 \(--hidden\)$"
+            ValueError, match=r"a network with hidden layers 32,32, where this run's are 8 \(--hidden: as wide or wider"
         ):
             Trainer(small(hidden=(8,), init_from=str(start)), tmp_path / "b")
     base = ["train", "--frames", "1", "--envs", "2", "--hidden", "8", "--eval-every", "0"]

@@ -1,0 +1,147 @@
+"""Where each bot stands over every 1 s match kept in benchmarks/matches. (Not a test: it prints.)
+
+The README's 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
+matches by what played (the bot's spec options and the digest of the network it searched with, whatever the
+file named it), pools each group's deals, and prints one Markdown row a bot: its points a game and win rate
+with 95% intervals over deals, the slowest decision, and deal by deal beside the search as shipped on the deals
+both played (keyed by the deal's cards, so sets pair whatever their order).
+
+Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from bigtwo.arena.provenance import DIGEST
+from bigtwo.arena.results import ArenaResult
+from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wilson_interval
+
+ROOT = Path(__file__).resolve().parents[1]
+MATCHES = ROOT / "benchmarks" / "matches"
+SEARCH_NETWORK = "search/classic-4p.npz"  # the search's shipped network at classic with four players
+REFERENCE = "isearch(budget_ms=1000, utility='cards')"  # the search as shipped, as the matches name it
+
+
+def network_names() -> dict[str, str]:
+    """Every network the repository keeps by its digest: the shipped ones (``bigtwo/bots/weights``) first,
+    then those kept in ``training/``, each by its file name."""
+    names: dict[str, str] = {}
+    shipped = resources.files("bigtwo.bots") / "weights"
+    files = [(f"{d.name}/{f.name}", f) for d in shipped.iterdir() if d.is_dir() for f in d.iterdir()]
+    files += [(f.name, f) for f in shipped.iterdir() if f.is_file()]
+    for name, f in sorted(files):
+        if name.endswith(".npz"):
+            names.setdefault(hashlib.sha256(f.read_bytes()).hexdigest()[:DIGEST], f"`{name}` (shipped)")
+    for f in sorted((ROOT / "training").glob("*.npz")):
+        names.setdefault(hashlib.sha256(f.read_bytes()).hexdigest()[:DIGEST], f"`training/{f.name}`")
+    return names
+
+
+def network_of(result: ArenaResult) -> str:
+    """The digest of the network the match's first bot searched with: the file its ``weights`` named, else
+    the package's shipped one at the time (the search's own where the package had one)."""
+    prov = result.config["provenance"]
+    named = prov["bots"][0]["files"].get("weights")
+    if named:
+        return named
+    models = prov["models"]
+    return models.get(SEARCH_NETWORK) or models["classic-4p.npz"]
+
+
+@dataclass
+class Standing:
+    """One bot's kept matches pooled."""
+
+    options: str  # its spec's options but the network's file name
+    network: str  # the digest of its network
+    files: list[str] = field(default_factory=list)
+    seeds: list[int] = field(default_factory=list)
+    points: dict[int, float] = field(default_factory=dict)  # mean points by the deal's seed
+    wins: dict[int, list[float]] = field(default_factory=dict)  # 1.0 a game won, by the deal's seed
+    slowest_ms: float = 0.0
+
+    def add(self, name: str, result: ArenaResult) -> None:
+        self.files.append(name)
+        self.seeds.append(result.config["seed"])
+        self.points.update(result.points_by_deal(0, key="deal_seed"))
+        for r in result.records:
+            if 0 in r.entries:
+                seat = r.entries.index(0)
+                self.wins.setdefault(r.deal_seed, []).append(1.0 if r.winner == seat else 0.0)
+        self.slowest_ms = max(self.slowest_ms, result.summary()[0].max_ms_per_move)
+
+    def interval(self) -> Interval:
+        return clustered_interval({d: [p] for d, p in self.points.items()})
+
+    def beside(self, other: Standing) -> Interval | None:
+        """Deal by deal against ``other`` on the deals both played, or None where they share fewer than two."""
+        common = sorted(set(self.points) & set(other.points))
+        if len(common) < 2:
+            return None
+        return mean_interval([self.points[d] - other.points[d] for d in common])
+
+
+def standings(folder: Path = MATCHES) -> list[Standing]:
+    """The kept matches grouped by bot (spec options without the network's file name, and the network's
+    digest), best pooled mean first."""
+    groups: dict[tuple[str, str], Standing] = {}
+    for path in sorted(folder.glob("*.json.gz")):
+        result = ArenaResult.load(path)
+        entry = result.config["lineup"][0]
+        words = [f"{k}={v!r}" for k, v in entry["options"].items() if k != "weights"]
+        options = f"{entry['name']}({', '.join(words)})"
+        key = (options, network_of(result))
+        groups.setdefault(key, Standing(*key)).add(path.name, result)
+    return sorted(groups.values(), key=lambda s: -s.interval().mean)
+
+
+def signed(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def table(rows: list[Standing], names: dict[str, str]) -> str:
+    """The Markdown table: one row a bot, with its deal-by-deal difference from the search as shipped."""
+    shipped = next((d for d, n in names.items() if n == f"`{SEARCH_NETWORK}` (shipped)"), None)
+    reference = next((s for s in rows if s.network == shipped and s.options == REFERENCE), None)
+    lines = [
+        "| bot | network | seeds | deals | points a game [95% CI] | win rate [95% CI] | slowest decision (ms) "
+        "| deal by deal beside the search as shipped (deals) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for s in rows:
+        iv = s.interval()
+        win = wilson_interval(s.wins)
+        seeds = ", ".join(str(x) for x in sorted(s.seeds))
+        if s is reference:
+            paired = "(the reference)"
+        else:
+            diff = s.beside(reference) if reference is not None else None
+            paired = (
+                "no deals in common"
+                if diff is None
+                else (f"{signed(diff.mean)} [{signed(diff.low)}, {signed(diff.high)}] ({diff.n})")
+            )
+        lines.append(
+            f"| `{s.options}` | {names.get(s.network, s.network)} | {seeds} | {len(s.points)} "
+            f"| **{signed(iv.mean)}** [{signed(iv.low)}, {signed(iv.high)}] "
+            f"| {100 * win.mean:.1f}% [{100 * win.low:.1f}%, {100 * win.high:.1f}%] "
+            f"| {math.ceil(s.slowest_ms):,} | {paired} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=MATCHES, help="kept matches (.json.gz)")
+    args = parser.parse_args()
+    print(table(standings(args.folder), network_names()))
+
+
+if __name__ == "__main__":
+    main()
