@@ -94,6 +94,16 @@ def test_training_goes_on_from_a_grown_start(tmp_path):
             q = run.model.score(*args).numpy()
         small = QPolicy.load(exported) if start == exported else first.policy()
         assert np.allclose(q, small.q_batch(d.state, d.actions, d.offsets), atol=1e-4), name
+    from typer.testing import CliRunner
+
+    from bigtwo.cli.app import app
+
+    argv = ["train", "--out", str(tmp_path / "cli"), "--frames", "1", "--envs", "2", "--history", "4"]
+    r = CliRunner().invoke(
+        app, [*argv, "--hidden", "48,16,16", "--eval-every", "0", "--init-from", str(exported)], env={"COLUMNS": "300"}
+    )
+    assert r.exit_code == 0, r.output
+    assert "w.npz: its hidden layers 32,16 grown to 48,16,16, computing the same values" in r.output
     before = run.model.layers()[0][0]
     copies = [(j, next(i for i in range(32) if np.array_equal(before[:, i], before[:, j]))) for j in range(32, 48)]
     run.run(frames=400, report_every=1e9, checkpoint_every=1e9)

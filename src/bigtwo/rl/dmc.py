@@ -167,7 +167,9 @@ def _read_checkpoint(path: str | Path, role: str = "") -> dict[str, Any]:
     return state
 
 
-def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | None = None, seed: int = 0) -> None:
+def _load_start(
+    model: QNet, path: str, table: dict[str, Any], rules: Ruleset | None = None, seed: int = 0
+) -> list[int] | None:
     """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
     the shipped ones, float16: training goes on in float32 from their rounded values).
 
@@ -176,7 +178,8 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
     whose rounds are the run's ``rules`` with the suits renamed (classic's for Pusoy Dos) start it with the
     renaming folded into their first layer: the same player, reading the run's own cards. A network smaller than
     the run's (``--hidden`` wider, or deeper after its last hidden layer) starts it grown to the run's size
-    computing the same values (:mod:`bigtwo.rl.widen`; ``seed`` draws the copies)."""
+    computing the same values (:mod:`bigtwo.rl.widen`; ``seed`` draws the copies): then the hidden layers it
+    had are returned, else None."""
     if Path(path).is_dir():
         raise ValueError(f"init_from {path} is a directory, not a network (a checkpoint .pt or weights .npz)")
     if not Path(path).exists():
@@ -215,6 +218,7 @@ def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | 
             )
         layers = grown(layers, ours, seed=seed)  # the same Q values, room to learn more
     model.load_layers(layers)
+    return theirs if theirs != ours else None
 
 
 def _sizes_of(env: BatchedEnv) -> tuple[int, int]:
@@ -282,9 +286,10 @@ class Trainer:
             self.env = self._make_env(None)
             self.state_size, self.action_size = _sizes_of(self.env)
         self.model = QNet(self.state_size, self.action_size, cfg.hidden)
+        self.grown_from: list[int] | None = None  # the start network's hidden layers, where it was grown
         if cfg.init_from:
             try:
-                _load_start(self.model, cfg.init_from, _table_of(cfg), rules, seed=cfg.seed)
+                self.grown_from = _load_start(self.model, cfg.init_from, _table_of(cfg), rules, seed=cfg.seed)
             except (KeyError, RuntimeError) as e:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
