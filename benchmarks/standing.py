@@ -15,10 +15,9 @@ import argparse
 import hashlib
 import math
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
-from bigtwo.arena.provenance import DIGEST
+from bigtwo.arena.provenance import DIGEST, shipped_models
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wilson_interval
 
@@ -31,13 +30,7 @@ REFERENCE = "isearch(budget_ms=1000, utility='cards')"  # the search as shipped,
 def network_names() -> dict[str, str]:
     """Every network the repository keeps by its digest: the shipped ones (``bigtwo/bots/weights``) first,
     then those kept in ``training/``, each by its file name."""
-    names: dict[str, str] = {}
-    shipped = resources.files("bigtwo.bots") / "weights"
-    files = [(f"{d.name}/{f.name}", f) for d in shipped.iterdir() if d.is_dir() for f in d.iterdir()]
-    files += [(f.name, f) for f in shipped.iterdir() if f.is_file()]
-    for name, f in sorted(files):
-        if name.endswith(".npz"):
-            names.setdefault(hashlib.sha256(f.read_bytes()).hexdigest()[:DIGEST], f"`{name}` (shipped)")
+    names = {digest: f"`{name}` (shipped)" for name, digest in shipped_models().items() if name.endswith(".npz")}
     for f in sorted((ROOT / "training").glob("*.npz")):
         names.setdefault(hashlib.sha256(f.read_bytes()).hexdigest()[:DIGEST], f"`training/{f.name}`")
     return names
@@ -107,7 +100,7 @@ def signed(x: float) -> str:
 
 def table(rows: list[Standing], names: dict[str, str]) -> str:
     """The Markdown table: one row a bot, with its deal-by-deal difference from the search as shipped."""
-    shipped = next((d for d, n in names.items() if n == f"`{SEARCH_NETWORK}` (shipped)"), None)
+    shipped = shipped_models().get(SEARCH_NETWORK)
     reference = next((s for s in rows if s.network == shipped and s.options == REFERENCE), None)
     lines = [
         "| bot | network | seeds | deals | points a game [95% CI] | win rate [95% CI] | slowest decision (ms) "
