@@ -49,12 +49,11 @@ def grown(layers: Layers, hidden: list[int], seed: int = 0, spread: float = 0.1)
         # every unit first, then copies of units drawn without repeats while there are enough to draw
         extra = np.concatenate([rng.permutation(n) for _ in range(-(-(m - n) // n))])[: m - n]
         source = np.concatenate([np.arange(n), extra])
-        copies = np.bincount(source, minlength=n)
         w, b = out[i]
         out[i] = (w[:, source], b[source])
         share = 1.0 + spread * rng.standard_normal(m)
-        share /= np.bincount(source, weights=share, minlength=n)[source]  # each unit's shares sum to one
-        share[copies[source] == 1] = 1.0  # a unit not copied keeps its weights exactly
+        # each unit's shares sum to one (a unit not copied: its share over itself, exactly 1.0)
+        share /= np.bincount(source, weights=share, minlength=n)[source]
         w_next, b_next = out[i + 1]
         out[i + 1] = (w_next[source] * share[:, None], b_next)
     return [(w.astype(np.float32), b.astype(np.float32)) for w, b in out]
