@@ -12,12 +12,11 @@ Run: python benchmarks/standing.py                  (the README's standing table
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bigtwo.arena.provenance import DIGEST, shipped_models
+from bigtwo.arena.provenance import file_digest, shipped_models
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wilson_interval
 
@@ -32,7 +31,7 @@ def network_names() -> dict[str, str]:
     then those kept in ``training/``, each by its file name."""
     names = {digest: f"`{name}` (shipped)" for name, digest in shipped_models().items() if name.endswith(".npz")}
     for f in sorted((ROOT / "training").glob("*.npz")):
-        names.setdefault(hashlib.sha256(f.read_bytes()).hexdigest()[:DIGEST], f"`training/{f.name}`")
+        names.setdefault(file_digest(f), f"`training/{f.name}`")
     return names
 
 

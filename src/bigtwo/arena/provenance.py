@@ -22,8 +22,9 @@ from bigtwo.bots.spec import BotSpec
 DIGEST = 16  # hex digits of sha256 kept: enough to tell files apart, short enough to read
 
 
-def _digest_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:DIGEST]
+def file_digest(path: Any) -> str:
+    """A file's digest as a match's provenance records it (a path, or a package resource)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:DIGEST]
 
 
 def _plain(value: Any) -> Any:
@@ -49,7 +50,7 @@ def bot_settings(spec: BotSpec) -> dict[str, Any]:
                 settings[p.name] = _plain(p.default)
     settings.update({k: _plain(v) for k, v in spec.options.items()})
     files = {
-        k: _digest_bytes(Path(v).read_bytes())
+        k: file_digest(Path(v))
         for k, v in sorted(spec.options.items())
         if isinstance(v, str) and Path(v).suffix and Path(v).is_file()  # a file name, not a word like 'cards'
     }
@@ -71,7 +72,7 @@ def shipped_models(table: tuple[str, int] | None = None) -> dict[str, str]:
         for f in inside:
             name = f.name if f is entry else f"{entry.name}/{f.name}"
             if f.is_file() and _for_table(f.name, table):
-                found[name] = _digest_bytes(f.read_bytes())
+                found[name] = file_digest(f)
     return dict(sorted(found.items()))
 
 
