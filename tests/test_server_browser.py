@@ -17,6 +17,7 @@ import random
 import re
 import shutil
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -198,11 +199,39 @@ def take_turn(page, rules, on_break=None) -> str:
     choice = make("greedy").choose(rules, g)
     try:
         act(page, g, choice)
-        wait_for_view(page, "(v, s) => v.seq > s", view["seq"], timeout=30000)
-    except playwright.Error as e:  # say what the page showed, not only that it timed out
-        shown = page.evaluate("() => [window.bigtwo.view.seq, document.getElementById('prompt')?.innerText]")
-        pytest.fail(f"{choice} was not taken: page at {shown}, selected {selected(page)}: {e}")
+        wait_for_view(page, "(v, s) => v.seq > s", view["seq"], timeout=15000)
+    except playwright.Error as e:
+        # Rarely (about one full suite in six on a loaded two-core machine) a move is not taken between rounds
+        # and the page shows nothing wrong. Say what it showed; act again once if it still waits for this move.
+        shown = page_state(page)
+        if shown["seq"] != view["seq"] or not page.evaluate(over_view(READY)):
+            pytest.fail(f"{choice} was not taken: page showed {shown}: {e}")
+        warnings.warn(f"{choice} was not taken within 15 s, made again: page showed {shown}", stacklevel=2)
+        for card in selected(page):  # the selection is made afresh
+            page.click(f'#hand .card[data-card="{card}"]')
+        try:
+            act(page, g, choice)
+            wait_for_view(page, "(v, s) => v.seq > s", view["seq"], timeout=30000)
+        except playwright.Error as again:
+            pytest.fail(f"{choice} was not taken twice: page showed {page_state(page)}: {again}")
     return "moved"
+
+
+def page_state(page) -> dict[str, Any]:
+    """What a page shows of its table, for a failure's message: the move it is at, its prompt and error, its
+    socket's state, the decision it offers and the cards selected."""
+    return page.evaluate(
+        """() => ({
+          seq: window.bigtwo.view.seq,
+          prompt: document.getElementById('prompt')?.innerText,
+          error: document.getElementById('error')?.innerText,
+          said: window.bigtwo.error,
+          socket: window.bigtwo.ws?.readyState,
+          decision: window.bigtwo.view.match?.decision?.kind,
+          to_move: window.bigtwo.view.match?.to_move,
+          selected: [...document.querySelectorAll('#hand .card[aria-pressed="true"]')].map(e => e.dataset.card),
+        })"""
+    )
 
 
 def act(page, g: dict[str, Any], choice: Any) -> None:
