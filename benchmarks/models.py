@@ -16,7 +16,7 @@ choice is compared with
   uniform choice (the baseline).
 
 Run: python benchmarks/models.py [--bot "search(iterations=60, utility='cards')"] [--decisions 200]
-     [--imitation runs/proxy/policy.npz]
+     [--imitation runs/proxy/policy.npz] [--imitation runs/standin/fit/standin.npz]
 """
 
 from __future__ import annotations
@@ -42,6 +42,15 @@ TEMPERATURES = (0.1, 0.25, 0.5, 1.0, 2.0)
 UNIFORM_SHARES = (0.05, 0.1, 0.25, 0.5)
 
 
+def _fitted_to(path: str) -> str:
+    """What a network given with ``--imitation`` was fitted to, in a row's words."""
+    from bigtwo.bots.learned import load_weights
+
+    if load_weights(path).meta.get("target") == "search-values":
+        return "stand-in fitted to a search's play-out values (`bigtwo standin`), among its candidates"
+    return "network fitted to its choices"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bot", default="search(iterations=60, utility='cards')", help="the bot whose choices to predict")
@@ -62,7 +71,7 @@ def main() -> None:
         "heuristic": [],
         "heuristic, weights fitted to search (shipped)": [],
         "learned": [],
-        **{f"network fitted to its choices ({path})": [] for path in args.imitation},
+        **{f"{_fitted_to(path)} ({path})": [] for path in args.imitation},
         f"{spec.display}, another seed": [],
     }
     decisions: list[tuple[list, int, int]] = []  # (the heuristic's scored actions, legal actions, the choice)

@@ -501,6 +501,49 @@ def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatc
         assert k == 0 or restricted
 
 
+def test_an_opponents_network_moves_the_other_seats_of_the_play_outs(monkeypatch, tmp_path):
+    """``opponent_weights=FILE`` moves the other seats of the network's play-outs by that file's network, in a pass
+    of its own, and the searching seat by the play-outs' network; a file fitted among the moves a search weighs
+    (``candidates`` in its meta) has them choose among those. The same network as the play-outs' own plays
+    exactly as without the option."""
+    from bigtwo.bots.heuristic import search_candidates
+    from bigtwo.bots.learned import GameScorer
+
+    rules = load_rules("classic")
+    mine_file = random_network(tmp_path / "mine.npz", rules, 4, seed=4, utility="cards")
+    theirs_file = random_network(tmp_path / "theirs.npz", rules, 4, seed=5, candidates=2)
+    asked = []  # (the network asked, the seat to move, the options, the game) of each pass's positions
+    q_many = GameScorer.q_many
+
+    def spy(self, games, legals):
+        asked.extend((self.label, g.to_move, list(o), g.clone()) for g, o in zip(games, legals, strict=True))
+        return q_many(self, games, legals)
+
+    monkeypatch.setattr(GameScorer, "q_many", spy)
+    restricted = 0
+    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
+        options = {"seed": 2, "iterations": 3, "playout": "learned", "utility": "cards", "weights": mine_file}
+        asked.clear()
+        alone = make("isearch", **options)
+        alone_choice = alone.choose(rules, obs)
+        same = make("isearch", opponent_weights=mine_file, **options)
+        assert same.choose(rules, obs) == alone_choice
+        assert same.last_values == alone.last_values
+        asked.clear()
+        bot = make("isearch", opponent_weights=theirs_file, **options)
+        bot.choose(rules, obs)
+        assert {label for label, *_ in asked} == {mine_file, theirs_file}
+        for label, mover, moves, game in asked:
+            assert label == (mine_file if mover == obs.seat else theirs_file)
+            if mover == obs.seat:
+                assert moves == game.legal_plays()
+                continue
+            ranked = policy_for(game.ev).scores(view_from_game(game, played_in(game)))
+            assert moves == search_candidates(ranked, 2)
+            restricted += len(moves) < len(game.legal_plays())
+    assert restricted
+
+
 def test_a_look_ahead_keeps_the_best_of_the_searching_seats_next_moves():
     """With ``lookahead=k`` each play-out splits at the searching seat's next decision into its network's best k
     moves and is worth the best of them: the greedy line is one of them, so on the same deals no candidate is
@@ -922,6 +965,7 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
         ({"opponent_temperature": 1, "replies": 1}, "opponent_temperature changes the play-outs"),
         ({"heuristic_opponents": 1.5}, "heuristic_opponents must lie in"),
         ({"heuristic_opponents": 0.5, "replies": 1}, "heuristic_opponents changes the play-outs"),
+        ({"opponent_weights": "x.npz", "replies": 1}, "opponent_weights changes the play-outs"),
         ({"win_bonus": -1}, "win_bonus must be 0 or more"),
         ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
     ],

@@ -276,9 +276,19 @@ class _Network:
     package has one (``weights/playout/``, from stage 10), or another file's: twice the deals a decision, level
     in strength at 1 s."""
 
-    def __init__(self, rules: Ruleset, players: int, weights: str | None = None, playouts: str = "same"):
+    def __init__(
+        self,
+        rules: Ruleset,
+        players: int,
+        weights: str | None = None,
+        playouts: str = "same",
+        opponents: str | None = None,
+    ):
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
+        # the network that moves the other seats of the play-outs where it is not the play-outs' own (a model of
+        # the opponents: its values only rank their moves, so one fitted to a bot's choices serves as well)
+        self.opponents = None if opponents is None else scorer_of(load_weights(opponents), rules, players, opponents)
         if weights is None:
             self.scorer = scorer_for(rules, players, "search") or scorer_for(rules, players)
         else:
@@ -417,6 +427,7 @@ class InferenceSearchBot(SearchBot):
         playout_weights: str = "same",
         deals_together: int = 4,
         opponent_candidates: int = 0,
+        opponent_weights: str | None = None,
         lookahead: int = 1,
         opponent_temperature: float = 0.0,
         heuristic_opponents: float = 0.0,
@@ -458,6 +469,7 @@ class InferenceSearchBot(SearchBot):
             ("lookahead", lookahead > 1),
             ("opponent_temperature", opponent_temperature > 0),
             ("heuristic_opponents", heuristic_opponents > 0),
+            ("opponent_weights", opponent_weights is not None),
         ):
             if value and replies:
                 raise ValueError(
@@ -488,6 +500,11 @@ class InferenceSearchBot(SearchBot):
         # the network's moves for the other seats in the play-outs: among every legal action (0), or among their
         # heuristic's best k and the pass, as a `search` opponent chooses among them
         self.opponent_candidates = opponent_candidates
+        # the network that moves the other seats of the network's play-outs in place of the search's own (a model
+        # of the opponents, such as the stand-in for `search` that `bigtwo standin` fits); where it was fitted
+        # among the moves a search weighs, they choose among those (as ``opponent_candidates`` says)
+        self.opponent_weights = opponent_weights
+        self._opponents: Any = None  # its scorer at this decision's table (None: the play-outs' network)
         # the searching seat's next decision in each play-out: its network's best move (1), or the best of its
         # network's best k, each played out on (a one-move look further ahead on the sampled deal)
         self.lookahead = lookahead
@@ -509,6 +526,8 @@ class InferenceSearchBot(SearchBot):
             read_shipped()
             if playout_weights == "distilled":
                 read_shipped("playout")
+        if opponent_weights is not None:
+            load_weights(opponent_weights)  # read (once a process) and checked now, not inside a decision
         for option, path in (("weights", weights), ("playout_weights", playout_weights)):
             if path is None or (option == "playout_weights" and path in ("same", "distilled")):
                 continue
@@ -534,7 +553,9 @@ class InferenceSearchBot(SearchBot):
         key = (rules, players)
         got = self._networks.get(key)
         if got is None:
-            got = self._networks[key] = _Network(rules, players, self.weights, self.playout_weights)
+            got = self._networks[key] = _Network(
+                rules, players, self.weights, self.playout_weights, self.opponent_weights
+            )
         return got
 
     def _decide(self, rules: Ruleset, observation: Observation) -> Play:
@@ -554,6 +575,7 @@ class InferenceSearchBot(SearchBot):
             return ranked[0][1]  # going out now
         measure = rules.play_measure if self.utility == "auto" else self.utility
         network = self._network_for(rules, observation.players)
+        self._opponents = network.opponents
         heuristic_n, network_n = self.candidate_counts(observation.players, measure, network.scorer is not None)
         cands = best_distinct(ranked, heuristic_n)
         q = network.values(rules, observation, legal)
@@ -953,8 +975,11 @@ class InferenceSearchBot(SearchBot):
         moves, each played on, and is worth the best of them for this seat. With a ``horizon`` a line stops at this
         seat's ``horizon``-th next decision and is worth the network's value of it, taken from the pass that
         would choose the move there. ``heuristic``: the lines whose other seats the heuristic plays however the
-        play-outs are set (``heuristic_opponents``). None when the deadline passes first."""
+        play-outs are set (``heuristic_opponents``). With ``opponent_weights`` the other seats' moves are that
+        network's, in a pass of their own. None when the deadline passes first."""
         learned = self.last_playout == "learned"
+        opponents = self._opponents  # None: the play-outs' network moves the other seats too
+        their_scale = (opponents or scorer).scale
         others_by_heuristic = [not learned or bool(heuristic and heuristic[j]) for j in range(len(games))]
         lines = list(games)
         root = list(range(len(games)))  # the line each one split from
@@ -1005,10 +1030,17 @@ class InferenceSearchBot(SearchBot):
                             ending.add(i)
             ask = [i for i, legal in enumerate(options) if len(legal) > 1 or i in ending]
             qs: list[Any] = [None] * len(live)
-            if ask:
-                found = scorer.q_many([waiting[i] for i in ask], [options[i] for i in ask])
-                for i, q in zip(ask, found, strict=True):
-                    qs[i] = q
+            groups = [(ask, scorer)]
+            if opponents is not None:  # this seat's moves by the play-outs' network, the others' by theirs
+                groups = [
+                    ([i for i in ask if waiting[i].to_move == seat], scorer),
+                    ([i for i in ask if waiting[i].to_move != seat], opponents),
+                ]
+            for group, net in groups:
+                if group:
+                    found = net.q_many([waiting[i] for i in group], [options[i] for i in group])
+                    for i, q in zip(group, found, strict=True):
+                        qs[i] = q
             born = []
             for i, (j, legal, q) in enumerate(zip(live, options, qs, strict=True)):
                 g = lines[j]
@@ -1018,7 +1050,7 @@ class InferenceSearchBot(SearchBot):
                 if q is None:  # one move: no choice, and no decision to look past
                     self._network_move(g, legal[0], previous[j], played, j)
                     continue
-                order = [int(np.argmax(q)) if g.to_move == seat else self._opponent_pick(q, scorer.scale)]
+                order = [int(np.argmax(q)) if g.to_move == seat else self._opponent_pick(q, their_scale)]
                 if not split[j] and g.to_move == seat:
                     split[j] = True
                     order = [int(i) for i in np.argsort(-q, kind="stable")[: self.lookahead]]
@@ -1067,15 +1099,19 @@ class InferenceSearchBot(SearchBot):
         self, game: Game, seat: int, play: ModelOfPlay, played: int, previous: list[int], scorer: Any
     ) -> list[Play]:
         """The moves the network chooses among for the seat to move in a play-out: its own (every legal action)
-        in this seat, and in the others' with ``opponent_candidates=k`` their heuristic's best k and the pass
-        (the best alone where it goes out), the moves a `search` opponent weighs."""
+        in this seat, and in the others' with ``opponent_candidates=k`` (or an ``opponent_weights`` network fitted
+        among them) their heuristic's best k and the pass (the best alone where it goes out), the moves a `search`
+        opponent weighs."""
         mover = game.to_move
-        if not self.opponent_candidates or mover == seat:
+        if mover == seat:
             return scorer.choices(game)
+        count = self.opponent_candidates or (self._opponents.candidates if self._opponents is not None else 0)
+        if not count:
+            return (self._opponents or scorer).choices(game)
         view = view_from_game(game, played)
         if len(view.legal) == 1:
             return view.legal
-        return search_candidates(play.others.scores(view, previous[mover]), self.opponent_candidates)
+        return search_candidates(play.others.scores(view, previous[mover]), count)
 
     def _searched_replies(
         self, game: Game, seat: int, measure: str, play: ModelOfPlay, played: int, deadline: float | None

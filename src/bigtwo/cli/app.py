@@ -13,6 +13,7 @@ from rich.table import Table
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
+from bigtwo.cli.standin import standin_app
 from bigtwo.cli.train import average, distill, expert, imitate, train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
@@ -26,6 +27,7 @@ app = typer.Typer(
 rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 app.add_typer(ladder_app, name="ladder")
+app.add_typer(standin_app, name="standin")
 app.command()(serve)
 app.command()(train)
 app.command()(imitate)
