@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -105,6 +106,25 @@ def test_a_positions_values_come_from_the_seats_observation_alone():
 def test_bad_collect_settings_are_refused(tmp_path, options, message):
     with pytest.raises(BigTwoError, match=message):
         collect(CollectConfig(**options), tmp_path)
+
+
+def test_progress_is_heard_and_a_seeds_shards_are_never_overwritten(tmp_path):
+    """The counts reach the caller as collection goes on (summed over the workers) and end at what was written; a
+    second collection of a seed already in the directory is refused before anything is played, its files kept."""
+    heard: list[tuple[int, int]] = []
+    got = collect(CollectConfig(positions=30, seed=4), tmp_path, progress=lambda p, n: heard.append((p, n)))
+    assert heard[-1] == (got.positions, got.playouts) == (30, got.playouts)
+    assert [p for p, _ in heard] == sorted(p for p, _ in heard)
+    before = {f: (tmp_path / f).read_bytes() for f in ("4-000.npz",)}
+    for seed, workers in ((4, 1), (3, 2)):  # two workers from seed 3 write seeds 3 and 4
+        with pytest.raises(BigTwoError, match=r"already holds shards of seed .*4-000\.npz.*another seed"):
+            collect_parallel(CollectConfig(positions=10, seed=seed), tmp_path, workers)
+    assert {f: (tmp_path / f).read_bytes() for f in before} == before and sorted(os.listdir(tmp_path)) == ["4-000.npz"]
+    summed: list[tuple[int, int]] = []
+    both = collect_parallel(
+        CollectConfig(positions=40, seed=5), tmp_path, workers=2, progress=lambda p, n: summed.append((p, n))
+    )
+    assert summed[-1] == (both.positions, both.playouts) == (40, both.playouts)
 
 
 def test_files_that_are_not_search_values_or_of_another_table_are_refused(tmp_path, shards):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from bigtwo.cli.output import console
 from bigtwo.cli.train import _parse_hidden, _say
@@ -36,6 +39,7 @@ def collect(
         float, typer.Option("--learned-share", help="Share of seats the learned network plays (the rest: heuristic)")
     ] = 0.5,
     explore: Annotated[float, typer.Option("--explore", help="Share of moves played at random")] = 0.03,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display")] = False,
 ) -> None:
     """Record search's candidates at every decision of quick bots' games, with one play-out of each on one sampled
     deal: what a stand-in for the search is fitted to (`bigtwo standin fit`).
@@ -43,7 +47,7 @@ def collect(
     Examples:
       bigtwo standin collect runs/standin/data --minutes 60 --workers 2
     """
-    from bigtwo.rl.standin import CollectConfig, collect_parallel
+    from bigtwo.rl.standin import CollectConfig, check_collection, collect_parallel
 
     cfg = CollectConfig(
         rules=rules,
@@ -56,8 +60,29 @@ def collect(
         learned_share=learned_share,
         explore=explore,
     )
+    # the bar fills by positions where there is a count to reach, else by the minutes
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[positions]:,} positions, {task.fields[playouts]:,} play-outs"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    by_positions = positions is not None
     try:
-        got = collect_parallel(cfg, out, workers)
+        check_collection(cfg, out, workers)
+        with Progress(*columns, console=console(), disable=quiet, transient=False) as bar:
+            start = time.perf_counter()
+            total = float(positions) if positions is not None else 60.0 * (minutes or 0.0)
+            task = bar.add_task(escape(f"{rules}: search values"), total=total, positions=0, playouts=0)
+
+            def progress(done: int, playouts: int) -> None:
+                at = float(done) if by_positions else time.perf_counter() - start
+                bar.update(task, completed=min(at, total), positions=done, playouts=playouts)
+
+            got = collect_parallel(cfg, out, workers, progress=progress)
+            bar.update(task, completed=total, positions=got.positions, playouts=got.playouts)
     except BigTwoError as e:
         _say(str(e), style="red")
         raise typer.Exit(2) from None

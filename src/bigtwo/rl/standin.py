@@ -31,8 +31,9 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
+from multiprocessing import Manager
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ from bigtwo.utilities import UTILITIES, round_utility
 
 STANDIN_FORMAT = "bigtwo-search-values/1"
 TARGET = "search-values"  # ``meta["target"]`` of the fitted weights
+PROGRESS_SECONDS = 0.5  # how often collect reports its counts
 
 
 @dataclass
@@ -102,6 +104,18 @@ def _check_collect(cfg: CollectConfig) -> tuple[Ruleset, int]:
     return rules, n
 
 
+def _check_free(out: Path, seeds: Sequence[int]) -> None:
+    """Refuse to write where shards of the same seeds already are: a second collection with the same seed would
+    overwrite the first's files with the same positions' values."""
+    taken = sorted(p.name for seed in seeds for p in out.glob(f"{seed}-[0-9][0-9][0-9].npz"))
+    if taken:
+        shown = ", ".join(taken[:3]) + (f" and {len(taken) - 3} more" if len(taken) > 3 else "")
+        raise BigTwoError(
+            f"{out} already holds shards of seed {seeds[0] if len(seeds) == 1 else f'{seeds[0]} to {seeds[-1]}'} "
+            f"({shown}): collect with another seed, or into another directory"
+        )
+
+
 def table_meta(rules: Ruleset, players: int, cfg: CollectConfig, sizes: tuple[int, int]) -> dict[str, Any]:
     """What a shard's vectors mean: the table, the features, the candidates and the points played out for."""
     return {
@@ -138,11 +152,18 @@ class _Shard:
         )
 
 
-def collect(cfg: CollectConfig, out: str | Path, on_shard: Callable[[str, int], None] | None = None) -> Collected:
+def collect(
+    cfg: CollectConfig,
+    out: str | Path,
+    on_shard: Callable[[str, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Collected:
     """Play games and record search's candidates with one play-out of each (module docstring) into shards
-    ``out/{seed}-{k:03d}.npz``; returns what was written."""
+    ``out/{seed}-{k:03d}.npz``; returns what was written. ``progress(positions, play-outs)`` hears the counts so
+    far about every half second. Shards of the same seed already in ``out`` are refused, never overwritten."""
     rules, n = _check_collect(cfg)
     out = Path(out)
+    _check_free(out, [cfg.seed])
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(cfg.seed)
     net = scorer_for(rules, n) if cfg.learned_share > 0 else None
@@ -152,6 +173,7 @@ def collect(cfg: CollectConfig, out: str | Path, on_shard: Callable[[str, int], 
     done = Collected()
     shard = _Shard()
     t0 = time.perf_counter()
+    told = t0
 
     def flush() -> None:
         nonlocal shard
@@ -190,6 +212,9 @@ def collect(cfg: CollectConfig, out: str | Path, on_shard: Callable[[str, int], 
                 done.playouts += len(points)
                 if len(shard.counts) >= cfg.shard_positions:
                     flush()
+                if progress is not None and time.perf_counter() - told >= PROGRESS_SECONDS:
+                    told = time.perf_counter()
+                    progress(done.positions, done.playouts)
             else:
                 ranked = None
             if rng.random() < cfg.explore:
@@ -202,6 +227,8 @@ def collect(cfg: CollectConfig, out: str | Path, on_shard: Callable[[str, int], 
             g.play(move)
     flush()
     done.seconds = time.perf_counter() - t0
+    if progress is not None:
+        progress(done.positions, done.playouts)
     return done
 
 
@@ -244,25 +271,49 @@ def _heuristic_first(game: Game) -> Play:
     return policy_for(engine_of(game.rules, obs)).scores(view_from_observation(game.rules, obs, legal))[0][1]
 
 
-def _collect_one(job: tuple[CollectConfig, str]) -> Collected:
-    return collect(*job)
-
-
-def collect_parallel(cfg: CollectConfig, out: str | Path, workers: int) -> Collected:
-    """:func:`collect` in ``workers`` processes, seeds ``seed``, ``seed + 1``, ... (each its own shards), the
-    positions shared out among them."""
+def check_collection(cfg: CollectConfig, out: str | Path, workers: int = 1) -> None:
+    """Refuse, in words and before anything is played, what :func:`collect_parallel` would refuse: settings out
+    of range, a worker count below one, and shards of the workers' seeds already in ``out``."""
     if workers < 1:
         raise BigTwoError(f"workers={workers}: must be 1 or more")
     _check_collect(cfg)
-    if workers == 1:
+    _check_free(Path(out), [cfg.seed + w for w in range(workers)])
+
+
+def _collect_one(job: tuple[CollectConfig, str, Any]) -> Collected:
+    cfg, out, queue = job
+    if queue is None:
         return collect(cfg, out)
+    return collect(cfg, out, progress=lambda positions, playouts: queue.put((cfg.seed, positions, playouts)))
+
+
+def collect_parallel(
+    cfg: CollectConfig, out: str | Path, workers: int, progress: Callable[[int, int], None] | None = None
+) -> Collected:
+    """:func:`collect` in ``workers`` processes, seeds ``seed``, ``seed + 1``, ... (each its own shards), the
+    positions shared out among them; ``progress(positions, play-outs)`` hears the workers' counts summed."""
+    check_collection(cfg, out, workers)
+    if workers == 1:
+        return collect(cfg, out, progress=progress)
     share = None if cfg.positions is None else -(-cfg.positions // workers)
-    jobs = [
-        (CollectConfig(**{**asdict(cfg), "seed": cfg.seed + w, "positions": share}), str(out)) for w in range(workers)
-    ]
+    configs = [CollectConfig(**{**asdict(cfg), "seed": cfg.seed + w, "positions": share}) for w in range(workers)]
     total = Collected()
-    with ProcessPoolExecutor(workers) as pool:
-        for got in pool.map(_collect_one, jobs):
+    with Manager() as manager, ProcessPoolExecutor(workers) as pool:
+        queue = manager.Queue() if progress is not None else None
+        futures = [pool.submit(_collect_one, (c, str(out), queue)) for c in configs]
+        counts: dict[int, tuple[int, int]] = {}
+        while True:
+            finished = all(f.done() for f in futures)
+            while queue is not None and not queue.empty():
+                seed, positions, playouts = queue.get()
+                counts[seed] = (positions, playouts)
+            if progress is not None and counts:
+                progress(sum(c[0] for c in counts.values()), sum(c[1] for c in counts.values()))
+            if finished:
+                break
+            wait(futures, timeout=PROGRESS_SECONDS, return_when=FIRST_EXCEPTION)
+        for f in futures:
+            got = f.result()
             total.files += got.files
             total.games += got.games
             total.positions += got.positions
