@@ -41,6 +41,11 @@ def help_examples() -> dict[tuple[str, ...], list[str]]:
     return found
 
 
+def without(argv: list[str], *options: str) -> list[str]:
+    """``argv`` less the given options and the word after each (their values)."""
+    return [a for i, a in enumerate(argv) if a not in options and not (i and argv[i - 1] in options)]
+
+
 def small(argv: list[str]) -> list[str]:
     """The example at a test's size: at most 2 rounds, 4 games (one duplicate deal), 2 search iterations (or
     deals a searched candidate), a benchmark of 2 deals, a stand-in's collection of 60 positions."""
@@ -59,21 +64,9 @@ def small(argv: list[str]) -> list[str]:
     if out[:1] == ["simulate"]:
         out += ["--workers", "1", "--quiet"] + ([] if {"--games", "-g"} & set(out) else ["--games", "4"])
     if out[:2] == ["standin", "collect"]:  # a few dozen positions in this process, not an hour on two
-        kept = [
-            a
-            for i, a in enumerate(out)
-            if a not in ("--minutes", "--workers", "-w", "--positions")
-            and not (i and out[i - 1] in ("--minutes", "--workers", "-w", "--positions"))
-        ]
-        out = [*kept, "--positions", "60", "--workers", "1"]
+        out = [*without(out, "--minutes", "--workers", "-w", "--positions"), "--positions", "60", "--workers", "1"]
     if out[:1] == ["benchmark"]:  # two deals against greedy, on local processes (the Ray path: test_benchmark.py)
-        kept = []
-        for i, a in enumerate(out):
-            if a in ("--ray", "--workers", "-w", "--deals", "-d", "--opponents") or (
-                i and out[i - 1] in ("--ray", "--workers", "-w", "--deals", "-d", "--opponents")
-            ):
-                continue
-            kept.append(a)
+        kept = without(out, "--ray", "--workers", "-w", "--deals", "-d", "--opponents")
         out = [*kept, "--deals", "2", "--opponents", "greedy", "--workers", "1", "--quiet", "--no-plot"]
     return out
 
