@@ -1124,7 +1124,9 @@ def test_two_people_chat_and_rematch_while_someone_watches(browser, server):
             # Bob's browser reloads (a dropped connection, a closed tab): he is back at his seat, hand and all
             held = bob.evaluate(STATE)
             bob.reload()
-            wait_for_view(bob, "(v, s) => v.seq >= s", held["seq"])
+            # the socket's first view is a watcher's (sent before the page says hello with its token): wait
+            # for the seat's own, which the hello brings
+            wait_for_view(bob, "(v, s) => v.seq >= s && v.you.seat === 1", held["seq"])
             back = bob.evaluate(STATE)
             assert back["you"]["seat"] == 1 and sorted(back["match"]["hand"]) == sorted(held["match"]["hand"])
             assert bob.locator("#hand .card svg").count() == len(held["match"]["hand"])
