@@ -64,13 +64,12 @@ def survey_round(job: dict[str, Any]) -> dict[str, Any]:
             reached = [t for t in pending if total <= t]
             if reached:
                 pending = [t for t in pending if total > t]
-                positions.append(solved_position(game, legal, bots, solver, rules, reached, total))
-        mover = game.to_move
-        game.apply(driver.choose(rules, game.observe(mover)) if len(legal) > 1 else legal[0])
+                positions.append(solved_position(game, bots, solver, rules, reached, total))
+        game.apply(driver.choose(rules, game.observe(game.to_move)) if len(legal) > 1 else legal[0])
     return {"decisions": decisions, "positions": positions}
 
 
-def solved_position(game: Game, legal: list, bots: dict, solver: EndgameSolver, rules: Any, reached, total) -> dict:
+def solved_position(game: Game, bots: dict, solver: EndgameSolver, rules: Any, reached, total) -> dict:
     """The solver's value of the position and each bot's regret there (None where the solve gave up)."""
     solver.clear()
     start = time.perf_counter()
@@ -82,12 +81,10 @@ def solved_position(game: Game, legal: list, bots: dict, solver: EndgameSolver, 
     _best, value = got
     mover = game.to_move
     observation = game.observe(mover)
-    masks = [p.mask for p in legal]
     regret = {}
     for spec, bot in bots.items():
-        move = bot.choose(rules, observation)
         child = game.clone()
-        child.play(legal[masks.index(move.mask)] if move.mask in masks else move)
+        child.play(bot.choose(rules, observation))
         after = solver.solve(child)  # the best move's table holds this line: no new search
         assert after is not None
         regret[spec] = value[mover] - after[mover]
