@@ -15,6 +15,12 @@ a decision, scored one point a card left:
   stronger than the heuristic, seen with perfect information.
 - ``omniscient-learned``: the true deal played out by the learned network in every seat (``playout='learned'``):
   whether a stronger evaluator than the heuristic lifts the ceiling.
+- ``omniscient-searched``: ``--spec`` (the ``isearch`` of ``shipped``) as it searches, with its prior, its
+  successive halving and its whole ``budget_ms``, but every deal it searches is the true one and the other
+  seats of its play-outs draw their moves from a softmax at ``--temperature`` points, so the play-outs of the
+  one deal differ as the futures of a real game do. The variants above weigh a candidate by one play-out of
+  the true deal and no prior, a noisier judge than the search they bound; this one differs from the search
+  in what it knows alone (and in the temperature, measured on its own as ``opponent_temperature``).
 
 Each variant's mean points and win rate come with 95% intervals (Student's t over deals; Wilson), and its gain
 over ``shipped`` deal by deal. If even the ceilings stay short of a target, no belief model, and no faster or
@@ -52,7 +58,7 @@ from bigtwo.bots.spec import BotSpec  # noqa: E402
 from bigtwo.utilities import round_utility  # noqa: E402
 
 console = Console(highlight=False, width=130)
-VARIANTS = ("shipped", "omniscient", "omniscient-nested", "omniscient-learned")
+VARIANTS = ("shipped", "omniscient", "omniscient-nested", "omniscient-learned", "omniscient-searched")
 PLAYERS = 4
 
 
@@ -102,9 +108,31 @@ class Omniscient(InferenceSearchBot):
         return round_utility(searching_playout(game, play.mine, played, measure, self.inner), measure)[seat]
 
 
-def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int) -> Any:
+class OmniscientSearch(InferenceSearchBot):
+    """``isearch`` with every option it is given, searching the true deal at each of its samples."""
+
+    def __init__(self, seed: int | None, game: Game, **options: Any):
+        super().__init__(seed, **options)
+        self.game = game
+
+    def _deal_sampler(self, rules: Any, obs: Any) -> Any:
+        return TrueDeal(self.game)
+
+
+def searched_spec(spec: str, budget_ms: float) -> BotSpec:
+    """``--spec``, or the shipped ``isearch`` at the budget; refused unless it is an ``isearch``."""
+    parsed = BotSpec.parse(spec or f"isearch(budget_ms={budget_ms:g}, utility='cards')")
+    if parsed.name != "isearch":
+        raise SystemExit(f"--spec {spec!r} is not an isearch")
+    return parsed
+
+
+def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int, spec: str, temperature: float) -> Any:
     if variant == "shipped":
-        return BotSpec.parse(f"isearch(budget_ms={budget_ms:g}, utility='cards')").build(seed)
+        return searched_spec(spec, budget_ms).build(seed)
+    if variant == "omniscient-searched":
+        options = {**searched_spec(spec, budget_ms).options, "beliefs": False, "opponent_temperature": temperature}
+        return OmniscientSearch(seed, game, **options)
     if variant == "omniscient":
         return Omniscient(seed, game, playout="heuristic")  # as measured: the heuristic plays every seat
     if variant == "omniscient-learned":
@@ -125,7 +153,15 @@ def play_deal(job: dict) -> list[GameRecord]:
         game = Game(rules, players=PLAYERS, seed=seed_of_deal)
         entries = seating(PLAYERS, rotation)
         bots = [
-            build(job["variant"], bot_seed(job["seed"], job["deal"], rotation, e), game, job["budget_ms"], job["inner"])
+            build(
+                job["variant"],
+                bot_seed(job["seed"], job["deal"], rotation, e),
+                game,
+                job["budget_ms"],
+                job["inner"],
+                job["spec"],
+                job["temperature"],
+            )
             if e == 0
             else opponent.build(bot_seed(job["seed"], job["deal"], rotation, e))
             for e in entries
@@ -193,6 +229,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--inner", type=int, default=2, help="omniscient-nested: the heuristic's moves weighed a turn")
+    ap.add_argument("--spec", default="", help="the isearch of shipped and omniscient-searched (default: shipped's)")
+    ap.add_argument("--temperature", type=float, default=0.5, help="omniscient-searched: the other seats' softmax")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--baseline", type=Path, default=None, help="shipped's match, saved by strength.py --out")
     args = ap.parse_args()
@@ -213,7 +251,7 @@ def main() -> None:
     for variant in variants:
         jobs = [
             {"variant": variant, "deal": d, "seed": args.seed, "budget_ms": args.budget_ms, "inner": args.inner,
-             "opponent": opponent}
+             "opponent": opponent, "spec": args.spec, "temperature": args.temperature}
             for d in range(deals)
         ]  # fmt: skip
         t0 = time.perf_counter()

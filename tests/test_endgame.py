@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bigtwo.bots.endgame import EndgameSolver, state_key
+from bigtwo import load_rules
+from bigtwo.bots.endgame import EndgameSolver
 from bigtwo.cards import CardSet
 from bigtwo.game import Game
 from bigtwo.utilities import round_utility
@@ -49,10 +50,10 @@ def small_position(seed: int, rules: str = "classic", most: int = 3) -> Game:
 @given(st.integers(0, 10**9))
 def test_solver_equals_plain_recursion_and_leaves_the_round_as_it_was(seed):
     game = small_position(seed)
-    before = (state_key(game), len(game.history), len(game._undo))
+    before = (game.position_key(), len(game.history), len(game._undo))
     got = EndgameSolver(max_nodes=10**6).solve(game)
     assert got == plain_maxn(game)
-    assert (state_key(game), len(game.history), len(game._undo)) == before
+    assert (game.position_key(), len(game.history), len(game._undo)) == before
 
 
 @settings(max_examples=15, deadline=None)
@@ -92,11 +93,11 @@ def test_the_cards_values_sum_to_zero_and_the_obvious_win_is_found():
 
 def test_a_solve_that_would_visit_too_many_positions_gives_up_and_undoes_its_moves():
     game = Game("classic", seed=3)
-    before = (state_key(game), len(game.history), len(game._undo))
+    before = (game.position_key(), len(game.history), len(game._undo))
     solver = EndgameSolver(max_nodes=50)
     assert solver.solve(game) is None
     assert solver.best(game) is None
-    assert (state_key(game), len(game.history), len(game._undo)) == before
+    assert (game.position_key(), len(game.history), len(game._undo)) == before
     assert game.legal_plays()  # still playable
 
 
@@ -122,3 +123,23 @@ def test_the_endgame_benchmark_judges_bots_against_the_solver():
     solved = [p for r in rounds for p in r["positions"]]
     assert all(p["total"] <= 10 and p["regret"]["random"] >= 0 for p in solved)
     assert rows[0]["decisions"] >= rows[0]["positions"] / 40
+
+
+HISTORY_READING_RULES = {
+    # a round played on to the last card, scored by the cards left when the first seat went out
+    "winner": lambda: load_rules("winner"),
+    # the seat whose single the winner's last single beat, holding one that would have stopped it, pays for all
+    "assistance": lambda: load_rules("classic").replace(assistance_penalty=True),
+    # the seat after a lead of three 3s, holding three 2s, may not pass: only on the trick's opening play
+    "three 3s": lambda: load_rules("classic").replace(three_threes_force_twos=True),
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from(sorted(HISTORY_READING_RULES)))
+def test_the_table_is_exact_where_the_rules_read_the_history(seed, name):
+    """The table keys on ``Game.position_key()``: where scores or legal plays depend on the order of play that
+    reached a position, two such orders must not share a value (the plain recursion has no table)."""
+    game = small_position(seed, rules=HISTORY_READING_RULES[name]())
+    for measure in ("score", "cards"):
+        assert EndgameSolver(measure, max_nodes=10**6).solve(game) == plain_maxn(game, measure)

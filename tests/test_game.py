@@ -272,3 +272,49 @@ def test_playing_cards_you_do_not_hold_is_refused_with_the_cards_named():
         g.play("3D 5D")
     with pytest.raises(IllegalPlay, match="not a combination"):
         g.play("3D 4D")
+
+
+def _leads(order: list[str]) -> Game:
+    """Seat 0 leads each single of ``order`` in turn; nobody can beat any of them, so each trick ends at once."""
+    game = Game("winner", hands=["KS AS 2S 3D", "4C", "5C", "6C"], first=0)
+    for card in order:
+        game.play(card)
+        for _ in range(3):
+            game.pass_turn()
+    return game
+
+
+def test_position_key_is_equal_for_two_orders_of_play_reaching_one_position():
+    assert _leads(["AS", "2S"]).position_key() == _leads(["2S", "AS"]).position_key()
+    assert _leads(["AS", "2S"]).position_key() != _leads(["AS", "KS"]).position_key()
+
+
+def test_position_key_keeps_the_history_a_round_played_on_reads():
+    """Once a seat is out, a round played on is scored by the cards left at that moment: two positions alike
+    in every hand, reached with other hands at the first going out, differ in key and in the result."""
+    hands = ["2S", "3D 7D", "4C 9C", "5C"]
+    before = Game("winner", hands=hands, first=1)  # the 3D is played before seat 0 goes out
+    for action in ("3D", "pass", "pass", "2S", "pass", "pass", "pass"):
+        before.play(action)
+    after = Game("winner", hands=hands, first=0)  # and here after it
+    for action in ("2S", "pass", "pass", "pass", "3D", "pass", "pass"):
+        after.play(action)
+    assert [str(after.hand(s)) for s in range(4)] == [str(before.hand(s)) for s in range(4)]
+    assert before.to_move == after.to_move == 1 and before.trick is None and after.trick is None
+    assert before.position_key() != after.position_key()
+    while not before.is_over:
+        move = before.legal_plays()[0]
+        before.play(move)
+        after.play(move)
+    assert after.is_over and before.result.scores != after.result.scores
+
+
+def test_position_key_is_restored_by_undo():
+    game = Game("classic", seed=11)
+    keys = [game.position_key()]
+    for _ in range(12):
+        game.play(game.legal_plays()[0])
+        keys.append(game.position_key())
+    for key in reversed(keys[:-1]):
+        game.undo()
+        assert game.position_key() == key

@@ -637,6 +637,57 @@ class Game:
             forfeited=self._forfeited,
         )
 
+    def position_key(self) -> tuple[Any, ...]:
+        """A hashable key of the round's position: what its rest depends on, not the order of play that led here.
+
+        Two positions of one round (the same deal, any order of play) with equal keys have the same legal
+        plays and, after the same actions, the same result, so a table of positions (the endgame solver's) may
+        value them once. The history enters only where the rules read it: once a seat has gone out, the actions
+        up to that moment (the scores of a round played on count the cards left then, and its last play); under
+        ``assistance_penalty`` the last play made and who has acted since; under ``three_threes_force_twos``
+        whether the play to beat opened its trick. Keys of different rounds are not comparable."""
+        history = self._history
+        top = self._top
+        first_out: tuple[tuple[int, int], ...] = ()
+        if self._finished and history:
+            winner = self._finished[0]
+            for at in range(len(history) - 1, -1, -1):
+                seat, play = history[at]
+                if seat == winner and not play.is_pass:
+                    first_out = tuple((s, p.mask) for s, p in history[: at + 1])
+                    break
+        last_play: tuple[int, ...] = ()
+        if self.rules.assistance_penalty:
+            acted = 0
+            for seat, play in reversed(history):
+                if not play.is_pass:
+                    last_play = (seat, play.mask, acted)
+                    break
+                acted |= 1 << seat
+        opened = bool(self.rules.three_threes_force_twos and top is not None and self._trick_open == len(history) - 1)
+        return (
+            tuple(self._hands),
+            self.to_move,
+            -1 if top is None else top.mask,
+            self._top_seat,
+            self._passed,
+            self._blocked,
+            self._required,
+            self._active,
+            self._finished,
+            self._stock_pos,
+            self._uncalled,
+            self._looked,
+            self._viewer,
+            self._horse,
+            self._forfeited,
+            self._over,
+            self.can_swap_leftover,
+            opened,
+            last_play,
+            first_out,
+        )
+
     @property
     def can_undo(self) -> bool:
         """Whether an action has been taken since the deal (so :meth:`undo` has something to take back)."""

@@ -5,7 +5,8 @@ it brings back are those of that policy's mistakes as much as of the candidate t
 the rest of the round is small enough to search whole (``benchmarks/endgame.py`` measures what that is worth):
 :class:`EndgameSolver` values a position with every hand known by *max^n* (each seat, at its turn, takes the
 move that is best for itself under the measure, every later move chosen the same way), with a transposition
-table over the state the engine keeps, so a line reached by two orders of play is searched once. Ties go to the
+table keyed on :meth:`Game.position_key`, so a position reached by two orders of play is searched once (and
+two that only look alike, where the rules read the order of play, are not merged). Ties go to the
 move the engine lists first (plays lowest first, then the pass), so the value is a function of the position
 alone.
 
@@ -26,27 +27,6 @@ T = TypeVar("T")
 
 # positions a solve may visit before it gives up (about 10 ms of the engine's moves a thousand)
 DEFAULT_MAX_NODES = 4000
-
-
-def state_key(game: Game) -> tuple:
-    """What the rest of the round depends on: the hands, whose turn, the trick and the seats out or passed.
-    (The history is left out: two orders of play that reach the same state go on alike.)"""
-    top = game._top
-    return (
-        tuple(game._hands),
-        game.to_move,
-        -1 if top is None else top.mask,
-        game._top_seat,
-        game._passed,
-        game._blocked,
-        game._required,
-        game._active,
-        game._finished,
-        game._stock_pos,
-        game._uncalled,
-        game._looked,
-        game._forfeited,
-    )
 
 
 class EndgameSolver:
@@ -91,7 +71,7 @@ class EndgameSolver:
         if game.is_over:
             assert game.result is not None
             return tuple(round_utility(game.result, self.measure))
-        key = state_key(game)
+        key = game.position_key()
         got = self.table.get(key)
         if got is not None:
             return got
