@@ -233,7 +233,10 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=0.5, help="omniscient-searched: the other seats' softmax")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--baseline", type=Path, default=None, help="shipped's match, saved by strength.py --out")
+    ap.add_argument("--out", type=Path, default=None, help="a folder: each variant's games as VARIANT-sSEED.json.gz")
     args = ap.parse_args()
+    if args.out is not None and not args.out.is_dir():
+        ap.error(f"--out {args.out}: there is no such folder")
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for v in variants:
         if v not in VARIANTS:
@@ -262,7 +265,10 @@ def main() -> None:
                 if done % max(1, deals // 10) == 0 or done == deals:
                     console.print(f"  {variant}: {done}/{deals} deals, {time.perf_counter() - t0:.0f} s", style="dim")
         lineup = [{"label": variant}] + [{"label": opponent}] * (PLAYERS - 1)
-        results[variant] = summarised(ArenaResult({"lineup": lineup}, records), deals)
+        played = ArenaResult({"lineup": lineup, "seed": args.seed, "rules": "classic", "spec": args.spec}, records)
+        if args.out is not None:  # kept game by game, to pool with other seeds (ArenaResult.pooled)
+            played.save(args.out / f"{variant}-s{args.seed}.json.gz")
+        results[variant] = summarised(played, deals)
         console.print(f"{variant}: {len(records)} games in {time.perf_counter() - t0:.0f} s")
     base = results["shipped"]["deals"]
     table = Table(title=f"classic, against three {opponent}, {deals} deals x {PLAYERS} seatings, one point a card left")
