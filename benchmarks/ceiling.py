@@ -71,6 +71,9 @@ class TrueDeal:
     def sample(self, rng: Any) -> list[int]:
         return [self.game.hand(s).mask for s in range(self.game.n)]
 
+    def sample_weighted(self, rng: Any) -> tuple[list[int], float]:
+        return self.sample(rng), 0.0
+
 
 def searching_playout(game: Game, policy: HeuristicPolicy, played: int, measure: str, inner: int) -> Any:
     """Play ``game`` to its end (in place), every seat choosing among the heuristic's best ``inner`` moves and

@@ -777,6 +777,9 @@ class _SeesTheDeal(InferenceSearchBot):
     def sample(self, rng):
         return [self.game.hand(s).mask for s in range(self.game.n)]
 
+    def sample_weighted(self, rng):
+        return self.sample(rng), 0.0
+
 
 def test_the_searched_deals_come_from_the_deal_sampler_hook():
     """Given the true deal, the search plays the candidate whose heuristic play-out on it scores best (the

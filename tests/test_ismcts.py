@@ -92,6 +92,9 @@ class _TrueDeal:
     def sample(self, rng):
         return list(self.hands)
 
+    def sample_weighted(self, rng):
+        return self.sample(rng), 0.0
+
 
 class _Omniscient(ISMCTSBot):
     """ismcts searching the true deal only."""

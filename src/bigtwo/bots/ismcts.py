@@ -76,9 +76,17 @@ class DealPool:
     weight (:func:`~bigtwo.bots.search.tempered_weights`); the weights are recomputed as the pool grows by a
     quarter, a newer deal waiting until then."""
 
-    def __init__(self, rules: Ruleset, obs: Observation, model: PlayModel | None, min_ess: float, rng: Any):
+    def __init__(
+        self,
+        rules: Ruleset,
+        obs: Observation,
+        model: PlayModel | None,
+        min_ess: float,
+        rng: Any,
+        sampler: DealSampler | None = None,
+    ):
         self.rules, self.obs, self.model, self.min_ess, self.rng = rules, obs, model, min_ess, rng
-        self.sampler = DealSampler(rules, obs)
+        self.sampler = sampler if sampler is not None else DealSampler(rules, obs)
         self.games: list[Game] = []
         self.played: list[int] = []
         self.logw: list[float] = []
@@ -89,13 +97,12 @@ class DealPool:
     def add(self, deadline: float | None) -> bool:
         """Sample one more deal; False when the deadline passed first or no consistent deal was found."""
         while True:
-            hands = self.sampler.sample(self.rng)
-            lw = 0.0
+            hands, lw = self.sampler.sample_weighted(self.rng)
             if self.model is not None:
                 got = self.model.log_likelihood(hands, deadline)
                 if got is None:
                     return False
-                lw = got
+                lw += got
             base = determinised(self.rules, self.obs, hands, self.rng) if lw > -math.inf else None
             if base is not None:
                 break
@@ -175,7 +182,7 @@ class ISMCTSBot(InferenceSearchBot):
     def _deal_pool(self, rules: Ruleset, obs: Observation, model: PlayModel | None) -> DealPool:
         """Where the searched deals come from: the seat's observation alone (a test or a diagnostic may search
         the true deal instead)."""
-        return DealPool(rules, obs, model, self.min_ess, self.rng)
+        return DealPool(rules, obs, model, self.min_ess, self.rng, self._deal_sampler(rules, obs))
 
     def _search_candidates(
         self,

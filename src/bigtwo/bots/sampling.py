@@ -204,6 +204,10 @@ class DealSampler:
         """Every seat's hand as a mask (the observer's own as it is), uniform over the consistent deals."""
         return self._draw_consistent(rng, self.lead_passes)
 
+    def sample_weighted(self, rng: random.Random) -> tuple[list[int], float]:
+        """A deal and its log importance weight: 0, every deal here being drawn as likely as the target says."""
+        return self.sample(rng), 0.0
+
 
 def action_log_probability(
     scored: list[tuple[float, Any]], legal: int, chosen: int, temperature: float, uniform: float

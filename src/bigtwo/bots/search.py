@@ -432,6 +432,7 @@ class InferenceSearchBot(SearchBot):
         opponent_temperature: float = 0.0,
         heuristic_opponents: float = 0.0,
         win_bonus: float = 0.0,
+        belief_weights: str | None = None,
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -518,6 +519,15 @@ class InferenceSearchBot(SearchBot):
         # points added to a play-out's worth where the searching seat goes out first: a search whose play-outs
         # play every seat alike wins no more rounds than its field, and this weighs going out above the measure
         self.win_bonus = win_bonus
+        # the beliefs' source: None, the opponents' past plays judged by the model of play (``PlayModel``); a
+        # belief network ("shipped": the package's for the table, where it has one; or a file) that deals the
+        # hidden cards where it applies (:mod:`bigtwo.bots.belief`)
+        self.belief_weights = belief_weights
+        self._belief_encoders: dict[tuple[Ruleset, int], Any] = {}
+        if belief_weights not in (None, "shipped"):
+            from bigtwo.bots.belief import BeliefNet
+
+            BeliefNet.load(belief_weights)  # checked now, in words, not at the first decision
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -649,14 +659,35 @@ class InferenceSearchBot(SearchBot):
         return ModelOfPlay(ranker, mine, others, belief)
 
     def _deal_sampler(self, rules: Ruleset, obs: Observation) -> DealSampler:
-        """Where the searched deals come from: the seat's observation alone (a diagnostic that measures what
-        perfect beliefs would be worth replaces it, outside the package: benchmarks/ceiling.py)."""
-        return DealSampler(rules, obs)
+        """Where the searched deals come from: the seat's observation alone, dealt by the belief network where
+        one is chosen and applies (a diagnostic that measures what perfect beliefs would be worth replaces it,
+        outside the package: benchmarks/ceiling.py)."""
+        net = self._belief_net(rules, obs)
+        if net is None:
+            return DealSampler(rules, obs)
+        from bigtwo.bots.belief import BeliefEncoder, BeliefSampler
+
+        key = (rules, obs.players)
+        encoder = self._belief_encoders.get(key)
+        if encoder is None:
+            encoder = self._belief_encoders[key] = BeliefEncoder(rules, obs.players, int(net.meta["history"]))
+        return BeliefSampler(rules, obs, net, encoder)
+
+    def _belief_net(self, rules: Ruleset, obs: Observation) -> Any:
+        """The belief network that deals this decision's hidden cards, or None (none chosen, none for the
+        table, beliefs off, or a table it does not read)."""
+        if self.belief_weights is None or not self.beliefs:
+            return None
+        from bigtwo.bots.belief import applies, belief_network
+
+        if not applies(rules, obs):
+            return None
+        return belief_network(self.belief_weights, rules, obs.players)
 
     def _belief_model(self, rules: Ruleset, obs: Observation, play: ModelOfPlay) -> PlayModel | None:
         """The likelihood of the others' observed plays and passes on a sampled deal, or None where there is
         nothing to weigh (beliefs off, or nothing an opponent did that the model reads)."""
-        if not self.beliefs or self.belief_strength <= 0:
+        if not self.beliefs or self.belief_strength <= 0 or self._belief_net(rules, obs) is not None:
             return None
         model = PlayModel(rules, obs, *play.belief, self.belief_strength)
         return model if model.active else None
@@ -745,7 +776,7 @@ class InferenceSearchBot(SearchBot):
                     top = max(x for x, _ in batch)
                     hands = self.rng.choices([h for _, h in batch], weights=[math.exp(x - top) for x, _ in batch])[0]
                 else:
-                    hands = sampler.sample(self.rng)
+                    hands, lw = sampler.sample_weighted(self.rng)
                     if model is not None:
                         got = model.log_likelihood(hands, deadline)
                         if got is None:
@@ -756,7 +787,7 @@ class InferenceSearchBot(SearchBot):
                             if failures > MAX_FAILED_SAMPLES:
                                 return None
                             continue
-                        lw = got
+                        lw += got
                 base = determinised(rules, obs, hands, self.rng)
                 if base is None:
                     failures += 1

@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from bigtwo.cli.beliefs import beliefs_app
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
@@ -28,6 +29,7 @@ rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True
 app.add_typer(rules_app, name="rules")
 app.add_typer(ladder_app, name="ladder")
 app.add_typer(standin_app, name="standin")
+app.add_typer(beliefs_app, name="beliefs")
 app.command()(serve)
 app.command()(train)
 app.command()(imitate)
