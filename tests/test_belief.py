@@ -241,3 +241,18 @@ def test_the_benchmark_judges_every_source_on_the_true_deal(tmp_path):
     assert p.tolist() == [[0.0, 0.75, 0.25, 0.0], [0.0, 0.25, 0.75, 0.0]]
     nats, right = beliefs.judge(p, [1, 1])
     assert nats == pytest.approx(-(math.log(0.75) + math.log(0.25)) / 2) and right == 0.5
+
+
+def test_the_shipped_network_is_classic_s_with_four_players():
+    assert ("classic", 4) in shipped_beliefs()
+    net = belief_network("shipped", RULES, 4)
+    assert net is not None and net.players == 4 and net.rules_name == "classic"
+    assert belief_network("shipped", RULES, 3) is None  # no network for three players: sampled as before
+    game = played_to(6, 20)
+    obs = game.observe(game.to_move)
+    bot = make("isearch", seed=1, iterations=6, utility="cards", belief_weights="shipped")
+    assert isinstance(bot._deal_sampler(RULES, obs), BeliefSampler)
+    assert bot.choose_play(RULES, obs) in game.legal_plays()
+    # fitted held out on whole rounds, better than dealing uniformly on its own field's play
+    result = net.meta["result"]
+    assert result["epochs"][result["kept"] - 1]["validation_loss"] < result["uniform_loss"]
