@@ -44,22 +44,22 @@ from rich.table import Table  # noqa: E402
 from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.arena.play import bot_seed, deal_seed  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
-from bigtwo.bots.belief import BeliefEncoder, BeliefSampler, applies, belief_network, class_masks  # noqa: E402
+from bigtwo.bots.belief import (  # noqa: E402
+    BeliefEncoder,
+    BeliefSampler,
+    applies,
+    belief_network,
+    class_masks,
+    true_classes,
+)
 from bigtwo.bots.sampling import DealSampler  # noqa: E402
 from bigtwo.bots.search import InferenceSearchBot, effective_size, tempered_weights  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
-from bigtwo.cards import bits  # noqa: E402
 
 console = Console(highlight=False, width=130)
 PLAYERS = 4
 SOURCES = ("uniform", "heuristic", "network", "network deals")
 MIX = 0.05  # the uniform's share mixed into sampled estimates
-
-
-def true_classes(game: Game, seat: int, cards: list[int]) -> list[int]:
-    n = game.n
-    holder = {c: (s - seat) % n for s in range(n) for c in bits(game.hand(s).mask)}
-    return [holder.get(c, 0) for c in cards]
 
 
 def sampled_marginals(deals: list[list[int]], weights: list[float], cards: list[int], seat: int, n: int) -> np.ndarray:

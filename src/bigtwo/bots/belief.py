@@ -30,6 +30,7 @@ import numpy as np
 from bigtwo.bots.features import StateEncoder, info_from_observation
 from bigtwo.bots.npzfile import NpzWords, check_file, open_npz
 from bigtwo.bots.sampling import DealSampler
+from bigtwo.cards import bits
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
@@ -59,8 +60,9 @@ def public_tricks(rules: Ruleset, obs: Observation) -> list[Play | None]:
     history = obs.history
     if not history:
         return []
-    sampler = DealSampler(rules, obs)
-    hands = sampler._dealt(obs, sampler.sample(random.Random(0)))
+    hands = DealSampler(rules, obs).sample(random.Random(0))
+    for e in history:  # the hands as dealt: each seat's now and what it has played
+        hands[e.seat] |= e.play.mask
     game = Game(rules, hands=hands, first=history[0].seat)
     tops: list[Play | None] = []
     for e in history:
@@ -167,6 +169,7 @@ class BeliefNet:
         return cls(layers, meta)
 
 
+@lru_cache(maxsize=1)
 def shipped_beliefs() -> dict[tuple[str, int], str]:
     """The shipped belief networks, by (preset, players): their file names in the package."""
     folder = resources.files("bigtwo.bots") / "weights" / "belief"
@@ -209,6 +212,14 @@ def belief_network(which: str, rules: Ruleset, players: int) -> BeliefNet | None
             f"not {rules.name!r} with {players}"
         )
     return net
+
+
+def true_classes(game: Game, seat: int, cards: list[int]) -> list[int]:
+    """Where each of ``cards`` truly is, as a class of ``seat``'s beliefs (0: in no hand; r: the seat r places
+    after it): the labels a simulated round gives for free, and what a benchmark judges beliefs against."""
+    n = game.n
+    holder = {c: (s - seat) % n for s in range(n) for c in bits(game.hand(s).mask)}
+    return [holder.get(c, ASIDE) for c in cards]
 
 
 def class_masks(sampler: DealSampler) -> tuple[list[int], list[int]]:
@@ -255,7 +266,8 @@ class BeliefSampler(DealSampler):
         self.place = [-1] + [(self.seat + r) % n for r in range(1, n)]  # class -> seat (-1: no hand)
 
     def _draw_weighted(self, rng: random.Random) -> tuple[list[int], float]:
-        n = len(need := list(self.need_by_class))
+        need = list(self.need_by_class)
+        n = len(need)
         expected = list(self.expected)
         hands = list(self.known)
         hands[self.seat] = self.hand
@@ -277,6 +289,7 @@ class BeliefSampler(DealSampler):
                 k += 1
             while weights[k] == 0:  # rounding past the last place with room
                 k -= 1
+            # a card dealt where its probability is 0 (only when nowhere with room had more) weighs next to nothing
             logw += (logp[i][k] if row[k] > 0 else -30.0) - math.log(weights[k] / total)
             need[k] -= 1
             for j in range(n):

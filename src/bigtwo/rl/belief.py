@@ -28,13 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from bigtwo.bots.belief import BeliefEncoder, BeliefNet, applies, class_masks
+from bigtwo.bots.belief import BeliefEncoder, BeliefNet, applies, class_masks, true_classes
 from bigtwo.bots.heuristic import policy_for as heuristic_for
 from bigtwo.bots.learned import load_weights, scorer_of
 from bigtwo.bots.learned import policy_for as learned_for
 from bigtwo.bots.sampling import DealSampler
 from bigtwo.bots.view import view_from_game
-from bigtwo.cards import bits
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import load_rules
 
@@ -72,16 +71,6 @@ def rounds_of(need: np.ndarray) -> np.ndarray:
     """Round numbers of positions recorded in order without them: a round starts where the hidden cards grow."""
     hidden = need.sum(axis=1).astype(np.int64)
     return np.concatenate([[0], np.cumsum(hidden[1:] > hidden[:-1])]).astype(np.int32)
-
-
-def true_classes(game: Game, seat: int, cards: list[int]) -> list[int]:
-    """Where each card is, as a class of ``seat``'s beliefs: 0 in no hand, r the seat r places after it."""
-    n = game.n
-    holder = {}
-    for s in range(n):
-        for c in bits(game.hand(s).mask):
-            holder[c] = (s - seat) % n
-    return [holder.get(c, 0) for c in cards]
 
 
 def collect(
