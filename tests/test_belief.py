@@ -248,6 +248,9 @@ def test_the_shipped_network_is_classic_s_with_four_players():
     net = belief_network("shipped", RULES, 4)
     assert net is not None and net.players == 4 and net.rules_name == "classic"
     assert belief_network("shipped", RULES, 3) is None  # no network for three players: sampled as before
+    # classic's rounds with the suits renamed (Taiwan's C<D<H<S): the network reads cards by name, so not there
+    assert belief_network("shipped", load_rules("taiwan"), 4) is None
+    assert belief_network("shipped", load_rules("hong-kong"), 4) is net  # classic's very settings, named otherwise
     game = played_to(6, 20)
     obs = game.observe(game.to_move)
     bot = make("isearch", seed=1, iterations=6, utility="cards", belief_weights="shipped")

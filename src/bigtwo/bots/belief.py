@@ -35,7 +35,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
-from bigtwo.rules.ruleset import Ruleset
+from bigtwo.rules.ruleset import Ruleset, load_rules
 
 BELIEF_FORMAT = "bigtwo-beliefs/1"
 GROUPS = 4  # plays grouped by size: singles, pairs, triples, four cards or more
@@ -193,12 +193,21 @@ def _from_file(path: str, mtime_ns: int) -> BeliefNet:
     return BeliefNet.load(path)
 
 
+def same_cards_presets(rules: Ruleset) -> list[str]:
+    """The presets whose rounds these rules play with every card as it is named (the suits not renamed, as
+    Taiwan's are classic's: the network reads cards by name), whatever a round is worth."""
+    identity = (0, 1, 2, 3)
+    return [
+        p for p in rules.game_presets(scoring=False) if rules.suit_relabeling(load_rules(p), scoring=False) == identity
+    ]
+
+
 def belief_network(which: str, rules: Ruleset, players: int) -> BeliefNet | None:
     """The belief network ``which`` names ("shipped": the package's for this table, None where it has none;
     otherwise a file), checked against the table: a network for other rules or another table size is refused."""
     if which == "shipped":
         found = shipped_beliefs()
-        for preset in rules.game_presets(scoring=False):
+        for preset in same_cards_presets(rules):
             name = found.get((preset, players))
             if name is not None:
                 return _shipped(name)
@@ -206,7 +215,7 @@ def belief_network(which: str, rules: Ruleset, players: int) -> BeliefNet | None
     check_file(which, WORDS)
     resolved = Path(which).resolve()
     net = _from_file(str(resolved), resolved.stat().st_mtime_ns)
-    if net.players != players or net.rules_name not in (*rules.game_presets(scoring=False), rules.name):
+    if net.players != players or net.rules_name not in (*same_cards_presets(rules), rules.name):
         raise BigTwoError(
             f"belief weights {which} were fitted for {net.rules_name!r} with {net.players} players, "
             f"not {rules.name!r} with {players}"
