@@ -259,3 +259,16 @@ def test_the_shipped_network_is_classic_s_with_four_players():
     # fitted held out on whole rounds, better than dealing uniformly on its own field's play
     result = net.meta["result"]
     assert result["epochs"][result["kept"] - 1]["validation_loss"] < result["uniform_loss"]
+
+
+def test_the_commands_refuse_bad_settings_in_words(tmp_path):
+    from typer.testing import CliRunner
+
+    from bigtwo.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["beliefs", "collect", str(tmp_path / "d.npz"), "--rounds", "0"])
+    assert res.exit_code == 2 and "--rounds 0: must be 1 or more" in res.output
+    res = runner.invoke(app, ["beliefs", "collect", str(tmp_path / "d.npz"), "--field", str(tmp_path / "no.npz")])
+    assert res.exit_code == 2 and "no.npz" in res.output
+    assert not (tmp_path / "d.npz").exists()  # nothing written for a refused command

@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from bigtwo.cli.output import console
 from bigtwo.cli.train import _parse_hidden, _say
@@ -31,6 +33,7 @@ def collect(
     heuristic_share: Annotated[
         float, typer.Option("--heuristic-share", help="Share of seats the heuristic plays")
     ] = 0.2,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display")] = False,
 ) -> None:
     """Play rounds with a field of quick bots and record, at every decision, the seat's belief input and where
     each card it cannot see truly is.
@@ -40,11 +43,33 @@ def collect(
     """
     from bigtwo.rl.belief import collect as collect_rounds
 
-    if rounds < 1 or not 0 <= heuristic_share <= 1:
-        _say(f"--rounds {rounds} must be 1 or more and --heuristic-share {heuristic_share} lie in [0, 1]", style="red")
-        raise typer.Exit(2)
+    for wrong, words in (
+        (rounds < 1, f"--rounds {rounds}: must be 1 or more"),
+        (not 0 <= heuristic_share <= 1, f"--heuristic-share {heuristic_share}: must lie in [0, 1]"),
+    ):
+        if wrong:
+            _say(words, style="red")
+            raise typer.Exit(2)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f} of {task.total:,.0f} rounds, {task.fields[positions]:,} positions"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
     try:
-        data = collect_rounds(rules, players, rounds, seed, field, heuristic_share)
+        with Progress(*columns, console=console(), disable=quiet, transient=False) as bar:
+            task = bar.add_task(escape(f"{rules}: beliefs"), total=rounds, positions=0)
+            data = collect_rounds(
+                rules,
+                players,
+                rounds,
+                seed,
+                field,
+                heuristic_share,
+                progress=lambda done, positions: bar.update(task, completed=done, positions=positions),
+            )
     except BigTwoError as e:
         _say(str(e), style="red")
         raise typer.Exit(2) from None
