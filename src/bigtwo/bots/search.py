@@ -523,11 +523,12 @@ class InferenceSearchBot(SearchBot):
         # belief network ("shipped": the package's for the table, where it has one; or a file) that deals the
         # hidden cards where it applies (:mod:`bigtwo.bots.belief`)
         self.belief_weights = belief_weights
-        self._belief_encoders: dict[tuple[Ruleset, int], Any] = {}
+        # each table's belief network with its encoder (None: none for the table), found once, not a decision
+        self._beliefs: dict[tuple[Ruleset, int], Any] = {}
         if belief_weights not in (None, "shipped"):
-            from bigtwo.bots.belief import BeliefNet
+            from bigtwo.bots.belief import belief_file
 
-            BeliefNet.load(belief_weights)  # checked now, in words, not at the first decision
+            belief_file(belief_weights)  # read (once a process) and checked now, in words, not at a decision
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -662,27 +663,28 @@ class InferenceSearchBot(SearchBot):
         """Where the searched deals come from: the seat's observation alone, dealt by the belief network where
         one is chosen and applies (a diagnostic that measures what perfect beliefs would be worth replaces it,
         outside the package: benchmarks/ceiling.py)."""
-        net = self._belief_net(rules, obs)
-        if net is None:
+        found = self._belief_net(rules, obs)
+        if found is None:
             return DealSampler(rules, obs)
-        from bigtwo.bots.belief import BeliefEncoder, BeliefSampler
+        from bigtwo.bots.belief import BeliefSampler
 
-        key = (rules, obs.players)
-        encoder = self._belief_encoders.get(key)
-        if encoder is None:
-            encoder = self._belief_encoders[key] = BeliefEncoder(rules, obs.players, int(net.meta["history"]))
-        return BeliefSampler(rules, obs, net, encoder)
+        return BeliefSampler(rules, obs, *found)
 
     def _belief_net(self, rules: Ruleset, obs: Observation) -> Any:
-        """The belief network that deals this decision's hidden cards, or None (none chosen, none for the
-        table, beliefs off, or a table it does not read)."""
+        """The belief network and its encoder that deal this decision's hidden cards, or None (none chosen,
+        none for the table, beliefs off, or a table it does not read)."""
         if self.belief_weights is None or not self.beliefs:
             return None
-        from bigtwo.bots.belief import applies, belief_network
+        from bigtwo.bots.belief import BeliefEncoder, applies, belief_network
 
         if not applies(rules, obs):
             return None
-        return belief_network(self.belief_weights, rules, obs.players)
+        key = (rules, obs.players)
+        if key not in self._beliefs:
+            net = belief_network(self.belief_weights, rules, obs.players)
+            encoder = None if net is None else BeliefEncoder(rules, obs.players, int(net.meta["history"]))
+            self._beliefs[key] = None if net is None else (net, encoder)
+        return self._beliefs[key]
 
     def _belief_model(self, rules: Ruleset, obs: Observation, play: ModelOfPlay) -> PlayModel | None:
         """The likelihood of the others' observed plays and passes on a sampled deal, or None where there is
