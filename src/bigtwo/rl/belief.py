@@ -118,7 +118,7 @@ def collect(
             elif t is None:
                 move = heuristic.act(view_from_game(game, played), 0)
             else:
-                options = scorer.choices(game) if scorer.candidates else legal
+                options = scorer.choices(game)  # the legal plays, or the moves a search weighs for its stand-in
                 q = scorer.q(game, options) * scorer.scale
                 z = np.exp((q - q.max()) / t)
                 move = options[rng.choices(range(len(options)), weights=z.tolist())[0]]
