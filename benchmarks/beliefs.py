@@ -45,10 +45,9 @@ from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.arena.play import bot_seed, deal_seed  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
 from bigtwo.bots.belief import (  # noqa: E402
-    BeliefEncoder,
     BeliefSampler,
     applies,
-    belief_network,
+    belief_for,
     class_masks,
     true_classes,
 )
@@ -88,9 +87,9 @@ def survey_round(job: dict[str, Any]) -> list[dict[str, Any]]:
     index, seed, k = job["round"], job["seed"], job["deals"]
     game = Game(rules, players=PLAYERS, seed=deal_seed(seed, index))
     field = [BotSpec.parse(job["field"]).build(bot_seed(seed, index, 0, s)) for s in range(PLAYERS)]
-    net = belief_network(job["belief_weights"], rules, PLAYERS)
-    assert net is not None, "no belief network for classic with four players"
-    encoder = BeliefEncoder(rules, PLAYERS, int(net.meta["history"]))
+    found = belief_for(job["belief_weights"], rules, PLAYERS)
+    assert found is not None, "no belief network for classic with four players"
+    net, encoder = found
     searcher = InferenceSearchBot(seed=0)
     rng = random.Random(seed * 7919 + index)
     out = []

@@ -17,8 +17,10 @@ from bigtwo.bots.belief import (
     BeliefEncoder,
     BeliefNet,
     BeliefSampler,
+    belief_for,
     belief_network,
     class_masks,
+    probabilities,
     public_tricks,
     shipped_beliefs,
 )
@@ -176,6 +178,48 @@ def test_the_search_deals_from_the_network_and_refuses_what_does_not_fit(tmp_pat
         BeliefNet.load(tmp_path / "other.npz")
 
 
+def _renamed(mask: int, relabel: tuple[int, ...]) -> int:
+    """A card set with its suits renamed (``relabel[s]``: the new suit of suit ``s``; rank * 4 + suit)."""
+    return sum(1 << ((c & ~3) + relabel[c & 3]) for c in bits(mask))
+
+
+@pytest.mark.parametrize(("preset", "renamed"), [("taiwan", (1, 0, 2, 3)), ("pusoy-dos", (3, 0, 2, 1))])
+def test_rules_whose_rounds_are_classic_s_with_the_suits_renamed_get_classic_s_beliefs_renamed(
+    preset, renamed, tmp_path
+):
+    """Taiwan's rounds (C<D<H<S, the 3C leads) are classic's with clubs and diamonds renamed, Pusoy Dos's with
+    every suit renamed: a network fitted on classic believes of each card there exactly what it believes of the
+    renamed card in the renamed round, whole rounds long, and refuses rules it does not play."""
+    rules, classic = load_rules(preset), load_rules("classic")
+    net = random_net(4)
+    found = belief_for("shipped", rules, 4)
+    assert found is not None and found[1].suits == renamed
+    assert belief_for("shipped", classic, 4)[1].rows is None  # its own names: nothing to map
+    here = BeliefEncoder(rules, 4, suits=renamed)
+    there = BeliefEncoder(classic, 4)
+    bot = HeuristicBot()
+    for seed in range(2):
+        gt = Game(rules, players=4, seed=seed)
+        gc = Game(classic, players=4, hands=[_renamed(gt.hand(s).mask, renamed) for s in range(4)])
+        assert gc.to_move == gt.to_move
+        while not gt.is_over:
+            obs_t, obs_c = gt.observe(gt.to_move), gc.observe(gc.to_move)
+            assert np.array_equal(here.encode(obs_t), there.encode(obs_c))
+            st_, sc = DealSampler(rules, obs_t), DealSampler(classic, obs_c)
+            p_t = probabilities(net, here, obs_t, st_)
+            p_c = probabilities(net, there, obs_c, sc)
+            where = {c: i for i, c in enumerate(sc.pool)}
+            assert np.allclose(p_t, p_c[[where[_renamed(1 << c, renamed).bit_length() - 1] for c in st_.pool]])
+            move = bot.choose_play(rules, obs_t)
+            gt.play(move)
+            gc.play(next(p for p in gc.legal_plays() if p.mask == _renamed(move.mask, renamed)))
+    path = tmp_path / "classic.npz"
+    net.save(path)
+    assert belief_for(str(path), rules, 4)[1].suits == renamed  # a file fitted on classic, alike
+    with pytest.raises(BigTwoError, match="fitted for 'classic' with 4 players, not 'indonesia' with 4"):
+        belief_for(str(path), load_rules("indonesia"), 4)
+
+
 def test_a_table_the_network_does_not_read_samples_as_before(tmp_path):
     path = tmp_path / "beliefs.npz"
     random_net(1).save(path)
@@ -248,8 +292,8 @@ def test_the_shipped_network_is_classic_s_with_four_players():
     net = belief_network("shipped", RULES, 4)
     assert net is not None and net.players == 4 and net.rules_name == "classic"
     assert belief_network("shipped", RULES, 3) is None  # no network for three players: sampled as before
-    # classic's rounds with the suits renamed (Taiwan's C<D<H<S): the network reads cards by name, so not there
-    assert belief_network("shipped", load_rules("taiwan"), 4) is None
+    # classic's rounds with the suits renamed (Taiwan's C<D<H<S): the same network, shown the cards renamed
+    assert belief_network("shipped", load_rules("taiwan"), 4) is net
     assert belief_network("shipped", load_rules("hong-kong"), 4) is net  # classic's very settings, named otherwise
     game = played_to(6, 20)
     obs = game.observe(game.to_move)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from bigtwo.bots.features import StateEncoder, info_from_observation
+from bigtwo.bots.features import StateEncoder, info_from_observation, suit_columns
 from bigtwo.bots.npzfile import NpzWords, check_file, open_npz
 from bigtwo.bots.sampling import DealSampler
 from bigtwo.cards import bits
@@ -35,7 +35,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
-from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.rules.ruleset import Ruleset, list_presets, load_rules
 
 BELIEF_FORMAT = "bigtwo-beliefs/1"
 GROUPS = 4  # plays grouped by size: singles, pairs, triples, four cards or more
@@ -90,14 +90,22 @@ def applies(rules: Ruleset, obs: Observation) -> bool:
 
 class BeliefEncoder:
     """The network's input for one seat: the learned bot's state vector, then for each other seat (relative
-    order) and each size group the cards of the plays it passed on, then those of the plays it made."""
+    order) and each size group the cards of the plays it passed on, then those of the plays it made.
 
-    def __init__(self, rules: Ruleset, players: int, history: int = HISTORY):
+    ``suits`` (a suit relabeling, :meth:`Ruleset.suit_relabeling`) writes the cards as the rules the network
+    learned name them, where this table's rounds are theirs with the suits renamed (Taiwan's are classic's);
+    :attr:`rows` then maps this table's cards to the network's rows of output."""
+
+    def __init__(self, rules: Ruleset, players: int, history: int = HISTORY, suits: tuple[int, ...] | None = None):
         self.rules = rules
         self.n = players
-        self.states = StateEncoder(rules, players, history)
+        self.states = StateEncoder(rules, players, history, suits)
         self.width = self.states.width
         self.size = self.states.size + 2 * GROUPS * (players - 1) * self.width
+        self.suits = suits
+        self.columns = suit_columns(self.width, suits)
+        # this table's card c is the network's card rows[c] (None: the same names)
+        self.rows = None if self.columns is None else np.argsort(self.columns)
 
     def encode(self, obs: Observation) -> np.ndarray:
         """The input vector (float32) of the seat's observation."""
@@ -117,6 +125,8 @@ class BeliefEncoder:
         masks = [passed[(seat + r) % n][g] for r in range(1, n) for g in range(GROUPS)]
         masks += [made[(seat + r) % n][g] for r in range(1, n) for g in range(GROUPS)]
         rows = np.array([[m >> c & 1 for c in range(d)] for m in masks], dtype=np.float32)
+        if self.columns is not None:
+            rows = rows[:, self.columns]
         out[self.states.size :] = rows.reshape(-1)
         return out
 
@@ -201,33 +211,45 @@ def belief_file(path: str | Path) -> BeliefNet:
 
 
 @lru_cache(maxsize=64)
-def same_cards_presets(rules: Ruleset) -> tuple[str, ...]:
-    """The presets whose rounds these rules play with every card as it is named (the suits not renamed, as
-    Taiwan's are classic's: the network reads cards by name), whatever a round is worth. Cached: comparing
-    the rules with every preset takes about 12 ms."""
-    identity = (0, 1, 2, 3)
-    return tuple(
-        p for p in rules.game_presets(scoring=False) if rules.suit_relabeling(load_rules(p), scoring=False) == identity
-    )
+def _renaming(rules: Ruleset, learned: str) -> tuple[int, ...] | None:
+    """How these rules' suits are named in the preset ``learned``'s rounds (the identity where they are its
+    settings), or None where its rounds are not these rules' (whatever a round is worth). Cached: comparing
+    rules takes about a millisecond."""
+    return rules.suit_relabeling(load_rules(learned), scoring=False)
 
 
-def belief_network(which: str, rules: Ruleset, players: int) -> BeliefNet | None:
-    """The belief network ``which`` names ("shipped": the package's for this table, None where it has none;
-    otherwise a file), checked against the table: a network for other rules or another table size is refused."""
+def belief_for(which: str, rules: Ruleset, players: int) -> tuple[BeliefNet, BeliefEncoder] | None:
+    """The belief network ``which`` names, with the encoder that shows it this table: "shipped", the package's
+    for these rules (or for rules whose rounds these are with the suits renamed, as Taiwan's and Pusoy Dos's
+    are classic's), None where it has none; otherwise a file, refused in words where it was fitted for another
+    table."""
     if which == "shipped":
         found = shipped_beliefs()
-        for preset in same_cards_presets(rules):
+        for preset in rules.game_presets(scoring=False):
             name = found.get((preset, players))
             if name is not None:
-                return _shipped(name)
+                net = _shipped(name)
+                return net, BeliefEncoder(rules, players, int(net.meta["history"]), _renaming(rules, preset))
         return None
     net = belief_file(which)
-    if net.players != players or net.rules_name not in (*same_cards_presets(rules), rules.name):
+    suits: tuple[int, ...] | None = None
+    if net.players == players:
+        if net.rules_name in list_presets():  # a preset's: these rules' rounds must be its, suits renamed or not
+            suits = _renaming(rules, net.rules_name)
+        elif net.rules_name == rules.name:
+            suits = (0, 1, 2, 3)  # rules of one's own, known by their name
+    if suits is None:
         raise BigTwoError(
             f"belief weights {which} were fitted for {net.rules_name!r} with {net.players} players, "
             f"not {rules.name!r} with {players}"
         )
-    return net
+    return net, BeliefEncoder(rules, players, int(net.meta["history"]), suits)
+
+
+def belief_network(which: str, rules: Ruleset, players: int) -> BeliefNet | None:
+    """The network alone of :func:`belief_for`."""
+    found = belief_for(which, rules, players)
+    return None if found is None else found[0]
 
 
 def true_classes(game: Game, seat: int, cards: list[int]) -> list[int]:
@@ -252,7 +274,8 @@ def class_masks(sampler: DealSampler) -> tuple[list[int], list[int]]:
 def probabilities(net: BeliefNet, encoder: BeliefEncoder, obs: Observation, sampler: DealSampler) -> np.ndarray:
     """Each hidden card's probability of each class (rows: ``sampler.pool``), zero where a class holds none."""
     cards, need = class_masks(sampler)
-    logits = net.logits(encoder.encode(obs))[cards].astype(np.float64)
+    rows = cards if encoder.rows is None else encoder.rows[cards]
+    logits = net.logits(encoder.encode(obs))[rows].astype(np.float64)
     room = np.array(need, dtype=np.float64)
     with np.errstate(divide="ignore"):
         logits += np.log(room)  # the network gives the departure from dealing by room (-inf: a class with none)

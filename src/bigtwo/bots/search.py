@@ -675,15 +675,13 @@ class InferenceSearchBot(SearchBot):
         none for the table, beliefs off, or a table it does not read)."""
         if self.belief_weights is None or not self.beliefs:
             return None
-        from bigtwo.bots.belief import BeliefEncoder, applies, belief_network
+        from bigtwo.bots.belief import applies, belief_for
 
         if not applies(rules, obs):
             return None
         key = (rules, obs.players)
         if key not in self._beliefs:
-            net = belief_network(self.belief_weights, rules, obs.players)
-            encoder = None if net is None else BeliefEncoder(rules, obs.players, int(net.meta["history"]))
-            self._beliefs[key] = None if net is None else (net, encoder)
+            self._beliefs[key] = belief_for(self.belief_weights, rules, obs.players)
         return self._beliefs[key]
 
     def _belief_model(self, rules: Ruleset, obs: Observation, play: ModelOfPlay) -> PlayModel | None:
