@@ -109,3 +109,12 @@ WILD_TABLES = {
     "winner, wild": lambda: _wild("winner"),
     "tien-len, wild": lambda: _wild("tien-len"),
 }
+
+
+def renamed_cards(mask: int, relabel: tuple[int, ...]) -> int:
+    """A card set with its suits renamed (``relabel[s]``: the new suit of suit ``s``; rank * 4 + suit)."""
+    out = 0
+    for c in range(52):
+        if mask >> c & 1:
+            out |= 1 << ((c & ~3) + relabel[c & 3])
+    return out

@@ -29,6 +29,7 @@ from bigtwo.bots.registry import make
 from bigtwo.bots.sampling import DealSampler
 from bigtwo.cards import bits
 from bigtwo.errors import BigTwoError
+from tests.rulesets import renamed_cards
 
 RULES = load_rules("classic")
 
@@ -178,13 +179,8 @@ def test_the_search_deals_from_the_network_and_refuses_what_does_not_fit(tmp_pat
         BeliefNet.load(tmp_path / "other.npz")
 
 
-def _renamed(mask: int, relabel: tuple[int, ...]) -> int:
-    """A card set with its suits renamed (``relabel[s]``: the new suit of suit ``s``; rank * 4 + suit)."""
-    return sum(1 << ((c & ~3) + relabel[c & 3]) for c in bits(mask))
-
-
 @pytest.mark.parametrize(("preset", "renamed"), [("taiwan", (1, 0, 2, 3)), ("pusoy-dos", (3, 0, 2, 1))])
-def test_rules_whose_rounds_are_classic_s_with_the_suits_renamed_get_classic_s_beliefs_renamed(
+def test_rules_whose_rounds_are_classic_s_with_the_suits_renamed_get_classic_s_beliefsrenamed_cards(
     preset, renamed, tmp_path
 ):
     """Taiwan's rounds (C<D<H<S, the 3C leads) are classic's with clubs and diamonds renamed, Pusoy Dos's with
@@ -200,7 +196,7 @@ def test_rules_whose_rounds_are_classic_s_with_the_suits_renamed_get_classic_s_b
     bot = HeuristicBot()
     for seed in range(2):
         gt = Game(rules, players=4, seed=seed)
-        gc = Game(classic, players=4, hands=[_renamed(gt.hand(s).mask, renamed) for s in range(4)])
+        gc = Game(classic, players=4, hands=[renamed_cards(gt.hand(s).mask, renamed) for s in range(4)])
         assert gc.to_move == gt.to_move
         while not gt.is_over:
             obs_t, obs_c = gt.observe(gt.to_move), gc.observe(gc.to_move)
@@ -209,10 +205,10 @@ def test_rules_whose_rounds_are_classic_s_with_the_suits_renamed_get_classic_s_b
             p_t = probabilities(net, here, obs_t, st_)
             p_c = probabilities(net, there, obs_c, sc)
             where = {c: i for i, c in enumerate(sc.pool)}
-            assert np.allclose(p_t, p_c[[where[_renamed(1 << c, renamed).bit_length() - 1] for c in st_.pool]])
+            assert np.allclose(p_t, p_c[[where[renamed_cards(1 << c, renamed).bit_length() - 1] for c in st_.pool]])
             move = bot.choose_play(rules, obs_t)
             gt.play(move)
-            gc.play(next(p for p in gc.legal_plays() if p.mask == _renamed(move.mask, renamed)))
+            gc.play(next(p for p in gc.legal_plays() if p.mask == renamed_cards(move.mask, renamed)))
     path = tmp_path / "classic.npz"
     net.save(path)
     assert belief_for(str(path), rules, 4)[1].suits == renamed  # a file fitted on classic, alike

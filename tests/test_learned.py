@@ -28,6 +28,7 @@ from bigtwo.bots.learned import QPolicy, policy_for, scorer_for, shipped_weights
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.envs.batched import BatchedEnv
 from bigtwo.errors import BigTwoError
+from tests.rulesets import renamed_cards
 from tests.test_bots import HIDDEN_CASES, midgame, ruleset, scrambled
 
 PRESETS = ["classic", "bga", "president", "tien-len", "zheng-shangyou", "winner"]
@@ -204,15 +205,6 @@ def test_learned_bot_refuses_weights_for_another_table(tmp_path):
         make("learned", weights=str(path)).choose(g.rules, g.observation(g.to_move))
 
 
-def _renamed(mask: int, relabel: tuple[int, ...]) -> int:
-    """A card set with its suits renamed (``relabel[s]``: the new suit of suit ``s``; rank * 4 + suit)."""
-    out = 0
-    for c in range(52):
-        if mask >> c & 1:
-            out |= 1 << ((c & ~3) + relabel[c & 3])
-    return out
-
-
 @pytest.mark.parametrize("players", [4, 3])
 @pytest.mark.parametrize(
     ("preset", "renamed"),
@@ -234,13 +226,13 @@ def test_a_network_plays_its_rules_with_the_suits_renamed_exactly_as_its_own(pre
     assert here is not None and there is not None and here.suits == relabel and there.suits == (0, 1, 2, 3)
     for seed in range(2):
         gt = Game(taiwan, players=players, seed=seed)
-        gc = Game(classic, players=players, hands=[_renamed(gt.hand(s).mask, relabel) for s in range(players)])
+        gc = Game(classic, players=players, hands=[renamed_cards(gt.hand(s).mask, relabel) for s in range(players)])
         assert gc.to_move == gt.to_move  # the 3C's holder leads there, the 3D's (the same cards renamed) here
         while not gt.is_over:
             legal = gt.legal_plays()
             twins = {p.mask: p for p in gc.legal_plays()}
-            assert set(twins) == {_renamed(p.mask, relabel) for p in legal}
-            mirrored = [twins[_renamed(p.mask, relabel)] for p in legal]
+            assert set(twins) == {renamed_cards(p.mask, relabel) for p in legal}
+            mirrored = [twins[renamed_cards(p.mask, relabel)] for p in legal]
             q = here.q(gt, legal)
             assert np.array_equal(q, there.q(gc, mirrored))
             obs_t, obs_c = gt.observe(gt.to_move), gc.observe(gc.to_move)

@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from bigtwo.bots.features import StateEncoder, info_from_observation, suit_columns
+from bigtwo.bots.features import StateEncoder, info_from_observation
+from bigtwo.bots.learned import rules_learned, table_suits
 from bigtwo.bots.npzfile import NpzWords, check_file, open_npz
 from bigtwo.bots.sampling import DealSampler
 from bigtwo.cards import bits
@@ -35,7 +36,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.observation import Observation
-from bigtwo.rules.ruleset import Ruleset, list_presets, load_rules
+from bigtwo.rules.ruleset import Ruleset
 
 BELIEF_FORMAT = "bigtwo-beliefs/1"
 GROUPS = 4  # plays grouped by size: singles, pairs, triples, four cards or more
@@ -103,7 +104,7 @@ class BeliefEncoder:
         self.width = self.states.width
         self.size = self.states.size + 2 * GROUPS * (players - 1) * self.width
         self.suits = suits
-        self.columns = suit_columns(self.width, suits)
+        self.columns = self.states.columns  # the card columns renamed (None: the same names)
         # this table's card c is the network's card rows[c] (None: the same names)
         self.rows = None if self.columns is None else np.argsort(self.columns)
 
@@ -210,14 +211,6 @@ def belief_file(path: str | Path) -> BeliefNet:
     return _from_file(str(resolved), resolved.stat().st_mtime_ns)
 
 
-@lru_cache(maxsize=64)
-def _renaming(rules: Ruleset, learned: str) -> tuple[int, ...] | None:
-    """How these rules' suits are named in the preset ``learned``'s rounds (the identity where they are its
-    settings), or None where its rounds are not these rules' (whatever a round is worth). Cached: comparing
-    rules takes about a millisecond."""
-    return rules.suit_relabeling(load_rules(learned), scoring=False)
-
-
 def belief_for(which: str, rules: Ruleset, players: int) -> tuple[BeliefNet, BeliefEncoder] | None:
     """The belief network ``which`` names, with the encoder that shows it this table: "shipped", the package's
     for these rules (or for rules whose rounds these are with the suits renamed, as Taiwan's and Pusoy Dos's
@@ -229,13 +222,13 @@ def belief_for(which: str, rules: Ruleset, players: int) -> tuple[BeliefNet, Bel
             name = found.get((preset, players))
             if name is not None:
                 net = _shipped(name)
-                return net, BeliefEncoder(rules, players, int(net.meta["history"]), _renaming(rules, preset))
+                return net, BeliefEncoder(rules, players, int(net.meta["history"]), table_suits(net.meta, rules))
         return None
     net = belief_file(which)
     suits: tuple[int, ...] | None = None
     if net.players == players:
-        if net.rules_name in list_presets():  # a preset's: these rules' rounds must be its, suits renamed or not
-            suits = _renaming(rules, net.rules_name)
+        if rules_learned(net.meta) is not None:  # a preset's: these rules' rounds must be its, suits renamed or not
+            suits = table_suits(net.meta, rules)
         elif net.rules_name == rules.name:
             suits = (0, 1, 2, 3)  # rules of one's own, known by their name
     if suits is None:
