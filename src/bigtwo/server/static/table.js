@@ -62,8 +62,7 @@ export function tablePage(roomId, app, statusLine) {
         const fresh = state.chat.length > 0 || state.view !== null; // lines already said when we came in are not news
         for (const c of msg.messages) if (!(c.id in state.chatSeen)) state.chatSeen[c.id] = fresh ? now : 0;
         state.chat = msg.messages;
-        state.chatError = "";
-        chat.update();
+        chat.update(); // a refusal stays on screen until this person says something again (sayInChat)
         render();
         setTimeout(render, BUBBLE_MS + 50); // the speech bubbles go away
       }
@@ -816,12 +815,19 @@ export function tablePage(roomId, app, statusLine) {
       ev.preventDefault();
       const text = input.value.trim();
       if (!text) return;
-      send({ type: "chat", text });
+      sayInChat({ type: "chat", text });
       input.value = "";
     } }, input, h("button", { type: "submit", id: "chat-send" }, "Send"));
-    const emotes = h("div", { class: "emotes" }, Object.entries(EMOTES).map(([k, e]) => h("button", { class: "emote", "data-emote": k, title: k.replace("-", " "), type: "button", onclick: () => send({ type: "chat", emote: k }) }, e)));
+    const emotes = h("div", { class: "emotes" }, Object.entries(EMOTES).map(([k, e]) => h("button", { class: "emote", "data-emote": k, title: k.replace("-", " "), type: "button", onclick: () => sayInChat({ type: "chat", emote: k }) }, e)));
     const panel = h("section", { class: "panel chat", id: "chat" }, h("h3", {}, "Chat"), list, emotes, form, err);
     let shown = -1;
+    // the last refusal is cleared by the next line sent, not by anyone's line arriving: a broadcast of an
+    // earlier accepted line can come in just after the refusal and would wipe it before it was read
+    function sayInChat(msg) {
+      state.chatError = "";
+      err.textContent = "";
+      send(msg);
+    }
     function update() {
       const v = state.view;
       const seated = v && v.you.seat !== null;
