@@ -21,6 +21,11 @@ a decision, scored one point a card left:
   one deal differ as the futures of a real game do. The variants above weigh a candidate by one play-out of
   the true deal and no prior, a noisier judge than the search they bound; this one differs from the search
   in what it knows alone (and in the temperature, measured on its own as ``opponent_temperature``).
+- ``omniscient-late`` and ``omniscient-early``: ``--spec`` seeing the true deal as ``omniscient-searched`` does, but
+  only at its decisions with at most ``--late`` hidden cards (the cards in the other hands), or only at those with
+  more; at the others it is the spec as it plays, beliefs and all. Which part of a round the cheat's gain lies in:
+  early, where the hidden hands' shapes decide the plan and the table has shown little, or late, where few cards
+  are hidden and the history has had longest to tell of them.
 
 Each variant's mean points and win rate come with 95% intervals (Student's t over deals; Wilson), and its gain
 over ``shipped`` deal by deal. If even the ceilings stay short of a target, no belief model, and no faster or
@@ -29,6 +34,8 @@ longer search of the same play-outs, can reach it.
 Run: python benchmarks/ceiling.py [--budget-ms 100] [--games 320] [--workers 2] [--seed 2024]
      python benchmarks/ceiling.py --budget-ms 1000 --games 240 --variants omniscient \\
          --baseline runs/paired-1s/paired-7ddb923f8cf5.json
+     python benchmarks/ceiling.py --budget-ms 1000 --games 160 --workers 1 --variants omniscient-late --late 20 \\
+         --spec SPEC --baseline benchmarks/matches/isearch-1s-2057-mean-standin.json.gz --seed 2057
 """
 
 from __future__ import annotations
@@ -58,7 +65,15 @@ from bigtwo.bots.spec import BotSpec  # noqa: E402
 from bigtwo.utilities import round_utility  # noqa: E402
 
 console = Console(highlight=False, width=130)
-VARIANTS = ("shipped", "omniscient", "omniscient-nested", "omniscient-learned", "omniscient-searched")
+VARIANTS = (
+    "shipped",
+    "omniscient",
+    "omniscient-nested",
+    "omniscient-learned",
+    "omniscient-searched",
+    "omniscient-late",
+    "omniscient-early",
+)
 PLAYERS = 4
 
 
@@ -122,6 +137,32 @@ class OmniscientSearch(InferenceSearchBot):
         return TrueDeal(self.game)
 
 
+class OmniscientWhen(InferenceSearchBot):
+    """``isearch`` with every option it is given that searches the true deal (its beliefs off, the other seats of
+    its play-outs drawn from a softmax at ``temperature``) only at decisions whose hidden cards number at most
+    ``late`` (``late_only``) or more than ``late``; elsewhere it searches as the options say."""
+
+    def __init__(self, seed: int | None, game: Game, late: int, late_only: bool, temperature: float, **options: Any):
+        super().__init__(seed, **options)
+        self.game, self.late, self.late_only = game, late, late_only
+        self.cheat_temperature, self.own_temperature = temperature, self.opponent_temperature
+        self.own_beliefs = self.beliefs
+        self.cheated = 0  # decisions that searched the true deal (a test reads it)
+        self._cheat = False
+
+    def _decide(self, rules: Any, observation: Any) -> Any:
+        hidden = sum(observation.hand_sizes) - observation.hand.bit_count()
+        cheat = (hidden <= self.late) == self.late_only
+        self.cheated += cheat
+        self.beliefs = self.own_beliefs and not cheat
+        self.opponent_temperature = self.cheat_temperature if cheat else self.own_temperature
+        self._cheat = cheat
+        return super()._decide(rules, observation)
+
+    def _deal_sampler(self, rules: Any, obs: Any) -> Any:
+        return TrueDeal(self.game) if self._cheat else super()._deal_sampler(rules, obs)
+
+
 def searched_spec(spec: str, budget_ms: float) -> BotSpec:
     """``--spec``, or the shipped ``isearch`` at the budget; refused unless it is an ``isearch``."""
     parsed = BotSpec.parse(spec or f"isearch(budget_ms={budget_ms:g}, utility='cards')")
@@ -130,9 +171,14 @@ def searched_spec(spec: str, budget_ms: float) -> BotSpec:
     return parsed
 
 
-def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int, spec: str, temperature: float) -> Any:
+def build(
+    variant: str, seed: int, game: Game, budget_ms: float, inner: int, spec: str, temperature: float, late: int = 20
+) -> Any:
     if variant == "shipped":
         return searched_spec(spec, budget_ms).build(seed)
+    if variant in ("omniscient-late", "omniscient-early"):
+        options = searched_spec(spec, budget_ms).options
+        return OmniscientWhen(seed, game, late, variant == "omniscient-late", temperature, **options)
     if variant == "omniscient-searched":
         options = {**searched_spec(spec, budget_ms).options, "beliefs": False, "opponent_temperature": temperature}
         return OmniscientSearch(seed, game, **options)
@@ -164,6 +210,7 @@ def play_deal(job: dict) -> list[GameRecord]:
                 job["inner"],
                 job["spec"],
                 job["temperature"],
+                job["late"],
             )
             if e == 0
             else opponent.build(bot_seed(job["seed"], job["deal"], rotation, e))
@@ -234,6 +281,7 @@ def main() -> None:
     ap.add_argument("--inner", type=int, default=2, help="omniscient-nested: the heuristic's moves weighed a turn")
     ap.add_argument("--spec", default="", help="the isearch of shipped and omniscient-searched (default: shipped's)")
     ap.add_argument("--temperature", type=float, default=0.5, help="omniscient-searched: the other seats' softmax")
+    ap.add_argument("--late", type=int, default=20, help="omniscient-late/-early: the most hidden cards of 'late'")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--baseline", type=Path, default=None, help="shipped's match, saved by strength.py --out")
     ap.add_argument("--out", type=Path, default=None, help="a folder: each variant's games as VARIANT-sSEED.json.gz")
@@ -257,7 +305,7 @@ def main() -> None:
     for variant in variants:
         jobs = [
             {"variant": variant, "deal": d, "seed": args.seed, "budget_ms": args.budget_ms, "inner": args.inner,
-             "opponent": opponent, "spec": args.spec, "temperature": args.temperature}
+             "opponent": opponent, "spec": args.spec, "temperature": args.temperature, "late": args.late}
             for d in range(deals)
         ]  # fmt: skip
         t0 = time.perf_counter()
