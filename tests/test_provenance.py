@@ -106,3 +106,19 @@ def test_the_strength_benchmark_reuses_a_saved_match_only_if_its_bots_would_play
     assert found is not None and np.array_equal(
         [r.points for r in found[0].records], [r.points for r in result.records]
     )
+
+
+def test_a_weights_file_missing_here_is_said_to_be_missing_not_unset(tmp_path):
+    """A saved match names its network by the path it was played with; where that path holds no file now, the
+    difference says so and names the file (not 'unset', which reads as if the option were dropped)."""
+    path = tmp_path / "net.npz"
+    path.write_bytes(b"a network")
+    spec = BotSpec.parse(f"learned(weights={str(path)!r})")
+    before = provenance([spec])
+    path.unlink()
+    changed = differences(before, provenance([spec]))
+    digest = before["bots"][0]["files"]["weights"]
+    assert changed == [
+        f"learned's weights file weights: {str(path)!r} is not found here (it was {digest!r}), "
+        "so whether it is the same is unknown"
+    ]

@@ -131,10 +131,17 @@ def differences(saved: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
         out.append(f"{len(old_bots)} lineup entries (now {len(now['bots'])})")
         return out
     for old, new in zip(old_bots, now["bots"], strict=True):
-        for part in ("settings", "files"):
-            a, b = old.get(part) or {}, new[part]
-            what = "weights file" if part == "files" else "setting"
-            out += [f"{new['name']}'s {what} {key}: {was!r} (now {now_!r})" for key, was, now_ in changed_keys(a, b)]
+        a, b = old.get("settings") or {}, new["settings"]
+        out += [f"{new['name']}'s setting {key}: {was!r} (now {now_!r})" for key, was, now_ in changed_keys(a, b)]
+        a, b = old.get("files") or {}, new["files"]
+        for key, was, now_ in changed_keys(a, b):
+            if key in a and key not in b and key in new["settings"]:  # named, but no such file here to compare
+                out.append(
+                    f"{new['name']}'s weights file {key}: {new['settings'][key]!r} is not found here "
+                    f"(it was {was!r}), so whether it is the same is unknown"
+                )
+            else:
+                out.append(f"{new['name']}'s weights file {key}: {was!r} (now {now_!r})")
     return out
 
 
