@@ -3,7 +3,8 @@
 The README's 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
 matches by what played (the bot's spec options and the digest of the network it searched with, whatever the
 file named it), pools each group's deals, and prints one Markdown row a bot: its points a game and win rate
-with 95% intervals over deals, the slowest decision, and deal by deal beside the search as shipped on the deals
+with 95% intervals over deals, the slowest decision (in the bot's own CPU time, what the 1 s limit is judged
+by, beside the wall clock's), and deal by deal beside the search as shipped on the deals
 both played (keyed by the deal's cards, so sets pair whatever their order).
 
 Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
@@ -56,7 +57,9 @@ class Standing:
     seeds: list[int] = field(default_factory=list)
     points: dict[int, float] = field(default_factory=dict)  # mean points by the deal's seed
     wins: dict[int, list[float]] = field(default_factory=dict)  # 1.0 a game won, by the deal's seed
-    slowest_ms: float = 0.0
+    slowest_ms: float = 0.0  # on the wall clock
+    slowest_cpu_ms: float = 0.0  # in its own CPU time, over the games that recorded it
+    untimed: int = 0  # games saved without a record of CPU time
 
     def add(self, name: str, result: ArenaResult) -> None:
         self.files.append(name)
@@ -67,6 +70,18 @@ class Standing:
                 seat = r.entries.index(0)
                 self.wins.setdefault(r.deal_seed, []).append(1.0 if r.winner == seat else 0.0)
         self.slowest_ms = max(self.slowest_ms, result.summary()[0].max_ms_per_move)
+        timed = [r.slowest_seconds(0) for r in result.records if 0 in r.entries and r.max_cpu_seconds]
+        self.slowest_cpu_ms = max([self.slowest_cpu_ms, *(1000 * t for t in timed)])
+        self.untimed += sum(1 for r in result.records if 0 in r.entries and not r.max_cpu_seconds)
+
+    def slowest(self) -> str:
+        """The slowest decision in words: own CPU time (wall clock), the CPU figure marked where some games
+        did not record it."""
+        wall = f"{math.ceil(self.slowest_ms):,}"
+        if not self.slowest_cpu_ms:
+            return f"not recorded (wall {wall})"
+        cpu = f"{math.ceil(self.slowest_cpu_ms):,}"
+        return f"{cpu}{'*' if self.untimed else ''} (wall {wall})"
 
     def interval(self) -> Interval:
         return clustered_interval({d: [p] for d, p in self.points.items()})
@@ -102,8 +117,8 @@ def table(rows: list[Standing], names: dict[str, str]) -> str:
     shipped = shipped_models().get(SEARCH_NETWORK)
     reference = next((s for s in rows if s.network == shipped and s.options == REFERENCE), None)
     lines = [
-        "| bot | network | seeds | deals | points a game [95% CI] | win rate [95% CI] | slowest decision (ms) "
-        "| deal by deal beside the search as shipped (deals) |",
+        "| bot | network | seeds | deals | points a game [95% CI] | win rate [95% CI] "
+        "| slowest decision, ms: own CPU (wall clock) | deal by deal beside the search as shipped (deals) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for s in rows:
@@ -123,7 +138,7 @@ def table(rows: list[Standing], names: dict[str, str]) -> str:
             f"| `{s.options}` | {names.get(s.network, s.network)} | {seeds} | {len(s.points)} "
             f"| **{signed(iv.mean)}** [{signed(iv.low)}, {signed(iv.high)}] "
             f"| {100 * win.mean:.1f}% [{100 * win.low:.1f}%, {100 * win.high:.1f}%] "
-            f"| {math.ceil(s.slowest_ms):,} | {paired} |"
+            f"| {s.slowest()} | {paired} |"
         )
     return "\n".join(lines)
 

@@ -183,3 +183,12 @@ def test_the_readme_standing_at_1_s_is_what_the_kept_matches_pool_to():
     standing = benchmark_module("standing")
     printed = standing.table(standing.standings(), standing.network_names())
     assert printed in (BENCHMARKS.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_kept_1_s_decision_was_within_1_s_of_the_bot_s_own_time():
+    """The target's time rule, read from the kept games: each bot's slowest decision in its own CPU time is
+    under its 1 s budget (the wall clock, which another process on the core can stretch, is shown beside it)."""
+    standing = benchmark_module("standing")
+    rows = standing.standings()
+    assert rows and all(row.untimed == 0 and 0 < row.slowest_cpu_ms <= 1000 for row in rows)
+    assert all(row.slowest().endswith(f"(wall {math.ceil(row.slowest_ms):,})") for row in rows)
