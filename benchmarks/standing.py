@@ -69,10 +69,11 @@ class Standing:
             if 0 in r.entries:
                 seat = r.entries.index(0)
                 self.wins.setdefault(r.deal_seed, []).append(1.0 if r.winner == seat else 0.0)
+                if r.max_cpu_seconds:
+                    self.slowest_cpu_ms = max(self.slowest_cpu_ms, 1000 * r.slowest_seconds(0))
+                else:
+                    self.untimed += 1
         self.slowest_ms = max(self.slowest_ms, result.summary()[0].max_ms_per_move)
-        timed = [r.slowest_seconds(0) for r in result.records if 0 in r.entries and r.max_cpu_seconds]
-        self.slowest_cpu_ms = max([self.slowest_cpu_ms, *(1000 * t for t in timed)])
-        self.untimed += sum(1 for r in result.records if 0 in r.entries and not r.max_cpu_seconds)
 
     def slowest(self) -> str:
         """The slowest decision in words: own CPU time (wall clock), the CPU figure marked where some games
