@@ -1,11 +1,11 @@
 """Where each bot stands over every 1 s match kept in benchmarks/matches. (Not a test: it prints.)
 
 The README's 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
-matches by what played (the bot's spec options and the digest of the network it searched with, whatever the
-file named it), pools each group's deals, and prints one Markdown row a bot: its points a game and win rate
-with 95% intervals over deals, the slowest decision (in the bot's own CPU time, what the 1 s limit is judged
-by, beside the wall clock's), and deal by deal beside the search as shipped on the deals
-both played (keyed by the deal's cards, so sets pair whatever their order).
+matches by what played (the bot's spec options, the digest of the network it searched with, whatever the file
+named it, and the digests of the other files it named), pools each group's deals, and prints one Markdown row a
+bot: its points a game and win rate with 95% intervals over deals, the slowest decision (in the bot's own CPU
+time, what the 1 s limit is judged by, beside the wall clock's), and deal by deal beside the search as shipped
+on the deals both played (keyed by the deal's cards, so sets pair whatever their order).
 
 Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
 """
@@ -95,17 +95,24 @@ class Standing:
         return mean_interval([self.points[d] - other.points[d] for d in common])
 
 
+def other_files(result: ArenaResult) -> tuple[tuple[str, str], ...]:
+    """The digests of the files the match's first bot named besides its network (the opponents' model, the
+    belief network...): two matches that named a file alike but read different contents are two bots."""
+    files = result.config["provenance"]["bots"][0]["files"]
+    return tuple(sorted((option, digest) for option, digest in files.items() if option != "weights"))
+
+
 def standings(folder: Path = MATCHES) -> list[Standing]:
-    """The kept matches grouped by bot (spec options without the network's file name, and the network's
-    digest), best pooled mean first."""
-    groups: dict[tuple[str, str], Standing] = {}
+    """The kept matches grouped by bot (spec options without the network's file name, the network's digest and
+    those of the other files it named), best pooled mean first."""
+    groups: dict[tuple[str, str, tuple[tuple[str, str], ...]], Standing] = {}
     for path in sorted(folder.glob("*.json.gz")):
         result = ArenaResult.load(path)
         entry = result.config["lineup"][0]
         words = [f"{k}={v!r}" for k, v in entry["options"].items() if k != "weights"]
         options = f"{entry['name']}({', '.join(words)})"
-        key = (options, network_of(result))
-        groups.setdefault(key, Standing(*key)).add(path.name, result)
+        key = (options, network_of(result), other_files(result))
+        groups.setdefault(key, Standing(options, key[1])).add(path.name, result)
     return sorted(groups.values(), key=lambda s: -s.interval().mean)
 
 

@@ -178,6 +178,20 @@ def test_a_bot_s_kept_matches_pool_by_its_network_not_the_file_that_named_it():
     assert paired is not None and paired.n == 80  # seeds 2057 and 2058, both played by both networks
 
 
+def test_matches_that_named_a_file_alike_but_read_other_contents_are_two_bots(tmp_path):
+    """benchmarks/standing.py keys a bot by the digests of every file it named, not by the names: a copy of a kept
+    match whose opponents' model had other contents under the same name stands apart; an exact copy pools."""
+    standing = benchmark_module("standing")
+    kept = ArenaResult.load(BENCHMARKS / "matches" / "isearch-1s-2061-mean-standin-beliefs.json.gz")
+    kept.save(tmp_path / "a.json.gz")
+    kept.save(tmp_path / "b.json.gz")
+    kept.config["provenance"]["bots"][0]["files"]["opponent_weights"] = "0123456789abcdef"
+    kept.save(tmp_path / "c.json.gz")
+    rows = standing.standings(tmp_path)
+    assert sorted(sorted(row.files) for row in rows) == [["a.json.gz", "b.json.gz"], ["c.json.gz"]]
+    assert len({row.options for row in rows}) == 1  # the same words: only the contents differ
+
+
 def test_the_readme_standing_at_1_s_is_what_the_kept_matches_pool_to():
     """The README's standing table is benchmarks/standing.py's output over benchmarks/matches, as it is now."""
     standing = benchmark_module("standing")
