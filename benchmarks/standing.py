@@ -4,8 +4,9 @@ The README's 1 s table grows a row a match, and a bot's matches lie scattered th
 matches by what played (the bot's spec options, the digest of the network it searched with, whatever the file
 named it, and the digests of the other files it named), pools each group's deals, and prints one Markdown row a
 bot: its points a game and win rate with 95% intervals over deals, the slowest decision (in the bot's own CPU
-time, what the 1 s limit is judged by, beside the wall clock's), and deal by deal beside the search as shipped
-on the deals both played (keyed by the deal's cards, so sets pair whatever their order).
+time, what the 1 s limit is judged by, beside the wall clock's), and deal by deal beside the reference (the
+search as it shipped while the target was pursued) on the deals both played (keyed by the deal's cards, so
+sets pair whatever their order).
 
 Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
 """
@@ -24,7 +25,11 @@ from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wils
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = ROOT / "benchmarks" / "matches"
 SEARCH_NETWORK = "search/classic-4p.npz"  # the search's shipped network at classic with four players
-REFERENCE = "isearch(budget_ms=1000, utility='cards')"  # the search as shipped, as the matches name it
+# the reference: the search as it shipped while the target was pursued (the thirteenth stage's network at 34M
+# frames, nothing else named), kept in training/ since the spec that met the target became the default
+REFERENCE = "isearch(budget_ms=1000, utility='cards')"
+REFERENCE_NETWORK = ROOT / "training" / "classic-4p-stage13-34m.npz"
+FILE_WORDS = {"opponent_weights": "opponents", "belief_weights": "beliefs"}  # the files beside the network
 
 
 def network_names() -> dict[str, str]:
@@ -51,8 +56,9 @@ def network_of(result: ArenaResult) -> str:
 class Standing:
     """One bot's kept matches pooled."""
 
-    options: str  # its spec's options but the network's file name
+    options: str  # its spec's options but the files it named
     network: str  # the digest of its network
+    others: tuple[tuple[str, str], ...] = ()  # the digests of the other files it read, by option
     files: list[str] = field(default_factory=list)
     seeds: list[int] = field(default_factory=list)
     points: dict[int, float] = field(default_factory=dict)  # mean points by the deal's seed
@@ -96,23 +102,26 @@ class Standing:
 
 
 def other_files(result: ArenaResult) -> tuple[tuple[str, str], ...]:
-    """The digests of the files the match's first bot named besides its network (the opponents' model, the
-    belief network...): two matches that named a file alike but read different contents are two bots."""
+    """The digests of the files the match's first bot read besides its network (the opponents' model, the
+    belief network...), named or shipped: two matches that named a file alike but read different contents
+    are two bots, and a spec that names a file is the same bot as one whose default reads the same file."""
     files = result.config["provenance"]["bots"][0]["files"]
     return tuple(sorted((option, digest) for option, digest in files.items() if option != "weights"))
 
 
 def standings(folder: Path = MATCHES) -> list[Standing]:
-    """The kept matches grouped by bot (spec options without the network's file name, the network's digest and
-    those of the other files it named), best pooled mean first."""
+    """The kept matches grouped by bot (spec options without the files it named, the network's digest and
+    those of the other files it read), best pooled mean first."""
     groups: dict[tuple[str, str, tuple[tuple[str, str], ...]], Standing] = {}
     for path in sorted(folder.glob("*.json.gz")):
         result = ArenaResult.load(path)
         entry = result.config["lineup"][0]
-        words = [f"{k}={v!r}" for k, v in entry["options"].items() if k != "weights"]
+        others = other_files(result)
+        named = {"weights", *(option for option, _ in others)}
+        words = [f"{k}={v!r}" for k, v in entry["options"].items() if k not in named]
         options = f"{entry['name']}({', '.join(words)})"
-        key = (options, network_of(result), other_files(result))
-        groups.setdefault(key, Standing(options, key[1])).add(path.name, result)
+        key = (options, network_of(result), others)
+        groups.setdefault(key, Standing(options, key[1], others)).add(path.name, result)
     return sorted(groups.values(), key=lambda s: -s.interval().mean)
 
 
@@ -120,13 +129,21 @@ def signed(x: float) -> str:
     return f"{x:+.2f}"
 
 
+def networks(s: Standing, names: dict[str, str]) -> str:
+    """The files a bot read, in words: its network, then the others by what they are for."""
+    words = [names.get(s.network, s.network)]
+    words += [f"{FILE_WORDS.get(option, option)}: {names.get(digest, digest)}" for option, digest in s.others]
+    return "; ".join(words)
+
+
 def table(rows: list[Standing], names: dict[str, str]) -> str:
-    """The Markdown table: one row a bot, with its deal-by-deal difference from the search as shipped."""
-    shipped = shipped_models().get(SEARCH_NETWORK)
-    reference = next((s for s in rows if s.network == shipped and s.options == REFERENCE), None)
+    """The Markdown table: one row a bot, with its deal-by-deal difference from the search as it shipped while
+    the target was pursued (:data:`REFERENCE`)."""
+    pinned = file_digest(REFERENCE_NETWORK)
+    reference = next((s for s in rows if s.network == pinned and s.options == REFERENCE and not s.others), None)
     lines = [
-        "| bot | network | seeds | deals | points a game [95% CI] | win rate [95% CI] "
-        "| slowest decision, ms: own CPU (wall clock) | deal by deal beside the search as shipped (deals) |",
+        "| bot | networks | seeds | deals | points a game [95% CI] | win rate [95% CI] "
+        "| slowest decision, ms: own CPU (wall clock) | deal by deal beside the reference (deals) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for s in rows:
@@ -143,7 +160,7 @@ def table(rows: list[Standing], names: dict[str, str]) -> str:
                 else (f"{signed(diff.mean)} [{signed(diff.low)}, {signed(diff.high)}] ({diff.n})")
             )
         lines.append(
-            f"| `{s.options}` | {names.get(s.network, s.network)} | {seeds} | {len(s.points)} "
+            f"| `{s.options}` | {networks(s, names)} | {seeds} | {len(s.points)} "
             f"| **{signed(iv.mean)}** [{signed(iv.low)}, {signed(iv.high)}] "
             f"| {100 * win.mean:.1f}% [{100 * win.low:.1f}%, {100 * win.high:.1f}%] "
             f"| {s.slowest()} | {paired} |"

@@ -470,7 +470,7 @@ def test_deals_played_out_side_by_side_choose_as_one_deal_at_a_time():
 def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatch):
     """With ``opponent_candidates=k`` the network moves the other seats of the play-outs among their heuristic's
     best k and the pass (the move that goes out alone), as a `search` opponent chooses; the searching seat keeps
-    every legal action. By default every seat has every legal action."""
+    every legal action. At 0, with the play-outs' own network in every seat, every seat has every legal action."""
     from bigtwo.bots.heuristic import search_candidates
     from bigtwo.bots.learned import GameScorer
 
@@ -487,7 +487,15 @@ def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatc
         restricted = 0
         for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
             asked.clear()
-            bot = make("isearch", seed=2, iterations=3, playout="learned", utility="cards", opponent_candidates=k)
+            bot = make(
+                "isearch",
+                seed=2,
+                iterations=3,
+                playout="learned",
+                utility="cards",
+                opponent_candidates=k,
+                opponent_weights=None,
+            )
             bot.choose(rules, obs)
             assert asked
             for game, options, legal in asked:
@@ -524,7 +532,7 @@ def test_an_opponents_network_moves_the_other_seats_of_the_play_outs(monkeypatch
     for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
         options = {"seed": 2, "iterations": 3, "playout": "learned", "utility": "cards", "weights": mine_file}
         asked.clear()
-        alone = make("isearch", **options)
+        alone = make("isearch", opponent_weights=None, **options)
         alone_choice = alone.choose(rules, obs)
         same = make("isearch", opponent_weights=mine_file, **options)
         assert same.choose(rules, obs) == alone_choice
@@ -621,6 +629,57 @@ def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
     fitted = random_network(tmp_path / "fitted.npz", rules, 4, seed=3, target="policy", beta=5.0)
     with pytest.raises(BigTwoError, match=r"playout_weights .*fitted\.npz were fitted to a bot's choices"):
         make("isearch", playout_weights=fitted)
+
+
+def test_where_the_network_plays_every_seat_the_defaults_read_the_shipped_stand_in_and_beliefs():
+    """By default, where the network plays every seat of the play-outs (1 s a decision and more at four players
+    scored by cards left), the package's stand-in for `search` moves the other seats and its belief network
+    deals the hidden cards: the spec that met the 1 s target, chosen by name alone. The search plays exactly as
+    with those files named; elsewhere (the tables' shorter delays, 'mixed' play-outs) exactly as with neither,
+    and at tables the package has no stand-in or beliefs for, the play-outs' own network and the heuristic's
+    likelihood. A match's record keeps the digests of the shipped files the settings read."""
+    from importlib import resources
+
+    from bigtwo.arena.provenance import bot_settings, shipped_models
+    from bigtwo.bots.belief import belief_for
+    from bigtwo.bots.learned import policy_for as network_for
+    from bigtwo.bots.spec import BotSpec
+
+    rules = load_rules("classic")
+    weights = resources.files("bigtwo.bots") / "weights"
+    with (
+        resources.as_file(weights / "standin" / "classic-4p.npz") as standin,
+        resources.as_file(weights / "belief" / "classic-4p.npz") as belief,
+    ):
+        compared = 0
+        for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
+            for playout, files in (
+                ("learned", {"opponent_weights": str(standin), "belief_weights": str(belief)}),
+                ("mixed", {"opponent_weights": None, "belief_weights": None}),
+            ):
+                options = {"seed": 3, "iterations": 4, "playout": playout, "utility": "cards"}
+                by_default, named = make("isearch", **options), make("isearch", **options, **files)
+                assert by_default.choose(rules, obs) == named.choose(rules, obs)
+                assert by_default.last_values == named.last_values and by_default.last_values
+                compared += 1
+        assert compared >= 4
+    at_1s = make("isearch", budget_ms=1000, utility="cards")
+    assert at_1s._network_for(rules, 4).opponents.net is network_for(rules, 4, "standin")
+    g = midgame(rules, 8, 6)
+    assert at_1s._belief_net(rules, g.observe(g.to_move))[0] is belief_for("shipped", rules, 4)[0]
+    for elsewhere in ({"budget_ms": 500, "utility": "cards"}, {"budget_ms": 1000}):  # 'mixed' (classic's score)
+        assert make("isearch", **elsewhere)._belief_net(rules, g.observe(g.to_move)) is None
+    assert make("isearch", budget_ms=1000, opponent_weights=None)._network_for(rules, 4).opponents is None
+    for name, players in (("classic", 3), ("tien-len", 4)):
+        assert at_1s._network_for(load_rules(name), players).opponents is None
+    models = shipped_models(("classic", 4))
+    spec = BotSpec.parse("isearch(budget_ms=1000, utility='cards')")
+    assert bot_settings(spec, ("classic", 4))["files"] == {
+        "belief_weights": models["belief/classic-4p.npz"],
+        "opponent_weights": models["standin/classic-4p.npz"],
+    }
+    assert bot_settings(BotSpec.parse("isearch(budget_ms=500)"), ("classic", 4))["files"] == {}
+    assert bot_settings(spec, ("classic", 3))["files"] == {}
 
 
 def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_path):

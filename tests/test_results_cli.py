@@ -179,17 +179,26 @@ def test_a_bot_s_kept_matches_pool_by_its_network_not_the_file_that_named_it():
 
 
 def test_matches_that_named_a_file_alike_but_read_other_contents_are_two_bots(tmp_path):
-    """benchmarks/standing.py keys a bot by the digests of every file it named, not by the names: a copy of a kept
-    match whose opponents' model had other contents under the same name stands apart; an exact copy pools."""
+    """benchmarks/standing.py keys a bot by the digests of every file it read, not by the names: a copy of a kept
+    match whose opponents' model had other contents under the same name stands apart; an exact copy pools, and
+    so does one that named no file where its defaults read the same shipped files (the spec by name alone)."""
     standing = benchmark_module("standing")
-    kept = ArenaResult.load(BENCHMARKS / "matches" / "isearch-1s-2061-mean-standin-beliefs.json.gz")
+    path = BENCHMARKS / "matches" / "isearch-1s-2061-mean-standin-beliefs.json.gz"
+    kept = ArenaResult.load(path)
     kept.save(tmp_path / "a.json.gz")
     kept.save(tmp_path / "b.json.gz")
     kept.config["provenance"]["bots"][0]["files"]["opponent_weights"] = "0123456789abcdef"
     kept.save(tmp_path / "c.json.gz")
+    by_name = ArenaResult.load(path)
+    for option in ("weights", "opponent_weights", "belief_weights"):
+        del by_name.config["lineup"][0]["options"][option]
+    record = by_name.config["provenance"]
+    record["models"][standing.SEARCH_NETWORK] = record["bots"][0]["files"].pop("weights")
+    by_name.save(tmp_path / "d.json.gz")
     rows = standing.standings(tmp_path)
-    assert sorted(sorted(row.files) for row in rows) == [["a.json.gz", "b.json.gz"], ["c.json.gz"]]
-    assert len({row.options for row in rows}) == 1  # the same words: only the contents differ
+    assert sorted(sorted(row.files) for row in rows) == [["a.json.gz", "b.json.gz", "d.json.gz"], ["c.json.gz"]]
+    # the same words: only the contents differ, and the files are shown beside them
+    assert {row.options for row in rows} == {"isearch(budget_ms=1000, utility='cards')"}
 
 
 def test_the_readme_standing_at_1_s_is_what_the_kept_matches_pool_to():

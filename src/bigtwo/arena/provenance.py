@@ -35,9 +35,11 @@ def _plain(value: Any) -> Any:
         return repr(value)
 
 
-def bot_settings(spec: BotSpec) -> dict[str, Any]:
+def bot_settings(spec: BotSpec, table: tuple[str, int] | None = None) -> dict[str, Any]:
     """The spec's bot with every setting it is built with: its constructor's defaults under the spec's options
-    (``seed`` left out: the arena sets it), and the digest of each file an option names (a network's weights)."""
+    (``seed`` left out: the arena sets it), and the digest of each file an option names (a network's weights)
+    or, at ``table`` (preset, players), of the shipped network an option's setting reads there (a bot class
+    says which with ``shipped_files(settings)``: option to folder under ``weights/``)."""
     factory = factory_of(spec.name)
     settings: dict[str, Any] = {}
     if factory is not None:
@@ -54,7 +56,14 @@ def bot_settings(spec: BotSpec) -> dict[str, Any]:
         for k, v in sorted(spec.options.items())
         if isinstance(v, str) and Path(v).suffix and Path(v).is_file()  # a file name, not a word like 'cards'
     }
-    return {"name": spec.name, "settings": dict(sorted(settings.items())), "files": files}
+    shipped = getattr(factory, "shipped_files", None)
+    if table is not None and callable(shipped):
+        models = shipped_models(tuple(table))
+        for option, folder in shipped(settings).items():
+            name = next((n for n in models if n.startswith(f"{folder}/")), None)
+            if name is not None:
+                files.setdefault(option, models[name])
+    return {"name": spec.name, "settings": dict(sorted(settings.items())), "files": dict(sorted(files.items()))}
 
 
 @cache
@@ -105,7 +114,7 @@ def provenance(specs: list[BotSpec], table: tuple[str, int] | None = None) -> di
     return out | {
         "version": bigtwo.__version__,
         "models": shipped_models(table),
-        "bots": [bot_settings(s) for s in specs],
+        "bots": [bot_settings(s, table) for s in specs],
         "source": source_digest(),
     }
 

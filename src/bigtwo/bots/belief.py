@@ -199,6 +199,13 @@ def _shipped(name: str) -> BeliefNet:
         return BeliefNet.load(path)
 
 
+def read_shipped_beliefs() -> None:
+    """Read every shipped belief network (once a process): a bot that may deal with them calls it when it is
+    made, so that the first decision's time is not spent reading them."""
+    for name in shipped_beliefs().values():
+        _shipped(name)
+
+
 @lru_cache(maxsize=8)
 def _from_file(path: str, mtime_ns: int) -> BeliefNet:
     return BeliefNet.load(path)

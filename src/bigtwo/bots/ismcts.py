@@ -160,6 +160,8 @@ class ISMCTSBot(InferenceSearchBot):
             prior=prior,
             min_ess=min_ess,
             utility=utility,
+            opponent_weights=None,  # its play-outs are the heuristic's: no network moves the other seats
+            belief_weights=None,  # its pool weighs uniform deals by the heuristic's likelihood
         )
         for option, value, ok, rule in (
             ("width", width, width >= 1, "be 1 or more"),

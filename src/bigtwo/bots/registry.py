@@ -228,20 +228,23 @@ class Standing:
 # search, +1.35 [+0.77, +1.94] over 180 of those, +0.24 [-0.38, +0.86] beside stage 10 deal by deal; the network playing
 # every seat of the play-outs, three candidates each from the heuristic and the network; with six and two +1.10 [+0.52,
 # +1.69] over 160 deals; the searching seat's only, the default below 1 s: +0.47 [+0.04, +0.90] over 280 deals; +0.89
-# [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets); search vs three heuristic +3.0 at about 0.25 s a
-# move (against the heuristic of then) and learned vs three of today's heuristic +3.0 [+2.6, +3.4] (today's weights,
-# stage 10 fitted to the search, and stage 10's alike; stage 6 scored +2.0 [+1.7, +2.4], +0.35 head to head and +0.40
-# over the standard field beside stage 5, which scored +2.3 here; on Tien Len, its own network (stage 2), +0.31 [+0.27,
-# +0.35] places a game); heuristic vs three greedy +6.8. Tien Len (places a game, 80 deals) keeps the order: search at
-# 0.2 s vs three learned +0.13 [+0.04, +0.23] (stage 1: +0.25 [+0.15, +0.35]); isearch level with search at 0.1 s
-# (+0.02; with its beliefs, which it no longer uses there, it was behind: -0.11 and -0.14 on two deal sets); at 1 s
-# level too, +0.05 [-0.11, +0.21] over 40 deals. A bot not registered, or one that cannot play the table (learned
+# [+0.21, +1.57] and +0.74 [-0.15, +1.63] at 0.1 s on two deal sets; with today's 1 s defaults, the snapshots' mean, the
+# stand-in for search moving the play-outs' other seats and the belief network, +2.17 [+1.73, +2.61] over 320 deals,
+# +0.66 [+0.08, +1.25] deal by deal beside the search with the 34M network); search vs three heuristic +3.0 at about
+# 0.25 s a move (against the heuristic of then) and learned vs three of today's heuristic +3.0 [+2.6, +3.4] (today's
+# weights, stage 10 fitted to the search, and stage 10's alike; stage 6 scored +2.0 [+1.7, +2.4], +0.35 head to head and
+# +0.40 over the standard field beside stage 5, which scored +2.3 here; on Tien Len, its own network (stage 2), +0.31
+# [+0.27, +0.35] places a game); heuristic vs three greedy +6.8. Tien Len (places a game, 80 deals) keeps the order:
+# search at 0.2 s vs three learned +0.13 [+0.04, +0.23] (stage 1: +0.25 [+0.15, +0.35]); isearch level with search at
+# 0.1 s (+0.02; with its beliefs, which it no longer uses there, it was behind: -0.11 and -0.14 on two deal sets); at 1
+# s level too, +0.05 [-0.11, +0.21] over 40 deals. A bot not registered, or one that cannot play the table (learned
 # without weights for it), is passed over.
 ISEARCH = Standing(
     "isearch",
     0.2,
     thinks=True,
-    evidence="vs three search, 1 s each: +1.35 [+0.77, +1.94] over 180 deals; 0.1 s each: +0.89 [+0.21, +1.57]",
+    evidence="vs three search, 1 s each: +2.17 [+1.73, +2.61] over 320 deals (its 1 s defaults since); 0.1 s each: "
+    "+0.89 [+0.21, +1.57]",
 )
 SEARCH = Standing(
     "search",

@@ -36,8 +36,9 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -286,9 +287,8 @@ class _Network:
     ):
         from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
 
-        # the network that moves the other seats of the play-outs where it is not the play-outs' own (a model of
-        # the opponents: its values only rank their moves, so one fitted to a bot's choices serves as well)
-        self.opponents = None if opponents is None else scorer_of(load_weights(opponents), rules, players, opponents)
+        self._table = (rules, players)
+        self._which_opponents = opponents
         if weights is None:
             self.scorer = scorer_for(rules, players, "search") or scorer_for(rules, players)
         else:
@@ -308,6 +308,19 @@ class _Network:
                 f"playout_weights {playouts} value {self.playouts.utility!r}, the network's values "
                 f"{self.scorer.utility!r}: play-outs and prior must be points of the same measure"
             )
+
+    @cached_property
+    def opponents(self) -> Any:
+        """The network that moves the other seats of the play-outs where it is not the play-outs' own (a model of
+        the opponents: its values only rank their moves, so one fitted to a bot's choices serves as well): the
+        package's stand-in for the table ("shipped", None where it has none), a file's, or None. Found where
+        first asked for, so that a search whose play-outs never need it does not spend a decision's time on it."""
+        from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
+
+        which = self._which_opponents
+        if which == "shipped":
+            return scorer_for(*self._table, "standin")
+        return None if which is None else scorer_of(load_weights(which), *self._table, which)
 
     def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
         if self.scorer is None:
@@ -391,6 +404,12 @@ def auto_playout(budget_ms: float | None, players: int, measure: str) -> str:
     return "learned" if learned else "mixed"
 
 
+def may_play_learned(playout: Any, budget_ms: Any) -> bool:
+    """Whether a search with these ``playout`` and ``budget_ms`` settings has the network play every seat of its
+    play-outs at some table (at four players scored by cards left, where ``'auto'`` chooses it)."""
+    return playout == "learned" or (playout == "auto" and auto_playout(budget_ms, 4, "cards") == "learned")
+
+
 @register("isearch")
 class InferenceSearchBot(SearchBot):
     """Search with belief inference, the learned network as a prior and successive halving of candidates."""
@@ -427,12 +446,12 @@ class InferenceSearchBot(SearchBot):
         playout_weights: str = "same",
         deals_together: int = 4,
         opponent_candidates: int = 0,
-        opponent_weights: str | None = None,
+        opponent_weights: str | None = "shipped",
         lookahead: int = 1,
         opponent_temperature: float = 0.0,
         heuristic_opponents: float = 0.0,
         win_bonus: float = 0.0,
-        belief_weights: str | None = None,
+        belief_weights: str | None = "auto",
     ):
         super().__init__(seed, budget_ms=budget_ms, iterations=iterations, candidates=candidates or 1, utility=utility)
         if playout not in PLAYOUTS:
@@ -470,7 +489,7 @@ class InferenceSearchBot(SearchBot):
             ("lookahead", lookahead > 1),
             ("opponent_temperature", opponent_temperature > 0),
             ("heuristic_opponents", heuristic_opponents > 0),
-            ("opponent_weights", opponent_weights is not None),
+            ("opponent_weights", opponent_weights not in (None, "shipped")),
         ):
             if value and replies:
                 raise ValueError(
@@ -502,8 +521,9 @@ class InferenceSearchBot(SearchBot):
         # heuristic's best k and the pass, as a `search` opponent chooses among them
         self.opponent_candidates = opponent_candidates
         # the network that moves the other seats of the network's play-outs in place of the search's own (a model
-        # of the opponents, such as the stand-in for `search` that `bigtwo standin` fits); where it was fitted
-        # among the moves a search weighs, they choose among those (as ``opponent_candidates`` says)
+        # of the opponents: "shipped", the package's stand-in for `search` at the table where it has one, fitted
+        # by `bigtwo standin`; or a file's; None, the play-outs' own); where it was fitted among the moves a
+        # search weighs, they choose among those (as ``opponent_candidates`` says)
         self.opponent_weights = opponent_weights
         self._opponents: Any = None  # its scorer at this decision's table (None: the play-outs' network)
         # the searching seat's next decision in each play-out: its network's best move (1), or the best of its
@@ -521,14 +541,17 @@ class InferenceSearchBot(SearchBot):
         self.win_bonus = win_bonus
         # the beliefs' source: None, the opponents' past plays judged by the model of play (``PlayModel``); a
         # belief network ("shipped": the package's for the table, where it has one; or a file) that deals the
-        # hidden cards where it applies (:mod:`bigtwo.bots.belief`)
+        # hidden cards where it applies (:mod:`bigtwo.bots.belief`); "auto": the package's where the network
+        # plays every seat of the play-outs (where it was measured, within the 1 s target's spec), else None
         self.belief_weights = belief_weights
         # each table's belief network with its encoder (None: none for the table), found once, not a decision
-        self._beliefs: dict[tuple[Ruleset, int], Any] = {}
-        if belief_weights not in (None, "shipped"):
-            from bigtwo.bots.belief import belief_file
+        self._beliefs: dict[tuple[Ruleset, int, str], Any] = {}
+        from bigtwo.bots.belief import belief_file, read_shipped_beliefs
 
+        if belief_weights not in (None, "shipped", "auto"):
             belief_file(belief_weights)  # read (once a process) and checked now, in words, not at a decision
+        elif belief_weights == "shipped" or (belief_weights == "auto" and self.may_play_learned()):
+            read_shipped_beliefs()  # (once a process) now, not inside the first decision's time
         from bigtwo.bots.learned import load_weights, read_shipped
 
         # the shipped networks read (once a process) now, not inside the first decision's time
@@ -537,7 +560,10 @@ class InferenceSearchBot(SearchBot):
             read_shipped()
             if playout_weights == "distilled":
                 read_shipped("playout")
-        if opponent_weights is not None:
+        if opponent_weights == "shipped":
+            if self.may_play_learned():
+                read_shipped("standin")
+        elif opponent_weights is not None:
             load_weights(opponent_weights)  # read (once a process) and checked now, not inside a decision
         for option, path in (("weights", weights), ("playout_weights", playout_weights)):
             if path is None or (option == "playout_weights" and path in ("same", "distilled")):
@@ -586,7 +612,9 @@ class InferenceSearchBot(SearchBot):
             return ranked[0][1]  # going out now
         measure = rules.play_measure if self.utility == "auto" else self.utility
         network = self._network_for(rules, observation.players)
-        self._opponents = network.opponents
+        # a model of the opponents moves them only where the network plays every seat of the play-outs
+        learned = self.table_playout(observation.players, measure) == "learned"
+        self._opponents = network.opponents if learned else None
         heuristic_n, network_n = self.candidate_counts(observation.players, measure, network.scorer is not None)
         cands = best_distinct(ranked, heuristic_n)
         q = network.values(rules, observation, legal)
@@ -620,6 +648,25 @@ class InferenceSearchBot(SearchBot):
     def table_playout(self, players: int, measure: str) -> str:
         """The play-outs at a table of ``players`` scored in ``measure``: as given, or as ``'auto'`` chooses."""
         return auto_playout(self.budget_ms, players, measure) if self.playout == "auto" else self.playout
+
+    def may_play_learned(self) -> bool:
+        """Whether the network may play every seat of this bot's play-outs at some table (the models of the
+        opponents it would need are read when it is made, not inside a decision's time)."""
+        return may_play_learned(self.playout, self.budget_ms)
+
+    @staticmethod
+    def shipped_files(settings: Mapping[str, Any]) -> dict[str, str]:
+        """The options whose settings may read one of the package's networks besides the search's own, with its
+        folder under ``weights/``: a match's record keeps those networks' digests beside the files a spec names,
+        so that what played is known whether a file was named or shipped (:mod:`bigtwo.arena.provenance`)."""
+        learned = may_play_learned(settings.get("playout"), settings.get("budget_ms"))
+        out = {}
+        if learned and settings.get("opponent_weights") == "shipped":
+            out["opponent_weights"] = "standin"
+        belief = settings.get("belief_weights")
+        if belief == "shipped" or (learned and belief == "auto"):
+            out["belief_weights"] = "belief"
+        return out
 
     def _search_candidates(
         self,
@@ -673,15 +720,19 @@ class InferenceSearchBot(SearchBot):
     def _belief_net(self, rules: Ruleset, obs: Observation) -> Any:
         """The belief network and its encoder that deal this decision's hidden cards, or None (none chosen,
         none for the table, beliefs off, or a table it does not read)."""
-        if self.belief_weights is None or not self.beliefs:
+        which = self.belief_weights
+        if which == "auto":
+            measure = rules.play_measure if self.utility == "auto" else self.utility
+            which = "shipped" if self.table_playout(obs.players, measure) == "learned" else None
+        if which is None or not self.beliefs:
             return None
         from bigtwo.bots.belief import applies, belief_for
 
         if not applies(rules, obs):
             return None
-        key = (rules, obs.players)
+        key = (rules, obs.players, which)
         if key not in self._beliefs:
-            self._beliefs[key] = belief_for(self.belief_weights, rules, obs.players)
+            self._beliefs[key] = belief_for(which, rules, obs.players)
         return self._beliefs[key]
 
     def _belief_model(self, rules: Ruleset, obs: Observation, play: ModelOfPlay) -> PlayModel | None:
