@@ -18,16 +18,17 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bigtwo.arena.provenance import file_digest, shipped_models
+from bigtwo.arena.provenance import bot_settings, file_digest, shipped_models
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wilson_interval
+from bigtwo.bots.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = ROOT / "benchmarks" / "matches"
 SEARCH_NETWORK = "search/classic-4p.npz"  # the search's shipped network at classic with four players
 # the reference: the search as it shipped while the target was pursued (the thirteenth stage's network at 34M
 # frames, nothing else named), kept in training/ since the spec that met the target became the default
-REFERENCE = "isearch(budget_ms=1000, utility='cards')"
+REFERENCE = "isearch(budget_ms=1000, utility='cards', belief_weights=None, opponent_weights=None)"  # (today's words)
 REFERENCE_NETWORK = ROOT / "training" / "classic-4p-stage13-34m.npz"
 FILE_WORDS = {"opponent_weights": "opponents", "belief_weights": "beliefs"}  # the files beside the network
 
@@ -109,6 +110,16 @@ def other_files(result: ArenaResult) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((option, digest) for option, digest in files.items() if option != "weights"))
 
 
+def unread_defaults(result: ArenaResult) -> list[str]:
+    """The options whose defaults today read a shipped file (the opponents' model, the belief network) that the
+    match's first bot did not read: its row writes them ``=None``, so that a row's words are the spec that plays
+    that bot today (a match played before such a default was set did without the file)."""
+    entry = result.config["lineup"][0]
+    today = bot_settings(BotSpec.from_dict(entry), tuple(result.config["provenance"]["table"]))["files"]
+    read = dict(other_files(result))
+    return [option for option in sorted(today) if option != "weights" and option not in read]
+
+
 def standings(folder: Path = MATCHES) -> list[Standing]:
     """The kept matches grouped by bot (spec options without the files it named, the network's digest and
     those of the other files it read), best pooled mean first."""
@@ -119,6 +130,7 @@ def standings(folder: Path = MATCHES) -> list[Standing]:
         others = other_files(result)
         named = {"weights", *(option for option, _ in others)}
         words = [f"{k}={v!r}" for k, v in entry["options"].items() if k not in named]
+        words += [f"{option}=None" for option in unread_defaults(result) if option not in entry["options"]]
         options = f"{entry['name']}({', '.join(words)})"
         key = (options, network_of(result), others)
         groups.setdefault(key, Standing(options, key[1], others)).add(path.name, result)

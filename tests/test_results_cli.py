@@ -164,14 +164,14 @@ def test_the_kept_matches_read_back_as_their_listing_says():
 
 
 def test_a_bot_s_kept_matches_pool_by_its_network_not_the_file_that_named_it():
-    """benchmarks/standing.py: the search's shipped network played as the default (no weights named) and the
-    same network named by its file in training/ are one bot, pooled over both matches' deals; another network
+    """benchmarks/standing.py: the search's network as it shipped, played as the default (no weights named), and
+    the same network named by its file in training/ are one bot, pooled over both matches' deals; another network
     is another bot."""
     standing = benchmark_module("standing")
     rows = standing.standings()
     by_file = {name: row for row in rows for name in row.files}
     named, shipped = by_file["isearch-1s-2057-stage13-34m.json.gz"], by_file["isearch-1s-2060-shipped-34m.json.gz"]
-    assert named is shipped and named.options == "isearch(budget_ms=1000, utility='cards')"
+    assert named is shipped and named.options == standing.REFERENCE
     assert {2057, 2060} <= set(named.seeds) and len(named.points) == 40 * len(named.files)
     assert by_file["isearch-1s-2057-stage13-60m.json.gz"] is not named
     paired = by_file["isearch-1s-2057-stage13-60m.json.gz"].beside(named)
@@ -199,6 +199,11 @@ def test_matches_that_named_a_file_alike_but_read_other_contents_are_two_bots(tm
     assert sorted(sorted(row.files) for row in rows) == [["a.json.gz", "b.json.gz", "d.json.gz"], ["c.json.gz"]]
     # the same words: only the contents differ, and the files are shown beside them
     assert {row.options for row in rows} == {"isearch(budget_ms=1000, utility='cards')"}
+    # a match played before those defaults read no such file: its words are the spec that plays it today
+    ArenaResult.load(BENCHMARKS / "matches" / "isearch-1s-2061-shipped-34m.json.gz").save(tmp_path / "e.json.gz")
+    before = [row for row in standing.standings(tmp_path) if row.files == ["e.json.gz"]]
+    assert [row.options for row in before] == [standing.REFERENCE]
+    assert standing.REFERENCE.endswith("belief_weights=None, opponent_weights=None)")
 
 
 def test_the_readme_standing_at_1_s_is_what_the_kept_matches_pool_to():
