@@ -243,7 +243,7 @@ ISEARCH = Standing(
     "isearch",
     0.2,
     thinks=True,
-    evidence="vs three search, 1 s each: +2.17 [+1.73, +2.61] over 320 deals (its 1 s defaults since); 0.1 s each: "
+    evidence="vs three search, 1 s each: +2.20 [+1.81, +2.58] over 400 deals (its 1 s defaults); 0.1 s each: "
     "+0.89 [+0.21, +1.57]",
 )
 SEARCH = Standing(
