@@ -2,11 +2,11 @@
 
 The README's 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
 matches by what played (the bot's spec options, the digest of the network it searched with, whatever the file
-named it, and the digests of the other files it named), pools each group's deals, and prints one Markdown row a
-bot: its points a game and win rate with 95% intervals over deals, the slowest decision (in the bot's own CPU
-time, what the 1 s limit is judged by, beside the wall clock's), and deal by deal beside the reference (the
-search as it shipped while the target was pursued) on the deals both played (keyed by the deal's cards, so
-sets pair whatever their order).
+named it, and the digests of the other files it read, named or shipped), pools each group's deals, and prints one
+Markdown row a bot: its points a game and win rate with 95% intervals over deals, the slowest decision (in the
+bot's own CPU time, what the 1 s limit is judged by, beside the wall clock's), and deal by deal beside the
+reference (the search as it shipped while the target was pursued) on the deals both played (keyed by the deal's
+cards, so sets pair whatever their order).
 
 Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
 """
@@ -110,14 +110,15 @@ def other_files(result: ArenaResult) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((option, digest) for option, digest in files.items() if option != "weights"))
 
 
-def unread_defaults(result: ArenaResult) -> list[str]:
+def unread_defaults(result: ArenaResult, read: tuple[tuple[str, str], ...]) -> list[str]:
     """The options whose defaults today read a shipped file (the opponents' model, the belief network) that the
-    match's first bot did not read: its row writes them ``=None``, so that a row's words are the spec that plays
-    that bot today (a match played before such a default was set did without the file)."""
+    match's first bot did not read (``read``: :func:`other_files`): its row writes them ``=None``, so that a
+    row's words are the spec that plays that bot today (a match played before such a default was set did
+    without the file)."""
     entry = result.config["lineup"][0]
     today = bot_settings(BotSpec.from_dict(entry), tuple(result.config["provenance"]["table"]))["files"]
-    read = dict(other_files(result))
-    return [option for option in sorted(today) if option != "weights" and option not in read]
+    options = {option for option, _ in read}
+    return [option for option in sorted(today) if option != "weights" and option not in options]
 
 
 def standings(folder: Path = MATCHES) -> list[Standing]:
@@ -130,7 +131,7 @@ def standings(folder: Path = MATCHES) -> list[Standing]:
         others = other_files(result)
         named = {"weights", *(option for option, _ in others)}
         words = [f"{k}={v!r}" for k, v in entry["options"].items() if k not in named]
-        words += [f"{option}=None" for option in unread_defaults(result) if option not in entry["options"]]
+        words += [f"{option}=None" for option in unread_defaults(result, others) if option not in entry["options"]]
         options = f"{entry['name']}({', '.join(words)})"
         key = (options, network_of(result), others)
         groups.setdefault(key, Standing(options, key[1], others)).add(path.name, result)

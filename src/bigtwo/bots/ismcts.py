@@ -199,7 +199,7 @@ class ISMCTSBot(InferenceSearchBot):
     ) -> Play:
         seat = obs.seat
         assert seat is not None
-        measure = rules.play_measure if self.utility == "auto" else self.utility
+        measure = self.measure(rules)
         scale = 13.0 if measure in ("cards", "score") else 1.0  # points in hands, so that UCB's constant fits
         model = self._belief_model(rules, obs, play)
         pool = self._deal_pool(rules, obs, model)

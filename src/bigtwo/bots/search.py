@@ -207,6 +207,10 @@ class SearchBot(BaseBot):
         with collector_paused():
             return self._decide(rules, observation)
 
+    def measure(self, rules: Ruleset) -> str:
+        """What its play-outs are scored in: ``utility``, or the rules' own measure (``'auto'``)."""
+        return rules.play_measure if self.utility == "auto" else self.utility
+
     def _decide(self, rules: Ruleset, observation: Observation) -> Play:
         deadline = decision_deadline(self.budget_ms)
         legal = self.legal(rules, observation)
@@ -227,7 +231,7 @@ class SearchBot(BaseBot):
     ) -> Play:
         seat = obs.seat
         assert seat is not None
-        measure = rules.play_measure if self.utility == "auto" else self.utility
+        measure = self.measure(rules)
         sampler = DealSampler(rules, obs)
         totals = [0.0] * len(cands)
         done = 0
@@ -610,7 +614,7 @@ class InferenceSearchBot(SearchBot):
         ranked = model.ranker.scores(view_from_observation(rules, observation, legal))
         if ranked[0][0] >= WIN:
             return ranked[0][1]  # going out now
-        measure = rules.play_measure if self.utility == "auto" else self.utility
+        measure = self.measure(rules)
         network = self._network_for(rules, observation.players)
         # a model of the opponents moves them only where the network plays every seat of the play-outs
         learned = self.table_playout(observation.players, measure) == "learned"
@@ -722,7 +726,7 @@ class InferenceSearchBot(SearchBot):
         none for the table, beliefs off, or a table it does not read)."""
         which = self.belief_weights
         if which == "auto":
-            measure = rules.play_measure if self.utility == "auto" else self.utility
+            measure = self.measure(rules)
             which = "shipped" if self.table_playout(obs.players, measure) == "learned" else None
         if which is None or not self.beliefs:
             return None
@@ -756,7 +760,7 @@ class InferenceSearchBot(SearchBot):
     ) -> Play:
         seat = obs.seat
         assert seat is not None
-        measure = rules.play_measure if self.utility == "auto" else self.utility
+        measure = self.measure(rules)
         sampler = self._deal_sampler(rules, obs)
         model = self._belief_model(rules, obs, play)
         k = len(cands)
