@@ -1,6 +1,6 @@
 """Where each bot stands over every 1 s match kept in benchmarks/matches. (Not a test: it prints.)
 
-The README's 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
+The 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
 matches by what played (the bot's spec options, the digest of the network it searched with, whatever the file
 named it, and the digests of the other files it read, named or shipped), pools each group's deals, and prints one
 Markdown row a bot: its points a game and win rate with 95% intervals over deals, the slowest decision (in the
@@ -8,7 +8,7 @@ bot's own CPU time, what the 1 s limit is judged by, beside the wall clock's), a
 reference (the search as it shipped while the target was pursued) on the deals both played (keyed by the deal's
 cards, so sets pair whatever their order).
 
-Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
+Run: python benchmarks/standing.py                  (docs/lab/2026-12-01-standing-at-1s.md keeps a day's print)
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ always the installed package's, never a copy that drifts. An unknown name fails 
   allowed values and description;
 - ``server-settings``: every field of :class:`bigtwo.server.settings.Settings` with its default, environment
   variable and description;
+- ``schema-limits``: the API's fixed shapes, :data:`bigtwo.server.settings.SCHEMA_LIMITS`;
 - ``bots``: every bot in :data:`bigtwo.bots.registry.BOTS` with a player's sentence about it and the options
   its factory takes (read by :func:`inspect.signature`; a typed config taken as one argument, a dataclass or a
   pydantic model, is listed field by field).
@@ -135,6 +136,14 @@ def server_settings() -> str:
     return "\n".join(rows)
 
 
+def schema_limits() -> str:
+    from bigtwo.server.settings import SCHEMA_LIMITS
+
+    rows = ["| shape | most |", "| --- | --- |"]
+    rows += [f"| `{name}` | {value} |" for name, value in SCHEMA_LIMITS.items()]
+    return "\n".join(rows)
+
+
 def _config_fields(kind: Any) -> list[tuple[str, Any, str, str]]:
     """(name, default, allowed values, description) of a typed config class: a dataclass (its field's
     ``metadata["doc"]`` the description) or a pydantic model (its field's ``description``)."""
@@ -221,6 +230,7 @@ def bots() -> str:
 TABLES: dict[str, Callable[[], str]] = {
     "ruleset-settings": ruleset_settings,
     "server-settings": server_settings,
+    "schema-limits": schema_limits,
     "bots": bots,
 }
 

@@ -1,6 +1,6 @@
-"""Layers import downward only (DESIGN.md): every import between the package's modules, read from the source,
-goes from a higher layer to a lower one. Imports only a type checker sees (``if TYPE_CHECKING:``) are not
-imports at run time and are left out."""
+"""Layers import downward only (docs/architecture.md, "Layers"): every import between the package's modules,
+read from the source, goes from a higher layer to a lower one. Imports only a type checker sees
+(``if TYPE_CHECKING:``) are not imports at run time and are left out."""
 
 import ast
 from pathlib import Path

@@ -53,4 +53,4 @@ __all__ = [
     "parse_cards",
     "rules_from_toml",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
