@@ -112,9 +112,7 @@ def ruleset_settings() -> str:
         where = f"`[{section}]`" if section else "top of the file"
         default = field.get_default(call_default_factory=True)
         allowed = _allowed(field.annotation, list(field.metadata))
-        rows.append(
-            f"| `{name}` | {where} | {_code(default)} | {_cell(allowed)} | {_cell(field.description or '')} |"
-        )
+        rows.append(f"| `{name}` | {where} | {_code(default)} | {_cell(allowed)} | {_cell(field.description or '')} |")
     return "\n".join(rows)
 
 
