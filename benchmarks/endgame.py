@@ -29,13 +29,13 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
+from bigtwo.bots.endgame import EndgameSolver  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.arena.play import bot_seed, deal_seed  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
-from bigtwo.bots.endgame import EndgameSolver  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
 
 console = Console(highlight=False, width=130)

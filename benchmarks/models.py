@@ -8,7 +8,7 @@ choice is compared with
 
 - the heuristic's first choice, the same with the weights fitted to a search's choices (:mod:`bigtwo.bots.fitted`,
   fitted on other deals), the learned network's, the most likely choice of each network fitted to the bot's
-  recorded decisions (``--imitation FILE``, :mod:`bigtwo.rl.imitate`), and the bot's own under another seed (how
+  recorded decisions (``--imitation FILE``, :mod:`bigtwo.lab.imitate`), and the bot's own under another seed (how
   often the bot agrees with itself: the ceiling of any prediction of a bot that samples), as top-1 agreement
   with Wilson's 95% interval;
 - the belief model's log-probability of the choice (nats a decision, higher is better) at its default
@@ -47,7 +47,7 @@ def _fitted_to(path: str) -> str:
     from bigtwo.bots.learned import load_weights
 
     if load_weights(path).meta.get("target") == "search-values":
-        return "stand-in fitted to a search's play-out values (`bigtwo standin`), among its candidates"
+        return "stand-in fitted to a search's play-out values (`bigtwo lab standin`), among its candidates"
     return "network fitted to its choices"
 
 

@@ -6,8 +6,9 @@ actions, from rounds the shipped network plays against itself on seeded deals) u
 position under every setting in turn so that a busy machine slows them alike. The baseline is the search as it
 was: the shipped network playing one deal's play-outs at a time (``deals_together=1, playout_weights='same'``).
 Then several deals side by side (``deals_together=4``), and the network distilled for play-outs
-(``playout_weights='distilled'``: ``weights/playout/``, ``bigtwo distill``) on top. Then the full network's play-outs
-stopped at the searching seat's next decision, or its second, for the network's value there (``horizon=1``, ``2``).
+(``playout_weights='distilled'``: ``weights/playout/``, ``bigtwo lab distill``) on top. Then the full network's
+play-outs stopped at the searching seat's next decision, or its second, for the network's value there
+(``horizon=1``, ``2``).
 For each: the mean and median deals a decision and the ratio to the baseline's on the same positions (geometric
 mean of the per-position ratios).
 

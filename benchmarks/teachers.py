@@ -1,6 +1,6 @@
 """How noisy is expert iteration's teacher? (Not a test: it prints.)
 
-``bigtwo expert`` labels the same decisions whatever its ``--iterations``: the games are the network's own,
+``bigtwo lab expert`` labels the same decisions whatever its ``--iterations``: the games are the network's own,
 fixed by the run's seed, and the search only values them. So two label folders made from one network with one
 seed and other deal counts hold two searches' judgments of the same positions, and their agreement measures
 what the smaller count leaves to chance. For every decision both searched (two or more candidates valued by
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from bigtwo.arena.stats import wilson_interval
-from bigtwo.rl.expert import Labels
+from bigtwo.lab.expert import Labels
 
 
 def compare(coarse: Path, sharp: Path) -> dict[str, object]:

@@ -262,7 +262,7 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     assert kept and [QPolicy.load(k).meta["frames"] for k in kept] == [int(k.stem[1:]) for k in kept]
     if len(kept) == 1:
         kept = [kept[0], tmp_path / "best.npz"]
-    r = runner.invoke(app, ["average", *map(str, kept), "--out", str(tmp_path / "mean.npz")])
+    r = runner.invoke(app, ["lab", "average", *map(str, kept), "--out", str(tmp_path / "mean.npz")])
     assert r.exit_code == 0 and QPolicy.load(tmp_path / "mean.npz").meta["averaged_from"], r.output
 
 
@@ -370,7 +370,7 @@ def test_cli_train_prints_its_words_as_written(tmp_path, monkeypatch):
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert r.exit_code == 0 and re.search(r"; best evaluation [+-]\d+\.\d\d a game$", r.output.strip()), r.output
     monkeypatch.setitem(sys.modules, "torch", None)  # as if the rl extra were not installed
-    for command in (["train", "--out", str(tmp_path / "c")], ["imitate", "x.npz", "--out", str(tmp_path / "d")]):
+    for command in (["train", "--out", str(tmp_path / "c")], ["lab", "imitate", "x.npz", "--out", str(tmp_path / "d")]):
         r = CliRunner().invoke(app, command, env={"COLUMNS": "200"})
         assert r.exit_code == 2 and "needs the rl extra (pip install 'bigtwo[rl]')" in r.output, r.output
 

@@ -20,7 +20,7 @@ judgments, and a search over the improved network judges better in turn. Two ste
 
 Run::
 
-    bigtwo expert --out DIR [--weights FILE] [--games 2000] [--iterations 16] [--share 0.25]
+    bigtwo lab expert --out DIR [--weights FILE] [--games 2000] [--iterations 16] [--share 0.25]
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from bigtwo.bots.learned import GameScorer, QPolicy, rules_learned, scorer_of
 from bigtwo.bots.search import InferenceSearchBot
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
+from bigtwo.lab.networks import check_settings, named_network, network_digest
 from bigtwo.rl.dmc import QNet
-from bigtwo.rl.networks import check_settings, named_network, network_digest
 from bigtwo.rules.ruleset import Ruleset
 
 # sampled deals a searched decision plays out side by side (None: all of them, every candidate's lines in one

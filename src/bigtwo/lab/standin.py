@@ -3,7 +3,7 @@
 ``search`` plays the best of a few candidates (its heuristic's best four and the pass, or the move that goes out)
 by the mean points of heuristic play-outs on deals sampled uniformly from what it has seen. Its choice is the
 argmax of a noisy estimate of one function of its position: V(s, a), that mean over every deal. A network
-fitted to its *choices* learns that argmax through the noise of a whole search a label (``bigtwo imitate``:
+fitted to its *choices* learns that argmax through the noise of a whole search a label (``bigtwo lab imitate``:
 28,000 labels took 24 minutes of two cores and agreed with it no better than the heuristic's ten fitted
 weights). V itself can be learned directly and cheaply: one uniform deal, one play-out of each candidate on it,
 is an unbiased sample of every candidate's V at once, for a millisecond or so a play-out.
@@ -21,8 +21,8 @@ moves the other seats of its play-outs with it.
 
 Run::
 
-    bigtwo standin collect runs/standin/data --minutes 60 --workers 2
-    bigtwo standin fit runs/standin/data/*.npz --out runs/standin/fit --init-from shipped
+    bigtwo lab standin collect runs/standin/data --minutes 60 --workers 2
+    bigtwo lab standin fit runs/standin/data/*.npz --out runs/standin/fit --init-from shipped
 """
 
 from __future__ import annotations
@@ -348,7 +348,7 @@ def read_shard(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]
     except (OSError, ValueError) as e:
         raise BigTwoError(f"{path}: not a file of search values ({e})") from None
     if "meta" not in arrays:
-        raise BigTwoError(f"{path}: not a file of search values (bigtwo standin collect writes them)")
+        raise BigTwoError(f"{path}: not a file of search values (bigtwo lab standin collect writes them)")
     meta = json.loads(arrays.pop("meta").tobytes().decode())
     if meta.get("format") != STANDIN_FORMAT:
         raise BigTwoError(f"{path}: format {meta.get('format')!r}, this version reads {STANDIN_FORMAT!r}")
@@ -435,8 +435,8 @@ def fit(
     held-out relative error, as learned-bot weights) and ``out/report.json``; return the figures."""
     import torch
 
+    from bigtwo.lab.networks import check_settings, named_network
     from bigtwo.rl.dmc import QNet, TrainConfig, _load_start, _table_of
-    from bigtwo.rl.networks import check_settings, named_network
 
     cfg = config or FitConfig()
     check_settings(

@@ -1,4 +1,5 @@
-"""``bigtwo standin``: a learned stand-in for ``search``, fitted to its play-outs' values (:mod:`bigtwo.rl.standin`)."""
+"""``bigtwo lab standin``: a learned stand-in for ``search``, fitted to its play-outs' values
+(:mod:`bigtwo.lab.standin`)."""
 
 from __future__ import annotations
 
@@ -42,12 +43,12 @@ def collect(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display")] = False,
 ) -> None:
     """Record search's candidates at every decision of quick bots' games, with one play-out of each on one sampled
-    deal: what a stand-in for the search is fitted to (`bigtwo standin fit`).
+    deal: what a stand-in for the search is fitted to (`bigtwo lab standin fit`).
 
     Examples:
-      bigtwo standin collect runs/standin/data --minutes 60 --workers 2
+      bigtwo lab standin collect runs/standin/data --minutes 60 --workers 2
     """
-    from bigtwo.rl.standin import CollectConfig, check_collection, collect_parallel
+    from bigtwo.lab.standin import CollectConfig, check_collection, collect_parallel
 
     cfg = CollectConfig(
         rules=rules,
@@ -94,7 +95,7 @@ def collect(
 
 @standin_app.command("fit")
 def fit(
-    data: Annotated[list[Path], typer.Argument(help="Shards written by bigtwo standin collect")],
+    data: Annotated[list[Path], typer.Argument(help="Shards written by bigtwo lab standin collect")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for standin.npz and report.json")],
     init_from: Annotated[
         str | None,
@@ -116,15 +117,15 @@ def fit(
     `isearch(opponent_weights='OUT/standin.npz')` moves the other seats of its play-outs with.
 
     Examples:
-      bigtwo standin fit runs/standin/data/*.npz --out runs/standin/fit --init-from shipped --threads 2
+      bigtwo lab standin fit runs/standin/data/*.npz --out runs/standin/fit --init-from shipped --threads 2
     """
     try:
         import torch
 
-        from bigtwo.rl.standin import FitConfig, FitEpoch
-        from bigtwo.rl.standin import fit as fit_values
+        from bigtwo.lab.standin import FitConfig, FitEpoch
+        from bigtwo.lab.standin import fit as fit_values
     except ImportError as e:
-        _say(f"bigtwo standin fit needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
+        _say(f"bigtwo lab standin fit needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
         raise typer.Exit(2) from None
 
     torch.set_num_threads(threads)

@@ -16,7 +16,7 @@ plays its play-outs with it.
 
 Run::
 
-    bigtwo distill --teacher WEIGHTS.npz --out DIR [--hidden 256,256,128] [--games 20000]
+    bigtwo lab distill --teacher WEIGHTS.npz --out DIR [--hidden 256,256,128] [--games 20000]
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from bigtwo.bots.features import FEATURES_VERSION
 from bigtwo.bots.learned import GameScorer, QPolicy, rules_learned, scorer_of
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
+from bigtwo.lab.networks import check_settings, named_network
 from bigtwo.rl.dmc import QNet
-from bigtwo.rl.networks import check_settings, named_network
 from bigtwo.rules.ruleset import Ruleset
 
 

@@ -1,4 +1,4 @@
-"""``bigtwo beliefs``: the belief network that deals a search's hidden cards (:mod:`bigtwo.rl.belief`)."""
+"""``bigtwo lab beliefs``: the belief network that deals a search's hidden cards (:mod:`bigtwo.lab.belief`)."""
 
 from __future__ import annotations
 
@@ -39,9 +39,9 @@ def collect(
     each card it cannot see truly is.
 
     Examples:
-      bigtwo beliefs collect runs/beliefs/data/classic-4p-1.npz --rounds 6000 --seed 1
+      bigtwo lab beliefs collect runs/beliefs/data/classic-4p-1.npz --rounds 6000 --seed 1
     """
-    from bigtwo.rl.belief import collect as collect_rounds
+    from bigtwo.lab.belief import collect as collect_rounds
 
     for wrong, words in (
         (rounds < 1, f"--rounds {rounds}: must be 1 or more"),
@@ -81,7 +81,7 @@ def collect(
 
 @beliefs_app.command("fit")
 def fit(
-    data: Annotated[list[Path], typer.Argument(help="Shards written by bigtwo beliefs collect")],
+    data: Annotated[list[Path], typer.Argument(help="Shards written by bigtwo lab beliefs collect")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The belief weights to write (.npz)")],
     rules: Annotated[str, typer.Option("--rules", "-r", help="The preset the shards were collected under")] = (
         "classic"
@@ -98,15 +98,15 @@ def fit(
     beside those of dealing uniformly.
 
     Examples:
-      bigtwo beliefs fit runs/beliefs/data/*.npz --out runs/beliefs/classic-4p.npz --epochs 2
+      bigtwo lab beliefs fit runs/beliefs/data/*.npz --out runs/beliefs/classic-4p.npz --epochs 2
     """
     try:
         import torch
 
-        from bigtwo.rl.belief import BeliefData, FitConfig
-        from bigtwo.rl.belief import fit as fit_beliefs
+        from bigtwo.lab.belief import BeliefData, FitConfig
+        from bigtwo.lab.belief import fit as fit_beliefs
     except ImportError as e:
-        _say(f"bigtwo beliefs fit needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
+        _say(f"bigtwo lab beliefs fit needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
         raise typer.Exit(2) from None
     from bigtwo.rules.ruleset import load_rules
 

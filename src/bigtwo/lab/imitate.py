@@ -24,7 +24,7 @@ plays its most likely action, while the outputs are not points, so nothing may r
 
 Run::
 
-    bigtwo imitate DATA.npz [DATA.npz ...] --out DIR [--init-from WEIGHTS.npz] [--epochs 6]
+    bigtwo lab imitate DATA.npz [DATA.npz ...] --out DIR [--init-from WEIGHTS.npz] [--epochs 6]
 """
 
 from __future__ import annotations
