@@ -137,7 +137,7 @@ def test_a_start_network_is_fine_tuned(heuristic_decisions, tmp_path):
     assert result.epochs[0].log_probability != fresh.epochs[0].log_probability
     with pytest.raises(
         BigTwoError,
-        match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden: as wide or wider",
+        match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden\)",
     ):
         imitate([heuristic_decisions], tmp_path / "bad", small(hidden=(32,), init_from=str(start)))
 

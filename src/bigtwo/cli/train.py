@@ -164,11 +164,6 @@ def train(
             )
             trainer = Trainer(config, out)
             console().print(f"training {config.to_dict()}")
-            if trainer.grown_from is not None:
-                console().print(
-                    f"{init_from}: its hidden layers {','.join(map(str, trainer.grown_from))} grown to "
-                    f"{','.join(map(str, config.hidden))}, computing the same values"
-                )
             if utility == "cards" and trainer.rules.play_measure == "place":
                 console().print(
                     f"[yellow]{trainer.rules.name} is played for places, and this run learns cards left: "
