@@ -260,11 +260,11 @@ def test_rounds_are_read_back_where_a_shard_did_not_record_them():
 def test_the_benchmark_judges_every_source_on_the_true_deal(tmp_path):
     import argparse
 
-    from tests.benchmark_scripts import benchmark_module
+    from tests.benchmark_scripts import study_module
 
     path = tmp_path / "beliefs.npz"
     random_net(2).save(path)
-    beliefs = benchmark_module("beliefs")
+    beliefs = study_module("beliefs")
     args = argparse.Namespace(
         rounds=1, field="heuristic", belief_weights=str(path), deals=8, every=3, workers=1, seed=4
     )

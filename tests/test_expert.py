@@ -25,7 +25,7 @@ from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
 from bigtwo.lab.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
 from bigtwo.rl import expert as expert_module  # noqa: E402
-from tests.benchmark_scripts import benchmark_module  # noqa: E402
+from tests.benchmark_scripts import study_module  # noqa: E402
 from tests.test_bots import play_out  # noqa: E402
 
 SMALL = ExpertConfig(games=4, iterations=2, share=0.5, shard_games=2, epochs=5, lr=1e-3, holdout=0.25, seed=2)
@@ -197,9 +197,9 @@ def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, t
 
 
 def test_two_teachers_of_the_same_games_are_compared_choice_by_choice(run, tmp_path):
-    """benchmarks/teachers.py: a teacher agrees with itself in every decision; a teacher with other deals a
+    """lab/studies/teachers.py: a teacher agrees with itself in every decision; a teacher with other deals a
     candidate labels the same decisions, and a shard one run cut short is skipped, not compared."""
-    teachers = benchmark_module("teachers")
+    teachers = study_module("teachers")
     out, result = run
     same = teachers.compare(out, out)
     assert same["decisions"] == result.decisions and same["shards"] == 2 and same["skipped"] == 0

@@ -31,11 +31,11 @@ Each variant's mean points and win rate come with 95% intervals (Student's t ove
 over ``shipped`` deal by deal. If even the ceilings stay short of a target, no belief model, and no faster or
 longer search of the same play-outs, can reach it.
 
-Run: python benchmarks/ceiling.py [--budget-ms 100] [--games 320] [--workers 2] [--seed 2024]
-     python benchmarks/ceiling.py --budget-ms 1000 --games 240 --variants omniscient \\
+Run: python lab/studies/ceiling.py [--budget-ms 100] [--games 320] [--workers 2] [--seed 2024]
+     python lab/studies/ceiling.py --budget-ms 1000 --games 240 --variants omniscient \\
          --baseline runs/paired-1s/paired-7ddb923f8cf5.json
-     python benchmarks/ceiling.py --budget-ms 1000 --games 160 --workers 1 --variants omniscient-late --late 20 \\
-         --spec SPEC --baseline benchmarks/matches/isearch-1s-2057-mean-standin.json.gz --seed 2057
+     python lab/studies/ceiling.py --budget-ms 1000 --games 160 --workers 1 --variants omniscient-late --late 20 \\
+         --spec SPEC --baseline lab/matches/isearch-1s-2057-mean-standin.json.gz --seed 2057
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ play-outs stopped at the searching seat's next decision, or its second, for the 
 For each: the mean and median deals a decision and the ratio to the baseline's on the same positions (geometric
 mean of the per-position ratios).
 
-Run: python benchmarks/playouts.py [--budget-ms 1000] [--positions 30] [--rules classic] [--players 4]
+Run: python lab/studies/playouts.py [--budget-ms 1000] [--positions 30] [--rules classic] [--players 4]
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Sampled sources give each card the weighted share of deals that put it in each s
 number of deals as a share of those drawn and the milliseconds a decision took. The field's choices are those of
 real searches, not of the network's training field, so the network is judged on play it was not fitted to.
 
-Run: python benchmarks/beliefs.py [--rounds 20] [--field "search(budget_ms=200, utility='cards')"]
+Run: python lab/studies/beliefs.py [--rounds 20] [--field "search(budget_ms=200, utility='cards')"]
      [--belief-weights shipped] [--deals 200] [--every 2] [--workers 2] [--seed 11]
 """
 

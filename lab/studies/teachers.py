@@ -8,7 +8,7 @@ both), this prints how often each teacher's best candidate and the network's agr
 weighing alike, with Wilson's 95% interval clustered by game), and the sharper teacher's regret of the other
 choices (by its own values, themselves noisy: an upper bound).
 
-Run: python benchmarks/teachers.py runs/ex2 runs/ex3    (the second folder: the teacher with more deals)
+Run: python lab/studies/teachers.py runs/ex2 runs/ex3    (the second folder: the teacher with more deals)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Where each bot stands over every 1 s match kept in benchmarks/matches. (Not a test: it prints.)
+"""Where each bot stands over every 1 s match kept in lab/matches. (Not a test: it prints.)
 
 The README's 1 s table grows a row a match, and a bot's matches lie scattered through it. This groups the kept
 matches by what played (the bot's spec options, the digest of the network it searched with, whatever the file
@@ -8,37 +8,47 @@ bot's own CPU time, what the 1 s limit is judged by, beside the wall clock's), a
 reference (the search as it shipped while the target was pursued) on the deals both played (keyed by the deal's
 cards, so sets pair whatever their order).
 
-Run: python benchmarks/standing.py                  (the README's standing table is what it prints)
+Run: python lab/studies/standing.py                  (the README's standing table is what it prints)
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bigtwo.arena.provenance import bot_settings, file_digest, shipped_models
+from bigtwo.arena.provenance import DIGEST, bot_settings, shipped_models
 from bigtwo.arena.results import ArenaResult
 from bigtwo.arena.stats import Interval, clustered_interval, mean_interval, wilson_interval
 from bigtwo.bots.spec import BotSpec
 
-ROOT = Path(__file__).resolve().parents[1]
-MATCHES = ROOT / "benchmarks" / "matches"
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file: lab/studies/)
+MATCHES = ROOT / "lab" / "matches"
 SEARCH_NETWORK = "search/classic-4p.npz"  # the search's shipped network at classic with four players
+NETWORKS = ROOT / "lab" / "networks.toml"  # the intermediate networks training/ kept, by name and sha256
 # the reference: the search as it shipped while the target was pursued (the thirteenth stage's network at 34M
 # frames, nothing else named), kept in training/ since the spec that met the target became the default
 REFERENCE = "isearch(budget_ms=1000, utility='cards', belief_weights=None, opponent_weights=None)"  # (today's words)
-REFERENCE_NETWORK = ROOT / "training" / "classic-4p-stage13-34m.npz"
+REFERENCE_NETWORK = "training/classic-4p-stage13-34m.npz"
 FILE_WORDS = {"opponent_weights": "opponents", "belief_weights": "beliefs"}  # the files beside the network
+
+
+def kept_networks() -> dict[str, str]:
+    """The digests (as a match's provenance keeps them) of the intermediate networks ``training/`` kept, by the
+    file name they had there (:data:`NETWORKS`: the files left git, their digests stay)."""
+    with NETWORKS.open("rb") as f:
+        table = tomllib.load(f)["networks"]
+    return {name: entry["sha256"][:DIGEST] for name, entry in sorted(table.items())}
 
 
 def network_names() -> dict[str, str]:
     """Every network the repository keeps by its digest: the shipped ones (``bigtwo/bots/weights``) first,
-    then those kept in ``training/``, each by its file name."""
+    then those ``training/`` kept, each by its file name."""
     names = {digest: f"`{name}` (shipped)" for name, digest in shipped_models().items() if name.endswith(".npz")}
-    for f in sorted((ROOT / "training").glob("*.npz")):
-        names.setdefault(file_digest(f), f"`training/{f.name}`")
+    for name, digest in kept_networks().items():
+        names.setdefault(digest, f"`{name}`")
     return names
 
 
@@ -152,7 +162,7 @@ def networks(s: Standing, names: dict[str, str]) -> str:
 def table(rows: list[Standing], names: dict[str, str]) -> str:
     """The Markdown table: one row a bot, with its deal-by-deal difference from the search as it shipped while
     the target was pursued (:data:`REFERENCE`)."""
-    pinned = file_digest(REFERENCE_NETWORK)
+    pinned = kept_networks()[REFERENCE_NETWORK]
     reference = next((s for s in rows if s.network == pinned and s.options == REFERENCE and not s.others), None)
     lines = [
         "| bot | networks | seeds | deals | points a game [95% CI] | win rate [95% CI] "

@@ -11,7 +11,7 @@ the process holds, the heuristic's plan caches among them, so ``--plan-cache N``
 caches keep (the package's ``CACHE_LIMIT``; the limit was 200,000 until collections of up to half a second
 were found inside decisions) to measure another size beside it.
 
-Run: python benchmarks/budget.py [--budget-ms 250] [--games 8] [--rules tien-len] [--plan-cache 200000]
+Run: python lab/studies/budget.py [--budget-ms 250] [--games 8] [--rules tien-len] [--plan-cache 200000]
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ choice is compared with
   temperature and uniform share and at the best of a grid, and the fitted model's at its own, beside the
   uniform choice (the baseline).
 
-Run: python benchmarks/models.py [--bot "search(iterations=60, utility='cards')"] [--decisions 200]
+Run: python lab/studies/models.py [--bot "search(iterations=60, utility='cards')"] [--decisions 200]
      [--imitation runs/proxy/policy.npz] [--imitation runs/standin/fit/standin.npz]
 """
 

@@ -1,16 +1,16 @@
-"""benchmarks/regret.py: a search's regret at a fixed number of deals, against a many-deal truth."""
+"""lab/studies/regret.py: a search's regret at a fixed number of deals, against a many-deal truth."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.benchmark_scripts import benchmark_module
+from tests.benchmark_scripts import study_module
 
 ARM = "isearch(iterations=4, utility='cards', playout='learned')"
 
 
 def test_regrets_are_read_from_the_truth_and_an_arm_twice_is_level_with_itself():
-    regret = benchmark_module("regret")
+    regret = study_module("regret")
     rows = regret.measure([ARM, ARM, ARM.replace("iterations=4", "iterations=12")], 3, 16, 2, 1, 300, "classic", 4)
     assert rows, "no position searched two candidates"
     for row in rows:
@@ -21,7 +21,7 @@ def test_regrets_are_read_from_the_truth_and_an_arm_twice_is_level_with_itself()
 
 
 def test_an_arm_not_counted_in_deals_is_refused():
-    regret = benchmark_module("regret")
+    regret = study_module("regret")
     with pytest.raises(SystemExit, match="an isearch counted in deals"):
         regret.truth_spec("isearch(budget_ms=1000)", 300)
     with pytest.raises(SystemExit, match="an isearch counted in deals"):

@@ -12,10 +12,10 @@ play-outs), so arms that change the model itself (another network, other opponen
 comparable here; they need matches. The truth is itself an estimate (its noise charges every arm alike).
 
 Positions: decisions with three or more legal actions from rounds the shipped network plays against itself
-(those of ``benchmarks/playouts.py``). The table gives each arm's mean regret a decision (points of one card
+(those of ``lab/studies/playouts.py``). The table gives each arm's mean regret a decision (points of one card
 left) with a 95% interval over positions, and each arm less the first, position by position.
 
-Run: python benchmarks/regret.py [--positions 60] [--truth 300] [--repeats 6] [--workers 2]
+Run: python lab/studies/regret.py [--positions 60] [--truth 300] [--repeats 6] [--workers 2]
          [--arm "isearch(iterations=48, utility='cards', playout='learned')" --arm "...(iterations=96)" ...]
 """
 
