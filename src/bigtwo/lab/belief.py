@@ -11,7 +11,7 @@ the hidden cards (classes that hold none masked out) with torch on the CPU and w
 
 Run::
 
-    bigtwo lab beliefs collect runs/beliefs/data --rounds 4000 --field training/classic-4p-standin.npz
+    bigtwo lab beliefs collect runs/beliefs/data --rounds 4000 --field src/bigtwo/bots/weights/standin/classic-4p.npz
     bigtwo lab beliefs fit runs/beliefs/data/*.npz --out runs/beliefs/classic-4p.npz
 """
 

@@ -1,4 +1,4 @@
-"""Text captures of a running Textual app (for tests and the README): what the screen shows, as plain text."""
+"""Text captures of a running Textual app (for the tests and the docs' screenshots): the screen as plain text."""
 
 from __future__ import annotations
 
