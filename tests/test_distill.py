@@ -138,6 +138,6 @@ def test_cli_distill_reports_each_epoch(tmp_path):
     assert (tmp_path / "student.npz").exists() and (tmp_path / "result.json").exists()
     # wide enough for a temporary path (under xdist they are longer), read as one line wherever it wraps
     bad = CliRunner().invoke(
-        app, ["distill", "--out", str(tmp_path), "--teacher", str(tmp_path / "none.npz")], env={"COLUMNS": "300"}
+        app, ["lab", "distill", "--out", str(tmp_path), "--teacher", str(tmp_path / "none.npz")], env={"COLUMNS": "300"}
     )
     assert bad.exit_code == 2 and f"{tmp_path / 'none.npz'}" in " ".join(bad.output.split()), bad.output

@@ -228,7 +228,7 @@ def test_bad_inputs_are_refused_in_words(heuristic_decisions, tmp_path):
 
 def test_cli_imitate_reports_each_epoch(heuristic_decisions, tmp_path):
     r = CliRunner().invoke(
-        app, ["imitate", str(heuristic_decisions), "--out", str(tmp_path), "--epochs", "2", "--hidden", "32"]
+        app, ["lab", "imitate", str(heuristic_decisions), "--out", str(tmp_path), "--epochs", "2", "--hidden", "32"]
     )
     assert r.exit_code == 0, r.output
     assert "epoch 0: held out: agrees" in r.output and "epoch 2: loss" in r.output
