@@ -23,8 +23,8 @@ from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.learned import QPolicy, load_weights, scorer_for  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
+from bigtwo.lab import expert as expert_module  # noqa: E402
 from bigtwo.lab.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
-from bigtwo.rl import expert as expert_module  # noqa: E402
 from tests.benchmark_scripts import study_module  # noqa: E402
 from tests.test_bots import play_out  # noqa: E402
 
