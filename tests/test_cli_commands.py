@@ -71,8 +71,6 @@ def test_flags_show_no_placeholder_in_any_help():
     paths = every_command(typer.main.get_command(app))
     assert ("lab", "standin", "collect") in paths
     for path in paths:
-        if path == ("lab", "fitting"):  # its arguments (and --help) are the fitting's own command line's
-            continue
         res = runner.invoke(app, [*path, "--help"], env=ENV)
         assert res.exit_code == 0, (path, res.output)
         assert "<bool>" not in res.output, (path, res.output)
@@ -97,8 +95,10 @@ def test_the_fitting_command_hands_its_arguments_to_the_fitting(monkeypatch):
     res = runner.invoke(app, ["lab", "fitting", *argv], env=ENV)
     assert res.exit_code == 0, res.output
     assert seen == [argv]
-    runner.invoke(app, ["lab", "fitting", "--help"], env=ENV)
-    assert seen[-1] == ["--help"]  # its own command line's help, not typer's
+    res = runner.invoke(app, ["lab", "fitting", "--help"], env=ENV)  # the command's help, with its examples
+    assert res.exit_code == 0 and "bigtwo lab fitting collect" in res.output and len(seen) == 1
+    assert runner.invoke(app, ["lab", "fitting", "fit", "--help"], env=ENV).exit_code == 0
+    assert seen[-1] == ["fit", "--help"]  # a step's help is the fitting's own
 
 
 @pytest.mark.parametrize("name", ["imitate", "distill", "expert", "average"])

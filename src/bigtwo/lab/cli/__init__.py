@@ -21,8 +21,9 @@ app.command()(expert)
 app.command()(average)
 app.add_typer(standin_app, name="standin")
 app.add_typer(beliefs_app, name="beliefs")
+# every word from the step on (``collect ...``, ``fit ...``, their ``--help`` too) is the fitting's own command line's
 app.command(
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "allow_interspersed_args": False},
 )(fitting)
 
 __all__ = ["app"]

@@ -6,14 +6,15 @@ import typer
 
 
 def fitting(ctx: typer.Context) -> None:
-    """Fit the heuristic's weights to a bot's choices: collect its decisions, then fit (--help for the steps).
+    """Fit the heuristic's weights to a bot's choices: collect its decisions, then fit them.
 
-    The arguments go to the fitting's own command line as they are.
+    Two steps, each with options of its own: the words from the step on go to the fitting's command line as they
+    are (bigtwo lab fitting collect --help lists collect's).
 
     \b
     Examples:
-      bigtwo lab fitting collect search.pkl --bot 'search(iterations=60)' --decisions 2000 --seed 1
-      bigtwo lab fitting fit weights.json search.pkl
+      bigtwo lab fitting collect search-11.pkl --decisions 4000 --seed 11   # four search(iterations=60) by default
+      bigtwo lab fitting fit fitted.json search-11.pkl                      # the heuristic's weights, as JSON
     """
     from bigtwo.lab.fitting import main
 
