@@ -4,14 +4,17 @@ A seeded game, a few turns in, with a hint shown, at 80x24 (the size the table i
 """
 
 import asyncio
+import sys
 from pathlib import Path
 
-from bigtwo import load_rules
-from bigtwo.cli.capture import screen_text
-from bigtwo.cli.session import TableSession
-from bigtwo.cli.tui import TableApp
-
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent))  # the repository: the tests' screen capture (the package ships none)
+
+from tests.screen import screen_text  # noqa: E402
+
+from bigtwo import load_rules  # noqa: E402
+from bigtwo.cli.session import TableSession  # noqa: E402
+from bigtwo.cli.tui import TableApp  # noqa: E402
 
 
 async def main() -> None:

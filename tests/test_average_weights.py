@@ -1,4 +1,4 @@
-"""The mean of a run's snapshots (issue 15): ``bigtwo average`` and :func:`bigtwo.rl.average.average_weights`.
+"""The mean of a run's snapshots (issue 15): ``bigtwo lab average`` and :func:`bigtwo.lab.average.average_weights`.
 
 Numpy alone; the networks are small ones made here, and the shipped classic four-player network for a mean that
 must play.
@@ -15,7 +15,7 @@ from bigtwo.bots import make
 from bigtwo.bots.learned import QPolicy, policy_for
 from bigtwo.cli.app import app
 from bigtwo.errors import BigTwoError
-from bigtwo.rl.average import average_weights
+from bigtwo.lab.average import average_weights
 from tests.test_bots import play_out
 
 META = {"rules": "classic", "players": 4, "history": 8, "utility": "cards", "reward_scale": 13.0, "hidden": [3]}
@@ -83,11 +83,11 @@ def test_only_snapshots_of_one_network_are_averaged(tmp_path):
 def test_cli_average_writes_the_mean_and_refuses_in_words(tmp_path):
     paths = [str(tiny(tmp_path / f"f{i}.npz", i, 2_000_000 * (i + 1))) for i in range(2)]
     out = tmp_path / "mean.npz"
-    r = CliRunner().invoke(app, ["average", *paths, "--out", str(out)], env={"COLUMNS": "300"})
+    r = CliRunner().invoke(app, ["lab", "average", *paths, "--out", str(out)], env={"COLUMNS": "300"})
     assert r.exit_code == 0, r.output
     assert "the mean of 2 networks (2,000,000 to 4,000,000 frames)" in r.output
     assert QPolicy.load(out).meta["frames"] == 4_000_000
-    bad = CliRunner().invoke(app, ["average", paths[0], "--out", str(out)], env={"COLUMNS": "300"})
+    bad = CliRunner().invoke(app, ["lab", "average", paths[0], "--out", str(out)], env={"COLUMNS": "300"})
     assert bad.exit_code == 2 and "two weights files or more, not 1" in bad.output
-    folder = CliRunner().invoke(app, ["average", *paths, "--out", str(tmp_path)], env={"COLUMNS": "300"})
+    folder = CliRunner().invoke(app, ["lab", "average", *paths, "--out", str(tmp_path)], env={"COLUMNS": "300"})
     assert folder.exit_code == 2 and "cannot be written" in folder.output, folder.output

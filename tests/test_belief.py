@@ -228,7 +228,7 @@ def test_a_table_the_network_does_not_read_samples_as_before(tmp_path):
 
 def test_collect_and_fit_learn_the_holders(tmp_path):
     pytest.importorskip("torch")
-    from bigtwo.rl.belief import BeliefData, FitConfig, collect, fit
+    from bigtwo.lab.belief import BeliefData, FitConfig, collect, fit
 
     data = collect("classic", 4, rounds=30, seed=3, heuristic_share=0.5)
     assert len(data.x) == len(data.y) == len(data.need) == len(data.rounds) > 300
@@ -251,7 +251,7 @@ def test_collect_and_fit_learn_the_holders(tmp_path):
 
 
 def test_rounds_are_read_back_where_a_shard_did_not_record_them():
-    from bigtwo.rl.belief import rounds_of
+    from bigtwo.lab.belief import rounds_of
 
     need = np.array([[0, 13, 13, 13], [0, 12, 13, 13], [0, 12, 12, 12], [0, 13, 13, 13], [0, 13, 12, 13]])
     assert rounds_of(need).tolist() == [0, 0, 0, 1, 1]
@@ -260,11 +260,11 @@ def test_rounds_are_read_back_where_a_shard_did_not_record_them():
 def test_the_benchmark_judges_every_source_on_the_true_deal(tmp_path):
     import argparse
 
-    from tests.benchmark_scripts import benchmark_module
+    from tests.benchmark_scripts import study_module
 
     path = tmp_path / "beliefs.npz"
     random_net(2).save(path)
-    beliefs = benchmark_module("beliefs")
+    beliefs = study_module("beliefs")
     args = argparse.Namespace(
         rounds=1, field="heuristic", belief_weights=str(path), deals=8, every=3, workers=1, seed=4
     )
@@ -307,8 +307,10 @@ def test_the_commands_refuse_bad_settings_in_words(tmp_path):
     from bigtwo.cli import app
 
     runner = CliRunner()
-    res = runner.invoke(app, ["beliefs", "collect", str(tmp_path / "d.npz"), "--rounds", "0"])
+    res = runner.invoke(app, ["lab", "beliefs", "collect", str(tmp_path / "d.npz"), "--rounds", "0"])
     assert res.exit_code == 2 and "--rounds 0: must be 1 or more" in res.output
-    res = runner.invoke(app, ["beliefs", "collect", str(tmp_path / "d.npz"), "--field", str(tmp_path / "no.npz")])
+    res = runner.invoke(
+        app, ["lab", "beliefs", "collect", str(tmp_path / "d.npz"), "--field", str(tmp_path / "no.npz")]
+    )
     assert res.exit_code == 2 and "no.npz" in res.output
     assert not (tmp_path / "d.npz").exists()  # nothing written for a refused command

@@ -1,15 +1,15 @@
-"""benchmarks/ceiling.py's cheating variants: what they see, and how they are built from a spec."""
+"""lab/studies/ceiling.py's cheating variants: what they see, and how they are built from a spec."""
 
 from __future__ import annotations
 
 import pytest
 
 from bigtwo import Game, load_rules
-from tests.benchmark_scripts import benchmark_module
+from tests.benchmark_scripts import study_module
 
 
 def test_omniscient_searched_is_the_spec_s_search_on_the_true_deal():
-    ceiling = benchmark_module("ceiling")
+    ceiling = study_module("ceiling")
     game = Game("classic", players=4, seed=21)
     spec = "isearch(budget_ms=50, utility='cards', prior=5)"
     bot = ceiling.build("omniscient-searched", 3, game, 50, 2, spec, 0.5)
@@ -24,7 +24,7 @@ def test_omniscient_searched_is_the_spec_s_search_on_the_true_deal():
 
 
 def test_a_spec_that_is_not_an_isearch_is_refused():
-    ceiling = benchmark_module("ceiling")
+    ceiling = study_module("ceiling")
     with pytest.raises(SystemExit, match="--spec 'heuristic' is not an isearch"):
         ceiling.searched_spec("heuristic", 1000)
 
@@ -33,7 +33,7 @@ def test_a_spec_that_is_not_an_isearch_is_refused():
 def test_the_phase_cheats_see_the_true_deal_only_in_their_part_of_the_round(variant, cheats_at_first):
     """At the first play 39 cards are hidden: the early cheat searches the true deal there, the late one samples
     with its beliefs as the spec plays; with 20 or fewer hidden it is the other way round."""
-    ceiling = benchmark_module("ceiling")
+    ceiling = study_module("ceiling")
     rules = load_rules("classic")
     game = Game(rules, players=4, seed=10)  # eight ways to lead with the 3D: a decision that searches
     spec = "isearch(iterations=4, utility='cards')"

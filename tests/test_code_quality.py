@@ -13,9 +13,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_lint_and_format():
-    lint = run("ruff", "check", "src", "tests", "benchmarks")
+    lint = run("ruff", "check", "src", "tests", "benchmarks", "lab")
     assert lint.returncode == 0, lint.stdout + lint.stderr
-    fmt = run("ruff", "format", "--check", "src", "tests", "benchmarks")
+    fmt = run("ruff", "format", "--check", "src", "tests", "benchmarks", "lab")
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 

@@ -20,7 +20,7 @@ from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.learned import load_weights, policy_for, scorer_for  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
-from bigtwo.rl.distill import DistillConfig, distill, teacher_positions  # noqa: E402
+from bigtwo.lab.distill import DistillConfig, distill, teacher_positions  # noqa: E402
 from tests.test_bots import play_out  # noqa: E402
 
 SMALL = DistillConfig(games=60, lockstep=16, hidden=(32, 16), epochs=5, lr=3e-3, batch=128, holdout=0.2, seed=3)
@@ -118,13 +118,26 @@ def test_bad_inputs_are_refused_in_words(tmp_path):
 def test_cli_distill_reports_each_epoch(tmp_path):
     r = CliRunner().invoke(
         app,
-        ["distill", "--out", str(tmp_path), "--games", "12", "--epochs", "2", "--hidden", "16", "--players", "4"],
+        [
+            "lab",
+            "distill",
+            "--out",
+            str(tmp_path),
+            "--games",
+            "12",
+            "--epochs",
+            "2",
+            "--hidden",
+            "16",
+            "--players",
+            "4",
+        ],
     )
     assert r.exit_code == 0, r.output
     assert "epoch 2: error" in r.output and "kept epoch" in r.output
     assert (tmp_path / "student.npz").exists() and (tmp_path / "result.json").exists()
     # wide enough for a temporary path (under xdist they are longer), read as one line wherever it wraps
     bad = CliRunner().invoke(
-        app, ["distill", "--out", str(tmp_path), "--teacher", str(tmp_path / "none.npz")], env={"COLUMNS": "300"}
+        app, ["lab", "distill", "--out", str(tmp_path), "--teacher", str(tmp_path / "none.npz")], env={"COLUMNS": "300"}
     )
     assert bad.exit_code == 2 and f"{tmp_path / 'none.npz'}" in " ".join(bad.output.split()), bad.output

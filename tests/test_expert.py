@@ -23,9 +23,9 @@ from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.learned import QPolicy, load_weights, scorer_for  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
-from bigtwo.rl import expert as expert_module  # noqa: E402
-from bigtwo.rl.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
-from tests.benchmark_scripts import benchmark_module  # noqa: E402
+from bigtwo.lab import expert as expert_module  # noqa: E402
+from bigtwo.lab.expert import ExpertConfig, Labels, expert, label_shard, targets  # noqa: E402
+from tests.benchmark_scripts import study_module  # noqa: E402
 from tests.test_bots import play_out  # noqa: E402
 
 SMALL = ExpertConfig(games=4, iterations=2, share=0.5, shard_games=2, epochs=5, lr=1e-3, holdout=0.25, seed=2)
@@ -156,7 +156,9 @@ def test_refusals_name_the_setting(run, tmp_path):
         expert(tmp_path, ExpertConfig(share=0), rules="classic", players=4)
     with pytest.raises(BigTwoError, match=r"weights nope\.npz: no such weights file"):
         expert(tmp_path, SMALL, weights="nope.npz")
-    res = CliRunner().invoke(app, ["expert", "--out", str(tmp_path / "x"), "--games", "1"], env={"COLUMNS": "200"})
+    res = CliRunner().invoke(
+        app, ["lab", "expert", "--out", str(tmp_path / "x"), "--games", "1"], env={"COLUMNS": "200"}
+    )
     assert res.exit_code == 2 and "games=1: must be 2 or more" in res.output
 
 
@@ -186,7 +188,7 @@ def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, t
         expert(tmp_path, ExpertConfig(**{**SMALL.__dict__, "select": "best"}), rules="classic", players=4)
     res = CliRunner().invoke(
         app,
-        ["expert", "--out", str(tmp_path / "cli"), "--labels", str(out), "--games", "4", "--iterations", "2",
+        ["lab", "expert", "--out", str(tmp_path / "cli"), "--labels", str(out), "--games", "4", "--iterations", "2",
          "--share", "0.5", "--shard-games", "2", "--epochs", "1", "--holdout", "0.25", "--seed", "2"],
         env={"COLUMNS": "200"},
     )  # fmt: skip
@@ -195,9 +197,9 @@ def test_the_epoch_kept_is_the_one_whose_choices_cost_least_or_agree_most(run, t
 
 
 def test_two_teachers_of_the_same_games_are_compared_choice_by_choice(run, tmp_path):
-    """benchmarks/teachers.py: a teacher agrees with itself in every decision; a teacher with other deals a
+    """lab/studies/teachers.py: a teacher agrees with itself in every decision; a teacher with other deals a
     candidate labels the same decisions, and a shard one run cut short is skipped, not compared."""
-    teachers = benchmark_module("teachers")
+    teachers = study_module("teachers")
     out, result = run
     same = teachers.compare(out, out)
     assert same["decisions"] == result.decisions and same["shards"] == 2 and same["skipped"] == 0

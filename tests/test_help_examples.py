@@ -3,6 +3,7 @@ user sees them, then run with small sizes where they play games (fewer games, ro
 no delay; the human at a table follows the hint), so an example that breaks fails here."""
 
 import glob
+import importlib.util
 import re
 import shlex
 import socket
@@ -25,9 +26,10 @@ ENV = {"COLUMNS": "200"}  # wide enough that no example line wraps
 def commands(group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Every command's path (a group's subcommands included)."""
     out = [path]
-    if hasattr(group, "commands"):  # a group (typer brings its own click)
-        for name, sub in group.commands.items():
-            out += commands(sub, (*path, name))
+    if hasattr(group, "commands"):  # a group (typer brings its own click); plugins (``lab``) listed on demand
+        ctx = typer.Context(group)
+        for name in group.list_commands(ctx):
+            out += commands(group.get_command(ctx, name), (*path, name))
     return out
 
 
@@ -48,7 +50,8 @@ def without(argv: list[str], *options: str) -> list[str]:
 
 def small(argv: list[str]) -> list[str]:
     """The example at a test's size: at most 2 rounds, 4 games (one duplicate deal), 2 search iterations (or
-    deals a searched candidate), a benchmark of 2 deals, a stand-in's collection of 60 positions."""
+    deals a searched candidate), a benchmark of 2 deals, a stand-in's collection of 60 positions, a fitting's of
+    12 decisions."""
     out = []
     for i, a in enumerate(argv):
         a = re.sub(r"iterations=\d+", "iterations=2", a)
@@ -58,12 +61,14 @@ def small(argv: list[str]) -> list[str]:
             a = "4"
         if i and argv[i - 1] == "--iterations":
             a = "2"
+        if i and argv[i - 1] == "--decisions":
+            a = "12"
         out.append(a)
     if out[:1] == ["play"] and "--delay" not in out:
         out += ["--delay", "0"]
     if out[:1] == ["simulate"]:
         out += ["--workers", "1", "--quiet"] + ([] if {"--games", "-g"} & set(out) else ["--games", "4"])
-    if out[:2] == ["standin", "collect"]:  # a few dozen positions in this process, not an hour on two
+    if out[:3] == ["lab", "standin", "collect"]:  # a few dozen positions in this process, not an hour on two
         out = [*without(out, "--minutes", "--workers", "-w", "--positions"), "--positions", "60", "--workers", "1"]
     if out[:1] == ["benchmark"]:  # two deals against greedy, on local processes (the Ray path: test_benchmark.py)
         kept = without(out, "--ray", "--workers", "-w", "--deals", "-d", "--opponents")
@@ -126,6 +131,8 @@ def test_every_help_example_runs(tmp_path, monkeypatch):
         (tmp_path / "runs" / "classic" / name).write_bytes(weights.read_bytes())
     ran = 0
     for path in order:
+        if path[:2] == ("lab", "fitting") and importlib.util.find_spec("bigtwo.lab.fitting") is None:
+            continue  # the fitting's module joins the lab on another branch (issue 85); its command is tested there
         for line in examples[path]:
             words = shlex.split(line, comments=True)
             assert words[0] == "bigtwo"

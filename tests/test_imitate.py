@@ -21,7 +21,7 @@ from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.learned import GameScorer, QPolicy  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
-from bigtwo.rl.imitate import DecisionSet, ImitationConfig, imitate  # noqa: E402
+from bigtwo.lab.imitate import DecisionSet, ImitationConfig, imitate  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("torch_one_thread")
 
@@ -137,7 +137,7 @@ def test_a_start_network_is_fine_tuned(heuristic_decisions, tmp_path):
     assert result.epochs[0].log_probability != fresh.epochs[0].log_probability
     with pytest.raises(
         BigTwoError,
-        match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden: as wide or wider",
+        match=r"start\.npz: a network with hidden layers 64,64, where this run.s are 32 \(--hidden\)",
     ):
         imitate([heuristic_decisions], tmp_path / "bad", small(hidden=(32,), init_from=str(start)))
 
@@ -193,7 +193,7 @@ def test_a_record_that_does_not_replay_is_refused(search_decisions, tmp_path):
     off = arrays["legal_offsets"]
     # a decision whose chosen action is the last legal one, pointed at one outside the candidates
     rules = load_rules("classic")
-    from bigtwo.rl.imitate import search_candidate_rows
+    from bigtwo.lab.imitate import search_candidate_rows
 
     allowed, _first = search_candidate_rows(data, rules, 4)
     i = next(i for i in range(len(chosen)) if not allowed[off[i] : off[i + 1]].all())
@@ -220,13 +220,15 @@ def test_bad_inputs_are_refused_in_words(heuristic_decisions, tmp_path):
         imitate([heuristic_decisions], tmp_path / "x", small(candidates=-1))
     with pytest.raises(BigTwoError, match=r"no decisions file at .*missing\.npz$"):
         imitate([tmp_path / "missing.npz"], tmp_path / "x", small())
-    r = CliRunner().invoke(app, ["imitate", str(heuristic_decisions), "--out", str(tmp_path / "y"), "--epochs", "0"])
+    r = CliRunner().invoke(
+        app, ["lab", "imitate", str(heuristic_decisions), "--out", str(tmp_path / "y"), "--epochs", "0"]
+    )
     assert r.exit_code == 2 and "epochs=0" in r.output
 
 
 def test_cli_imitate_reports_each_epoch(heuristic_decisions, tmp_path):
     r = CliRunner().invoke(
-        app, ["imitate", str(heuristic_decisions), "--out", str(tmp_path), "--epochs", "2", "--hidden", "32"]
+        app, ["lab", "imitate", str(heuristic_decisions), "--out", str(tmp_path), "--epochs", "2", "--hidden", "32"]
     )
     assert r.exit_code == 0, r.output
     assert "epoch 0: held out: agrees" in r.output and "epoch 2: loss" in r.output
@@ -238,7 +240,7 @@ def test_at_two_decks_either_copy_of_a_candidate_is_among_the_searchs_moves(tmp_
     record whose search chose the other copy (as the search of before its candidates folded the copies did)
     replays as among its moves."""
     from bigtwo.cards import fold_copies
-    from bigtwo.rl.imitate import search_candidate_rows
+    from bigtwo.lab.imitate import search_candidate_rows
     from tests.rulesets import rules_named
 
     rules = rules_named("two-decks").replace(players=4)

@@ -1,4 +1,4 @@
-"""The stand-in for ``search`` (:mod:`bigtwo.rl.standin`): collected play-out values and the network fitted to them."""
+"""The stand-in for ``search`` (:mod:`bigtwo.lab.standin`): collected play-out values and the network fitted to them."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bigtwo.bots.heuristic import policy_for, search_candidates
 from bigtwo.bots.learned import load_weights
 from bigtwo.bots.view import engine_of, view_from_observation
 from bigtwo.errors import BigTwoError
-from bigtwo.rl.standin import (
+from bigtwo.lab.standin import (
     CollectConfig,
     FitConfig,
     collect,

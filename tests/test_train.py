@@ -104,9 +104,12 @@ def test_fine_tuning_starts_from_exported_weights(tmp_path):
     assert not all(torch.equal(a, b) for a, b in zip(params(second), params(fresh), strict=True))
     with pytest.raises(
         ValueError,
-        match=r"w\.npz: a network with hidden layers 32,32, where this run's are 16 \(--hidden: as wide or wider",
+        match=r"w\.npz: a network with hidden layers 32,32, where this run's are 16 \(--hidden\)",
     ):
         Trainer(small(hidden=(16,), init_from=str(exported)), tmp_path / "d")
+    # nor grown to a larger one (growing the shipped mean to 1024-1024-512 played level with it: the lab log)
+    with pytest.raises(ValueError, match=r"hidden layers 32,32, where this run's are 48,32,32 \(--hidden\)"):
+        Trainer(small(hidden=(48, 32, 32), init_from=str(exported)), tmp_path / "e")
 
 
 def test_a_start_network_for_another_table_is_refused(tmp_path):
@@ -262,7 +265,7 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     assert kept and [QPolicy.load(k).meta["frames"] for k in kept] == [int(k.stem[1:]) for k in kept]
     if len(kept) == 1:
         kept = [kept[0], tmp_path / "best.npz"]
-    r = runner.invoke(app, ["average", *map(str, kept), "--out", str(tmp_path / "mean.npz")])
+    r = runner.invoke(app, ["lab", "average", *map(str, kept), "--out", str(tmp_path / "mean.npz")])
     assert r.exit_code == 0 and QPolicy.load(tmp_path / "mean.npz").meta["averaged_from"], r.output
 
 
@@ -330,7 +333,7 @@ def test_a_start_network_or_checkpoint_that_cannot_be_read_is_refused_in_one_lin
             Trainer(small(init_from=start), tmp_path / "b")
     for start in (exported, tmp_path / "a" / "checkpoint.pt"):
         with pytest.raises(
-            ValueError, match=r"a network with hidden layers 32,32, where this run's are 8 \(--hidden: as wide or wider"
+            ValueError, match=r"a network with hidden layers 32,32, where this run's are 8 \(--hidden\)"
         ):
             Trainer(small(hidden=(8,), init_from=str(start)), tmp_path / "b")
     base = ["train", "--frames", "1", "--envs", "2", "--hidden", "8", "--eval-every", "0"]
@@ -370,7 +373,7 @@ def test_cli_train_prints_its_words_as_written(tmp_path, monkeypatch):
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert r.exit_code == 0 and re.search(r"; best evaluation [+-]\d+\.\d\d a game$", r.output.strip()), r.output
     monkeypatch.setitem(sys.modules, "torch", None)  # as if the rl extra were not installed
-    for command in (["train", "--out", str(tmp_path / "c")], ["imitate", "x.npz", "--out", str(tmp_path / "d")]):
+    for command in (["train", "--out", str(tmp_path / "c")], ["lab", "imitate", "x.npz", "--out", str(tmp_path / "d")]):
         r = CliRunner().invoke(app, command, env={"COLUMNS": "200"})
         assert r.exit_code == 2 and "needs the rl extra (pip install 'bigtwo[rl]')" in r.output, r.output
 

@@ -11,7 +11,6 @@ from bigtwo import CardSet, Play, load_rules
 from bigtwo.bots import BOTS
 from bigtwo.bots.simple import GreedyBot
 from bigtwo.cli import app as cli_app
-from bigtwo.cli.capture import screen_text
 from bigtwo.cli.replay_view import ReplayApp
 from bigtwo.cli.session import TableSession, bot_specs, parse_bot_spec
 from bigtwo.cli.tui import InfoScreen, SaveScreen, TableApp
@@ -20,6 +19,7 @@ from bigtwo.errors import BigTwoError
 from bigtwo.record import format_text, load_record, replay
 from bigtwo.record.frames import frames_of
 from bigtwo.words import TABLE_NAMES
+from tests.screen import screen_text
 
 runner = CliRunner()
 

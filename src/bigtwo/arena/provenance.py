@@ -80,7 +80,8 @@ def shipped_models(table: tuple[str, int] | None = None) -> dict[str, str]:
         inside = sorted(entry.iterdir(), key=lambda f: f.name) if entry.is_dir() else [entry]
         for f in inside:
             name = f.name if f is entry else f"{entry.name}/{f.name}"
-            if f.is_file() and _for_table(f.name, table):
+            # a model is a network (.npz) or heuristic weights (.json); MANIFEST.toml only says how they were made
+            if f.is_file() and f.name.endswith((".npz", ".json")) and _for_table(f.name, table):
                 found[name] = file_digest(f)
     return dict(sorted(found.items()))
 

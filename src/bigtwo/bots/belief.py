@@ -7,7 +7,7 @@ with the true deal in place of every sample, the same search scores about two po
 a network reads the seat's observation (:class:`BeliefEncoder`: the learned bot's state vector, and for each
 other seat the cards of the plays it passed on and of those it made, by the size of the play) and gives, for
 every card, a probability for each place it may be (:data:`ASIDE`, in no hand, or one of the other seats). The
-labels are free: simulated rounds know every hand (:mod:`bigtwo.rl.belief` collects and fits them).
+labels are free: simulated rounds know every hand (:mod:`bigtwo.lab.belief` collects and fits them).
 
 :class:`BeliefSampler` deals the hidden cards from those probabilities, each seat its exact number, and weighs
 each deal by its importance weight towards the product of the per-card probabilities over the deals the
@@ -43,7 +43,7 @@ GROUPS = 4  # plays grouped by size: singles, pairs, triples, four cards or more
 ASIDE = 0  # the class of a card in nobody's hand (a stock, cards set aside); class r: relative seat r
 HISTORY = 8  # recent actions in the state vector
 WORDS = NpzWords(
-    folder="belief weights {path} are a folder: give the .npz file that bigtwo beliefs fit wrote",
+    folder="belief weights {path} are a folder: give the .npz file that bigtwo lab beliefs fit wrote",
     missing="no belief weights at {path}",
     not_npz="belief weights {path} are not a numpy archive (.npz)",
     one_array="belief weights {path} hold one array, not the layers of a network",

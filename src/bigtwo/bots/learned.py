@@ -8,7 +8,7 @@ Weights ship in the package, one file per (preset, table size) they were trained
 ``bigtwo/bots/weights/<preset>-<players>p.npz``; ``learned(weights="path.npz")`` loads another file (e.g. a
 ``bigtwo train`` export). A table the shipped weights do not cover is refused with the list of those that are.
 
-A network fitted to a bot's choices (``bigtwo imitate``, :mod:`bigtwo.rl.imitate`) is played the same way; its
+A network fitted to a bot's choices (``bigtwo lab imitate``, :mod:`bigtwo.lab.imitate`) is played the same way; its
 weights say so (``meta["target"] == "policy"``, with the fitted inverse temperature ``beta`` and, where it was
 fitted among the moves ``search`` weighs, ``candidates``): it chooses among those moves, ``sample=True`` draws
 an action with its probabilities instead of the most likely, and nothing reads its outputs as values.
@@ -159,7 +159,7 @@ def _weights_dir() -> Any:
 def shipped_weights(kind: str = "") -> dict[tuple[str, int], str]:
     """The (preset, players) tables the package has weights for, with the file names (the learned bot's, which
     the searches weigh their candidates with too); ``kind="playout"``: the smaller networks distilled from those
-    for a search's play-outs (``weights/playout/``, :mod:`bigtwo.rl.distill`); ``kind="search"``: networks the
+    for a search's play-outs (``weights/playout/``, :mod:`bigtwo.lab.distill`); ``kind="search"``: networks the
     searches weigh with in place of the learned bot's, where one was measured stronger inside the search
     (``weights/search/``); named by their path under ``weights/``."""
     out: dict[tuple[str, int], str] = {}
@@ -310,7 +310,7 @@ class LearnedBot(BaseBot):
         if sample and (self._custom is None or "beta" not in self._custom.meta):
             raise BigTwoError(
                 "sample=True draws an action with the probabilities of a network fitted to a bot's choices "
-                "(bigtwo imitate): give its weights file"
+                "(bigtwo lab imitate): give its weights file"
             )
         if self._custom is None:
             read_shipped()
@@ -377,7 +377,7 @@ class GameScorer:
         # left unless its weights say otherwise) divided by the training's reward scale (13 unless they say)
         self.utility = str(net.meta.get("utility", "cards"))
         self.scale = float(net.meta.get("reward_scale", 13.0))
-        # a network fitted to a bot's choices (``bigtwo imitate``) ranks actions; its outputs are not points
+        # a network fitted to a bot's choices (``bigtwo lab imitate``) ranks actions; its outputs are not points
         self.is_policy = net.meta.get("target") == "policy"
         # fitted among the moves a search weighs (the heuristic's best few and the pass): it chooses among them
         self.candidates = int(net.meta.get("candidates") or 0)

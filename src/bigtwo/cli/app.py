@@ -10,16 +10,16 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from bigtwo.cli.beliefs import beliefs_app
+from bigtwo.cli.group import CommandGroup
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
-from bigtwo.cli.standin import standin_app
-from bigtwo.cli.train import average, distill, expert, imitate, train
+from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
 app = typer.Typer(
+    cls=CommandGroup,  # play first, then the rest in CommandGroup.ORDER; flags shown as flags
     help="Big Two and its family of climbing card games.",
     no_args_is_help=False,
     add_completion=False,
@@ -28,14 +28,8 @@ app = typer.Typer(
 rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 app.add_typer(ladder_app, name="ladder")
-app.add_typer(standin_app, name="standin")
-app.add_typer(beliefs_app, name="beliefs")
 app.command()(serve)
 app.command()(train)
-app.command()(imitate)
-app.command()(distill)
-app.command()(expert)
-app.command()(average)
 
 
 def _error(e: object, code: int = 2) -> NoReturn:

@@ -46,7 +46,6 @@ from bigtwo.bots.spec import parse_lineup
 from bigtwo.envs.batched import BatchedEnv, Finished
 from bigtwo.rl.actors import Actor, ActorPool, choose, remember, returns_of
 from bigtwo.rl.evaluate import Evaluation, evaluate
-from bigtwo.rl.widen import can_grow, grown
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 CHECKPOINT_FORMAT = 1
@@ -167,19 +166,15 @@ def _read_checkpoint(path: str | Path, role: str = "") -> dict[str, Any]:
     return state
 
 
-def _load_start(
-    model: QNet, path: str, table: dict[str, Any], rules: Ruleset | None = None, seed: int = 0
-) -> list[int] | None:
+def _load_start(model: QNet, path: str, table: dict[str, Any], rules: Ruleset | None = None) -> None:
     """Set ``model`` to the network to fine-tune from: a run's checkpoint, or exported weights (``.npz``, e.g.
     the shipped ones, float16: training goes on in float32 from their rounded values).
 
     ``table`` is the run's rules, players, history and features version: a network made for another table is
     refused even when its shapes happen to match (its inputs would mean other things), but exported weights
     whose rounds are the run's ``rules`` with the suits renamed (classic's for Pusoy Dos) start it with the
-    renaming folded into their first layer: the same player, reading the run's own cards. A network smaller than
-    the run's (``--hidden`` wider, or deeper after its last hidden layer) starts it grown to the run's size
-    computing the same values (:mod:`bigtwo.rl.widen`; ``seed`` draws the copies): then the hidden layers it
-    had are returned, else None."""
+    renaming folded into their first layer: the same player, reading the run's own cards. Its hidden layers
+    must be the run's (``--hidden``)."""
     if Path(path).is_dir():
         raise ValueError(f"init_from {path} is a directory, not a network (a checkpoint .pt or weights .npz)")
     if not Path(path).exists():
@@ -211,14 +206,11 @@ def _load_start(
     theirs = [int(np.shape(w)[1]) for w, _b in layers[:-1]]
     ours = [int(np.shape(w)[1]) for w, _b in model.layers()[:-1]]
     if theirs != ours:
-        if not can_grow(theirs, ours):
-            raise ValueError(
-                f"init_from {path}: a network with hidden layers {_sizes(theirs)}, where this run's are "
-                f"{_sizes(ours)} (--hidden: as wide or wider, with any layers added after the last)"
-            )
-        layers = grown(layers, ours, seed=seed)  # the same Q values, room to learn more
+        raise ValueError(
+            f"init_from {path}: a network with hidden layers {_sizes(theirs)}, where this run's are {_sizes(ours)} "
+            "(--hidden)"
+        )
     model.load_layers(layers)
-    return theirs if theirs != ours else None
 
 
 def _sizes_of(env: BatchedEnv) -> tuple[int, int]:
@@ -286,10 +278,9 @@ class Trainer:
             self.env = self._make_env(None)
             self.state_size, self.action_size = _sizes_of(self.env)
         self.model = QNet(self.state_size, self.action_size, cfg.hidden)
-        self.grown_from: list[int] | None = None  # the start network's hidden layers, where it was grown
         if cfg.init_from:
             try:
-                self.grown_from = _load_start(self.model, cfg.init_from, _table_of(cfg), rules, seed=cfg.seed)
+                _load_start(self.model, cfg.init_from, _table_of(cfg), rules)
             except (KeyError, RuntimeError) as e:
                 raise ValueError(f"init_from {cfg.init_from}: not a network of this shape ({e})") from None
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
@@ -554,7 +545,7 @@ class Trainer:
         """Train until ``frames`` frames in all (or ``seconds`` more wall time), reporting, evaluating,
         checkpointing and exporting the best weights (to ``out/best.npz`` and ``export``) on the way. With
         ``snapshots``, every evaluated network is kept too, as ``out/snapshots/f{frames}.npz`` (to average the
-        last several: :mod:`bigtwo.rl.average`)."""
+        last several: :mod:`bigtwo.lab.average`)."""
         cfg = self.config
         log = self.out / "log.jsonl"
         if self._resumed and log.exists():  # lines written after the checkpoint belong to a lost continuation
