@@ -34,8 +34,7 @@ import numpy as np
 
 from bigtwo.bots.fitted import FORMAT
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, WIN, HeuristicPolicy, HeuristicWeights
-from bigtwo.bots.sampling import action_log_probability
-from bigtwo.bots.search import BELIEF_TEMPERATURE, BELIEF_UNIFORM
+from bigtwo.bots.sampling import BELIEF_TEMPERATURE, BELIEF_UNIFORM, action_log_probability
 from bigtwo.bots.spec import BotSpec
 from bigtwo.bots.view import SeatView, view_from_game
 from bigtwo.game import Game

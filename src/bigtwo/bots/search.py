@@ -313,7 +313,8 @@ class InferenceSearchBot(SearchBot):
         # each table's belief network with its encoder (None: none for the table), found once, not a decision
         self._beliefs: dict[tuple[Ruleset, int, str], Any] = {}
         self._read_files_now()
-        self.last_playout = Playout.MIXED if config.playout == Playout.AUTO else config.playout  # the last decision's
+        # the play-outs of the last decision
+        self.last_playout: Playout = Playout.MIXED if config.playout == Playout.AUTO else config.playout
         self.last_effective_deals = 0.0  # the last decision's effective number of deals under the beliefs
         self.last_counts: dict[str, int] = {}  # deals each candidate of the last decision was played out on
         # each candidate's mean play-out value (points of the measure, under the beliefs' weights, not shrunk

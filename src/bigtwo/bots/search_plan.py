@@ -124,11 +124,17 @@ class SearchPlan:
             budget.append(f"{self.budget_ms:g} ms a decision")
         if self.iterations is not None:
             budget.append(f"{self.iterations} sampled deals")
-        side = "at or above" if self.crossed else "below"
-        why = (
-            f"{side} the crossover ({LEARNED_PLAYOUT_MS:g} ms or more a decision, {LEARNED_PLAYOUT_PLAYERS} "
-            f"players, play-outs scored by {MEASURE_WORDS[LEARNED_PLAYOUT_MEASURE]})"
-        )
+        rule = f"{LEARNED_PLAYOUT_MS:g} ms or more, {LEARNED_PLAYOUT_PLAYERS} players, cards left"
+        why = f"at or above the crossover ({rule})"
+        if not self.crossed:
+            short = []
+            if self.budget_ms is None or self.budget_ms < LEARNED_PLAYOUT_MS:
+                short.append(f"a limit under {LEARNED_PLAYOUT_MS:g} ms" if self.budget_ms else "no time limit")
+            if self.players != LEARNED_PLAYOUT_PLAYERS:
+                short.append(f"{self.players} players, not {LEARNED_PLAYOUT_PLAYERS}")
+            if self.measure != LEARNED_PLAYOUT_MEASURE:
+                short.append(f"play-outs scored by {self.measure!r}, not {LEARNED_PLAYOUT_MEASURE!r}")
+            why = f"below the crossover ({rule}): {'; '.join(short)}"
         playout = PLAYOUT_WORDS[self.network_playouts]
         if self.network_playouts != self.playout:
             playout += f" (no network for this table; '{self.playout.value}' would have it)"

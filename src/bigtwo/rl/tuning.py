@@ -34,7 +34,7 @@ from bigtwo.arena.stats import mean_interval
 from bigtwo.bots.fitted import TUNED_FORMAT
 from bigtwo.bots.fitting import LINEAR
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, HeuristicWeights
-from bigtwo.bots.search import rollout
+from bigtwo.bots.playouts import rollout
 from bigtwo.game import Game
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.utilities import UTILITIES, round_utility
