@@ -1,5 +1,5 @@
-"""The heuristic's shipped weights: fitted to a search's choices (:mod:`bigtwo.bots.fitting`) and tuned for
-points (:mod:`bigtwo.rl.tuning`).
+"""The heuristic's shipped weights: fitted to a search's choices (:mod:`bigtwo.lab.fitting`) and tuned for
+points (:mod:`bigtwo.lab.tuning`).
 
 ``bigtwo/bots/weights/heuristic-<preset>-<players>p.json`` holds, for one table, the fitted
 :class:`~bigtwo.bots.heuristic.HeuristicWeights`, the temperature and uniform share of the softmax over their

@@ -1,0 +1,1 @@
+"""The lab: research pipelines and studies, the top layer; nothing in the product imports it."""
