@@ -32,10 +32,10 @@ from typing import Any
 from bigtwo.arena.play import deal_seed
 from bigtwo.arena.stats import mean_interval
 from bigtwo.bots.fitted import TUNED_FORMAT
-from bigtwo.lab.fitting import LINEAR
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, HeuristicWeights
 from bigtwo.bots.playouts import rollout
 from bigtwo.game import Game
+from bigtwo.lab.fitting import LINEAR
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.utilities import UTILITIES, round_utility
 
