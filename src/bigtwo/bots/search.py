@@ -29,6 +29,12 @@ own seeded RNG: with an ``iterations`` budget, the same seed and observation giv
 deals fit in the time.
 
 Under a stock (two players drawing on a pass), the cards no hand holds are the stock, in a random order.
+
+``isearch`` (:class:`InferenceSearchBot`) adds beliefs, the learned network's candidates and prior, and successive
+halving. Its parts live apart: the options (:mod:`bigtwo.bots.search_config`), what they resolve to at a table
+(:mod:`bigtwo.bots.search_plan`, printed by ``bigtwo bots show isearch``), the sampled deals
+(:mod:`bigtwo.bots.sampling`), the play-outs (:mod:`bigtwo.bots.playouts`) and the sharing of deals among the
+candidates (:mod:`bigtwo.bots.halving`); this module holds the two bots.
 """
 
 from __future__ import annotations

@@ -315,6 +315,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    from bigtwo.bots import fitting  # records name this module, not __main__
+    from bigtwo.lab import fitting  # records name this module, not __main__
 
     fitting.main()

@@ -206,6 +206,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    from bigtwo.rl import tuning  # worker processes find the module's functions by this name, not __main__
+    from bigtwo.lab import tuning  # worker processes find the module's functions by this name, not __main__
 
     tuning.main()
