@@ -859,3 +859,29 @@ def test_search_stops_before_its_budget_as_isearch_does(monkeypatch):
         assert clock.now - start < budget, f"the last reading, {clock.now - start:.3f} s, is not within the budget"
         checked += 1
     assert checked >= 2
+
+
+def test_bigtwo_bots_lists_the_bots_and_shows_a_searchs_plan():
+    """``bigtwo bots`` lists the bots as before; ``bigtwo bots show`` prints the plan a search resolves to at a
+    table, on either side of the crossover, and refuses in words what makes no plan."""
+    from typer.testing import CliRunner
+
+    from bigtwo.cli import app
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["bots"])
+    assert listed.exit_code == 0 and "isearch" in listed.output and "heuristic" in listed.output
+    show = ["bots", "show", "isearch(utility='cards')", "--rules", "classic", "--players", "4", "--budget-ms"]
+    at = runner.invoke(app, [*show, "1000"])
+    assert at.exit_code == 0 and "at or above the crossover" in at.output, at.output
+    assert "the network in every seat ('learned')" in at.output
+    below = runner.invoke(app, [*show, "999"])
+    assert below.exit_code == 0 and "a limit under 1000 ms" in below.output, below.output
+    assert "('mixed')" in below.output
+    for argv, words in (
+        (["bots", "show", "heuristic"], "only isearch"),
+        (["bots", "show", "isearch", "--players", "9"], "classic is played by 2 to 4 players, not 9"),
+        (["bots", "show", "isearch(prior=-1)"], "prior must be 0 or more"),
+    ):
+        got = runner.invoke(app, argv)
+        assert got.exit_code == 2 and words in " ".join(got.output.split()), got.output

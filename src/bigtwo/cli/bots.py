@@ -55,6 +55,10 @@ def bots_show(
     try:
         spec = BotSpec.parse(bot)
         table = load_rules(rules)
+        if not table.min_players <= players <= table.max_players:
+            raise BigTwoError(
+                f"{table.name} is played by {table.min_players} to {table.max_players} players, not {players}"
+            )
         options = dict(spec.options)
         if budget_ms is not None:
             options["budget_ms"] = budget_ms
