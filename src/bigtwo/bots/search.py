@@ -44,7 +44,6 @@ import math
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from functools import cached_property
 from typing import Any, cast
 
 from bigtwo.bots.base import BaseBot
@@ -61,6 +60,7 @@ from bigtwo.bots.sampling import (
     too_many_failures,
 )
 from bigtwo.bots.search_config import AUTO, SHIPPED, Playout, SearchConfig
+from bigtwo.bots.search_network import SearchNetwork
 from bigtwo.bots.search_plan import SearchPlan, adjusted, crossed, resolve_plan
 from bigtwo.bots.view import engine_of, played_in, view_from_observation
 from bigtwo.cards import fold_copies
@@ -208,58 +208,6 @@ class SearchBot(BaseBot):
         return giveaway_order(rules, observation, hand)
 
 
-class _Network:
-    """The learned networks for one table, for a search: ``scorer``'s Q values of a decision's legal actions (in
-    points, from the observation), its moves in the play-outs and value of a position (from a sampled deal). The
-    searches' own shipped network where the package has one (``weights/search/``, measured stronger inside the
-    search than the learned bot's), else the learned bot's where it has that (else none), or a weights file
-    (``weights``), which must fit the table and value actions (a network fitted to a bot's choices only ranks
-    them)."""
-
-    def __init__(self, rules: Ruleset, players: int, weights: str | None = None, opponents: str | None = None):
-        from bigtwo.bots.learned import load_weights, scorer_for, scorer_of, shipped_weights
-
-        self._table = (rules, players)
-        self._which_opponents = opponents
-        if weights is None:
-            self.scorer = scorer_for(rules, players, "search") or scorer_for(rules, players)
-            self.label: str | None = None
-            if self.scorer is not None:
-                for kind in ("search", ""):
-                    found = shipped_weights(kind)
-                    name = next((found[k] for k in self._tables(rules, players) if k in found), None)
-                    if name is not None and scorer_for(rules, players, kind) is not None:
-                        self.label = f"{name} (shipped)"
-                        break
-                else:
-                    self.label = "the shipped network"
-        else:
-            self.scorer = scorer_of(load_weights(weights), rules, players, weights)
-            self.label = weights
-
-    @staticmethod
-    def _tables(rules: Ruleset, players: int) -> list[tuple[str, int]]:
-        return [(preset, players) for preset in rules.game_presets(scoring=False)]
-
-    @cached_property
-    def opponents(self) -> Any:
-        """The network that moves the other seats of the play-outs where it is not the play-outs' own (a model of
-        the opponents: its values only rank their moves, so one fitted to a bot's choices serves as well): the
-        package's stand-in for the table ("shipped", None where it has none), a file's, or None. Found where
-        first asked for, so that a search whose play-outs never need it does not spend a decision's time on it."""
-        from bigtwo.bots.learned import load_weights, scorer_for, scorer_of
-
-        which = self._which_opponents
-        if which == SHIPPED:
-            return scorer_for(*self._table, "standin")
-        return None if which is None else scorer_of(load_weights(which), *self._table, which)
-
-    def values(self, rules: Ruleset, obs: Observation, legal: list[Play]) -> list[float] | None:
-        if self.scorer is None:
-            return None
-        return [float(v) * self.scorer.scale for v in self.scorer.q_observed(rules, obs, legal)]
-
-
 def may_play_learned(playout: Any, budget_ms: Any) -> bool:
     """Whether a search with these ``playout`` and ``budget_ms`` settings has the network play every seat of its
     play-outs at some table (at four players scored by cards left, past the crossover, where ``'auto'`` chooses
@@ -323,7 +271,7 @@ class InferenceSearchBot(SearchBot):
         self.belief_weights = belief_weights
         self._plan_changes: dict[str, Any] = {}
         self._plans: dict[tuple[Ruleset, int], SearchPlan] = {}
-        self._networks: dict[tuple[Ruleset, int], _Network] = {}
+        self._networks: dict[tuple[Ruleset, int], SearchNetwork] = {}
         # each table's belief network with its encoder (None: none for the table), found once, not a decision
         self._beliefs: dict[tuple[Ruleset, int, str], Any] = {}
         self._read_files_now()
@@ -411,7 +359,7 @@ class InferenceSearchBot(SearchBot):
         from bigtwo.bots.learned import shipped_weights
 
         out = {}
-        tables = _Network._tables(rules, players)
+        tables = SearchNetwork.tables(rules, players)
         standins = shipped_weights("standin")
         name = next((standins[t] for t in tables if t in standins), None)
         if name is not None:
@@ -422,11 +370,11 @@ class InferenceSearchBot(SearchBot):
             out["beliefs"] = f"belief/{name}"
         return out
 
-    def _network_for(self, rules: Ruleset, players: int) -> _Network:
+    def _network_for(self, rules: Ruleset, players: int) -> SearchNetwork:
         key = (rules, players)
         got = self._networks.get(key)
         if got is None:
-            got = self._networks[key] = _Network(rules, players, self.weights, self.opponent_weights)
+            got = self._networks[key] = SearchNetwork(rules, players, self.weights, self.opponent_weights)
         return got
 
     def may_play_learned(self) -> bool:
