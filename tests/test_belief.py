@@ -24,9 +24,10 @@ from bigtwo.bots.belief import (
     public_tricks,
     shipped_beliefs,
 )
-from bigtwo.bots.heuristic import HeuristicBot
+from bigtwo.bots.heuristic import HeuristicBot, policy_for
 from bigtwo.bots.registry import make
 from bigtwo.bots.sampling import DealSampler
+from bigtwo.bots.view import engine_of
 from bigtwo.cards import bits
 from bigtwo.errors import BigTwoError
 from tests.rulesets import renamed_cards
@@ -164,7 +165,8 @@ def test_the_search_deals_from_the_network_and_refuses_what_does_not_fit(tmp_pat
     obs = game.observe(game.to_move)
     bot = make("isearch", seed=1, iterations=8, utility="cards", belief_weights=str(path))
     assert isinstance(bot._deal_sampler(RULES, obs), BeliefSampler)
-    assert bot._belief_model(RULES, obs, bot._model_of_play(RULES, obs)) is None  # the network replaces it
+    policy = policy_for(engine_of(RULES, obs))
+    assert bot._belief_model(RULES, obs, policy) is None  # the network replaces it
     assert bot.choose_play(RULES, obs) in game.legal_plays()
     plain = make("isearch", seed=1, iterations=8, utility="cards")
     assert type(plain._deal_sampler(RULES, obs)) is DealSampler
@@ -221,7 +223,7 @@ def test_a_table_the_network_does_not_read_samples_as_before(tmp_path):
     random_net(1).save(path)
     rules = load_rules("classic")
     assert belief_network("shipped", load_rules("tien-len"), 4) is None or ("tien-len", 4) in shipped_beliefs()
-    bot = make("isearch", seed=1, iterations=4, belief_weights=str(path), beliefs=False)
+    bot = make("isearch", seed=1, iterations=4, belief_weights=str(path)).adjust_plan(weigh_beliefs=False)
     game = played_to(2, 5)
     assert type(bot._deal_sampler(rules, game.observe(game.to_move))) is DealSampler
 

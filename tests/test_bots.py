@@ -605,7 +605,7 @@ def test_the_search_keeps_the_heuristic_s_choice_when_it_is_the_only_candidate()
 @pytest.mark.parametrize("preset", ["classic", "house-code", "chor-dai-di"])
 def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
     """Search rollouts read views built from the Game; the bot reads observations: the same round results."""
-    from bigtwo.bots.search import rollout
+    from bigtwo.bots.playouts import rollout
     from bigtwo.bots.view import view_from_game
 
     rules = load_rules(preset)

@@ -92,7 +92,7 @@ def test_the_student_plays_and_plays_the_searchs_play_outs(fitted):
     out, _result = fitted
     rules = load_rules("classic")
     path = str(out / "student.npz")
-    bots = [make("learned", weights=path), make("isearch", seed=1, iterations=2, playout_weights=path)] * 2
+    bots = [make("learned", weights=path), make("isearch", seed=1, iterations=2, weights=path)] * 2
     assert play_out(rules, 4, bots, seed=4).result is not None
 
 

@@ -16,9 +16,9 @@ import pytest
 from bigtwo import Game, load_rules
 from bigtwo.bots import make
 from bigtwo.bots.fitted import fitted_model
-from bigtwo.bots.fitting import LINEAR, Decision, agreement, collect, features, fit, load, main
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, HeuristicPolicy, HeuristicWeights
 from bigtwo.bots.view import view_from_game
+from bigtwo.lab.fitting import LINEAR, Decision, agreement, collect, features, fit, load, main
 from tests.test_bots import play_out, ruleset
 
 

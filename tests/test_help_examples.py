@@ -3,7 +3,6 @@ user sees them, then run with small sizes where they play games (fewer games, ro
 no delay; the human at a table follows the hint), so an example that breaks fails here."""
 
 import glob
-import importlib.util
 import re
 import shlex
 import socket
@@ -131,8 +130,6 @@ def test_every_help_example_runs(tmp_path, monkeypatch):
         (tmp_path / "runs" / "classic" / name).write_bytes(weights.read_bytes())
     ran = 0
     for path in order:
-        if path[:2] == ("lab", "fitting") and importlib.util.find_spec("bigtwo.lab.fitting") is None:
-            continue  # the fitting's module joins the lab on another branch (issue 85); its command is tested there
         for line in examples[path]:
             words = shlex.split(line, comments=True)
             assert words[0] == "bigtwo"

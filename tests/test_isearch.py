@@ -15,10 +15,14 @@ from hypothesis import strategies as st
 
 from bigtwo import Game, load_rules
 from bigtwo.bots import make
+from bigtwo.bots.halving import effective_size, tempered_weights
 from bigtwo.bots.heuristic import WIN, policy_for
+from bigtwo.bots.playouts import NetworkPlayouts, rollout
 from bigtwo.bots.sampling import DealSampler, PlayModel
-from bigtwo.bots.search import InferenceSearchBot, effective_size, played_in, rollout, tempered_weights
-from bigtwo.bots.view import engine_of, view_from_game, view_from_observation
+from bigtwo.bots.search import InferenceSearchBot
+from bigtwo.bots.search_config import SearchConfig
+from bigtwo.bots.search_plan import resolve_plan
+from bigtwo.bots.view import engine_of, played_in, view_from_game, view_from_observation
 from bigtwo.errors import BigTwoError
 from bigtwo.utilities import round_utility
 from tests.test_bots import HIDDEN_CASES, midgame, play_out, ruleset, scrambled
@@ -49,30 +53,18 @@ def test_isearch_does_not_see_other_seats_hidden_cards(name, players, seed, acti
 
 
 PLAYOUT_OPTIONS = [
-    {"model": "fitted"},
-    {"model": "beliefs"},
-    {"model": "tuned"},
-    {"model": "tuned-own"},
-    {"model": "tuned-own", "playout": "mixed", "horizon": 2},
     {"playout": "learned"},
     {"playout": "mixed"},
-    {"horizon": 1},
-    {"playout": "learned", "horizon": 1},
-    {"playout": "mixed", "horizon": 2},
-    {"replies": 2, "playout": "learned"},
-    {"replies": 1},
-    {"playout": "learned", "lookahead": 2},
-    {"playout": "mixed", "lookahead": 3},
-    {"playout": "learned", "opponent_temperature": 1.0, "lookahead": 2},
-    {"playout": "learned", "heuristic_opponents": 0.5, "lookahead": 2},
+    {"playout": "heuristic"},
+    {"playout": "learned", "opponent_weights": None},
+    {"playout": "learned", "belief_weights": "shipped"},
 ]
 
 
 @pytest.mark.parametrize("options", PLAYOUT_OPTIONS, ids=str)
 def test_network_play_outs_and_values_play_only_legal_actions(options):
-    """The learned network as the play-out policy (in every seat, or in the searching seat's) and as the value
-    of the position at the searching seat's next decisions, and searched replies before either; without weights
-    (winner) the heuristic plays out."""
+    """The learned network as the play-out policy (in every seat, or in the searching seat's), with and without
+    the opponents' model and the belief network; without weights (winner) the heuristic plays out."""
     for name in ("classic", "winner"):
         rules = ruleset(name)
         bots = [make("isearch", seed=s, **TINY, **options) if s % 2 == 0 else make("heuristic") for s in range(4)]
@@ -113,11 +105,11 @@ def test_the_search_reads_positions_as_the_learned_bot_does():
 
 
 def midgames_searched_by(bot, rules, count=10):
-    """Ten positions of random play, with the seat to move and the bot's model of play there."""
+    """Ten positions of random play, with the seat to move and the heuristic the bot searches with there."""
     for seed in range(count):
         g = midgame(rules, seed, 2 * seed)
         if not g.is_over:
-            yield g, g.to_move, bot._model_of_play(rules, g.observe(g.to_move))
+            yield g, g.to_move, policy_for(engine_of(rules, g.observe(g.to_move)))
 
 
 def lines_after_every_action(game):
@@ -130,114 +122,49 @@ def lines_after_every_action(game):
     return lines, marks
 
 
-@pytest.mark.parametrize("horizon", [0, 1, 2])
 @pytest.mark.parametrize("playout", ["learned", "mixed"])
-def test_play_outs_side_by_side_score_as_one_at_a_time(playout, horizon):
+def test_play_outs_side_by_side_score_as_one_at_a_time(playout):
     """A deal's play-outs after every candidate go on side by side, the network moving all waiting lines in one
-    pass: each line ends as it ends played alone (the same moves, so the same points for the searching seat),
-    or with a ``horizon`` stops where it stops alone, worth the network's value there."""
+    pass: each line ends as it ends played alone (the same moves, so the same points for the searching seat)."""
     from bigtwo.bots.learned import scorer_for
 
     rules = load_rules("classic")
     scorer = scorer_for(rules, 4)
-    bot = InferenceSearchBot(seed=1, iterations=3, playout=playout, horizon=horizon, utility="cards")
-    assert bot._plays_together(scorer) and not InferenceSearchBot(playout=playout, replies=1)._plays_together(scorer)
-    compared = cut = 0
-    for g, seat, play in midgames_searched_by(bot, rules):
+    bot = InferenceSearchBot(seed=1, iterations=3, playout=playout, utility="cards")
+    assert bot.plan_for(rules, 4).plays_together
+    assert not InferenceSearchBot(playout="heuristic").plan_for(rules, 4).plays_together
+    compared = 0
+    for g, seat, policy in midgames_searched_by(bot, rules):
         lines, marks = lines_after_every_action(g)
+        runner = NetworkPlayouts(seat, "cards", policy, scorer, playout == "learned")
         alone = []
         for line, mark in zip(lines, marks, strict=True):
-            copy = line.clone()
-            alone.append(bot._play_on(copy, seat, "cards", play, scorer, mark, None))
-            cut += not copy.is_over
-        together = bot._play_out_together(lines, seat, "cards", play, scorer, marks, None)
+            (points,) = runner.points([line.clone()], [mark])
+            alone.append(points)
+        together = runner.points(lines, marks)
+        assert all(line.is_over for line in lines)
         # a value read from a pass over many lines may differ from one line's in the last bits of float32
         assert together == pytest.approx(alone, rel=1e-5, abs=1e-5)
         compared += len(lines)
     assert compared >= 40
-    # with a horizon most lines stop before the round ends (the same share alone and side by side)
-    assert (cut > compared // 2) if horizon else cut == 0
-
-
-def test_heuristic_opponents_play_a_share_of_the_deals_as_the_heuristic_does():
-    """With ``heuristic_opponents=s`` the heuristic plays the other seats in that share of a decision's deals
-    (spread evenly, every candidate of a deal alike), and such a deal's play-outs end exactly as the searching
-    seat's network and the heuristic elsewhere (``playout='mixed'``) play them; the other deals, and every deal
-    at 0, as the network in every seat."""
-    from bigtwo.bots.learned import scorer_for
-
-    assert [InferenceSearchBot(heuristic_opponents=0.5)._heuristic_deal(i) for i in range(6)] == [False, True] * 3
-    assert [InferenceSearchBot(heuristic_opponents=0.25)._heuristic_deal(i) for i in range(8)] == [
-        False,
-        False,
-        False,
-        True,
-    ] * 2
-    assert all(InferenceSearchBot(heuristic_opponents=1)._heuristic_deal(i) for i in range(5))
-    assert not any(InferenceSearchBot()._heuristic_deal(i) for i in range(5))
-    rules = load_rules("classic")
-    scorer = scorer_for(rules, 4)
-    learned = InferenceSearchBot(seed=1, iterations=3, playout="learned")
-    mixed = InferenceSearchBot(seed=1, iterations=3, playout="mixed")
-    for bot in (learned, mixed):
-        bot.last_playout = bot.playout
-    differ = compared = 0
-    for g, seat, play in midgames_searched_by(learned, rules):
-
-        def played_out(bot, flags=None, game=g, seat=seat, play=play):
-            lines, marks = lines_after_every_action(game)
-            return bot._play_out_together(lines, seat, "cards", play, scorer, marks, None, flags)
-
-        every_seat = played_out(learned)
-        flags = [i % 2 == 1 for i in range(len(every_seat))]
-        got = played_out(learned, flags)
-        as_mixed = played_out(mixed)
-        assert got == [m if f else e for f, m, e in zip(flags, as_mixed, every_seat, strict=True)]
-        differ += sum(m != e for m, e in zip(as_mixed, every_seat, strict=True))
-        compared += len(got)
-    assert compared >= 40 and differ >= 5  # the two models of the opponents do play differently
-
-
-def test_a_win_bonus_adds_to_the_play_outs_the_searching_seat_wins_and_to_no_other():
-    """``win_bonus=b``: each play-out is played exactly as without it, and is worth ``b`` points more where the
-    searching seat went out first (one point a card left: its only positive outcome), alike side by side and one
-    line at a time."""
-    from bigtwo.bots.learned import scorer_for
-
-    rules = load_rules("classic")
-    scorer = scorer_for(rules, 4)
-    plain = InferenceSearchBot(seed=1, iterations=3, playout="learned")
-    bonus = InferenceSearchBot(seed=1, iterations=3, playout="learned", win_bonus=2.5)
-    for bot in (plain, bonus):
-        bot.last_playout = bot.playout
-    won = compared = 0
-    for g, seat, play in midgames_searched_by(plain, rules):
-        lines, marks = lines_after_every_action(g)
-        base = plain._play_out_together(lines, seat, "cards", play, scorer, marks, None)
-        lines, marks = lines_after_every_action(g)
-        got = bonus._play_out_together(lines, seat, "cards", play, scorer, marks, None)
-        assert got == [v + 2.5 if v > 0 else v for v in base]
-        lines, marks = lines_after_every_action(g)
-        alone = [
-            bonus._play_on(line, seat, "cards", play, scorer, mark, None)
-            for line, mark in zip(lines, marks, strict=True)
-        ]
-        assert alone == got
-        won += sum(v > 0 for v in base)
-        compared += len(base)
-    assert compared >= 40 and 0 < won < compared
 
 
 def test_auto_play_outs_put_the_network_in_every_seat_where_that_was_measured_stronger():
     """``playout='auto'`` (the default): the network plays every seat of the play-outs where that was measured ahead
     (four players, one point a card left, 1 s a decision), the searching seat's only elsewhere; an explicit
-    choice is kept everywhere."""
-    from bigtwo.bots.search import auto_playout
+    choice is kept everywhere. The plan says so before any decision."""
+    classic, tien_len = load_rules("classic"), load_rules("tien-len")
 
-    assert auto_playout(1000, 4, "cards") == auto_playout(2500, 4, "cards") == "learned"
-    assert auto_playout(999, 4, "cards") == auto_playout(None, 4, "cards") == "mixed"
-    assert auto_playout(1000, 3, "cards") == auto_playout(1000, 4, "place") == "mixed"
-    rules = load_rules("classic")
+    def playout(players=4, rules=classic, **options):
+        return resolve_plan(SearchConfig(**options), rules, players, "net").playout
+
+    assert playout(budget_ms=1000, utility="cards") == playout(budget_ms=2500, utility="cards") == "learned"
+    assert playout(budget_ms=999, utility="cards") == playout(iterations=8, utility="cards") == "mixed"
+    assert playout(3, budget_ms=1000, utility="cards") == playout(budget_ms=1000, utility="place") == "mixed"
+    assert playout(budget_ms=1000) == "mixed"  # classic's own measure is its scoring, not cards left
+    assert playout(rules=tien_len, budget_ms=1000) == "mixed"  # (places)
+    assert playout(budget_ms=100, playout="learned") == "learned"
+    rules = classic
     g = midgame(rules, 3, 6)
     for options, played in (
         ({"budget_ms": 1000, "iterations": 2, "utility": "cards"}, "learned"),
@@ -246,25 +173,48 @@ def test_auto_play_outs_put_the_network_in_every_seat_where_that_was_measured_st
         ({"budget_ms": 1000, "iterations": 2, "utility": "cards", "playout": "heuristic"}, "heuristic"),
     ):
         bot = make("isearch", seed=1, **options)
+        assert bot.plan_for(rules, 4).playout == played
         bot.choose(rules, g.observe(g.to_move))
         assert bot.playout == options.get("playout", "auto") and bot.last_playout == played
+
+
+def test_the_plan_is_found_once_a_table_and_printed():
+    """A bot resolves its plan once for each table (the same object at every decision there) and prints it in
+    words: the crossover, and why a table is on one side of it."""
+    bot = make("isearch", budget_ms=1000, utility="cards")
+    classic = load_rules("classic")
+    plan = bot.plan_for(classic, 4)
+    assert bot.plan_for(classic, 4) is plan and bot.plan_for(classic, 3) is not plan
+    words = "\n".join(plan.describe())
+    assert "at or above the crossover" in words and "the network in every seat" in words
+    assert "standin/classic-4p.npz" in words and "belief/classic-4p.npz" in words
+    short = "\n".join(make("isearch", budget_ms=999, utility="cards").plan_for(classic, 4).describe())
+    assert "below the crossover" in short and "a limit under 1000 ms" in short
+    assert "heuristic's best 6 and the network's best 2" in short
+    three = "\n".join(bot.plan_for(classic, 3).describe())
+    assert "3 players, not 4" in three
 
 
 def test_the_candidates_are_fewer_where_the_network_plays_every_seat():
     """Left to the table, the candidates are the heuristic's best three and the network's best three where the
     network plays every seat of the play-outs, the heuristic's six and the network's two elsewhere (and where the
     table has no network); a count given is kept everywhere."""
-    quick, slow = make("isearch", budget_ms=100), make("isearch", budget_ms=1000)
-    assert slow.candidate_counts(4, "cards", True) == (3, 3)
-    assert slow.candidate_counts(4, "cards", False) == slow.candidate_counts(3, "cards", True) == (6, 2)
-    assert slow.candidate_counts(4, "place", True) == quick.candidate_counts(4, "cards", True) == (6, 2)
-    assert make("isearch", budget_ms=100, playout="learned").candidate_counts(4, "cards", True) == (3, 3)
-    assert make("isearch", budget_ms=1000, playout="mixed").candidate_counts(4, "cards", True) == (6, 2)
-    assert make("isearch", budget_ms=1000, candidates=5).candidate_counts(4, "cards", True) == (5, 3)
-    assert make("isearch", budget_ms=1000, learned_candidates=0).candidate_counts(4, "cards", True) == (3, 0)
+    classic = load_rules("classic")
+
+    def counts(players=4, network="net", **options):
+        plan = resolve_plan(SearchConfig(**{"utility": "cards", **options}), classic, players, network)
+        return plan.heuristic_candidates, plan.network_candidates
+
+    assert counts(budget_ms=1000) == (3, 3)
+    assert counts(budget_ms=1000, network=None) == counts(3, budget_ms=1000) == (6, 2)
+    assert counts(budget_ms=1000, utility="place") == counts(budget_ms=100) == (6, 2)
+    assert counts(budget_ms=100, playout="learned") == (3, 3)
+    assert counts(budget_ms=1000, playout="mixed") == (6, 2)
+    assert counts(budget_ms=1000, candidates=5) == (5, 3)
+    assert counts(budget_ms=1000, learned_candidates=0) == (3, 0)
     rules = load_rules("classic")
     obs = next(decisions_with_a_choice(rules, [(s, 4) for s in range(40) if s % 3 == 0]))
-    bot = make("isearch", seed=1, budget_ms=1000, iterations=2, utility="cards", halving=False)
+    bot = make("isearch", seed=1, budget_ms=1000, iterations=2, utility="cards").adjust_plan(halving=False)
     bot.choose(rules, obs)
     view = view_from_observation(rules, obs, bot.legal(rules, obs))
     top = [str(p) for _s, p in policy_for(engine_of(rules, obs)).scores(view)[:3]]
@@ -274,10 +224,9 @@ def test_the_candidates_are_fewer_where_the_network_plays_every_seat():
 def test_at_two_decks_the_candidates_are_distinct_plays(tmp_path, monkeypatch):
     """With two decks the engine lists each copy's set as a play (the copies are distinct cards): a hand holding
     both copies of a card has that single listed twice, the heuristic ranks the two side by side and the network
-    values them alike. The candidates of ``search``, ``isearch`` and ``ismcts`` (and the moves a play-out's
+    values them alike. The candidates of ``search`` and ``isearch`` (and the moves a play-out's
     searching seat weighs) hold each play once, the next distinct play in the other's place."""
     from bigtwo.bots.heuristic import search_candidates
-    from bigtwo.bots.ismcts import ISMCTSBot
     from bigtwo.bots.search import SearchBot
     from bigtwo.cards import DECK_SIZE, fold_copies
 
@@ -308,17 +257,15 @@ def test_at_two_decks_the_candidates_are_distinct_plays(tmp_path, monkeypatch):
         seen[self.name] = cands
         return cands[0]
 
-    def spy_candidates(self, rules, obs, play, cands, *rest):
+    def spy_candidates(self, rules, obs, plan, policy, cands, *rest):
         seen[self.name] = cands
         return cands[0]
 
     monkeypatch.setattr(SearchBot, "_search", spy_search)
     monkeypatch.setattr(InferenceSearchBot, "_search_candidates", spy_candidates)
-    monkeypatch.setattr(ISMCTSBot, "_search_candidates", spy_candidates)
     make("search", seed=1, iterations=2, candidates=4).choose(rules, obs)
     make("isearch", seed=1, iterations=2, candidates=4, learned_candidates=2, weights=weights).choose(rules, obs)
-    make("ismcts", seed=1, iterations=2, candidates=4).choose(rules, obs)  # (no network at this table)
-    assert seen["search"] == seen["ismcts"] == options
+    assert seen["search"] == options
     cands = seen["isearch"]  # and the network's best two distinct plays the heuristic's four lack
     assert distinct(cands) and cands[:4] == first_four, [str(p) for p in cands]
     assert len(cands) == 4 + 2, [str(p) for p in cands]
@@ -331,7 +278,7 @@ def test_at_one_deck_the_candidates_are_the_best_listed(monkeypatch):
 
     seen, networked = [], 0
 
-    def spy(self, rules, obs, play, cands, *rest):
+    def spy(self, rules, obs, plan, policy, cands, *rest):
         seen.append(cands)
 
     monkeypatch.setattr(InferenceSearchBot, "_search_candidates", spy)
@@ -361,10 +308,9 @@ def test_at_one_deck_the_candidates_are_the_best_listed(monkeypatch):
     assert networked  # (classic's four seats have the shipped network)
 
 
-@pytest.mark.parametrize("options", [{}, {"resample": 3}], ids=["weighted", "resampled"])
-def test_the_same_seed_plays_the_same_game(options):
+def test_the_same_seed_plays_the_same_game():
     rules = load_rules("classic")
-    lineup = lambda: [make("isearch", seed=s, **TINY, **options) for s in range(4)]  # noqa: E731
+    lineup = lambda: [make("isearch", seed=s, **TINY) for s in range(4)]  # noqa: E731
     games = [play_out(rules, 4, lineup(), seed=5) for _ in range(2)]
     assert games[0].history == games[1].history
 
@@ -379,7 +325,7 @@ def test_successive_halving_plays_the_best_candidates_on_more_deals():
     assert len(counts) >= 4 and bot.last_iterations == 8
     assert max(counts.values()) == 8 and min(counts.values()) < 8  # some were dropped after the first stage
     assert counts[str(choice)] == 8  # the choice survived every stage
-    flat = make("isearch", seed=1, iterations=8, candidates=6, learned_candidates=2, halving=False)
+    flat = make("isearch", seed=1, iterations=8, candidates=6, learned_candidates=2).adjust_plan(halving=False)
     flat.choose(rules, obs)
     assert set(flat.last_counts.values()) == {8}
     # each candidate's mean play-out value is kept with its deals (what expert iteration learns from)
@@ -451,7 +397,8 @@ def test_a_weights_file_is_the_searchs_network(tmp_path):
 
 
 def test_deals_played_out_side_by_side_choose_as_one_deal_at_a_time():
-    """Where the network plays the play-outs, several sampled deals go on side by side (``deals_together``); with
+    """Where the network plays the play-outs, several sampled deals go on side by side (the plan's
+    ``deals_together``); with
     a budget in deals the groups end where the stages of the halving end, so every choice, and the deals each
     candidate was played out on, are those of one deal at a time."""
     rules = load_rules("classic")
@@ -459,54 +406,13 @@ def test_deals_played_out_side_by_side_choose_as_one_deal_at_a_time():
     for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (5, 2), (6, 9), (7, 14)]):
         seen = []
         for together in (1, 3, 8):
-            bot = make("isearch", seed=2, iterations=7, playout="learned", utility="cards", deals_together=together)
+            bot = make("isearch", seed=2, iterations=7, playout="learned", utility="cards")
+            bot.adjust_plan(deals_together=together)
             seen.append((bot.choose(rules, obs), bot.last_counts, bot.last_iterations))
         assert seen[0] == seen[1] == seen[2]
         assert seen[0][2] == 7
         compared += 1
     assert compared >= 4
-
-
-def test_opponents_in_the_play_outs_choose_among_what_a_search_weighs(monkeypatch):
-    """With ``opponent_candidates=k`` the network moves the other seats of the play-outs among their heuristic's
-    best k and the pass (the move that goes out alone), as a `search` opponent chooses; the searching seat keeps
-    every legal action. At 0, with the play-outs' own network in every seat, every seat has every legal action."""
-    from bigtwo.bots.heuristic import search_candidates
-    from bigtwo.bots.learned import GameScorer
-
-    rules = load_rules("classic")
-    asked = []  # (the game, the options, the legal actions) of each network move with a choice
-    q_many = GameScorer.q_many
-
-    def spy(self, games, legals):
-        asked.extend((g.clone(), list(legal), g.legal_plays()) for g, legal in zip(games, legals, strict=True))
-        return q_many(self, games, legals)
-
-    monkeypatch.setattr(GameScorer, "q_many", spy)
-    for k in (0, 2):
-        restricted = 0
-        for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19)]):
-            asked.clear()
-            bot = make(
-                "isearch",
-                seed=2,
-                iterations=3,
-                playout="learned",
-                utility="cards",
-                opponent_candidates=k,
-                opponent_weights=None,
-            )
-            bot.choose(rules, obs)
-            assert asked
-            for game, options, legal in asked:
-                if k == 0 or game.to_move == obs.seat:
-                    assert options == legal
-                    continue
-                ranked = policy_for(game.ev).scores(view_from_game(game, played_in(game)))
-                assert options == search_candidates(ranked, k)
-                assert len(options) <= k + 1 and all(o in legal for o in options)
-                restricted += len(options) < len(legal)
-        assert k == 0 or restricted
 
 
 def test_an_opponents_network_moves_the_other_seats_of_the_play_outs(monkeypatch, tmp_path):
@@ -550,85 +456,6 @@ def test_an_opponents_network_moves_the_other_seats_of_the_play_outs(monkeypatch
             assert moves == search_candidates(ranked, 2)
             restricted += len(moves) < len(game.legal_plays())
     assert restricted
-
-
-def test_a_look_ahead_keeps_the_best_of_the_searching_seats_next_moves():
-    """With ``lookahead=k`` each play-out splits at the searching seat's next decision into its network's best k
-    moves and is worth the best of them: the greedy line is one of them, so on the same deals no candidate is
-    worth less than with ``lookahead=1``, and some are worth more (the split finds better moves)."""
-    from bigtwo.bots.search import determinised
-
-    rules = load_rules("classic")
-    gained = 0
-    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (2, 9)]):
-        worth = {}
-        for k in (1, 2, 3):
-            bot = make("isearch", seed=5, iterations=4, playout="learned", utility="cards", lookahead=k)
-            bot.last_playout = "learned"
-            scorer = bot._network_for(rules, 4).playouts
-            play = bot._model_of_play(rules, obs)
-            rng = random.Random(11)
-            lines, marks = [], []
-            for _ in range(4):
-                base = determinised(rules, obs, DealSampler(rules, obs).sample(rng), rng)
-                for move in bot.legal(rules, obs)[:3]:
-                    g = base.clone()
-                    marks.append(played_in(base) | g.play(move).mask)
-                    lines.append(g)
-            worth[k] = bot._play_out_together(lines, obs.seat, "cards", play, scorer, marks, None)
-            assert len(worth[k]) == len(lines) and all(g.is_over for g in lines)
-        for low, high in ((1, 2), (2, 3)):
-            assert all(b >= a for a, b in zip(worth[low], worth[high], strict=True))
-        gained += sum(b > a for a, b in zip(worth[1], worth[3], strict=True))
-    assert gained
-
-
-def test_opponents_in_the_play_outs_can_draw_their_moves_from_a_softmax():
-    """With ``opponent_temperature=t`` another seat's move in a play-out is drawn with probability proportional to
-    ``exp(value / t)`` (values in points): two moves a point apart at t=1 come out about 73% and 27% of the time;
-    at 0 (the default) it is always the best, and a search with it plays whole games."""
-    import numpy as np
-
-    bot = InferenceSearchBot(seed=4, opponent_temperature=1.0)
-    scale = 13.0
-    q = np.array([0.0, 1.0 / scale, -5.0 / scale])  # 0, 1 and -5 points
-    draws = [bot._opponent_pick(q, scale) for _ in range(4000)]
-    share = draws.count(1) / len(draws)
-    expected = math.e / (1 + math.e + math.exp(-5))
-    assert abs(share - expected) < 0.03 and draws.count(2) < 40
-    assert {InferenceSearchBot(seed=4)._opponent_pick(q, scale) for _ in range(50)} == {1}
-
-
-def test_a_playout_weights_file_plays_the_play_outs(tmp_path):
-    """``playout_weights=`` moves every seat of the play-outs with another network (a distilled one), while the
-    shipped network still chooses the candidates and gives the prior: the play-outs' points follow the file's
-    moves (``'same'``: the search's own network). A file whose values are points of another measure, or fitted
-    to a bot's choices, is refused."""
-    from bigtwo.bots.learned import load_weights, policy_for
-
-    rules = load_rules("classic")
-    other = random_network(tmp_path / "other.npz", rules, 4, seed=4, utility="cards")
-    shipped = tmp_path / "shipped.npz"
-    policy_for(rules, 4, "search").save(shipped, dtype="float32")
-    network = make("isearch", playout_weights=other)._network_for(rules, 4)
-    assert network.playouts is not network.scorer and network.playouts.net is load_weights(other)
-    differ = 0
-    for obs in decisions_with_a_choice(rules, [(8, 6), (3, 11), (4, 19), (5, 2)]):
-        options = {"seed": 3, "iterations": 4, "playout": "learned", "utility": "cards"}
-        alone = make("isearch", playout_weights="same", **options)
-        same = make("isearch", playout_weights=str(shipped), **options)
-        mine = make("isearch", playout_weights=other, **options)
-        picks = [(bot.choose(rules, obs), bot.last_counts) for bot in (alone, same, mine)]
-        assert picks[0] == picks[1]  # the shipped network's own weights as the file: the same search
-        differ += picks[2] != picks[0]
-    assert differ
-    places = random_network(tmp_path / "places.npz", rules, 4, seed=5, utility="place")
-    g = midgame(rules, 3, 11)
-    with pytest.raises(BigTwoError, match=r"places\.npz value 'place', the network's values 'cards'"):
-        make("isearch", iterations=2, playout_weights=places).choose(rules, g.observe(g.to_move))
-    fitted = random_network(tmp_path / "fitted.npz", rules, 4, seed=3, target="policy", beta=5.0)
-    with pytest.raises(BigTwoError, match=r"playout_weights .*fitted\.npz were fitted to a bot's choices"):
-        make("isearch", playout_weights=fitted)
 
 
 def test_where_the_network_plays_every_seat_the_defaults_read_the_shipped_stand_in_and_beliefs():
@@ -682,28 +509,6 @@ def test_where_the_network_plays_every_seat_the_defaults_read_the_shipped_stand_
     assert bot_settings(spec, ("classic", 3))["files"] == {}
 
 
-def test_the_play_outs_take_the_distilled_network_where_the_package_has_one(tmp_path):
-    """``playout_weights='distilled'``: where the package ships a network distilled for play-outs (classic, four
-    players, and the rounds played as classic's with the suits renamed) it plays them, while the full network
-    chooses the candidates and gives the prior; by default (``'same'``), with ``weights=`` (a network of the
-    user's has no distilled one) and at tables without one (three players), the search's own network."""
-    from bigtwo.bots.learned import policy_for, shipped_weights
-
-    assert ("classic", 4) in shipped_weights("playout")
-    for name in ("classic", "taiwan"):
-        rules = load_rules(name)
-        network = make("isearch", playout_weights="distilled")._network_for(rules, 4)
-        assert network.playouts.net is policy_for(rules, 4, "playout")
-        assert network.scorer.net is policy_for(rules, 4, "search")
-        assert network.playouts.net.meta["distilled_from"] == "shipped classic 4p"
-    rules = load_rules("classic")
-    mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
-    for bot, players in ((make("isearch"), 4), (make("isearch", weights=mine, playout_weights="distilled"), 4),
-                         (make("isearch", playout_weights="distilled"), 3)):  # fmt: skip
-        network = bot._network_for(rules, players)
-        assert network.playouts is network.scorer
-
-
 def test_the_search_weighs_with_its_own_network_else_the_learned_bots(tmp_path):
     """The search's candidates, prior and play-outs take the searches' own shipped network where the package has
     one (``weights/search/``: classic with four players, and the rounds played as classic's with the suits
@@ -715,8 +520,7 @@ def test_the_search_weighs_with_its_own_network_else_the_learned_bots(tmp_path):
         rules = load_rules(name)
         own = policy_for(rules, players, kind)
         network = make("isearch")._network_for(rules, players)
-        assert network.scorer.net is own and network.playouts is network.scorer
-        assert make("ismcts")._network_for(rules, players).scorer.net is own
+        assert network.scorer.net is own
     rules = load_rules("classic")
     assert policy_for(rules, 4, "search") is not policy_for(rules, 4)  # the learned bot keeps its own
     mine = random_network(tmp_path / "mine.npz", rules, 4, seed=6)
@@ -726,7 +530,6 @@ def test_the_search_weighs_with_its_own_network_else_the_learned_bots(tmp_path):
 SEARCHES = [
     ("isearch", {"playout": "learned"}, "_play_out_deals"),
     ("search", {}, "_search"),
-    ("ismcts", {}, "_iterate"),
 ]
 
 
@@ -800,34 +603,14 @@ def test_no_collection_of_an_older_generation_falls_inside_a_decision(name, opti
         (gc.enable if was else gc.disable)()
 
 
-def test_a_full_blend_chooses_by_the_network_among_the_searched_candidates():
-    """``blend=1`` takes the network's value alone for every candidate searched: the choice is the candidate
-    the learned network scores best; ``blend=0`` is the play-outs' (and the option is checked)."""
-    rules = load_rules("classic")
-    for seed, actions in [(8, 6), (3, 11), (4, 19)]:
-        g = midgame(rules, seed, actions)
-        obs = g.observe(g.to_move)
-        legal = g.legal_plays()
-        if len(legal) < 3:
-            continue
-        bot = make("isearch", seed=1, iterations=4, utility="cards", blend=1.0, halving=False)
-        choice = bot.choose(rules, obs)
-        q = bot._network_for(rules, 4).values(rules, obs, legal)
-        assert q is not None
-        searched = [c for c in legal if str(c) in bot.last_counts]
-        best = max(searched, key=lambda c: q[legal.index(c)])
-        assert choice == best
-    with pytest.raises(ValueError, match=r"blend must lie in \[0, 1\], not 1.5"):
-        make("isearch", blend=1.5)
-
-
 class _SeesTheDeal(InferenceSearchBot):
     """isearch whose one searched deal is the true one (what benchmarks/ceiling.py measures): its own sampler,
     with the heuristic's play-outs (that the tests replay by hand) unless told otherwise."""
 
     def __init__(self, game, **options):
         options.setdefault("playout", "heuristic")
-        super().__init__(seed=1, iterations=1, beliefs=False, prior=0.0, halving=False, utility="cards", **options)
+        super().__init__(seed=1, iterations=1, prior=0.0, utility="cards", **options)
+        self.adjust_plan(weigh_beliefs=False, halving=False)
         self.game = game
 
     def _deal_sampler(self, rules, obs):
@@ -866,64 +649,6 @@ def test_the_searched_deals_come_from_the_deal_sampler_hook():
         assert str(choice) == best
         checked += 1
     assert checked >= 3
-
-
-def _replied_by_hand(game, play, policy, seat):
-    """``seat``'s points after ``play`` on ``game``'s true deal: two searched replies, then the heuristic."""
-    after = game.clone()
-    after.play(play)
-    for _ in range(2):
-        if after.is_over:
-            break
-        mover = after.to_move
-        ranked = policy.scores(view_from_game(after, played_in(after)))
-        options = [p for _s, p in ranked[:2]] + [p for _s, p in ranked[2:] if p.is_pass]
-        best, move = None, ranked[0][1]
-        if ranked[0][0] < WIN and len(options) > 1:
-            for option in options:
-                trial = after.clone()
-                trial.play(option)
-                rollout(trial, policy)
-                value = round_utility(trial.result, "cards")[mover]
-                if best is None or value > best:
-                    best, move = value, option
-        after.play(move)
-    rollout(after, policy)
-    return round_utility(after.result, "cards")[seat]
-
-
-def test_searched_replies_are_each_movers_best_on_the_deal():
-    """With ``replies=2`` the first two moves after a candidate are each the mover's best, for itself, of its
-    heuristic's two first choices and the pass, each judged by one heuristic play-out on the deal; the rest
-    plays out as before. Checked by replaying that rule by hand on the true deal."""
-    rules = load_rules("classic")
-    checked = differ = 0
-    for seed, actions in [(8, 6), (3, 11), (4, 19), (5, 2), (6, 27), (9, 9), (10, 14)]:
-        g = midgame(rules, seed, actions)
-        if g.is_over or len(g.legal_plays()) < 3:
-            continue
-        seat = g.to_move
-        bot = _SeesTheDeal(g, replies=2, reply_candidates=2)
-        choice = bot.choose(rules, g.observe(seat))
-        if not bot.last_counts:
-            continue
-        policy = policy_for(engine_of(rules, g.observe(seat)))
-
-        values = {str(p): _replied_by_hand(g, p, policy, seat) for p in g.legal_plays() if str(p) in bot.last_counts}
-        best = max(bot.last_counts, key=lambda c: (values[c], -list(bot.last_counts).index(c)))
-        assert str(choice) == best
-        plain = _SeesTheDeal(g).choose(rules, g.observe(seat))
-        differ += plain != choice
-        checked += 1
-    assert checked >= 4
-    assert differ >= 1  # and the replies change what the search plays
-
-
-def test_the_options_of_searched_replies_are_checked():
-    with pytest.raises(ValueError, match="replies must be 0 or more, not -1"):
-        make("isearch", replies=-1)
-    with pytest.raises(ValueError, match="reply_candidates must be 1 or more, not 0"):
-        make("isearch", reply_candidates=0)
 
 
 def test_without_the_learned_network_the_fallback_is_the_heuristic():
@@ -988,7 +713,7 @@ def test_a_sample_that_contradicts_the_history_is_impossible():
 
 @pytest.mark.parametrize("name", ["search", "isearch"])
 def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeypatch, name):
-    import bigtwo.bots.search as search_module
+    import bigtwo.bots.sampling as sampling_module
     from bigtwo.errors import IllegalPlay
 
     def contradicted(*_args):
@@ -999,7 +724,7 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
     obs = g.observe(g.to_move)
     bot = make(name, seed=1, iterations=8, utility="cards")
     assert bot.choose_play(rules, obs) in g.legal_plays()
-    monkeypatch.setattr(search_module, "position_from_observation", contradicted)
+    monkeypatch.setattr(sampling_module, "position_from_observation", contradicted)
     with pytest.raises(IllegalPlay, match="none of 101 sampled deals agrees with the table's history"):
         bot.choose_play(rules, obs)
 
@@ -1007,34 +732,43 @@ def test_a_search_whose_sampled_deals_all_contradict_the_history_says_so(monkeyp
 @pytest.mark.parametrize(
     "options,message",
     [
-        ({"temperature": 0}, "temperature must be positive"),
-        ({"uniform": 0}, "uniform must lie in"),
-        ({"prior": -1}, "prior must be 0 or more"),
-        ({"learned_candidates": -1}, "learned_candidates must be 0 or more"),
-        ({"candidates": 0}, "candidates must be 1 or more"),
-        ({"budget_ms": 0}, "budget_ms must be positive"),
-        ({"resample": -1}, "resample must be 0 or more"),
-        ({"belief_strength": 2}, "belief_strength must lie in"),
-        ({"playout": "random"}, "playout 'random' is not one of auto, heuristic, learned, mixed"),
-        ({"horizon": -1}, "horizon must be 0"),
-        ({"min_ess": 1.5}, "min_ess must lie in"),
-        ({"deals_together": 0}, "deals_together must be 1 or more"),
-        ({"opponent_candidates": -1}, "opponent_candidates must be 0 or more"),
-        ({"lookahead": 0}, "lookahead must be 1"),
-        ({"lookahead": 2, "replies": 1}, "lookahead changes the play-outs played side by side"),
-        ({"lookahead": 2, "replies": 2}, "which replies play one line at a time"),
-        ({"opponent_temperature": -1}, "opponent_temperature must be 0"),
-        ({"opponent_temperature": 1, "replies": 1}, "opponent_temperature changes the play-outs"),
-        ({"heuristic_opponents": 1.5}, "heuristic_opponents must lie in"),
-        ({"heuristic_opponents": 0.5, "replies": 1}, "heuristic_opponents changes the play-outs"),
-        ({"opponent_weights": "x.npz", "replies": 1}, "opponent_weights changes the play-outs"),
-        ({"win_bonus": -1}, "win_bonus must be 0 or more"),
-        ({"model": "oracle"}, "model 'oracle' is not one of heuristic, fitted, beliefs, tuned, tuned-own"),
+        ({"prior": -1}, "isearch's prior must be 0 or more"),
+        ({"prior": "x"}, "isearch's prior must be a number, not 'x'"),
+        ({"learned_candidates": -1}, "isearch's learned_candidates must be 0 or more, not -1"),
+        ({"candidates": 0}, "isearch's candidates must be 1 or more, not 0"),
+        ({"candidates": 2.5}, "isearch's candidates must be a whole number, 1 or more"),
+        ({"budget_ms": 0}, "isearch's budget_ms must be positive"),
+        ({"iterations": 0}, "isearch's iterations must be 1 or more"),
+        ({"utility": "goals"}, "isearch's utility must be 'auto' or one of score, cards, place, win"),
+        ({"playout": "random"}, "isearch's playout must be one of auto, heuristic, learned, mixed, not 'random'"),
+        ({"opponent_weights": ""}, "isearch's opponent_weights must be 'shipped', None or a file name"),
+        ({"belief_weights": 3}, "isearch's belief_weights must be 'auto', 'shipped', None or a file name"),
+        ({"weights": ""}, "isearch's weights must be None or a file name"),
     ],
 )
 def test_bad_options_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         InferenceSearchBot(**options)
+    with pytest.raises(ValueError, match=message):
+        SearchConfig(**options)
+
+
+def test_a_person_sets_few_options_and_the_deleted_ones_are_gone():
+    """isearch takes at most twelve options (seed and SearchConfig's ten), each a field of the frozen config; the
+    options whose experiments found no gain are no longer accepted."""
+    import dataclasses
+    import inspect
+
+    params = inspect.signature(InferenceSearchBot).parameters
+    assert len(params) <= 12 and len(inspect.signature(SearchConfig).parameters) <= 12
+    assert [p for p in params if p != "seed"] == [f.name for f in dataclasses.fields(SearchConfig)]
+    config = SearchConfig(budget_ms=400, utility="cards")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.prior = 3  # type: ignore[misc]
+    assert InferenceSearchBot.from_config(config).config == config
+    for gone in ("win_bonus", "lookahead", "model", "horizon", "replies", "blend", "halving", "playout_weights"):
+        with pytest.raises(TypeError):
+            make("isearch", **{gone: 1})
 
 
 @given(st.lists(st.floats(-60, 0), min_size=1, max_size=60), st.floats(0, 1))
@@ -1078,6 +812,7 @@ def test_a_step_of_the_play_outs_begins_only_if_the_longest_so_far_ends_in_time(
     step as long as the longest of the decision so far would still end before the deadline; a group of deals
     begins only if the last group's pace says it ends in time. So a machine that stalls the process now and then
     does not push a decision past its budget: the last reading of the clock is within it."""
+    import bigtwo.bots.playouts as playouts_module
     import bigtwo.bots.sampling as sampling_module
     import bigtwo.bots.search as search_module
 
@@ -1088,6 +823,7 @@ def test_a_step_of_the_play_outs_begins_only_if_the_longest_so_far_ends_in_time(
         clock = StallingClock(tick=0.001, stall=0.04, every=every)
         monkeypatch.setattr(search_module, "time", clock)
         monkeypatch.setattr(sampling_module, "time", clock)
+        monkeypatch.setattr(playouts_module, "time", clock)
         bot = make("isearch", seed=2, budget_ms=budget * 1000, playout="learned", utility="cards")
         bot.choose(rules, obs)
         monkeypatch.undo()
@@ -1103,6 +839,7 @@ def test_search_stops_before_its_budget_as_isearch_does(monkeypatch):
     """`search` keeps its time limit as `isearch` does: it stops a little before it (5%, at most 20 ms), so the
     step in hand and the choice end within it, where it used to stop only once the limit had passed (nearly
     every decision of a 1 s match ended a little over 1 s)."""
+    import bigtwo.bots.playouts as playouts_module
     import bigtwo.bots.sampling as sampling_module
     import bigtwo.bots.search as search_module
 
@@ -1113,6 +850,7 @@ def test_search_stops_before_its_budget_as_isearch_does(monkeypatch):
         clock = StallingClock(tick=0.001, stall=0.0, every=1)
         monkeypatch.setattr(search_module, "time", clock)
         monkeypatch.setattr(sampling_module, "time", clock)
+        monkeypatch.setattr(playouts_module, "time", clock)
         bot = make("search", seed=2, budget_ms=budget * 1000, utility="cards")
         bot.choose(rules, obs)
         monkeypatch.undo()
@@ -1121,3 +859,29 @@ def test_search_stops_before_its_budget_as_isearch_does(monkeypatch):
         assert clock.now - start < budget, f"the last reading, {clock.now - start:.3f} s, is not within the budget"
         checked += 1
     assert checked >= 2
+
+
+def test_bigtwo_bots_lists_the_bots_and_shows_a_searchs_plan():
+    """``bigtwo bots`` lists the bots as before; ``bigtwo bots show`` prints the plan a search resolves to at a
+    table, on either side of the crossover, and refuses in words what makes no plan."""
+    from typer.testing import CliRunner
+
+    from bigtwo.cli import app
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["bots"])
+    assert listed.exit_code == 0 and "isearch" in listed.output and "heuristic" in listed.output
+    show = ["bots", "show", "isearch(utility='cards')", "--rules", "classic", "--players", "4", "--budget-ms"]
+    at = runner.invoke(app, [*show, "1000"])
+    assert at.exit_code == 0 and "at or above the crossover" in at.output, at.output
+    assert "the network in every seat ('learned')" in at.output
+    below = runner.invoke(app, [*show, "999"])
+    assert below.exit_code == 0 and "a limit under 1000 ms" in below.output, below.output
+    assert "('mixed')" in below.output
+    for argv, words in (
+        (["bots", "show", "heuristic"], "only isearch"),
+        (["bots", "show", "isearch", "--players", "9"], "classic is played by 2 to 4 players, not 9"),
+        (["bots", "show", "isearch(prior=-1)"], "prior must be 0 or more"),
+    ):
+        got = runner.invoke(app, argv)
+        assert got.exit_code == 2 and words in " ".join(got.output.split()), got.output

@@ -129,9 +129,6 @@ def test_the_product_never_imports_the_lab():
 # the arena and training, and the migrations Alembic loads by their paths
 ENTRY_POINTS = ("bigtwo", "bigtwo.__main__", "bigtwo.cli", "bigtwo.server", "bigtwo.envs", "bigtwo.arena", "bigtwo.rl")
 LOADED_BY_PATH = "bigtwo.server.migrations"
-# modules that leave the product for the lab on another branch of issue 85 (bots/fitting.py and rl/tuning.py to
-# bigtwo.lab): their move is merged beside this test, which then holds them too
-LEAVING_FOR_THE_LAB = {"bigtwo.bots.fitting", "bigtwo.rl.tuning"}
 
 
 def test_every_product_module_is_reached_from_an_entry_point():
@@ -146,7 +143,5 @@ def test_every_product_module_is_reached_from_an_entry_point():
             continue
         reached.add(module)
         todo.extend(m for m in imported_modules(product[module]) if m in product)
-    alone = sorted(
-        m for m in product if m not in reached and not m.startswith(LOADED_BY_PATH) and m not in LEAVING_FOR_THE_LAB
-    )
+    alone = sorted(m for m in product if m not in reached and not m.startswith(LOADED_BY_PATH))
     assert not alone, f"modules of the product no entry point reaches: {alone}"

@@ -21,6 +21,20 @@ def test_settings_carry_the_defaults_a_spec_leaves_out():
     assert bot_settings(BotSpec.parse("heuristic(contest=False)"))["settings"]["contest"] is False
 
 
+def test_a_match_saved_with_the_searchs_deleted_options_at_their_defaults_is_still_todays():
+    """isearch's options that measured no gain were deleted; a match saved with them at the values that played as
+    today's bot plays (what main's record held) is reused, one saved with another value is not."""
+    spec = BotSpec.parse("isearch(budget_ms=1000, utility='cards')")
+    now = provenance([spec], ("classic", 4))
+    saved = json.loads(json.dumps(now))
+    saved["bots"][0]["settings"].update(
+        {"win_bonus": 0.0, "horizon": 0, "model": "heuristic", "temperature": None, "halving": True, "lookahead": 1}
+    )
+    assert differences(saved, now) == []
+    saved["bots"][0]["settings"]["win_bonus"] = 5.0
+    assert differences(saved, now) == ["isearch's setting win_bonus: 5.0 (now 'unset')"]
+
+
 def test_a_weights_file_named_by_an_option_is_known_by_its_digest(tmp_path):
     path = tmp_path / "net.npz"
     path.write_bytes(b"first network")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bigtwo import load_rules
 from tests.benchmark_scripts import study_module
 
 ARM = "isearch(iterations=4, utility='cards', playout='learned')"
@@ -27,4 +28,5 @@ def test_an_arm_not_counted_in_deals_is_refused():
     with pytest.raises(SystemExit, match="an isearch counted in deals"):
         regret.truth_spec("search(iterations=10)", 300)
     spec = regret.truth_spec(ARM, 300)
-    assert (spec.options["iterations"], spec.options["halving"]) == (300, False)
+    assert spec.options["iterations"] == 300
+    assert not regret.truth_bot(ARM, 300, 7).plan_for(load_rules("classic"), 4).halving

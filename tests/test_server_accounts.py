@@ -419,8 +419,8 @@ def test_a_quick_match_seats_bots_of_the_chosen_band(tmp_path):
             assert r.status_code == 201, r.text
             return {s["bot"] for s in r.json()["room"]["seats"] if s["kind"] == "bot"}
 
-        # every other registered bot (ismcts) has played no rated game in this family: its newcomer's 0.0 says
-        # nothing of its strength, so it is in no band
+        # a registered bot that has played no rated game in this family would be a newcomer whose 0.0 says nothing
+        # of its strength, so in no band (every bot registered today is rated here)
         assert bots_for("weaker") == {"random"}  # bea is a newcomer: 0.0
         assert bots_for("level") == {"greedy", "random"}  # within 5 of 0.0, the closest first
         assert bots_for("stronger") == {"greedy", "learned", "search"}  # the three closest at or above 0.0

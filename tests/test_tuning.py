@@ -12,7 +12,7 @@ from bigtwo.arena.stats import mean_interval
 from bigtwo.bots import make
 from bigtwo.bots.fitted import tuned_weights, weights_for
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicWeights
-from bigtwo.rl.tuning import HOLDOUT_SEED, TRAIN_SEED, TUNED, Evaluator, deal_points, main, tune
+from bigtwo.lab.tuning import HOLDOUT_SEED, TRAIN_SEED, TUNED, Evaluator, deal_points, main, tune
 from tests.test_bots import play_out, ruleset
 
 CLASSIC = ruleset("classic")

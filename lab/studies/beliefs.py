@@ -51,9 +51,13 @@ from bigtwo.bots.belief import (  # noqa: E402
     class_masks,
     true_classes,
 )
+from bigtwo.bots.halving import effective_size, tempered_weights  # noqa: E402
+from bigtwo.bots.heuristic import policy_for  # noqa: E402
 from bigtwo.bots.sampling import DealSampler  # noqa: E402
-from bigtwo.bots.search import InferenceSearchBot, effective_size, tempered_weights  # noqa: E402
+from bigtwo.bots.search import InferenceSearchBot  # noqa: E402
+from bigtwo.bots.search_plan import MIN_ESS  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
+from bigtwo.bots.view import engine_of  # noqa: E402
 
 console = Console(highlight=False, width=130)
 PLAYERS = 4
@@ -108,17 +112,17 @@ def survey_round(job: dict[str, Any]) -> list[dict[str, Any]]:
                 flat = np.tile(np.array(need, dtype=float) / sum(need), (len(cards), 1))
                 t0 = time.perf_counter()
                 row["uniform"] = (*judge(flat, truth), 1.0, 0.0)
-                model = searcher._belief_model(rules, obs, searcher._model_of_play(rules, obs))
+                model = searcher._belief_model(rules, obs, policy_for(engine_of(rules, obs)))
                 deals = [uniform.sample(rng) for _ in range(k)]
                 logw = [model.log_likelihood(h) if model is not None else 0.0 for h in deals]
-                w = tempered_weights(logw, searcher.min_ess)
+                w = tempered_weights(logw, MIN_ESS)
                 p = (1 - MIX) * sampled_marginals(deals, w, cards, seat, PLAYERS) + MIX * flat
                 row["heuristic"] = (*judge(p, truth), effective_size(w) / k, (time.perf_counter() - t0) * 1000)
                 t0 = time.perf_counter()
                 sampler = BeliefSampler(rules, obs, net, encoder)
                 row["network"] = (*judge(np.array(sampler.p), truth), 1.0, (time.perf_counter() - t0) * 1000)
                 drawn = [sampler.sample_weighted(rng) for _ in range(k)]
-                w = tempered_weights([lw for _h, lw in drawn], searcher.min_ess)
+                w = tempered_weights([lw for _h, lw in drawn], MIN_ESS)
                 p = (1 - MIX) * sampled_marginals([h for h, _ in drawn], w, cards, seat, PLAYERS) + MIX * flat
                 row["network deals"] = (*judge(p, truth), effective_size(w) / k, (time.perf_counter() - t0) * 1000)
                 row["hidden"] = len(cards)

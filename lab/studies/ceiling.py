@@ -16,11 +16,11 @@ a decision, scored one point a card left:
 - ``omniscient-learned``: the true deal played out by the learned network in every seat (``playout='learned'``):
   whether a stronger evaluator than the heuristic lifts the ceiling.
 - ``omniscient-searched``: ``--spec`` (the ``isearch`` of ``shipped``) as it searches, with its prior, its
-  successive halving and its whole ``budget_ms``, but every deal it searches is the true one and the other
-  seats of its play-outs draw their moves from a softmax at ``--temperature`` points, so the play-outs of the
-  one deal differ as the futures of a real game do. The variants above weigh a candidate by one play-out of
-  the true deal and no prior, a noisier judge than the search they bound; this one differs from the search
-  in what it knows alone (and in the temperature, measured on its own as ``opponent_temperature``).
+  successive halving and its whole ``budget_ms``, but every deal it searches is the true one. The variants above
+  weigh a candidate by one play-out of the true deal and no prior, a noisier judge than the search they bound;
+  this one differs from the search in what it knows alone. (Its measured runs also drew the other seats' moves in
+  the play-outs from a softmax at ``--temperature`` points; that option of the search was deleted with its verdict,
+  lab/SEARCH_VERDICTS.md, and this variant now plays them as the search does.)
 - ``omniscient-late`` and ``omniscient-early``: ``--spec`` seeing the true deal as ``omniscient-searched`` does, but
   only at its decisions with at most ``--late`` hidden cards (the cards in the other hands), or only at those with
   more; at the others it is the spec as it plays, beliefs and all. Which part of a round the cheat's gain lies in:
@@ -46,6 +46,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core a bot (before numpy is first imported)
 
 import argparse  # noqa: E402
+import math  # noqa: E402
 import multiprocessing  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -59,9 +60,11 @@ from bigtwo.arena.play import GameRecord, SeatClocks, bot_seed, deal_seed, seati
 from bigtwo.arena.provenance import differences, provenance  # noqa: E402
 from bigtwo.arena.results import ArenaResult  # noqa: E402
 from bigtwo.arena.stats import mean_interval  # noqa: E402
-from bigtwo.bots.heuristic import HeuristicPolicy  # noqa: E402
-from bigtwo.bots.search import InferenceSearchBot, searched_move  # noqa: E402
+from bigtwo.bots.heuristic import WIN, HeuristicPolicy, best_and_pass  # noqa: E402
+from bigtwo.bots.playouts import rollout  # noqa: E402
+from bigtwo.bots.search import InferenceSearchBot  # noqa: E402
 from bigtwo.bots.spec import BotSpec  # noqa: E402
+from bigtwo.bots.view import view_from_game  # noqa: E402
 from bigtwo.utilities import round_utility  # noqa: E402
 
 console = Console(highlight=False, width=130)
@@ -90,6 +93,27 @@ class TrueDeal:
         return self.sample(rng), 0.0
 
 
+def searched_move(game: Game, policy: HeuristicPolicy, played: int, parent: int, measure: str, options: int) -> Any:
+    """The move of the seat to move in ``game`` (a known deal) that a one-move search would play: of the heuristic's
+    best ``options`` moves and the pass, the one whose heuristic play-out scores best for that seat, the first of
+    equals; the heuristic's first choice when it goes out or is alone. ``parent``: the seat's hand at its last
+    play (a plan reuses its work)."""
+    mover = game.to_move
+    ranked = policy.scores(view_from_game(game, played), parent)
+    choice = ranked[0][1]
+    cands = best_and_pass(ranked, options)
+    if ranked[0][0] < WIN and len(cands) > 1:
+        best = -math.inf
+        for cand in cands:
+            g = game.clone()
+            rollout(g, policy, played | g.play(cand).mask)
+            assert g.result is not None
+            value = round_utility(g.result, measure)[mover]
+            if value > best:
+                best, choice = value, cand
+    return choice
+
+
 def searching_playout(game: Game, policy: HeuristicPolicy, played: int, measure: str, inner: int) -> Any:
     """Play ``game`` to its end (in place), every seat choosing among the heuristic's best ``inner`` moves and
     the pass the one whose heuristic play-out on this (fully known) deal scores best for it; returns the result."""
@@ -97,8 +121,7 @@ def searching_playout(game: Game, policy: HeuristicPolicy, played: int, measure:
     while not game.is_over:
         mover = game.to_move
         before = game.hand(mover).mask
-        choice = searched_move(game, policy, played, previous[mover], measure, inner, policy)
-        assert choice is not None  # (no deadline)
+        choice = searched_move(game, policy, played, previous[mover], measure, inner)
         action = game.play(choice)
         if action.mask:
             previous[mover] = before
@@ -111,7 +134,8 @@ class Omniscient(InferenceSearchBot):
     """``isearch`` searching the true deal; with ``inner`` > 0 its play-outs are :func:`searching_playout`."""
 
     def __init__(self, seed: int | None, game: Game, inner: int = 0, **options: Any):
-        super().__init__(seed, iterations=1, beliefs=False, prior=0.0, utility="cards", **options)
+        super().__init__(seed, iterations=1, prior=0.0, utility="cards", **options)
+        self.adjust_plan(weigh_beliefs=False)
         self.game = game
         self.inner = inner
 
@@ -119,11 +143,11 @@ class Omniscient(InferenceSearchBot):
         return TrueDeal(self.game)
 
     def _play_on(
-        self, game: Game, seat: int, measure: str, play: Any, scorer: Any, played: int, deadline: float | None
+        self, game: Game, seat: int, measure: str, policy: Any, played: int, deadline: float | None
     ) -> float | None:
         if not self.inner:
-            return super()._play_on(game, seat, measure, play, scorer, played, deadline)
-        return round_utility(searching_playout(game, play.mine, played, measure, self.inner), measure)[seat]
+            return super()._play_on(game, seat, measure, policy, played, deadline)
+        return round_utility(searching_playout(game, policy, played, measure, self.inner), measure)[seat]
 
 
 class OmniscientSearch(InferenceSearchBot):
@@ -138,15 +162,13 @@ class OmniscientSearch(InferenceSearchBot):
 
 
 class OmniscientWhen(InferenceSearchBot):
-    """``isearch`` with every option it is given that searches the true deal (its beliefs off, the other seats of
-    its play-outs drawn from a softmax at ``temperature``) only at decisions whose hidden cards number at most
-    ``late`` (``late_only``) or more than ``late``; elsewhere it searches as the options say."""
+    """``isearch`` with every option it is given that searches the true deal (its beliefs off) only at decisions
+    whose hidden cards number at most ``late`` (``late_only``) or more than ``late``; elsewhere it searches as the
+    options say."""
 
-    def __init__(self, seed: int | None, game: Game, late: int, late_only: bool, temperature: float, **options: Any):
+    def __init__(self, seed: int | None, game: Game, late: int, late_only: bool, **options: Any):
         super().__init__(seed, **options)
         self.game, self.late, self.late_only = game, late, late_only
-        self.cheat_temperature, self.own_temperature = temperature, self.opponent_temperature
-        self.own_beliefs = self.beliefs
         self.cheated = 0  # decisions that searched the true deal (a test reads it)
         self._cheat = False
 
@@ -154,8 +176,8 @@ class OmniscientWhen(InferenceSearchBot):
         hidden = sum(observation.hand_sizes) - observation.hand.bit_count()
         cheat = (hidden <= self.late) == self.late_only
         self.cheated += cheat
-        self.beliefs = self.own_beliefs and not cheat
-        self.opponent_temperature = self.cheat_temperature if cheat else self.own_temperature
+        if cheat != self._cheat:
+            self.adjust_plan(weigh_beliefs=not cheat)
         self._cheat = cheat
         return super()._decide(rules, observation)
 
@@ -171,17 +193,14 @@ def searched_spec(spec: str, budget_ms: float) -> BotSpec:
     return parsed
 
 
-def build(
-    variant: str, seed: int, game: Game, budget_ms: float, inner: int, spec: str, temperature: float, late: int = 20
-) -> Any:
+def build(variant: str, seed: int, game: Game, budget_ms: float, inner: int, spec: str, late: int = 20) -> Any:
     if variant == "shipped":
         return searched_spec(spec, budget_ms).build(seed)
     if variant in ("omniscient-late", "omniscient-early"):
         options = searched_spec(spec, budget_ms).options
-        return OmniscientWhen(seed, game, late, variant == "omniscient-late", temperature, **options)
+        return OmniscientWhen(seed, game, late, variant == "omniscient-late", **options)
     if variant == "omniscient-searched":
-        options = {**searched_spec(spec, budget_ms).options, "beliefs": False, "opponent_temperature": temperature}
-        return OmniscientSearch(seed, game, **options)
+        return OmniscientSearch(seed, game, **searched_spec(spec, budget_ms).options).adjust_plan(weigh_beliefs=False)
     if variant == "omniscient":
         return Omniscient(seed, game, playout="heuristic")  # as measured: the heuristic plays every seat
     if variant == "omniscient-learned":
@@ -209,7 +228,6 @@ def play_deal(job: dict) -> list[GameRecord]:
                 job["budget_ms"],
                 job["inner"],
                 job["spec"],
-                job["temperature"],
                 job["late"],
             )
             if e == 0
@@ -280,7 +298,6 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--inner", type=int, default=2, help="omniscient-nested: the heuristic's moves weighed a turn")
     ap.add_argument("--spec", default="", help="the isearch of shipped and omniscient-searched (default: shipped's)")
-    ap.add_argument("--temperature", type=float, default=0.5, help="omniscient-searched: the other seats' softmax")
     ap.add_argument("--late", type=int, default=20, help="omniscient-late/-early: the most hidden cards of 'late'")
     ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--baseline", type=Path, default=None, help="shipped's match, saved by strength.py --out")
@@ -305,7 +322,7 @@ def main() -> None:
     for variant in variants:
         jobs = [
             {"variant": variant, "deal": d, "seed": args.seed, "budget_ms": args.budget_ms, "inner": args.inner,
-             "opponent": opponent, "spec": args.spec, "temperature": args.temperature, "late": args.late}
+             "opponent": opponent, "spec": args.spec, "late": args.late}
             for d in range(deals)
         ]  # fmt: skip
         t0 = time.perf_counter()

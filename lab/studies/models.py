@@ -33,8 +33,7 @@ from bigtwo import Game, load_rules
 from bigtwo.arena.stats import wilson_interval
 from bigtwo.bots.fitted import fitted_model
 from bigtwo.bots.heuristic import policy_for
-from bigtwo.bots.sampling import action_log_probability
-from bigtwo.bots.search import BELIEF_TEMPERATURE, BELIEF_UNIFORM
+from bigtwo.bots.sampling import BELIEF_TEMPERATURE, BELIEF_UNIFORM, action_log_probability
 from bigtwo.bots.spec import BotSpec
 from bigtwo.bots.view import view_from_game
 

@@ -31,6 +31,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -47,21 +48,26 @@ DEFAULT_ARMS = (
 
 
 def truth_spec(arm: str, deals: int) -> BotSpec:
-    """The first arm's settings searching every candidate on ``deals`` deals: the values regrets are read from."""
+    """The first arm's settings on ``deals`` deals (built by :func:`truth_bot`, which plays every candidate on
+    every deal): the values regrets are read from."""
     spec = BotSpec.parse(arm)
     if spec.name != "isearch" or "iterations" not in spec.options:
         raise SystemExit(f"--arm {arm!r}: an isearch counted in deals (iterations=N) is what this measures")
-    options = {**spec.options, "iterations": deals, "halving": False}
-    return BotSpec("isearch", options)
+    return BotSpec("isearch", {**spec.options, "iterations": deals})
+
+
+def truth_bot(arm: str, deals: int, seed: int) -> Any:
+    """:func:`truth_spec`'s search with every candidate played out on every deal (no successive halving)."""
+    return truth_spec(arm, deals).build(seed).adjust_plan(halving=False)
 
 
 def regrets_at(job: dict) -> dict | None:
     """One position's truth and every arm's regret on each repeat (None: fewer than two candidates searched)."""
     rules = load_rules(job["rules"])
     obs = job["observation"]
-    truth_bot = truth_spec(job["arms"][0], job["truth"]).build(7)
-    truth_bot.choose_play(rules, obs)
-    truth = {mask: value for mask, (value, _deals) in truth_bot.last_values.items()}
+    judge = truth_bot(job["arms"][0], job["truth"], 7)
+    judge.choose_play(rules, obs)
+    truth = {mask: value for mask, (value, _deals) in judge.last_values.items()}
     if len(truth) < 2:
         return None
     best = max(truth.values())

@@ -142,6 +142,9 @@ def differences(saved: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
         return out
     for old, new in zip(old_bots, now["bots"], strict=True):
         a, b = old.get("settings") or {}, new["settings"]
+        # an option the bot no longer takes, saved at the value that plays as the bot does today, changes nothing
+        retired = getattr(factory_of(new["name"]), "retired_settings", {})
+        a = {k: v for k, v in a.items() if not (k not in b and k in retired and _plain(retired[k]) == v)}
         out += [f"{new['name']}'s setting {key}: {was!r} (now {now_!r})" for key, was, now_ in changed_keys(a, b)]
         a, b = old.get("files") or {}, new["files"]
         for key, was, now_ in changed_keys(a, b):

@@ -4,13 +4,13 @@ and returns a legal action: a play or a pass, or its answer to a decision the ru
 ``bigtwo.bots.make("heuristic", seed=1)`` builds one by name: ``random`` and ``greedy`` (reference
 opponents), ``heuristic`` (hand plans, control, defence; under a few ms a move), ``search`` (determinised
 Monte Carlo search with heuristic rollouts; ``budget_ms=`` or ``iterations=``), ``isearch`` (the search with
-beliefs, the network's prior and successive halving), ``ismcts`` (information-set tree search over every seat's
-moves) and ``learned`` (a Q network trained by self-play, run in numpy; weights ship for the tables listed by
+beliefs, the network's prior and successive halving; ``bigtwo bots show isearch`` prints what it does at a table)
+and ``learned`` (a Q network trained by self-play, run in numpy; weights ship for the tables listed by
 ``bigtwo.bots.learned.shipped_weights``). Importing this package loads every built-in bot module, and each
 registers itself: the registry is complete on import.
 """
 
-from bigtwo.bots import heuristic, ismcts, learned, search, simple
+from bigtwo.bots import heuristic, learned, search, simple
 from bigtwo.bots.base import BaseBot, Bot
 from bigtwo.bots.registry import BOTS, bot_names, make, register
 
@@ -20,7 +20,6 @@ __all__ = [
     "Bot",
     "bot_names",
     "heuristic",
-    "ismcts",
     "learned",
     "make",
     "register",

@@ -1,12 +1,12 @@
-"""The heuristic's shipped weights: fitted to a search's choices (:mod:`bigtwo.bots.fitting`) and tuned for
-points (:mod:`bigtwo.rl.tuning`).
+"""The heuristic's shipped weights: fitted to a search's choices and tuned for points (their pipelines are the lab's,
+``bigtwo.lab.fitting`` and ``bigtwo.lab.tuning``, which the product does not import).
 
 ``bigtwo/bots/weights/heuristic-<preset>-<players>p.json`` holds, for one table, the fitted
 :class:`~bigtwo.bots.heuristic.HeuristicWeights`, the temperature and uniform share of the softmax over their
-scores that predicts the choices best, and how the file was made. ``isearch(model='fitted')`` plays its
-play-outs, ranks its candidates and weighs its beliefs with it; ``heuristic(weights='fitted')`` plays by it.
+scores that predicts the choices best, and how the file was made; ``heuristic(weights='fitted')`` plays by it.
 ``bigtwo/bots/weights/heuristic-tuned-<preset>-<players>p.json`` holds weights tuned for points against the
-heuristic's own (``heuristic(weights='tuned')``, ``isearch(model='tuned')``).
+heuristic's own (``heuristic(weights='tuned')``). Both are opponents in the training recipes of shipped networks,
+so they stay; as the search's model of play they gained nothing (lab/SEARCH_VERDICTS.md).
 A table with no file (another preset, player count, or changed rules) has none: the caller keeps the
 heuristic's own weights. A preset's file serves its settings under any name, and the same game with the suits
 renamed (Taiwan's for classic's).

@@ -48,7 +48,7 @@ CONTEST_AT = 5  # the urgency of contesting the lead grows to 1 as the shortest 
 @dataclass(frozen=True, slots=True)
 class HeuristicWeights:
     """What each consideration of a score is worth (the defaults: the heuristic's own, set by playing against
-    ``greedy`` and itself; :mod:`bigtwo.bots.fitting` refits them to another bot's choices)."""
+    ``greedy`` and itself; :mod:`bigtwo.lab.fitting` refits them to another bot's choices)."""
 
     size_bonus: float = 0.1  # on a lead, a bigger combination (more cards gone) by a little
     cash_controls: float = 2.0  # lead a control first when at most one weak combination is left

@@ -15,6 +15,9 @@ What is certain from one observation, and kept by every sample:
 
 Everything else is uniform: a pass in these games is always allowed, so it proves nothing about a hand.
 Cards nobody holds (a stock, cards set aside) are whatever the unseen cards not dealt to a hand are.
+
+A search plays out positions, not hands: :func:`determinised` rebuilds the position on a sampled deal, and
+:class:`WeightedDeals` draws the deals a search plays out, each with the log-weight the beliefs give it.
 """
 
 from __future__ import annotations
@@ -33,9 +36,12 @@ from bigtwo.game import Game
 from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation, as_observation
+from bigtwo.positions import position_from_observation
 from bigtwo.rules.ruleset import Ruleset
 
 MAX_REJECTIONS = 200
+MAX_FAILED_SAMPLES = 100  # sampled deals the public history contradicts before a search gives up
+BELIEF_TEMPERATURE, BELIEF_UNIFORM = 0.5, 0.25  # the beliefs' softmax over the heuristic's own scores
 
 
 def known_cards(obs: Observation) -> dict[int, int]:
@@ -247,8 +253,8 @@ class PlayModel:
         rules: Ruleset,
         obs: Observation,
         policy: Any,
-        temperature: float = 0.5,
-        uniform: float = 0.25,
+        temperature: float = BELIEF_TEMPERATURE,
+        uniform: float = BELIEF_UNIFORM,
         strength: float = 1.0,
     ):
         self.rules = rules
@@ -307,3 +313,66 @@ class PlayModel:
                 return -math.inf  # the sample contradicts the history (the sampler keeps what it can)
             played |= e.play.mask
         return self.strength * total
+
+
+def shuffle_stock(game: Game, rng: Any) -> None:
+    """Put a determinisation's stock in a random order. ``position_from_observation`` deals the sampled hands
+    and lays the rest of the unseen cards out as the stock in card order; drawn in that order, every draw in
+    a play-out would be the lowest card left."""
+    stock = list(game._stock[game._stock_pos :])
+    rng.shuffle(stock)
+    game._stock = tuple(stock)
+    game._stock_pos = 0
+
+
+def determinised(rules: Ruleset, obs: Observation, hands: list[int], rng: Any) -> Game | None:
+    """The position a search plays out on a sampled deal (``hands``, from :class:`DealSampler`), its stock in a
+    random order; None where the public history contradicts the sample (a constraint the sampler could not meet),
+    which the search skips and counts towards :data:`MAX_FAILED_SAMPLES`."""
+    try:
+        base = position_from_observation(rules, obs, hands)
+    except IllegalPlay:
+        return None
+    if base.stock_size > 1:
+        shuffle_stock(base, rng)
+    return base
+
+
+def too_many_failures() -> IllegalPlay:
+    """What a search raises when no deal it sampled agrees with what the table has seen."""
+    return IllegalPlay(f"none of {MAX_FAILED_SAMPLES + 1} sampled deals agrees with the table's history")
+
+
+class WeightedDeals:
+    """The sampled positions a search plays out, one at a time, each with its log-weight: the sampler's own
+    (a belief network's importance weight, 0 for uniform deals) plus, with a ``model``, the log-likelihood of
+    the opponents' observed plays on that deal. :meth:`next` returns None when the deadline passes first
+    (``cut`` is then set) or when the deals the model rules out exceed :data:`MAX_FAILED_SAMPLES`; it raises
+    :func:`too_many_failures` when as many deals contradict the history itself."""
+
+    def __init__(self, rules: Ruleset, obs: Observation, sampler: Any, model: PlayModel | None, rng: Any):
+        self.rules, self.obs, self.sampler, self.model, self.rng = rules, obs, sampler, model, rng
+        self.failures = 0
+        self.cut = False
+
+    def next(self, deadline: float | None) -> tuple[float, Game] | None:
+        while True:
+            hands, lw = self.sampler.sample_weighted(self.rng)
+            if self.model is not None:
+                got = self.model.log_likelihood(hands, deadline)
+                if got is None:
+                    self.cut = True
+                    return None
+                if got == -math.inf:
+                    self.failures += 1
+                    if self.failures > MAX_FAILED_SAMPLES:
+                        return None
+                    continue
+                lw += got
+            base = determinised(self.rules, self.obs, hands, self.rng)
+            if base is None:
+                self.failures += 1
+                if self.failures > MAX_FAILED_SAMPLES:
+                    raise too_many_failures()
+                continue
+            return lw, base

@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from bigtwo.cli.bots import bots_app
 from bigtwo.cli.group import CommandGroup
 from bigtwo.cli.ladder import ladder_app
 from bigtwo.cli.output import console
@@ -193,19 +194,7 @@ def replay(
     ReplayApp(record, frames).run()
 
 
-@app.command("bots")
-def bots_list() -> None:
-    """The computer players --bots accepts.
-
-    \b
-    Examples:
-      bigtwo bots
-    """
-    from bigtwo.bots.registry import bot_words
-    from bigtwo.cli.session import available_bots
-
-    for name in available_bots():
-        console().print(f"[bold]{escape(name)}[/bold]  {escape(bot_words(name))}")
+app.add_typer(bots_app, name="bots")
 
 
 @app.command()

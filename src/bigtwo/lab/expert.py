@@ -180,9 +180,9 @@ def label_shard(
         g = Game(rules, players=players, seed=cfg.seed * 1_000_003 + gid)
         rng = random.Random(f"{cfg.seed}/{gid}")
         bot = InferenceSearchBot(
-            seed=rng.randrange(2**32), iterations=cfg.iterations, halving=False, playout="learned",
-            utility=scorer.utility, weights=weights, deals_together=LABEL_DEALS_TOGETHER or cfg.iterations,
-        )  # fmt: skip
+            seed=rng.randrange(2**32), iterations=cfg.iterations, playout="learned", utility=scorer.utility,
+            weights=weights,
+        ).adjust_plan(halving=False, deals_together=LABEL_DEALS_TOGETHER or cfg.iterations)  # fmt: skip
         while not g.is_over:
             legal = g.legal_plays()
             if len(legal) == 1:

@@ -42,8 +42,8 @@ import numpy as np
 from bigtwo.bots.features import FEATURES_VERSION, ActionEncoder, StateEncoder, info_from_observation
 from bigtwo.bots.heuristic import policy_for, search_candidates
 from bigtwo.bots.learned import QPolicy, scorer_for
-from bigtwo.bots.sampling import DealSampler
-from bigtwo.bots.search import determinised, rollout
+from bigtwo.bots.playouts import rollout
+from bigtwo.bots.sampling import DealSampler, determinised
 from bigtwo.bots.view import engine_of, played_in, view_from_observation
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError

@@ -1,6 +1,6 @@
 """Tune the heuristic's weights for strength: the points it takes from three copies of itself.
 
-The heuristic's default weights were set by hand; :mod:`bigtwo.bots.fitting` fits them to another bot's
+The heuristic's default weights were set by hand; :mod:`bigtwo.lab.fitting` fits them to another bot's
 choices (a better prediction, weaker play). This module searches them for points instead. A candidate plays
 a fixed set of duplicate deals, each once from every seat, against the heuristic with its own weights in the
 other seats; the games are deterministic, so two candidates are compared on exactly the same games, and a
@@ -14,7 +14,7 @@ the unit the games are paired in). Both deal sets are apart from the strength be
 
 Run::
 
-    python -m bigtwo.rl.tuning OUT.json [--rules classic] [--deals 300] [--steps 600] [--holdout 1000]
+    python -m bigtwo.lab.tuning OUT.json [--rules classic] [--deals 300] [--steps 600] [--holdout 1000]
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from typing import Any
 from bigtwo.arena.play import deal_seed
 from bigtwo.arena.stats import mean_interval
 from bigtwo.bots.fitted import TUNED_FORMAT
-from bigtwo.bots.fitting import LINEAR
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicPolicy, HeuristicWeights
-from bigtwo.bots.search import rollout
+from bigtwo.bots.playouts import rollout
 from bigtwo.game import Game
+from bigtwo.lab.fitting import LINEAR
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.utilities import UTILITIES, round_utility
 
@@ -151,7 +151,7 @@ def tune(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bigtwo.rl.tuning", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m bigtwo.lab.tuning", description=__doc__.split("\n\n")[0])
     ap.add_argument("out", help="where to write the weights and how they were found (JSON)")
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--players", type=int, default=4)
@@ -182,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "players": args.players,
         "measure": args.measure,
         "opponents": "heuristic (its own weights) in every other seat",
-        "command": "python -m bigtwo.rl.tuning OUT.json "
+        "command": "python -m bigtwo.lab.tuning OUT.json "
         + " ".join(
             f"--{k.replace('_', '-')} {getattr(args, k)}"
             for k in ("rules", "players", "measure", "deals", "steps", "step_size", "holdout", "seed")
@@ -206,6 +206,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    from bigtwo.rl import tuning  # worker processes find the module's functions by this name, not __main__
+    from bigtwo.lab import tuning  # worker processes find the module's functions by this name, not __main__
 
     tuning.main()

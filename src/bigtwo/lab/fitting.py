@@ -14,8 +14,8 @@ convex in ``(beta, theta)``, and its optimum gives the weights ``theta / beta`` 
 
 Run::
 
-    python -m bigtwo.bots.fitting collect OUT.pkl [--bot SPEC] [--decisions N] [--seed S]
-    python -m bigtwo.bots.fitting fit OUT.json DATA.pkl [DATA.pkl ...]
+    python -m bigtwo.lab.fitting collect OUT.pkl [--bot SPEC] [--decisions N] [--seed S]
+    python -m bigtwo.lab.fitting fit OUT.json DATA.pkl [DATA.pkl ...]
 """
 
 from __future__ import annotations
@@ -34,8 +34,7 @@ import numpy as np
 
 from bigtwo.bots.fitted import FORMAT
 from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, WIN, HeuristicPolicy, HeuristicWeights
-from bigtwo.bots.sampling import action_log_probability
-from bigtwo.bots.search import BELIEF_TEMPERATURE, BELIEF_UNIFORM
+from bigtwo.bots.sampling import BELIEF_TEMPERATURE, BELIEF_UNIFORM, action_log_probability
 from bigtwo.bots.spec import BotSpec
 from bigtwo.bots.view import SeatView, view_from_game
 from bigtwo.game import Game
@@ -124,7 +123,7 @@ class _Unpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         if module == "__main__":
-            module = "bigtwo.bots.fitting"
+            module = "bigtwo.lab.fitting"
         if module.split(".")[0] != "bigtwo":
             raise pickle.UnpicklingError(f"a decisions file may hold only bigtwo's records, not {module}.{name}")
         return super().find_class(module, name)
@@ -258,7 +257,7 @@ def _mean_log_p(scored: list[tuple[list, int, int]], temperature: float, uniform
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m bigtwo.bots.fitting", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m bigtwo.lab.fitting", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="record a bot's decisions in self-play")
     c.add_argument("out", type=Path)
@@ -316,6 +315,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    from bigtwo.bots import fitting  # records name this module, not __main__
+    from bigtwo.lab import fitting  # records name this module, not __main__
 
     fitting.main()
