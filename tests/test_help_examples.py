@@ -100,7 +100,7 @@ def run_serve(argv: list[str], cwd) -> None:
     argv = [str(port) if i and argv[i - 1] == "--port" else a for i, a in enumerate(argv)]
     proc = subprocess.Popen([sys.executable, "-m", "bigtwo", *argv], cwd=cwd, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(100):
+        for _ in range(600):  # a loaded machine can take a while to import the server
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as r:
                     assert r.status == 200
