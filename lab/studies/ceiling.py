@@ -20,7 +20,7 @@ a decision, scored one point a card left:
   weigh a candidate by one play-out of the true deal and no prior, a noisier judge than the search they bound;
   this one differs from the search in what it knows alone. (Its measured runs also drew the other seats' moves in
   the play-outs from a softmax at ``--temperature`` points; that option of the search was deleted with its verdict,
-  lab/SEARCH_VERDICTS.md, and this variant now plays them as the search does.)
+  docs/lab/2026-12-07-search-options-retired.md, and this variant now plays them as the search does.)
 - ``omniscient-late`` and ``omniscient-early``: ``--spec`` seeing the true deal as ``omniscient-searched`` does, but
   only at its decisions with at most ``--late`` hidden cards (the cards in the other hands), or only at those with
   more; at the others it is the spec as it plays, beliefs and all. Which part of a round the cheat's gain lies in:

@@ -6,7 +6,7 @@ actions, from rounds the shipped network plays against itself on seeded deals) u
 position under every setting in turn so that a busy machine slows them alike. The baseline is the shipped network
 playing one deal's play-outs at a time (the plan's ``deals_together=1``), beside four deals side by side, the
 plan's default (the distilled play-out network and the value cut-off once measured here were deleted with their
-options, lab/SEARCH_VERDICTS.md).
+options, docs/lab/2026-12-07-search-options-retired.md).
 For each: the mean and median deals a decision and the ratio to the baseline's on the same positions (geometric
 mean of the per-position ratios).
 
@@ -28,7 +28,7 @@ from bigtwo.bots.learned import scorer_for
 from bigtwo.bots.search import InferenceSearchBot
 
 # changes to the search's plan (the distilled play-out network and the value cut-off, measured here once, were
-# deleted with their options: lab/SEARCH_VERDICTS.md)
+# deleted with their options: docs/lab/2026-12-07-search-options-retired.md)
 SETTINGS = {
     "one deal at a time, the shipped network (baseline)": {"deals_together": 1},
     "4 deals side by side, the shipped network": {"deals_together": 4},

@@ -6,7 +6,7 @@
 scores that predicts the choices best, and how the file was made; ``heuristic(weights='fitted')`` plays by it.
 ``bigtwo/bots/weights/heuristic-tuned-<preset>-<players>p.json`` holds weights tuned for points against the
 heuristic's own (``heuristic(weights='tuned')``). Both are opponents in the training recipes of shipped networks,
-so they stay; as the search's model of play they gained nothing (lab/SEARCH_VERDICTS.md).
+so they stay; as the search's model of play they gained nothing (docs/lab/2026-12-07-search-options-retired.md).
 A table with no file (another preset, player count, or changed rules) has none: the caller keeps the
 heuristic's own weights. A preset's file serves its settings under any name, and the same game with the suits
 renamed (Taiwan's for classic's).

@@ -158,8 +158,7 @@ def _weights_dir() -> Any:
 
 def shipped_weights(kind: str = "") -> dict[tuple[str, int], str]:
     """The (preset, players) tables the package has weights for, with the file names (the learned bot's, which
-    the searches weigh their candidates with too); ``kind="playout"``: the smaller networks distilled from those
-    for a search's play-outs (``weights/playout/``, :mod:`bigtwo.lab.distill`); ``kind="search"``: networks the
+    the searches weigh their candidates with too); ``kind="search"``: networks the
     searches weigh with in place of the learned bot's, where one was measured stronger inside the search
     (``weights/search/``); named by their path under ``weights/``."""
     out: dict[tuple[str, int], str] = {}

@@ -227,8 +227,8 @@ class InferenceSearchBot(SearchBot):
         "Thinks hardest: guesses the hidden hands from what everyone played and passed, and weighs its trained "
         "network's judgment with moves played out on those guesses."
     )
-    # the deleted options (lab/SEARCH_VERDICTS.md) at the values with which the bot played as it plays today: a
-    # match saved with them is still today's (:func:`bigtwo.arena.provenance.differences`)
+    # the deleted options (docs/lab/2026-12-07-search-options-retired.md) at the values with which the bot played
+    # as it plays today: a match saved with them is still today's (:func:`bigtwo.arena.provenance.differences`)
     retired_settings: Mapping[str, Any] = {
         "beliefs": True, "belief_strength": 1.0, "blend": 0.0, "deals_together": 4, "halving": True, "horizon": 0,
         "heuristic_opponents": 0.0, "lookahead": 1, "min_ess": 0.3, "model": "heuristic", "opponent_candidates": 0,

@@ -1,7 +1,8 @@
 """What a person sets on the search player ``isearch``: ten options, typed, frozen and checked in words.
 
 Every option here changes what the bot plays or how long it thinks, and each was measured (the lab log keeps the
-evidence; the options whose experiments found no gain were deleted, ``lab/SEARCH_VERDICTS.md``). Whatever an
+evidence; the options whose experiments found no gain were deleted:
+``docs/lab/2026-12-07-search-options-retired.md``). Whatever an
 option leaves to ``'auto'`` is decided once per table by :func:`bigtwo.bots.search_plan.resolve_plan`, into a
 :class:`~bigtwo.bots.search_plan.SearchPlan` that ``bigtwo bots show isearch`` prints.
 
