@@ -15,33 +15,64 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from enum import StrEnum
+from typing import Any, Union
 
 from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError, IllegalPlay
 
-DecisionKind = Literal[
-    "give", "surrender", "ask", "demand", "redeal", "swap", "bid", "trade", "reply", "request", "grant", "look"
-]
-DECISION_KINDS: tuple[str, ...] = (
-    "give",
-    "surrender",
-    "ask",
-    "demand",
-    "redeal",
-    "swap",
-    "bid",
-    "trade",
-    "reply",
-    "request",
-    "grant",
-    "look",
-)
+
+class DecisionKind(StrEnum):
+    """What a :class:`Decision` asks (see its docstring for each). Members equal their words, so records and
+    observations write them unchanged; the order is the environments' one-hot order."""
+
+    GIVE = "give"
+    SURRENDER = "surrender"
+    ASK = "ask"
+    DEMAND = "demand"
+    REDEAL = "redeal"
+    SWAP = "swap"
+    BID = "bid"
+    TRADE = "trade"
+    REPLY = "reply"
+    REQUEST = "request"
+    GRANT = "grant"
+    LOOK = "look"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Must(StrEnum):
+    """Which cards a ``give`` decision allows: any, or the giver's highest or lowest (of a suit when named)."""
+
+    ANY = "any"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+DECISION_KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)
 # decisions made at the deal, before any exchange or play
-DEAL_DECISIONS: tuple[str, ...] = ("redeal", "swap")
+DEAL_DECISIONS = frozenset({DecisionKind.REDEAL, DecisionKind.SWAP})
 # decisions whose answers are exactly their options, whatever the hand
-WORD_DECISIONS: tuple[str, ...] = ("redeal", "swap", "look")
+WORD_DECISIONS = frozenset({DecisionKind.REDEAL, DecisionKind.SWAP, DecisionKind.LOOK})
+# the exchanges between rounds a bot answers with cards or a question (``choose_exchange``)
+EXCHANGE_DECISIONS = frozenset({DecisionKind.GIVE, DecisionKind.SURRENDER, DecisionKind.ASK, DecisionKind.DEMAND})
+# the procedures before play (auctions, free trade, requests) and the Horse Game's look (``choose_procedure``)
+PROCEDURE_DECISIONS = frozenset(
+    {
+        DecisionKind.BID,
+        DecisionKind.TRADE,
+        DecisionKind.REPLY,
+        DecisionKind.REQUEST,
+        DecisionKind.GRANT,
+        DecisionKind.LOOK,
+    }
+)
 # the words each decision kind understands, beside cards: (word typed, answer meant)
 _SYNONYMS: dict[str, dict[str, str]] = {
     "redeal": {
@@ -88,9 +119,9 @@ class Answer(HoldsCards):
         return False
 
     def __str__(self) -> str:
-        if self.kind == "trade" and self.word == "offer":
+        if self.kind == DecisionKind.TRADE and self.word == "offer":
             return f"offer {CardSet.from_mask(self.mask)} for {CardSet.from_mask(self.want)} to seat {self.to}"
-        if self.kind in ("give", "bid", "request") and self.mask:
+        if self.kind in (DecisionKind.GIVE, DecisionKind.BID, DecisionKind.REQUEST) and self.mask:
             return str(CardSet.from_mask(self.mask))
         return self.word
 
@@ -117,11 +148,11 @@ class Answer(HoldsCards):
         """The answer a :meth:`to_dict` entry describes (the word is read from ``answer`` where no cards are)."""
         kind = str(d["kind"])
         mask, want = int(d.get("mask", 0)), int(d.get("want", 0))
-        if kind == "trade" and want:
+        if kind == DecisionKind.TRADE and want:
             return cls(kind, "offer", mask, want, d.get("to"))
-        if mask and kind in ("give", "bid", "request"):
+        if mask and kind in (DecisionKind.GIVE, DecisionKind.BID, DecisionKind.REQUEST):
             return cls(kind, "", mask)
-        if kind == "surrender" and mask:
+        if kind == DecisionKind.SURRENDER and mask:
             return cls(kind, "surrender", mask)
         return cls(kind, str(d.get("answer", "")))
 
@@ -170,13 +201,13 @@ class Decision:
             d["to"] = self.to
         if self.source is not None:
             d["from"] = self.source
-        if self.kind == "give":
+        if self.kind == DecisionKind.GIVE:
             d["must"] = self.must
             if self.shown:
                 d["shown"] = True
-        if self.suit is not None or self.kind == "ask":
+        if self.suit is not None or self.kind == DecisionKind.ASK:
             d["suit"] = self.suit
-        if self.kind == "ask":
+        if self.kind == DecisionKind.ASK:
             d["committed"] = self.committed
             d["answers"] = [dict(a) for a in self.answers]
         if self.options:
@@ -225,22 +256,22 @@ class Decision:
                 raise IllegalAnswer(f"{value} answers a {value.kind!r} decision, not this {self.kind!r} one")
             return value
         kind = self.kind
-        if kind in ("give", "surrender"):
+        if kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
             if isinstance(value, str):
                 word = value.strip().lower()
-                if kind == "surrender" and word in ("decline", "no", ""):
+                if kind == DecisionKind.SURRENDER and word in ("decline", "no", ""):
                     return Answer("surrender", "decline")
-                if kind == "surrender" and word in ("surrender", "yes"):
+                if kind == DecisionKind.SURRENDER and word in ("surrender", "yes"):
                     return Answer("surrender", "surrender")  # the cards are the state's to fill in
             mask = _cards_of(value)
-            if kind == "surrender":
+            if kind == DecisionKind.SURRENDER:
                 return Answer("surrender", "surrender", mask) if mask else Answer("surrender", "decline")
             return Answer("give", "", mask)
-        if kind in ("bid", "request", "trade"):
+        if kind in (DecisionKind.BID, DecisionKind.REQUEST, DecisionKind.TRADE):
             return self._read_cards_or_word(value)
-        if value is None or (isinstance(value, Play | CardSet) and kind != "ask"):
+        if value is None or (isinstance(value, Play | CardSet) and kind != DecisionKind.ASK):
             raise IllegalAnswer(f"{value!r} is not an answer to this decision: answer {_words(self)}")
-        if kind == "ask":
+        if kind == DecisionKind.ASK:
             text = value if isinstance(value, str) else str(CardSet(to_mask(value)))
             return Answer("ask", text.strip())
         word = str(value).strip().lower()
@@ -255,7 +286,7 @@ class Decision:
             word = _SYNONYMS[kind].get(text.lower(), text.lower())
             if word in self.options or word in _SYNONYMS[kind].values():
                 return Answer(kind, word)
-            if kind == "trade":
+            if kind == DecisionKind.TRADE:
                 m = _OFFER.match(text)
                 if m is None:
                     raise IllegalAnswer(
@@ -263,7 +294,7 @@ class Decision:
                     )
                 give, want = _cards_of(m.group(1)), _cards_of(m.group(2))
                 return Answer("trade", "offer", give, want, int(m.group(3)))
-        if kind == "trade":
+        if kind == DecisionKind.TRADE:
             raise IllegalAnswer(f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1'")
         return Answer(kind, "", _cards_of(value))
 
@@ -274,10 +305,13 @@ def action_text(action: Action) -> str:
     1``, words as they are."""
     if isinstance(action, Play):
         return "pass" if action.is_pass else " ".join(token(c) for c in bits(action.mask))
-    if action.kind == "trade" and action.word == "offer":
+    if action.kind == DecisionKind.TRADE and action.word == "offer":
         give, want = (" ".join(token(c) for c in bits(m)) for m in (action.mask, action.want))
         return f"{give} for {want} to seat {action.to}"
-    if action.kind in ("give", "surrender", "bid", "request") and action.mask:
+    if (
+        action.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER, DecisionKind.BID, DecisionKind.REQUEST)
+        and action.mask
+    ):
         return " ".join(token(c) for c in bits(action.mask))
     return action.word
 

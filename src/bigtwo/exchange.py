@@ -1,7 +1,7 @@
 """Roles and card exchanges between the deal and the first play, as decisions.
 
 Every exchange is a sequence of *decisions*, each made by one seat through the same path as a play: the seat's
-observation carries ``phase == "exchange"`` and a ``decision`` dict, and the seat answers. A wrong answer
+observation carries ``phase == Phase.EXCHANGE`` and a ``decision`` dict, and the seat answers. A wrong answer
 raises :class:`IllegalExchange` naming the cards and the rule, and changes nothing. Decision kinds:
 
 ``give``
@@ -70,12 +70,13 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.actions import Answer, Decision, IllegalAnswer
+from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer, Must
 from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation, Phase, as_observation
+from bigtwo.rules.choices import ExchangeMode, FreeTradeEnd, PresidentGives
 
 ROLE_NAMES = {
     "mandatory-trading": ("president", "vice-president", "neutral", "vice-bum", "bum"),
@@ -127,7 +128,7 @@ def roles_for(rules: Any, order: Sequence[int] | None, n: int) -> list[str] | No
     if order is None:
         return None
     system = rules.exchange
-    if system == "loser-to-winner":
+    if system == ExchangeMode.LOSER_TO_WINNER:
         roles = ["neutral"] * n
         roles[order[0]], roles[order[-1]] = "winner", "loser"
         return roles
@@ -155,10 +156,10 @@ def _suit_mask(mask: int, suit: str | None) -> int:
 def extreme_ok(ev: Any, hand: int, chosen: int, must: str) -> bool:
     """Whether ``chosen`` are ``hand``'s highest (or lowest) cards: no kept card ranks above (below) one given."""
     rest = hand & ~chosen
-    if must == "any" or not rest or not chosen:
+    if must == Must.ANY or not rest or not chosen:
         return True
     pw = ev.power
-    if must == "highest":
+    if must == Must.HIGHEST:
         return bool(min(pw[c] for c in bits(chosen)) >= max(pw[c] for c in bits(rest)))
     return bool(max(pw[c] for c in bits(chosen)) <= min(pw[c] for c in bits(rest)))
 
@@ -169,10 +170,10 @@ def give_choices(ev: Any, hand: int, count: int, must: str = "any", suit: str | 
     cs = bits(pool)
     if count > len(cs):
         return []
-    if must == "any":
+    if must == Must.ANY:
         return [CardSet(sum(1 << c for c in combo)) for combo in itertools.combinations(cs, count)]
     pw = ev.power
-    ordered = sorted(cs, key=lambda c: (pw[c], c), reverse=must == "highest")
+    ordered = sorted(cs, key=lambda c: (pw[c], c), reverse=must == Must.HIGHEST)
     if count == 0:
         return [CardSet(0)]
     edge = pw[ordered[count - 1]]
@@ -185,7 +186,7 @@ def give_choices(ev: Any, hand: int, count: int, must: str = "any", suit: str | 
 def extreme_cards(ev: Any, hand: int, count: int, must: str) -> int:
     """One set of the ``count`` highest or lowest cards (ties broken by card order)."""
     pw = ev.power
-    ordered = sorted(bits(hand), key=lambda c: (pw[c], c), reverse=must == "highest")
+    ordered = sorted(bits(hand), key=lambda c: (pw[c], c), reverse=must == Must.HIGHEST)
     return sum(1 << c for c in ordered[:count])
 
 
@@ -250,11 +251,11 @@ def legal_questions(ev: Any, own_hand: int, decision: dict[str, Any]) -> list[st
 def _pending(obs: Observation | Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
     """The exchange decision an observation asks of its seat (as a dict) and the seat's hand, or None."""
     if isinstance(obs, Observation):
-        if obs.phase != "exchange" or obs.decision is None:
+        if obs.phase != Phase.EXCHANGE or obs.decision is None:
             return None
         return obs.decision.to_dict(), obs.hand
     d = obs.get("decision")
-    if obs.get("phase") != "exchange" or not d:
+    if obs.get("phase") != Phase.EXCHANGE or not d:
         return None
     return d, to_mask(obs["hand"])
 
@@ -292,14 +293,14 @@ def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
     assert d is not None and obs.ev is not None
     ev, hand, kind = obs.ev, obs.hand, d.kind
     order = sorted(bits(hand), key=lambda c: (ev.power[c], c))
-    if kind == "bid":
-        floor = _bid_floor(ev, d, rules.exchange == "higher-bid-auction")
+    if kind == DecisionKind.BID:
+        floor = _bid_floor(ev, d, rules.exchange == ExchangeMode.HIGHER_BID_AUCTION)
         return [Answer("bid", "pass")] + [Answer("bid", "", 1 << c) for c in order if card_price(ev, c) > floor]
-    if kind in ("reply", "grant"):
-        yes = "accept" if kind == "reply" else "grant"
+    if kind in (DecisionKind.REPLY, DecisionKind.GRANT):
+        yes = "accept" if kind == DecisionKind.REPLY else "grant"
         return [Answer(kind, w) for w in d.options if w != yes or d.want & hand == d.want]
     pool = sorted(bits(_offer_pool(obs)), key=lambda c: (ev.power[c], c))
-    if kind == "request":
+    if kind == DecisionKind.REQUEST:
         out = [Answer("request", "none")]
         for k in range(1, d.count + 1):
             out += [Answer("request", "", sum(1 << c for c in combo)) for combo in itertools.combinations(pool, k)]
@@ -326,7 +327,7 @@ def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[A
     out: list[Answer] = []
     for c in legal_exchange_choices(rules, obs):
         if isinstance(c, CardSet):
-            if kind == "surrender":
+            if kind == DecisionKind.SURRENDER:
                 out.append(Answer("surrender", "surrender", c.mask) if c.mask else Answer("surrender", "decline"))
             else:
                 out.append(Answer(kind, "", c.mask))
@@ -348,20 +349,20 @@ def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> 
     kind = d["kind"]
     if kind in NEW_KINDS:
         return [_as_choice(a) for a in new_kind_answers(rules, as_observation(rules, obs))]
-    if kind == "give":
+    if kind == DecisionKind.GIVE:
         return list(give_choices(ev, hand, d["count"], d.get("must", "any"), d.get("suit")))
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return [CardSet(0), *give_choices(ev, hand, d["count"], "highest")]
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         return list(legal_questions(ev, hand, d))
-    if kind == "demand":
+    if kind == DecisionKind.DEMAND:
         return list(d["options"])
     raise ValueError(f"unknown decision kind {kind!r}")
 
 
 def _as_choice(a: Answer) -> CardSet | str:
     """An answer as the tables list choices: cards (a bid, a request) or words (the rest, offers written out)."""
-    if a.kind in ("bid", "request") and a.mask:
+    if a.kind in (DecisionKind.BID, DecisionKind.REQUEST) and a.mask:
         return CardSet.from_mask(a.mask)
     return str(a)
 
@@ -372,17 +373,17 @@ def random_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any], rng
     if pending is None:
         raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
     d, hand = pending
-    if d["kind"] == "trade" and d["count"]:
+    if d["kind"] == DecisionKind.TRADE and d["count"]:
         return _as_choice(_random_offer(rules, as_observation(rules, obs), rng))
-    if d["kind"] != "give":
+    if d["kind"] != DecisionKind.GIVE:
         return rng.choice(legal_exchange_choices(rules, obs))
     ev = rules.engine
     pool = bits(_suit_mask(hand, d.get("suit")))
     k, must = d["count"], d.get("must", "any")
-    if must == "any":
+    if must == Must.ANY:
         return CardSet(sum(1 << c for c in rng.sample(pool, k)))
     pw = ev.power
-    ordered = sorted(pool, key=lambda c: (pw[c], c), reverse=must == "highest")
+    ordered = sorted(pool, key=lambda c: (pw[c], c), reverse=must == Must.HIGHEST)
     edge = pw[ordered[k - 1]]
     beyond = [c for c in ordered[:k] if pw[c] != edge]
     ties = [c for c in pool if pw[c] == edge]
@@ -419,15 +420,15 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
     d, hand = pending
     ev = rules.engine
     kind = d["kind"]
-    if kind == "give":
+    if kind == DecisionKind.GIVE:
         must = d.get("must", "any")
         pool = _suit_mask(hand, d.get("suit"))
-        if must == "highest":
+        if must == Must.HIGHEST:
             return CardSet(extreme_cards(ev, pool, d["count"], "highest"))
         return CardSet(extreme_cards(ev, pool, d["count"], "lowest"))
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return CardSet(0)
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         legal = legal_questions(ev, hand, d)
         want = "highest" if d.get("suit") is None else f"highest {d['suit']}"
         return want if want in legal else legal[0]
@@ -573,21 +574,29 @@ class Exchange:
         if isinstance(answer, Answer):
             if answer.kind != d.kind:
                 raise IllegalExchange(f"{answer} answers a {answer.kind!r} decision, not this {d.kind!r} one")
-            if d.kind == "give" or (d.kind == "surrender" and answer.mask):
+            if d.kind == DecisionKind.GIVE or (d.kind == DecisionKind.SURRENDER and answer.mask):
                 answer = CardSet.from_mask(answer.mask)
             else:
                 answer = answer.word
-        if d.kind in ("give", "surrender"):
-            if isinstance(answer, str) and d.kind == "surrender" and answer.strip().lower() in ("decline", "no", ""):
+        if d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
+            if (
+                isinstance(answer, str)
+                and d.kind == DecisionKind.SURRENDER
+                and answer.strip().lower() in ("decline", "no", "")
+            ):
                 return 0
-            if isinstance(answer, str) and d.kind == "surrender" and answer.strip().lower() in ("surrender", "yes"):
+            if (
+                isinstance(answer, str)
+                and d.kind == DecisionKind.SURRENDER
+                and answer.strip().lower() in ("surrender", "yes")
+            ):
                 return extreme_cards(self.ev, self.hand(d.seat), d.count, "highest")
             try:
                 mask = answer.mask if isinstance(answer, Play | CardSet) else to_mask(answer)
             except (CardParseError, TypeError, ValueError) as e:
                 raise IllegalExchange(f"{answer!r} is not a set of cards: {e}") from None
             hand = self.hand(d.seat)
-            if d.kind == "surrender" and mask == 0:
+            if d.kind == DecisionKind.SURRENDER and mask == 0:
                 return 0
             if mask & ~hand:
                 mask = held_copies(mask, hand)
@@ -599,14 +608,14 @@ class Exchange:
                     f"{cards or 'no cards'}: {who} must give exactly {d.count} card{'s' if d.count > 1 else ''} "
                     f"({d.reason})"
                 )
-            must = "highest" if d.kind == "surrender" else d.must
+            must = "highest" if d.kind == DecisionKind.SURRENDER else d.must
             pool = _suit_mask(hand, d.suit)
             if d.suit and mask & ~pool:
                 raise IllegalExchange(f"{cards}: {who} must give {SUIT_NAMES[d.suit]}s only ({d.reason})")
             if not extreme_ok(self.ev, pool, mask, must):
                 raise IllegalExchange(f"{cards} are not {who}'s {d.count} {must} cards ({d.reason})")
             return mask
-        if d.kind == "ask":
+        if d.kind == DecisionKind.ASK:
             legal = legal_questions(self.ev, self.hand(d.seat), d.to_dict())
             hint = f"ask e.g. {', '.join(legal[:6])}"
             try:
@@ -619,7 +628,7 @@ class Exchange:
             if q not in legal:
                 raise IllegalExchange(f"{q!r} may not be asked now ({d.reason}); {hint}")
             return q
-        if d.kind == "demand":
+        if d.kind == DecisionKind.DEMAND:
             choice = str(answer).strip().lower()
             if choice not in d.options:
                 raise IllegalExchange(f"{answer!r}: answer one of {', '.join(d.options)} ({d.reason})")
@@ -647,26 +656,26 @@ class Exchange:
             raise IllegalExchange(str(e)) from None
         words = ", ".join(repr(o) for o in d.options)
         if not a.mask and not a.want:
-            if a.word not in d.options or (d.kind == "trade" and a.word == "offer"):
+            if a.word not in d.options or (d.kind == DecisionKind.TRADE and a.word == "offer"):
                 raise IllegalExchange(
                     f"{a.word or 'nothing'}: answer {words}" + (" or make an offer" if d.count else "")
                 )
             if a.word in ("accept", "grant") and d.want & ~hand:
                 raise IllegalExchange(f"{who} does not hold {CardSet(d.want & ~hand)} ({d.reason})")
             return Answer(d.kind, a.word)
-        if d.kind in ("reply", "grant"):
+        if d.kind in (DecisionKind.REPLY, DecisionKind.GRANT):
             raise IllegalExchange(f"{CardSet(a.mask)}: answer {words}")
-        if d.kind == "bid":
+        if d.kind == DecisionKind.BID:
             mask = self._held(d.seat, a.mask)
             if mask.bit_count() != 1:
                 raise IllegalExchange(f"{CardSet(mask)}: a bid is one card ({d.reason})")
-            floor = _bid_floor(ev, d, self.rules.exchange == "higher-bid-auction")
+            floor = _bid_floor(ev, d, self.rules.exchange == ExchangeMode.HIGHER_BID_AUCTION)
             if card_price(ev, mask.bit_length() - 1) <= floor:
                 what = f"the bid of {CardSet(d.best)}" if d.best else f"{CardSet(d.cards)}"
                 raise IllegalExchange(f"{CardSet(mask)} does not outbid {what}: offer a card of higher rank")
             return Answer("bid", "", mask)
         pool = int(ev.pack) & ~hand & ~self.table
-        if d.kind == "request":
+        if d.kind == DecisionKind.REQUEST:
             if not 1 <= a.mask.bit_count() <= d.count:
                 raise IllegalExchange(f"{CardSet(a.mask)}: ask for 1 to {d.count} cards ({d.reason})")
             if a.mask & ~pool:
@@ -721,17 +730,17 @@ class Exchange:
     # --- the systems -------------------------------------------------------------------------------------
     def _script(self) -> Steps:
         system = self.rules.exchange
-        if system == "pass-around":
+        if system == ExchangeMode.PASS_AROUND:
             yield from self._pass_around()
         elif system in ORDERLESS_SYSTEMS:
-            yield from self._auctions(system == "higher-bid-auction")
+            yield from self._auctions(system == ExchangeMode.HIGHER_BID_AUCTION)
         elif self.previous is None or self.n < 2:
             pass
-        elif system == "mandatory-trading":
+        elif system == ExchangeMode.MANDATORY_TRADING:
             yield from self._mandatory_trading()
-        elif system == "big-two-president":
+        elif system == ExchangeMode.BIG_TWO_PRESIDENT:
             yield from self._big_two_president()
-        elif system == "loser-to-winner":
+        elif system == ExchangeMode.LOSER_TO_WINNER:
             yield from self._loser_to_winner()
         if self.rules.free_trade and self.n >= 2:
             yield from self._free_trade()
@@ -800,7 +809,7 @@ class Exchange:
         union = 0
         for h in self.hands:
             union |= h
-        mask = lead_card_mask(self.rules, self.ev, union) if self.rules.lead_card != "lowest" else 0
+        mask = lead_card_mask(self.rules, self.ev, union) if not self.rules.leads_lowest else 0
         return holder(self.hands, mask) if mask else None
 
     def _free_trade(self) -> Steps:
@@ -808,7 +817,7 @@ class Exchange:
         declines; a player who lets trading end votes to end it. It ends when every player has (003), or a
         majority has, or the lead card's holder starts play (004); a player with no offer left votes to end."""
         rules, n = self.rules, self.n
-        by_vote = rules.free_trade_end == "lead-card-or-vote"
+        by_vote = rules.free_trade_end == FreeTradeEnd.LEAD_CARD_OR_VOTE
         need = n // 2 + 1 if by_vote else n
         left = [rules.free_trade_offers] * n
         votes: set[int] = set()
@@ -900,7 +909,7 @@ class Exchange:
     def _big_two_president(self) -> Steps:
         src = "002 Big two president variation"
         pairs = self._pairs(2)
-        after = self.rules.president_gives == "any-after-receiving"
+        after = self.rules.president_gives == PresidentGives.ANY_AFTER_RECEIVING
         for hi, lo, k in pairs:
             cards = f"{k} highest card{'s' if k > 1 else ''}"
             why = f"the {self._role(lo)} passes their {cards} to the {self._role(hi)} ({src})"

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bigtwo.actions import Decision
+from bigtwo.actions import Decision, DecisionKind
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import (
@@ -30,6 +30,7 @@ from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation
+from bigtwo.rules.choices import FourTwos
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 from bigtwo.words import plural
@@ -148,7 +149,7 @@ class Game:
         self.ev = self.rules.engine_for(self.n)  # the pack's own order, whatever the last deal made of it
         for _ in range(MAX_REDEALS):
             d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
-            if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
+            if self.rules.four_twos == FourTwos.REDEAL and any(four_twos(self.ev, h) for h in d.hands):
                 seat = next(s for s, h in enumerate(d.hands) if four_twos(self.ev, h))
                 self.redeals.append(f"seat {seat} held all four 2s")
                 continue
@@ -238,8 +239,8 @@ class Game:
                     return self._finish(instant=(seat, "win", "a Malta dragon: six pairs and a single"))
                 if verdict == "lose":
                     return self._finish(instant=(seat, "lose", "a Malta dragon holding a pair of 3s"))
-            if rules.four_twos in ("win", "draw") and four_twos(ev, h):
-                outcome = "win" if rules.four_twos == "win" else "draw"
+            if rules.four_twos in (FourTwos.WIN, FourTwos.DRAW) and four_twos(ev, h):
+                outcome = "win" if rules.four_twos == FourTwos.WIN else "draw"
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
@@ -324,7 +325,7 @@ class Game:
         A round asks no more than :data:`MAX_REDEAL_REQUESTS` new deals, so every round ends."""
         if self._history or self._over:
             return None
-        if sum(1 for _s, kind in self.requests if kind == "redeal") < MAX_REDEAL_REQUESTS:
+        if sum(1 for _s, kind in self.requests if kind == DecisionKind.REDEAL) < MAX_REDEAL_REQUESTS:
             for k in range(1, self.n + 1):
                 seat = (self.dealer + k) % self.n
                 if seat in kept:
@@ -350,7 +351,7 @@ class Game:
             kept.clear()
         elif word == "swap":
             self.swap_leftover()
-        elif decision.kind == "redeal":
+        elif decision.kind == DecisionKind.REDEAL:
             kept.add(decision.seat)
 
     @property

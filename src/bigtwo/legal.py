@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits, fold_copies
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import HandIndex, all_combos
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import LastPlayForbidden
 from bigtwo.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -26,18 +27,18 @@ def highest_card(ev: Evaluator) -> int:
 
 def last_play_reason(ev: Evaluator, rule: str, p: Play) -> str | None:
     """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
-    if rule == "none":
+    if rule == LastPlayForbidden.NONE:
         return None
     cs = bits(p.mask)
     all_twos = all(ev.rank_of[c] == TWO for c in cs)
     top = ev.highest_face
-    if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
+    if rule == LastPlayForbidden.TWO_SINGLE_OR_PAIR and p.kind in ("single", "pair") and all_twos:
         return "you may not go out with a single 2 or a pair of 2s"
-    if rule == "two-single" and p.kind == "single" and all_twos:
+    if rule == LastPlayForbidden.TWO_SINGLE and p.kind == "single" and all_twos:
         return "you may not go out with a single 2"
-    if rule == "highest-single" and p.kind == "single" and cs[0] % DECK_SIZE == top:
+    if rule == LastPlayForbidden.HIGHEST_SINGLE and p.kind == "single" and cs[0] % DECK_SIZE == top:
         return f"you may not go out with {CARDS[top]} as a single"
-    if rule == "highest-card" and any(c % DECK_SIZE == top for c in cs):
+    if rule == LastPlayForbidden.HIGHEST_CARD and any(c % DECK_SIZE == top for c in cs):
         return f"you may not go out with a play containing {CARDS[top]}"
     return None
 
@@ -80,7 +81,7 @@ def hand_actions(
         plays = idx.containing(required) if required else list(idx.plays)
     else:
         plays = answers(ev, idx, top)
-    if forbid != "none":
+    if forbid != LastPlayForbidden.NONE:
         hand = idx.hand
         plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
     if top is None:
@@ -103,7 +104,7 @@ def legal_plays_from_observation(
     """
     if not isinstance(obs, Observation):
         obs = Observation.from_json(obs, rules)
-    if obs.is_over or obs.phase != "play" or obs.to_move != obs.seat:
+    if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat:
         return []
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     idx = hand_index(ev, obs.hand, index)
@@ -145,7 +146,7 @@ def pass_is_legal(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> bool:
     the pass, and a hand of 26 cards can hold tens of thousands of plays."""
     if not isinstance(obs, Observation):
         obs = Observation.from_json(obs, rules)
-    if obs.is_over or obs.phase != "play" or obs.to_move != obs.seat or obs.decision is not None:
+    if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat or obs.decision is not None:
         return False  # (a decision of the turn, such as a look at a face-down hand, is answered in words)
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     decided = pass_decided(ev, obs.hand, obs.trick, obs.required, obs.must_answer, obs.must_play, obs.lead_elsewhere)

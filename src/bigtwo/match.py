@@ -38,13 +38,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
+from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay, whole_number
 from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
 from bigtwo.game import Game, _seat_arg
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import MatchEnd, MatchPointsSide
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
 
@@ -153,7 +154,7 @@ def _replay_actions(m: Match, actions: list[dict[str, Any]]) -> None:
         if a.get("note") == "auto":
             continue
         d = m.pending
-        if d is not None and d.kind == "look":
+        if d is not None and d.kind == DecisionKind.LOOK:
             # the Horse Game: a play, or a hand given up, was made after looking; any other pass was blind
             blind = a["action"] == "pass" and a.get("note") != "forfeit"
             m.act("pass" if blind else "look", seat=a["seat"])
@@ -194,7 +195,7 @@ class Match:
         self.n = n
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         if rounds is None and points is None:
-            if r.match_end == "rounds":
+            if r.match_end == MatchEnd.ROUNDS:
                 rounds = r.match_rounds
             else:
                 points = r.match_points
@@ -257,14 +258,14 @@ class Match:
         return [sum(self.places[s] for s in range(self.n) if self.rules.owner(s) == p) for p in range(k)]
 
     @property
-    def phase(self) -> str:
-        """``"deal"`` (a new deal or a swap may be asked for), ``"exchange"``, ``"play"`` or ``"over"``."""
+    def phase(self) -> Phase:
+        """``deal`` (a new deal or a swap may be asked for), ``exchange``, ``play`` or ``over``."""
         if self._over:
-            return "over"
+            return Phase.OVER
         ex = self.current.exchange
         if ex is None:
-            return "deal"
-        return "exchange" if not ex.is_done else "play"
+            return Phase.DEAL
+        return Phase.EXCHANGE if not ex.is_done else Phase.PLAY
 
     @property
     def exchange(self) -> Exchange | None:
@@ -286,7 +287,7 @@ class Match:
         if self.current.exchange is None:
             return self._deal_decision
         d = self.current.exchange.pending
-        if d is None and self.phase == "play":
+        if d is None and self.phase == Phase.PLAY:
             return self._play_decision()
         return d
 
@@ -308,7 +309,7 @@ class Match:
         d = self.pending
         if d is not None:
             return d.seat
-        if self.phase != "play":
+        if self.phase != Phase.PLAY:
             return None
         g = self.game
         return None if g is None or g.is_over else g.to_move
@@ -353,10 +354,10 @@ class Match:
                 for e in ex.events
                 if e.get("type") == "give" or e.get("public")
             )
-        if phase in ("play", "over") and self.game is not None:
+        if phase in (Phase.PLAY, Phase.OVER) and self.game is not None:
             obs = self.game.observe(seat)
             return replace(obs, shootout=len(rec.shootouts), **common)
-        if phase == "deal":
+        if phase == Phase.DEAL:
             g = self._dealing
             obs = g.observe(seat)
             return replace(obs, to_move=self.to_move, history=(), trick=None, trick_seat=None, **common)
@@ -406,7 +407,7 @@ class Match:
         if d is not None:
             if d.at_deal:
                 return Answer(d.kind, "keep")
-            if d.kind == "look":
+            if d.kind == DecisionKind.LOOK:
                 return Answer("look", "pass")
             return d.read(default_exchange_choice(self.rules, self.observe(d.seat)))
         g = self.game
@@ -428,7 +429,7 @@ class Match:
         d = self.pending
         if d is not None:
             answer = d.read(action)
-            if d.kind == "look":
+            if d.kind == DecisionKind.LOOK:
                 if answer.word not in d.options:
                     raise IllegalAnswer(_options_reason(d, answer))
                 g = self.game
@@ -447,7 +448,7 @@ class Match:
             else:
                 ex = self.current.exchange
                 assert ex is not None
-                if answer.kind == "surrender" and answer.word == "surrender" and not answer.mask:
+                if answer.kind == DecisionKind.SURRENDER and answer.word == "surrender" and not answer.mask:
                     value = ex.decide("surrender")
                     taken = Answer("surrender", "surrender", value)
                 else:
@@ -497,7 +498,7 @@ class Match:
             raise BigTwoError(f"seat {seat} is not to move; seat {self.to_move} is")
         taken = self.apply(answer, call_last_card=call_last_card)
         if isinstance(taken, Answer):
-            return taken.mask if taken.kind == "give" or taken.word == "surrender" else taken.word
+            return taken.mask if taken.kind == DecisionKind.GIVE or taken.word == "surrender" else taken.word
         return taken
 
     def undo(self) -> None:
@@ -506,7 +507,7 @@ class Match:
             raise IllegalPlay("nothing to undo: the match is at its first deal")
         _seat, last, _called = self.log[-1]
         g = self.game
-        if isinstance(last, Play) and self.phase == "play" and g is not None and g.can_undo:
+        if isinstance(last, Play) and self.phase == Phase.PLAY and g is not None and g.can_undo:
             # the last action was a play of the round in progress: the round's own undo is exact and cheap
             g.undo()
             self.log.pop()
@@ -546,7 +547,7 @@ class Match:
         g = self._dealing
         rec = self.current
         g.take_deal_answer(d, answer.word, self._kept)
-        self._swap_answered = self._swap_answered or d.kind == "swap"
+        self._swap_answered = self._swap_answered or d.kind == DecisionKind.SWAP
         rec.deal_answers.append({"seat": d.seat, "kind": d.kind, "answer": answer.word})
         rec.dealt = tuple(g.dealt)
         self._deal_decision = self._next_deal_decision()
@@ -656,9 +657,9 @@ class Match:
         if self.points is not None:
             side, target = self.rules.match_points_side, self.points
             for t in self.totals:
-                if side in ("either", "gain") and t >= target:
+                if side in (MatchPointsSide.EITHER, MatchPointsSide.GAIN) and t >= target:
                     return True
-                if side in ("either", "loss") and t <= -target:
+                if side in (MatchPointsSide.EITHER, MatchPointsSide.LOSS) and t <= -target:
                     return True
         return False
 
@@ -692,10 +693,10 @@ class Match:
         m = cls(rules, players=data["players"], seed=data["seed"], rounds=data["rounds"], points=data["points"])
         for r in data["records"]:
             i = r["round"]
-            if i < len(m.records) and m.phase == "deal":
+            if i < len(m.records) and m.phase == Phase.DEAL:
                 answers = r.get("deal_answers")
                 if answers is None:  # a record from before deal-time decisions: every deal was kept
-                    while m.phase == "deal" and m.current.index == i:
+                    while m.phase == Phase.DEAL and m.current.index == i:
                         m.apply("keep")
                 for a in answers or ():
                     m.act(a["answer"], seat=a["seat"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,22 @@ PHASES = ("deal", "exchange", "play", "over")
 
 # field markers: a public field is seen alike by every seat; a private one only by its seat, everyone else
 # (a spectator) being shown the field's default
+
+
+class Phase(StrEnum):
+    """Where a match stands: ``deal`` (a new deal or a swap may be asked for), ``exchange`` (cards change
+    hands before play), ``play`` (tricks) or ``over``. Members equal their words, as observations' JSON writes
+    them."""
+
+    DEAL = "deal"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 PUBLIC = MappingProxyType({"public": True})
 PRIVATE = MappingProxyType({"public": False})
 
@@ -66,7 +83,7 @@ class Observation:
     seat: int | None = field(default=None, metadata=PRIVATE)
     players: int = field(default=4, metadata=PUBLIC)
     rules: str = field(default="", metadata=PUBLIC)
-    phase: str = field(default="play", metadata=PUBLIC)
+    phase: Phase = field(default=Phase.PLAY, metadata=PUBLIC)
     hand: int = field(default=0, metadata=PRIVATE)
     hand_sizes: tuple[int, ...] = field(default=(), metadata=PUBLIC)
     dealt_sizes: tuple[int, ...] = field(default=(), metadata=PUBLIC)
@@ -250,7 +267,7 @@ class Observation:
                 seat=seat,
                 players=players,
                 rules=data.get("rules", rules.name),
-                phase=data.get("phase", "over" if data.get("is_over") else "play"),
+                phase=Phase(data.get("phase", Phase.OVER if data.get("is_over") else Phase.PLAY)),
                 hand=hand,
                 hand_sizes=tuple(data.get("hand_sizes", ())),
                 dealt_sizes=tuple(data.get("dealt_sizes", ())),

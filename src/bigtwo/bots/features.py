@@ -39,6 +39,7 @@ from bigtwo.cards import DECK_SIZE, CardSet
 from bigtwo.cards import fold_copies as fold
 from bigtwo.combos.play import Play
 from bigtwo.observation import Observation, as_observation
+from bigtwo.rules.choices import Leftover
 from bigtwo.rules.ruleset import Ruleset
 
 FEATURES_VERSION = 1
@@ -71,7 +72,7 @@ def sub_folded(a: int, b: int) -> int:
 
 def has_face_up(rules: Ruleset) -> bool:
     """Whether cards may lie face up for everyone to see under these rules."""
-    return rules.leftover in ("face-up", "swap")
+    return rules.leftover in (Leftover.FACE_UP, Leftover.SWAP)
 
 
 def has_known(rules: Ruleset) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from bigtwo.actions import WORD_DECISIONS
+from bigtwo.actions import WORD_DECISIONS, DecisionKind
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.registry import strongest_bot
 from bigtwo.bots.spec import BotSpec, split_lineup
@@ -29,8 +29,9 @@ from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exch
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
-from bigtwo.observation import as_observation
+from bigtwo.observation import Phase, as_observation
 from bigtwo.record import Record, record_of, save_record
+from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.words import table_names
 
@@ -166,7 +167,7 @@ class TableSession:
     def game(self) -> Game | None:
         """The game being played (None while a match's deal or exchanges are being decided)."""
         if self.match is not None:
-            return self.match.game if self.match.phase in ("play", "over") else None
+            return self.match.game if self.match.phase in (Phase.PLAY, Phase.OVER) else None
         return self.single
 
     @property
@@ -179,7 +180,7 @@ class TableSession:
     @property
     def is_over(self) -> bool:
         """The whole thing is over: the round, or the match."""
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     @property
     def round_over(self) -> bool:
@@ -260,9 +261,9 @@ class TableSession:
         """What :meth:`legal_choices` leaves out, in words: offers and requests name other players' cards, far
         too many to list (an offer of 3 cards for 3 has millions); None when every answer is listed."""
         d = self.decision
-        if d is None or d["kind"] not in ("trade", "request") or not d["count"]:
+        if d is None or d["kind"] not in (DecisionKind.TRADE, DecisionKind.REQUEST) or not d["count"]:
             return None
-        if d["kind"] == "trade":
+        if d["kind"] == DecisionKind.TRADE:
             return f"or an offer of up to {plural(d['count'], 'card')} for as many named cards of another player"
         return f"or a request for up to {plural(d['count'], 'card')}"
 
@@ -594,20 +595,20 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     cards = plural(k, "card")
     kind = d["kind"]
     why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
-    if kind == "give":
+    if kind == DecisionKind.GIVE:
         noun = SUIT_NAMES[d["suit"]] if d.get("suit") else "card"  # any spade, your lowest 2 cards
         what = noun if k == 1 else f"{k} {noun}s"
         which = "any" if d.get("must", "any") == "any" else f"your {d['must']}"
         return f"Give {which} {what} to {w.object(d['to'])}", why
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         return f"Steal {cards} from {w.object(d['from'])} by questions.", why
-    if kind == "demand":
+    if kind == DecisionKind.DEMAND:
         return f"Demand the lowest {cards} of {w.object(d['from'])}?", why
-    if kind == "redeal":
+    if kind == DecisionKind.REDEAL:
         return "Ask for a new deal?", why
-    if kind == "swap":
+    if kind == DecisionKind.SWAP:
         return "Take the leftover card for your lead card?", why
     return escape(str(d)), why
 
@@ -650,19 +651,19 @@ def procedure_text(s: TableSession, d: dict[str, Any]) -> str | None:
     kind = d["kind"]
     why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
     other = w.object(d["from"]) if d.get("from") is not None else ""
-    if kind == "look":
+    if kind == DecisionKind.LOOK:
         return (
             "Your hand lies face down: type [bold]look[/bold] (then you must play, or the hand takes the last free "
             "place) or [bold]pass[/bold] without looking."
         )
-    if kind == "bid":
+    if kind == DecisionKind.BID:
         best = f"; the best bid is {s.cards_markup(d['best'])} by {other}" if d.get("best") else ""
-        rule = "higher than its rank" if s.rules.exchange == "higher-bid-auction" else "of any rank"
+        rule = "higher than its rank" if s.rules.exchange == ExchangeMode.HIGHER_BID_AUCTION else "of any rank"
         return (
             f"{s.cards_markup(d['cards'])} is on auction{best}: type a card {rule} to bid (above the best bid), or "
             "[bold]pass[/bold]."
         )
-    if kind == "trade":
+    if kind == DecisionKind.TRADE:
         play = ", or [bold]play[/bold] to end trading and lead" if "play" in d.get("options", ()) else ""
         if not d["count"]:
             return f"Free trade: you have no offer left: type [bold]done[/bold]{play}.{why}"
@@ -670,17 +671,17 @@ def procedure_text(s: TableSession, d: dict[str, Any]) -> str | None:
             f"Free trade: type an offer such as [bold]5D for 2S to seat 1[/bold] (as many cards each way), or "
             f"[bold]done[/bold] to let trading end{play}.{why}"
         )
-    if kind == "reply":
+    if kind == DecisionKind.REPLY:
         return (
             f"{w.subject(d['from'], 'offers')} {s.cards_markup(d['cards'])} for your "
             f"{s.cards_markup(d['want'])}: type [bold]accept[/bold] or [bold]decline[/bold]."
         )
-    if kind == "request":
+    if kind == DecisionKind.REQUEST:
         return (
             f"Ask {other} for up to {plural(d['count'], 'card')} of theirs back: type the cards, or "
             f"[bold]none[/bold] to let them choose.{why}"
         )
-    if kind == "grant":
+    if kind == DecisionKind.GRANT:
         return (
             f"{w.subject(d['from'], 'asks')} you for {s.cards_markup(d['want'])}: type [bold]grant[/bold] or "
             f"[bold]refuse[/bold]."

@@ -11,6 +11,7 @@ import typer
 from bigtwo.bots.spec import split_lineup
 from bigtwo.cli.output import console
 from bigtwo.cli.simulate import find_classes_beside_the_user
+from bigtwo.rules.choices import Measure
 
 
 def _say(text: str, style: str | None = None) -> None:
@@ -169,7 +170,7 @@ def train(
                     f"{init_from}: its hidden layers {','.join(map(str, trainer.grown_from))} grown to "
                     f"{','.join(map(str, config.hidden))}, computing the same values"
                 )
-            if utility == "cards" and trainer.rules.play_measure == "place":
+            if utility == Measure.CARDS and trainer.rules.play_measure == Measure.PLACE:
                 console().print(
                     f"[yellow]{trainer.rules.name} is played for places, and this run learns cards left: "
                     "--utility place learns what its players play for[/yellow]"
