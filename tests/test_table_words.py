@@ -177,7 +177,8 @@ def test_every_bot_a_player_can_pick_is_said_in_one_plain_sentence():
     """The browser's seat menu and ``bigtwo bots`` describe each bot in a player's words: one whole sentence
     (the first line of a docstring cut the learned bot's mid-sentence), no code markup, no citations."""
     import bigtwo.bots  # noqa: F401  (the built-in bots register themselves)
-    from bigtwo.bots.registry import BOTS, bot_words, register_spec, unregister
+    from bigtwo.bots.named import register_spec, unregister
+    from bigtwo.bots.registry import BOTS, bot_words
 
     for name in BOTS:
         words = bot_words(name)

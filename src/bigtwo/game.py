@@ -8,7 +8,6 @@ snapshot pop and every accepted action can be replayed from the deal.
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -944,19 +943,6 @@ class Game:
             s, p = history[i]
             entries.append(HistoryEntry(s, PASS if p.is_pass else p, notes[i]))
         return tuple(entries)
-
-    # --- positions for search ---------------------------------------------------------------------------
-    @classmethod
-    def from_observation(cls, rules: Ruleset | str, obs: Observation | dict[str, Any], hands: list[CardsLike]) -> Game:
-        """Deprecated: use :func:`bigtwo.positions.position_from_observation` (positions for search live there)."""
-        warnings.warn(
-            "Game.from_observation is deprecated; use bigtwo.positions.position_from_observation",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from bigtwo.positions import position_from_observation  # the one upward import, kept for old callers
-
-        return position_from_observation(rules, obs, hands)
 
     def clone(self) -> Game:
         """An independent copy of the round (cheap: the state is ints and immutable objects)."""

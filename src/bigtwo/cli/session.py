@@ -18,8 +18,8 @@ from rich.markup import escape
 
 from bigtwo.actions import WORD_DECISIONS, DecisionKind
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.registry import strongest_bot
 from bigtwo.bots.spec import BotSpec, split_lineup
+from bigtwo.bots.strength import strongest_bot
 from bigtwo.bounds import LARGE_HAND, max_hand_size
 from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
