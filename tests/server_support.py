@@ -351,7 +351,7 @@ def secrets_by_seq(room: Any) -> list[dict[int | None, set[str]]]:
 
     out.append(snapshot())
     for a in room.actions:
-        m.act(a["answer"], seat=a["seat"])
+        m.apply(a["answer"], seat=a["seat"])
         out.append(snapshot())
     return out
 

@@ -28,7 +28,7 @@ def scripted_table(preset, rounds=5, seed=4, players=None, **changes):
 
     def human(prompt: str) -> str:
         m = holder["table"].match
-        obs = m.observation(0)
+        obs = m.observe(0).to_json()
         if obs["phase"] == "exchange":
             if not typed["bad exchange"]:
                 typed["bad exchange"] = True

@@ -91,10 +91,10 @@ def test_killing_the_server_mid_game_loses_no_action(tmp_path):
     views = {v["seq"]: v for v in before + after}
     for seq in range(len(kept) + 1):
         if seq in views:
-            obs = m.observation(0)
+            obs = m.observe(0).to_json()
             assert views[seq]["match"]["hand"] == obs["hand"], seq
             assert views[seq]["match"].get("history") == obs.get("history"), seq
             assert views[seq]["match"]["totals"] == obs["totals"], seq
         if seq < len(kept):
-            m.act(kept[seq][2], seat=kept[seq][1])
+            m.apply(kept[seq][2], seat=kept[seq][1])
     assert m.is_over and m.totals == final["match"]["totals"]

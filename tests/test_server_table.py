@@ -423,7 +423,7 @@ def test_hint_explain_and_legal_answer_the_asker_alone_in_words(server):
                 p.mask for p in plays
             ]
             assert legal["text"] == f"{len(plays)} legal plays"
-            hand = room.match.observation(0)["hand"]
+            hand = room.match.observe(0).to_json()["hand"]
             bad = await ann.ask({"type": "explain", "cards": [hand[-1]]})
             assert not bad["ok"] and "3♦" in bad["text"] and "3D" not in bad["text"]
             good = await ann.ask({"type": "explain", "cards": ["3D"]})
@@ -431,7 +431,7 @@ def test_hint_explain_and_legal_answer_the_asker_alone_in_words(server):
             not_yours = await bob.ask({"type": "hint"})
             assert not not_yours["ok"] and "not your turn" in not_yours["text"]
             # out of turn, a single card is only itself; a combination is still named
-            bobs = room.match.observation(1)["hand"]
+            bobs = room.match.observe(1).to_json()["hand"]
             single = await bob.ask({"type": "explain", "cards": [bobs[-1]]})
             assert not single["ok"] and single["text"] == "It is not your turn."
             pair = next([a, b] for i, a in enumerate(bobs) for b in bobs[i + 1 :] if a[:-1] == b[:-1])
@@ -596,7 +596,7 @@ def test_a_rematch_table_closed_or_expired_before_it_starts_is_no_rematch_any_mo
         await room.change_seat(host, 3, "open", None)  # Di left: her seat is open, the server moves for it
         while not room.match.is_over:
             seat = room.match.to_move
-            answer = greedy.choose(room.rules, room.match.observation(seat))
+            answer = greedy.choose(room.rules, room.match.observe(seat))
             if seat == 3:
                 await room.submit(seat, answer, "timer")
             else:

@@ -284,7 +284,7 @@ def test_the_winner_of_the_last_round_leads_in_agreement_with_its_subject():
         me = make("greedy", seed=seed)
         while not s.is_over:
             if s.human_to_move:
-                s.act(me.choose(s.rules, s.observation()))
+                s.act(me.choose(s.rules, s.observe()))
             else:
                 s.bot_step()
         said += [line for line in s.log if "won the last round" in line]

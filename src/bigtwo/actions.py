@@ -20,7 +20,7 @@ from typing import Any, Union
 
 from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
-from bigtwo.errors import CardParseError, IllegalPlay
+from bigtwo.errors import IllegalPlay
 
 
 class DecisionKind(StrEnum):
@@ -317,12 +317,11 @@ def action_text(action: Action) -> str:
 
 
 def _cards_of(value: Any) -> int:
+    """The cards an answer names; text that is not cards at all raises :class:`CardParseError` (a parse error,
+    not an answer the rules refuse)."""
     if isinstance(value, Play | CardSet):
         return value.mask
-    try:
-        return checked_mask(value)
-    except CardParseError as e:
-        raise IllegalAnswer(str(e)) from None
+    return checked_mask(value)
 
 
 def _words(d: Decision) -> str:

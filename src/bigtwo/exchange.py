@@ -66,7 +66,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +75,7 @@ from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, che
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
-from bigtwo.observation import Observation, Phase, as_observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.rules.choices import ExchangeMode, FreeTradeEnd, PresidentGives
 
 ROLE_NAMES = {
@@ -248,16 +248,11 @@ def legal_questions(ev: Any, own_hand: int, decision: dict[str, Any]) -> list[st
     return out
 
 
-def _pending(obs: Observation | Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
+def _pending(obs: Observation) -> tuple[dict[str, Any], int] | None:
     """The exchange decision an observation asks of its seat (as a dict) and the seat's hand, or None."""
-    if isinstance(obs, Observation):
-        if obs.phase != Phase.EXCHANGE or obs.decision is None:
-            return None
-        return obs.decision.to_dict(), obs.hand
-    d = obs.get("decision")
-    if obs.get("phase") != Phase.EXCHANGE or not d:
+    if obs.phase != Phase.EXCHANGE or obs.decision is None:
         return None
-    return d, to_mask(obs["hand"])
+    return obs.decision.to_dict(), obs.hand
 
 
 NEW_KINDS = ("bid", "trade", "reply", "request", "grant")  # auctions, free trade, requests: answered by Answers
@@ -316,14 +311,14 @@ def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
     return out
 
 
-def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[Answer]:
+def exchange_answers(rules: Any, obs: Observation) -> list[Answer]:
     """Every legal answer to the exchange decision in ``obs``, as actions (empty when the seat has none)."""
     pending = _pending(obs)
     if pending is None:
         return []
     kind = pending[0]["kind"]
     if kind in NEW_KINDS:
-        return new_kind_answers(rules, as_observation(rules, obs))
+        return new_kind_answers(rules, obs)
     out: list[Answer] = []
     for c in legal_exchange_choices(rules, obs):
         if isinstance(c, CardSet):
@@ -336,7 +331,7 @@ def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[A
     return out
 
 
-def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> list[CardSet | str]:
+def legal_exchange_choices(rules: Any, obs: Observation) -> list[CardSet | str]:
     """Every legal answer to the decision in ``obs`` (empty when the seat has none).
 
     CardSets for ``give`` and ``surrender`` (the empty CardSet declines), strings for ``ask`` and ``demand``.
@@ -348,7 +343,7 @@ def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> 
     ev = rules.engine
     kind = d["kind"]
     if kind in NEW_KINDS:
-        return [_as_choice(a) for a in new_kind_answers(rules, as_observation(rules, obs))]
+        return [_as_choice(a) for a in new_kind_answers(rules, obs)]
     if kind == DecisionKind.GIVE:
         return list(give_choices(ev, hand, d["count"], d.get("must", "any"), d.get("suit")))
     if kind == DecisionKind.SURRENDER:
@@ -367,14 +362,14 @@ def _as_choice(a: Answer) -> CardSet | str:
     return str(a)
 
 
-def random_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any], rng: random.Random) -> CardSet | str:
+def random_exchange_choice(rules: Any, obs: Observation, rng: random.Random) -> CardSet | str:
     """A uniformly random legal answer, without listing every set of cards (a 6-card pass from 26 is 230,230)."""
     pending = _pending(obs)
     if pending is None:
         raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
     d, hand = pending
     if d["kind"] == DecisionKind.TRADE and d["count"]:
-        return _as_choice(_random_offer(rules, as_observation(rules, obs), rng))
+        return _as_choice(_random_offer(rules, obs, rng))
     if d["kind"] != DecisionKind.GIVE:
         return rng.choice(legal_exchange_choices(rules, obs))
     ev = rules.engine
@@ -411,7 +406,7 @@ def _random_offer(rules: Any, obs: Observation, rng: random.Random) -> Answer:
     return Answer("trade", "offer", give, want, rng.choice(seats))
 
 
-def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) -> CardSet | str:
+def default_exchange_choice(rules: Any, obs: Observation) -> CardSet | str:
     """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest;
     in the procedures before play, pass the bid, let trading end, request nothing and decline offers and requests."""
     pending = _pending(obs)
@@ -442,8 +437,8 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
 _PLAIN_WORDS = {"bid": "pass", "trade": "done", "reply": "decline", "request": "none", "grant": "refuse"}
 
 
-def _seat(obs: Observation | Mapping[str, Any]) -> Any:
-    return obs.seat if isinstance(obs, Observation) else obs.get("seat")
+def _seat(obs: Observation) -> Any:
+    return obs.seat
 
 
 # --- the exchange state machine ---------------------------------------------------------------------------

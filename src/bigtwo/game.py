@@ -543,6 +543,8 @@ class Game:
             self._check(cards)
         except IllegalPlay as e:
             return e.reason
+        except CardParseError as e:  # text that is not cards at all
+            return str(e)
         return None
 
     def _check(self, cards: CardsLike | Play) -> Play:
@@ -582,8 +584,12 @@ class Game:
         return p
 
     def _mask_arg(self, cards: object) -> int:
+        """The cards named. Text that is not cards at all (``"3X"``) raises :class:`CardParseError`, as
+        python-chess tells a move it cannot read from an illegal one; cards this pack does not hold (a joker
+        without jokers, a card twice with one deck) are well formed, a play the rules refuse: IllegalPlay."""
+        mask = checked_mask(cards)
         try:
-            return checked_mask(cards, self.ev.pack, f" under {self.rules.name!r}")
+            return checked_mask(mask, self.ev.pack, f" under {self.rules.name!r}")
         except CardParseError as e:
             raise IllegalPlay(str(e)) from None
 
@@ -928,10 +934,6 @@ class Game:
                 "ev": self.ev,
             }
         )
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        """The JSON form of :meth:`observe` (cards as notation): what ``seat`` may know."""
-        return self.observe(_seat_arg(seat, self.n)).to_json()
 
     def _history_entries(self) -> tuple[HistoryEntry, ...]:
         """The observation's history: each action's entry is built once, as the action is first observed."""

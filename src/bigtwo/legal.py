@@ -6,8 +6,7 @@ One rule for everyone: the round (``Game.legal_plays``) and everything that know
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits, fold_copies
 from bigtwo.combos.play import PASS, Play
@@ -94,16 +93,12 @@ def hand_actions(
     return plays
 
 
-def legal_plays_from_observation(
-    rules: Ruleset, obs: Observation | Mapping[str, Any], index: HandIndex | None = None
-) -> list[Play]:
+def legal_plays_from_observation(rules: Ruleset, obs: Observation, index: HandIndex | None = None) -> list[Play]:
     """The legal plays of the observing seat, from its observation alone (empty when it is not to play).
 
     Equal to the state's own ``legal_plays()`` in every position. ``index``, a hand index kept from an earlier
     decision under the same rules, is reused (filtered when cards have left the hand) instead of rebuilt.
     """
-    if not isinstance(obs, Observation):
-        obs = Observation.from_json(obs, rules)
     if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat:
         return []
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
@@ -140,12 +135,10 @@ def pass_decided(
     return None
 
 
-def pass_is_legal(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> bool:
+def pass_is_legal(rules: Ruleset, obs: Observation) -> bool:
     """Whether the observing seat may pass now: what :func:`legal_plays_from_observation` says, without listing
     the plays where the rules decide it alone (:func:`pass_decided`). A table asks this at every turn to offer
     the pass, and a hand of 26 cards can hold tens of thousands of plays."""
-    if not isinstance(obs, Observation):
-        obs = Observation.from_json(obs, rules)
     if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat or obs.decision is not None:
         return False  # (a decision of the turn, such as a look at a face-down hand, is answered in words)
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)

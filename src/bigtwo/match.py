@@ -41,7 +41,7 @@ from typing import Any
 from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
-from bigtwo.errors import BigTwoError, IllegalPlay, whole_number
+from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
 from bigtwo.game import Game, _seat_arg
 from bigtwo.observation import Observation, Phase
@@ -157,10 +157,10 @@ def _replay_actions(m: Match, actions: list[dict[str, Any]]) -> None:
         if d is not None and d.kind == DecisionKind.LOOK:
             # the Horse Game: a play, or a hand given up, was made after looking; any other pass was blind
             blind = a["action"] == "pass" and a.get("note") != "forfeit"
-            m.act("pass" if blind else "look", seat=a["seat"])
+            m.apply("pass" if blind else "look", seat=a["seat"])
             if blind:
                 continue
-        m.act(
+        m.apply(
             "pass" if a["action"] == "pass" else a["cards"],
             seat=a["seat"],
             call_last_card=a.get("note") == "called",
@@ -379,10 +379,6 @@ class Match:
             **common,
         )
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """The JSON form of :meth:`observe` (cards as notation, copies marked)."""
-        return self.observe(_seat_arg(seat, self.n)).to_json()
-
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move: plays and the pass, or the answers to its decision."""
         if self._over:
@@ -415,15 +411,18 @@ class Match:
         return PASS if g.pass_allowed() else g.legal_plays()[0]  # (following, the plays are never listed)
 
     # --- acting --------------------------------------------------------------------------------------------
-    def apply(self, action: Action | CardsLike, call_last_card: bool = True) -> Action:
+    def apply(self, action: Action | CardsLike, call_last_card: bool = True, *, seat: int | None = None) -> Action:
         """Take ``action`` for the seat to move (an Action, or notation such as ``"3D 3S"``, ``"pass"``,
         ``"keep"``, ``"highest S"``); returns the action as the state read it.
 
         A bad action raises (:class:`~bigtwo.errors.IllegalPlay` or one of its kinds) with the reason in
         words, and changes nothing. ``call_last_card``: a play leaving one card announces it (unless False).
+        ``seat``, when given, must be the seat to move (a caller acting for a seat says which).
         """
         if self._over:
             raise IllegalPlay("the match is over")
+        if seat is not None and seat != self.to_move:
+            raise IllegalPlay(f"seat {seat} is not to move; seat {self.to_move} is")
         seat = self.to_move
         assert seat is not None
         d = self.pending
@@ -476,6 +475,8 @@ class Match:
                 answer = d.read(action)
             except IllegalAnswer as e:
                 return e.reason
+            except CardParseError as e:  # text that is not cards at all
+                return str(e)
             if d.answered_by_options:
                 return None if answer.word in d.options else _options_reason(d, answer)
             ex = self.current.exchange
@@ -484,22 +485,6 @@ class Match:
         g = self.game
         assert g is not None
         return g.why_not(action)  # type: ignore[arg-type]
-
-    def act(self, answer: Any, seat: int | None = None, call_last_card: bool = True) -> Any:
-        """Answer the pending decision, or play for the seat to move (``"pass"`` passes); the older face of
-        :meth:`apply`, returning what it always returned: the Play made, or an exchange answer's value (the
-        cards given as a mask, or the word).
-
-        Bad input raises and changes nothing. ``seat``, when given, must be the seat to move.
-        """
-        if self._over:
-            raise BigTwoError("the match is over")
-        if seat is not None and seat != self.to_move:
-            raise BigTwoError(f"seat {seat} is not to move; seat {self.to_move} is")
-        taken = self.apply(answer, call_last_card=call_last_card)
-        if isinstance(taken, Answer):
-            return taken.mask if taken.kind == DecisionKind.GIVE or taken.word == "surrender" else taken.word
-        return taken
 
     def undo(self) -> None:
         """Take back the last action taken through :meth:`apply` (across exchanges and rounds too)."""
@@ -699,7 +684,7 @@ class Match:
                     while m.phase == Phase.DEAL and m.current.index == i:
                         m.apply("keep")
                 for a in answers or ():
-                    m.act(a["answer"], seat=a["seat"])
+                    m.apply(a["answer"], seat=a["seat"])
             rec = m.records[i] if i < len(m.records) else None
             # compared as notation: with two decks, notation does not say which copy of a card a hand holds
             same = rec is not None and [sorted(h) for h in r["dealt"]] == [
@@ -709,9 +694,9 @@ class Match:
                 raise BigTwoError(f"round {i + 1}: the deal does not match the record")
             for a in r["exchange"]["answers"]:
                 if a.get("kind") in NEW_KINDS:
-                    m.act(Answer.from_dict(a), seat=a["seat"])
+                    m.apply(Answer.from_dict(a), seat=a["seat"])
                 else:
-                    m.act(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
+                    m.apply(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
             _replay_actions(m, r.get("actions", []))
             for shoot in r.get("shootouts", []):
                 _replay_actions(m, shoot["actions"])

@@ -13,7 +13,6 @@ markers, so a new field is hidden until someone marks it public.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
@@ -169,26 +168,6 @@ class Observation:
         )
         return replace(self, **hidden)
 
-    # --- the older dict face ---------------------------------------------------------------------------------
-    def __getitem__(self, key: str) -> Any:
-        """Deprecated: read the fields (``obs.hand``), or the JSON form (``obs.to_json()["hand"]``)."""
-        _warn_dict_access()
-        return self.to_json()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """Deprecated, as :meth:`__getitem__`."""
-        _warn_dict_access()
-        return self.to_json().get(key, default)
-
-    def keys(self) -> Any:
-        """Deprecated, as :meth:`__getitem__`."""
-        _warn_dict_access()
-        return self.to_json().keys()
-
-    def __iter__(self) -> Any:
-        _warn_dict_access()
-        return iter(self.to_json())
-
     # --- the JSON form -------------------------------------------------------------------------------------
     def _cards(self, mask: int) -> list[str]:
         if self.ev is not None:
@@ -315,23 +294,11 @@ class Observation:
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Observation)}
-_warned = False
-
-
-def _warn_dict_access() -> None:
-    """Bots written for the dict observations of earlier versions keep working, told once how to move on."""
-    global _warned
-    if not _warned:
-        _warned = True
-        warnings.warn(
-            "reading an Observation as a dict is deprecated: use its fields (obs.hand, a card mask) or obs.to_json()",
-            DeprecationWarning,
-            stacklevel=3,
-        )
 
 
 def as_observation(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> Observation:
-    """The typed observation (a JSON dict, as older callers pass, is read into one)."""
+    """The typed observation of one that crossed a process boundary as its JSON form (an Observation as it is).
+    The engine's own functions take an :class:`Observation` only; read JSON with :meth:`Observation.from_json`."""
     return obs if isinstance(obs, Observation) else Observation.from_json(obs, rules)
 
 

@@ -8,7 +8,6 @@ carries a ``decision``, its :class:`~bigtwo.actions.Answer` to it (an exchange, 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from bigtwo.actions import (
@@ -26,7 +25,7 @@ from bigtwo.combos.play import Play
 from bigtwo.exchange import default_exchange_choice
 from bigtwo.legal import hand_index, legal_plays_from_observation
 from bigtwo.moves import HandIndex
-from bigtwo.observation import Observation, Phase, as_observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset
 
@@ -60,8 +59,8 @@ class BaseBot:
         self._index: HandIndex | None = None
         self._memory: tuple[int, int] | None = None  # (round, hand) as last seen: a face-down hand remembered
 
-    def choose(self, rules: Ruleset, observation: Observation | Mapping[str, Any]) -> Action:
-        obs = as_observation(rules, observation)
+    def choose(self, rules: Ruleset, observation: Observation) -> Action:
+        obs = observation
         d = obs.decision
         if d is not None:
             if d.at_deal:
@@ -140,10 +139,10 @@ class BaseBot:
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         raise NotImplementedError
 
-    def legal(self, rules: Ruleset, observation: Observation | Mapping[str, Any]) -> list[Play]:
+    def legal(self, rules: Ruleset, observation: Observation) -> list[Play]:
         """The legal plays, as :func:`~bigtwo.legal.legal_plays_from_observation` gives them, from this seat's
         hand index kept from its last decision (filtered as cards leave the hand, not rebuilt)."""
-        obs = as_observation(rules, observation)
+        obs = observation
         if not obs.is_my_turn or obs.phase != Phase.PLAY:
             raise ValueError(f"seat {obs.seat} is not to play in this observation")
         ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)

@@ -35,7 +35,7 @@ from bigtwo.cards import JOKER_RANK, bits, fold_copies
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 
 WIN = 100.0  # going out
@@ -477,10 +477,10 @@ class HeuristicBot(BaseBot):
     def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
 
-    def explain(self, rules: Ruleset, observation: Observation | dict[str, Any]) -> tuple[Action, str]:
+    def explain(self, rules: Ruleset, observation: Observation) -> tuple[Action, str]:
         """This bot's choice and why, in words (the table's hint): ``(choice, reason)``, the choice being what
         :meth:`choose` returns."""
-        obs = as_observation(rules, observation)
+        obs = observation
         d = obs.decision
         if d is not None:
             choice = self.choose(rules, obs)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from bigtwo.bots.view import engine_of, view_from_game
@@ -32,7 +31,7 @@ from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation, as_observation
+from bigtwo.observation import HistoryEntry, Observation
 from bigtwo.rules.choices import LastPlayForbidden, Leftover
 from bigtwo.rules.ruleset import Ruleset
 
@@ -69,8 +68,8 @@ def known_cards(obs: Observation) -> dict[int, int]:
 class DealSampler:
     """Samples full deals (every seat's current hand) consistent with one seat's observation."""
 
-    def __init__(self, rules: Ruleset, observation: Observation | Mapping[str, Any]):
-        obs = as_observation(rules, observation)
+    def __init__(self, rules: Ruleset, observation: Observation):
+        obs = observation
         self.rules = rules
         self.obs = obs
         self.ev = ev = engine_of(rules, obs)

@@ -29,7 +29,7 @@ from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exch
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
-from bigtwo.observation import Phase, as_observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset
@@ -86,7 +86,7 @@ class Hint:
     source: str
 
 
-def _explanation(bot: Any, rules: Ruleset, obs: dict[str, Any]) -> tuple[Any, str | None]:
+def _explanation(bot: Any, rules: Ruleset, obs: Observation) -> tuple[Any, str | None]:
     """A bot's choice and its reason: ``explain(rules, obs) -> (choice, reason)`` where the bot has it."""
     explain = getattr(bot, "explain", None)
     if callable(explain):
@@ -203,12 +203,17 @@ class TableSession:
         s = self.to_move
         return s is not None and s != self.seat
 
-    def observation(self, seat: int | None = None) -> dict[str, Any]:
+    def observe(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (default: the human's) may know now: what its bot is given."""
         s = self.seat if seat is None else seat
         if self.match is not None:
-            return self.match.observation(s)
+            return self.match.observe(s)
         assert self.single is not None
-        return self.single.observation(s)
+        return self.single.observe(s)
+
+    def observation(self, seat: int | None = None) -> dict[str, Any]:
+        """The JSON form of :meth:`observe`, as the table's screens read it."""
+        return self.observe(seat).to_json()
 
     def name(self, s: int) -> str:
         """What the table calls a seat: 'You', 'Ben'."""
@@ -241,19 +246,19 @@ class TableSession:
         face-down hand."""
         if self.match is None or self.match.pending is None or not self.human_to_move:
             return None
-        return self.match.observation(self.seat)["decision"]
+        return self.match.observe(self.seat).to_json()["decision"]
 
     def hand(self) -> list[Any]:
         """The human's cards now, lowest first under the rules."""
         ev = self.rules.engine_for(self.n)
-        return ev.sort_cards(to_mask(self.observation()["hand"]))
+        return ev.sort_cards(self.observe().hand)
 
     def legal_choices(self) -> list[Any]:
         d = self.decision
         if d is not None:
             if d["kind"] in WORD_DECISIONS or self.unlisted() is not None:
                 return list(d["options"])
-            return legal_exchange_choices(self.rules, self.observation())
+            return legal_exchange_choices(self.rules, self.observe())
         g = self.game
         return distinct_plays(g.legal_plays()) if g is not None and self.human_to_move else []
 
@@ -269,11 +274,12 @@ class TableSession:
 
     # --- acting -------------------------------------------------------------------------------------
     def act(self, answer: CardsLike | Play | str, call_last_card: bool = True) -> Any:
-        """The human's play, pass or exchange answer; raises (IllegalPlay, CardParseError) leaving no change."""
+        """The human's play, pass or exchange answer (the action taken); raises (IllegalPlay, CardParseError)
+        leaving no change."""
         if not self.human_to_move:
             raise IllegalPlay("it is not your turn")
         if self.match is not None:
-            out = self.match.act(answer, seat=self.seat, call_last_card=call_last_card)
+            out = self.match.apply(answer, call_last_card, seat=self.seat)
         else:
             assert self.single is not None
             out = self.single.play(answer, call_last_card=call_last_card)
@@ -285,7 +291,7 @@ class TableSession:
         s = self.to_move
         if s is None or s == self.seat:
             return False
-        answer = self.bots[s].choose(self.rules, self.observation(s))
+        answer = self.bots[s].choose(self.rules, self.observe(s))
         self._apply_bot(s, answer)
         return True
 
@@ -295,7 +301,7 @@ class TableSession:
         s = self.to_move
         if s is None or s == self.seat:
             return None
-        return s, self.observation(s)
+        return s, self.observe(s)
 
     def bot_choose(self, seat: int, obs: Any) -> Any:
         """The seat's bot's answer to ``obs`` (touches the bot, never the table)."""
@@ -304,14 +310,14 @@ class TableSession:
     def bot_answer(self, seat: int, obs: Any, answer: Any) -> bool:
         """Apply a bot's answer to ``obs``; False (nothing done) when the table has moved on since (an undo, a
         new game)."""
-        if self.to_move != seat or self.observation(seat) != obs:
+        if self.to_move != seat or self.observe(seat) != obs:
             return False
         self._apply_bot(seat, answer)
         return True
 
     def _apply_bot(self, s: int, answer: Any) -> None:
         if self.match is not None:
-            self.match.act(answer, seat=s)
+            self.match.apply(answer, seat=s)
         else:
             assert self.single is not None
             self.single.play(answer)
@@ -426,14 +432,14 @@ class TableSession:
         the greedy bot's, labelled as such."""
         if not self.human_to_move:
             raise IllegalPlay("it is not your turn")
-        obs = self.observation()
+        obs = self.observe()
         if "heuristic" in available_bots():
             bot = make("heuristic", seed=self.seed)
             choice, why = _explanation(bot, self.rules, obs)
             source = "heuristic"
         else:
             bot, why, source = make("greedy"), None, "greedy"
-            choice = bot.choose(self.rules, as_observation(self.rules, obs))
+            choice = bot.choose(self.rules, obs)
         cards = _mask_of(choice)
         shown = _describe(self, choice)
         if source == "greedy":

@@ -67,7 +67,7 @@ import numpy as np
 from bigtwo.actions import DECISION_KINDS
 from bigtwo.cards import DECK_SIZE
 from bigtwo.envs.actions import card_width, fold_copies, masks_to_vectors, pack_mask
-from bigtwo.observation import Observation, Phase, as_observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
@@ -297,9 +297,9 @@ class ObservationEncoder:
         for name, row in zip(("decision_cards", "decision_want", "decision_best"), rows, strict=True):
             out[f[name].slice] = row
 
-    def from_observation(self, observation: Observation | Mapping[str, Any]) -> np.ndarray:
+    def from_observation(self, observation: Observation) -> np.ndarray:
         """The vector from a seat's observation alone (its JSON form reads too): for bots, tests, records."""
-        obs = as_observation(self.rules, observation)
+        obs = observation
         n = self.n
         played = [0] * n
         history: list[tuple[int, int]] = []

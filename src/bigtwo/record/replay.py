@@ -263,7 +263,7 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             if d.kind != t.kind or (-1 if other is None else other) != t.other:
                 raise _fail(f"the decision here is {d.kind!r} with {seat_token(other or 0)}, not {t.kind!r}", t)
             try:
-                m.act(answer_of(t), seat=t.seat)
+                m.apply(answer_of(t), seat=t.seat)
             except BigTwoError as e:
                 raise _fail(getattr(e, "reason", str(e)), t) from None
         if rec.game is None:
@@ -286,10 +286,10 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             if d is not None and d.kind == DecisionKind.LOOK:
                 # the Horse Game: a play, or a hand given up, was looked at first; another pass was blind
                 blind = cards == "pass" and note != "forfeit"
-                m.act("pass" if blind else "look")
+                m.apply("pass" if blind else "look")
                 if blind:
                     return
-            m.act(cards, call_last_card=called)
+            m.apply(cards, call_last_card=called)
 
         play_deal(rec.game, r.game, act, on_action)
         for k, sd in enumerate(r.shootouts):
