@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
@@ -164,76 +164,80 @@ Action = Union[Play, Answer]  # noqa: UP007  (a runtime alias: isinstance checks
 class Decision:
     """One seat's pending choice: what it is asked, how many cards, to or from whom, and why (in words).
 
-    ``kind``: ``give`` (``count`` cards ``to`` a seat; ``must`` be ``any``, the ``highest`` or the ``lowest``,
-    of ``suit`` when one is named), ``surrender`` (the highest ``count`` cards ``to`` a seat, or decline),
-    ``ask`` (a question to the seat ``source``; ``suit``/``committed`` bind the asker, ``answers`` so far),
-    ``demand`` (one of ``options``), ``redeal`` (ask for a new deal: ``options`` redeal/keep) and ``swap`` (take
-    the leftover card for the lead card: swap/keep). The procedures before play: ``bid`` (the card on auction
-    is ``cards``, the best bid ``best`` by ``source``; a card or pass), ``trade`` (an offer of up to ``count``
-    cards for as many named, or ``done``/``play``), ``reply`` (``source`` offers ``cards`` for ``want``:
-    accept/decline), ``request`` (ask ``source`` for up to ``count`` cards, or none), ``grant`` (``source``
-    asks for ``want``: grant/refuse); and during play ``look`` (a Horse Game hand face down: look/pass).
+    A tagged union: each kind of decision is a frozen type of its own (:class:`Give`, :class:`Surrender`,
+    :class:`Ask`, :class:`Demand`, :class:`Redeal`, :class:`Swap`, :class:`Bid`, :class:`Trade`, :class:`Reply`,
+    :class:`Request`, :class:`Grant`, :class:`Look`), each with its ``kind`` (a :class:`DecisionKind`) and the
+    fields that kind has. Every one carries what every consumer reads: the ``seat`` deciding, ``count`` cards,
+    the ``reason`` in words, the other party (``to`` the seat given to, ``source`` the seat asked or bidding),
+    and the ``options`` that are words. ``isinstance(d, Give)`` narrows to a kind's own fields.
     """
 
+    kind: ClassVar[DecisionKind]
     seat: int
-    kind: str
     count: int
     reason: str
     to: int | None = None
-    source: int | None = None  # "from": the other party of a surrender, ask or demand
-    must: str = "any"
-    suit: str | None = None
-    shown: bool = False
-    committed: int = 0
-    answers: tuple[dict[str, Any], ...] = ()
+    source: int | None = None  # "from": the other party of a surrender, ask, demand, bid, offer or request
     options: tuple[str, ...] = ()
-    cards: int = 0  # the card on auction; the cards offered to this seat
-    want: int = 0  # the cards an offer or a request asks of this seat
-    best: int = 0  # the highest bid so far (made by ``source``)
 
     def to_dict(self) -> dict[str, Any]:
+        """The decision as an observation's JSON form writes it (the deciding seat is the observation's)."""
         d: dict[str, Any] = {"kind": self.kind, "count": self.count, "reason": self.reason}
         for name in ("cards", "want", "best"):
-            mask = getattr(self, name)
+            mask = getattr(self, name, 0)
             if mask:
                 d[name] = tokens(bits(mask))
         if self.to is not None:
             d["to"] = self.to
         if self.source is not None:
             d["from"] = self.source
-        if self.kind == DecisionKind.GIVE:
+        if isinstance(self, Give):
             d["must"] = self.must
             if self.shown:
                 d["shown"] = True
-        if self.suit is not None or self.kind == DecisionKind.ASK:
-            d["suit"] = self.suit
-        if self.kind == DecisionKind.ASK:
+        suit = getattr(self, "suit", None)
+        if suit is not None or isinstance(self, Ask):
+            d["suit"] = suit
+        if isinstance(self, Ask):
             d["committed"] = self.committed
             d["answers"] = [dict(a) for a in self.answers]
         if self.options:
             d["options"] = list(self.options)
         return d
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], seat: int) -> Decision:
-        """The decision of an observation's JSON form (``to_dict`` plus the deciding seat)."""
-        return cls(
-            seat=seat,
-            kind=d["kind"],
-            count=int(d.get("count", 0)),
-            reason=d.get("reason", ""),
-            to=d.get("to"),
-            source=d.get("from"),
-            must=d.get("must", "any"),
-            suit=d.get("suit"),
-            shown=bool(d.get("shown", False)),
-            committed=int(d.get("committed", 0)),
-            answers=tuple(dict(a) for a in d.get("answers", ())),
-            options=tuple(d.get("options", ())),
-            cards=mask_of_tokens(d.get("cards", ())),
-            want=mask_of_tokens(d.get("want", ())),
-            best=mask_of_tokens(d.get("best", ())),
-        )
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], seat: int) -> Decision:
+        """The decision of an observation's JSON form (``to_dict`` plus the deciding seat), of its kind's type."""
+        kind = d["kind"]
+        cls = _DECISION_TYPES.get(kind)
+        if cls is None:
+            raise ValueError(f"decision kind {kind!r} is not one of {', '.join(DECISION_KINDS)}")
+        fields: dict[str, Any] = {
+            "seat": seat,
+            "count": int(d.get("count", 0)),
+            "reason": d.get("reason", ""),
+            "to": d.get("to"),
+            "source": d.get("from"),
+            "options": tuple(d.get("options", ())),
+        }
+        if cls is Give:
+            must = d.get("must", Must.ANY)
+            if must not in tuple(Must):
+                raise ValueError(f"a give's 'must' {must!r} is not one of 'any', 'highest', 'lowest'")
+            fields.update(must=Must(must), suit=d.get("suit"), shown=bool(d.get("shown", False)))
+        elif cls is Ask:
+            fields.update(
+                suit=d.get("suit"),
+                committed=int(d.get("committed", 0)),
+                answers=tuple(dict(a) for a in d.get("answers", ())),
+            )
+        elif cls is Bid:
+            fields.update(cards=mask_of_tokens(d.get("cards", ())), best=mask_of_tokens(d.get("best", ())))
+        elif cls is Reply:
+            fields.update(cards=mask_of_tokens(d.get("cards", ())), want=mask_of_tokens(d.get("want", ())))
+        elif cls is Grant:
+            fields.update(want=mask_of_tokens(d.get("want", ())))
+        return cls(**fields)
 
     @property
     def at_deal(self) -> bool:
@@ -297,6 +301,109 @@ class Decision:
         if kind == DecisionKind.TRADE:
             raise IllegalAnswer(f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1'")
         return Answer(kind, "", _cards_of(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Give(Decision):
+    """Give ``count`` cards ``to`` a seat: any, the ``highest`` or the ``lowest`` (``must``), of ``suit`` when one
+    is named; ``shown``: everyone sees them."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.GIVE
+    must: Must = Must.ANY
+    suit: str | None = None
+    shown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Surrender(Decision):
+    """Surrender the highest ``count`` cards ``to`` a seat, or decline (``options``)."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.SURRENDER
+
+
+@dataclass(frozen=True, slots=True)
+class Ask(Decision):
+    """A question to the seat ``source`` (a steal by questions): ``suit`` and ``committed`` bind the asker,
+    ``answers`` are those given so far."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.ASK
+    suit: str | None = None
+    committed: int = 0
+    answers: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Demand(Decision):
+    """What to demand of the seat ``source``: one of ``options``."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.DEMAND
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal(Decision):
+    """Ask for a new deal (a poor hand): ``options`` redeal or keep."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.REDEAL
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Decision):
+    """Take the leftover card for the lead card: ``options`` swap or keep."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.SWAP
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Decision):
+    """A bid for the card on auction (``cards``): a card, or pass; the best bid so far is ``best``, by
+    ``source``."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.BID
+    cards: int = 0
+    best: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Decision):
+    """A free-trade turn: an offer of up to ``count`` cards for as many named, or ``done``/``play``."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.TRADE
+
+
+@dataclass(frozen=True, slots=True)
+class Reply(Decision):
+    """The seat ``source`` offers ``cards`` for ``want``: accept or decline."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.REPLY
+    cards: int = 0
+    want: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Request(Decision):
+    """Ask the seat ``source`` for up to ``count`` cards, or none."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.REQUEST
+
+
+@dataclass(frozen=True, slots=True)
+class Grant(Decision):
+    """The seat ``source`` asks for ``want``: grant or refuse."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.GRANT
+    want: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Look(Decision):
+    """The Horse Game: a hand lies face down; look at it (then play) or pass blind."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.LOOK
+
+
+_DECISION_TYPES: dict[str, type[Decision]] = {
+    cls.kind: cls for cls in (Give, Surrender, Ask, Demand, Redeal, Swap, Bid, Trade, Reply, Request, Grant, Look)
+}
 
 
 def action_text(action: Action) -> str:

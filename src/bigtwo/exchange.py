@@ -70,7 +70,22 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer, Must
+from bigtwo.actions import (
+    Answer,
+    Ask,
+    Bid,
+    Decision,
+    DecisionKind,
+    Demand,
+    Give,
+    Grant,
+    IllegalAnswer,
+    Must,
+    Reply,
+    Request,
+    Surrender,
+    Trade,
+)
 from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
@@ -265,7 +280,7 @@ def card_price(ev: Any, c: int) -> int:
     return (p // 8) * 2 + (p % 8 if ev.rank_of[c] == JOKER_RANK else 0)
 
 
-def _bid_floor(ev: Any, d: Decision, higher_bid: bool) -> int:
+def _bid_floor(ev: Any, d: Bid, higher_bid: bool) -> int:
     """The price a bid must exceed: the best bid so far, and under a higher-bid auction the card's own."""
     floor = -1
     if d.best:
@@ -288,10 +303,10 @@ def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
     assert d is not None and obs.ev is not None
     ev, hand, kind = obs.ev, obs.hand, d.kind
     order = sorted(bits(hand), key=lambda c: (ev.power[c], c))
-    if kind == DecisionKind.BID:
+    if isinstance(d, Bid):
         floor = _bid_floor(ev, d, rules.exchange == ExchangeMode.HIGHER_BID_AUCTION)
         return [Answer("bid", "pass")] + [Answer("bid", "", 1 << c) for c in order if card_price(ev, c) > floor]
-    if kind in (DecisionKind.REPLY, DecisionKind.GRANT):
+    if isinstance(d, Reply | Grant):
         yes = "accept" if kind == DecisionKind.REPLY else "grant"
         return [Answer(kind, w) for w in d.options if w != yes or d.want & hand == d.want]
     pool = sorted(bits(_offer_pool(obs)), key=lambda c: (ev.power[c], c))
@@ -603,10 +618,10 @@ class Exchange:
                     f"{cards or 'no cards'}: {who} must give exactly {d.count} card{'s' if d.count > 1 else ''} "
                     f"({d.reason})"
                 )
-            must = "highest" if d.kind == DecisionKind.SURRENDER else d.must
-            pool = _suit_mask(hand, d.suit)
-            if d.suit and mask & ~pool:
-                raise IllegalExchange(f"{cards}: {who} must give {SUIT_NAMES[d.suit]}s only ({d.reason})")
+            must, suit = (d.must, d.suit) if isinstance(d, Give) else (Must.HIGHEST, None)  # a surrender: the highest
+            pool = _suit_mask(hand, suit)
+            if suit and mask & ~pool:
+                raise IllegalExchange(f"{cards}: {who} must give {SUIT_NAMES[suit]}s only ({d.reason})")
             if not extreme_ok(self.ev, pool, mask, must):
                 raise IllegalExchange(f"{cards} are not {who}'s {d.count} {must} cards ({d.reason})")
             return mask
@@ -655,12 +670,12 @@ class Exchange:
                 raise IllegalExchange(
                     f"{a.word or 'nothing'}: answer {words}" + (" or make an offer" if d.count else "")
                 )
-            if a.word in ("accept", "grant") and d.want & ~hand:
+            if isinstance(d, Reply | Grant) and a.word in ("accept", "grant") and d.want & ~hand:
                 raise IllegalExchange(f"{who} does not hold {CardSet(d.want & ~hand)} ({d.reason})")
             return Answer(d.kind, a.word)
         if d.kind in (DecisionKind.REPLY, DecisionKind.GRANT):
             raise IllegalExchange(f"{CardSet(a.mask)}: answer {words}")
-        if d.kind == DecisionKind.BID:
+        if isinstance(d, Bid):
             mask = self._held(d.seat, a.mask)
             if mask.bit_count() != 1:
                 raise IllegalExchange(f"{CardSet(mask)}: a bid is one card ({d.reason})")
@@ -776,10 +791,10 @@ class Exchange:
         card_name = str(CARDS[lot])
         rule = "a card of higher rank than it" if higher_bid else "any card"
         while passes < (n if bidder is None else n - 1):  # until everyone (else) has passed in a row
-            floor = _bid_floor(ev, Decision(seat, "bid", 1, "", cards=1 << lot, best=best), higher_bid)
+            floor = _bid_floor(ev, Bid(seat, 1, "", cards=1 << lot, best=best), higher_bid)
             if any(card_price(ev, c) > floor for c in bits(self.hand(seat))):
                 why = f"{card_name} is on auction: bid {rule}" + (", higher than the best bid" if best else "")
-                a = yield Decision(seat, "bid", 1, why, source=bidder, options=("pass",), cards=1 << lot, best=best)
+                a = yield Bid(seat, 1, why, source=bidder, options=("pass",), cards=1 << lot, best=best)
             else:
                 a = Answer("bid", "pass")  # nothing in the hand could outbid: a pass without asking
             if a.mask:
@@ -832,7 +847,7 @@ class Exchange:
                 + ("; holding the lead card, you may end it now and start play ('play')" if lead else "")
                 + " (003 section 3.3; 004 Zheng Shangyou, Trading)"
             )
-            a = yield Decision(seat, "trade", k, why, options=options)
+            a = yield Trade(seat, k, why, options=options)
             if a.word == "play":
                 self._public("trade-ended", **{"from": seat}, reason="play")
                 return
@@ -853,8 +868,8 @@ class Exchange:
         self.known[seat] = self.known.get(seat, 0) | give
         self._public("offer", **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
         why = f"seat {seat} offers {CardSet(give)} for your {CardSet(want)}: accept or decline"
-        reply = yield Decision(
-            to, "reply", give.bit_count(), why, source=seat, options=("accept", "decline"), cards=give, want=want
+        reply = yield Reply(
+            to, give.bit_count(), why, source=seat, options=("accept", "decline"), cards=give, want=want
         )
         accepted = reply.word == "accept"
         self._public("reply", **{"from": to}, to=seat, answer=reply.word)
@@ -874,7 +889,7 @@ class Exchange:
                 continue
             to = (seat + 1) % n
             why = f"pass-around: every player passes {k} cards to the next player (004 Zheng Shangyou, Trading)"
-            mask = yield Decision(seat, "give", k, why, to=to)
+            mask = yield Give(seat, k, why, to=to)
             self._give(seat, to, mask, "pass-around")
         self._end_stage()
 
@@ -882,10 +897,10 @@ class Exchange:
         assert self.previous is not None
         winner, loser = self.previous[0], self.previous[-1]
         why = "the loser gives their highest card to the winner; the cards are shown to all (000 End Game)"
-        mask = yield Decision(loser, "give", 1, why, to=winner, must="highest", shown=True)
+        mask = yield Give(loser, 1, why, to=winner, must=Must.HIGHEST, shown=True)
         self._give(loser, winner, mask, "the loser's highest card", shown=True)
         why = "the winner gives any card of their choosing in exchange; shown to all (000 End Game)"
-        mask = yield Decision(winner, "give", 1, why, to=loser, must="any", shown=True)
+        mask = yield Give(winner, 1, why, to=loser, must=Must.ANY, shown=True)
         self._give(winner, loser, mask, "the winner's choice", shown=True)
         self._end_stage()
 
@@ -908,18 +923,18 @@ class Exchange:
         for hi, lo, k in pairs:
             cards = f"{k} highest card{'s' if k > 1 else ''}"
             why = f"the {self._role(lo)} passes their {cards} to the {self._role(hi)} ({src})"
-            mask = yield Decision(lo, "give", k, why, to=hi, must="highest")
+            mask = yield Give(lo, k, why, to=hi, must=Must.HIGHEST)
             self._give(lo, hi, mask, f"the {self._role(lo)}'s highest")
             if not after:
                 cards = f"{k} lowest card{'s' if k > 1 else ''}"
                 why = f"the {self._role(hi)} passes their {cards} to the {self._role(lo)} ({src})"
-                mask = yield Decision(hi, "give", k, why, to=lo, must="lowest")
+                mask = yield Give(hi, k, why, to=lo, must=Must.LOWEST)
                 self._give(hi, lo, mask, f"the {self._role(hi)}'s lowest")
         if after:
             self._end_stage()
             for hi, lo, k in pairs:
                 why = f"the {self._role(hi)} passes any {k} card{'s' if k > 1 else ''} after receiving ({src}, variant)"
-                mask = yield Decision(hi, "give", k, why, to=lo, must="any")
+                mask = yield Give(hi, k, why, to=lo, must=Must.ANY)
                 self._give(hi, lo, mask, f"the {self._role(hi)}'s choice")
         self._end_stage()
 
@@ -934,7 +949,7 @@ class Exchange:
                 f"the {g_role} may surrender their {k} highest card{plural} to the {t_role}, or let the "
                 f"{t_role} steal {k} by questions (003 section 3.2.2)"
             )
-            mask = yield Decision(giver, "surrender", k, why, to=taker, options=("surrender", "decline"))
+            mask = yield Surrender(giver, k, why, to=taker, options=("surrender", "decline"))
             if mask:
                 self._note("surrender", giver, taker, count=k)
                 self._give(giver, taker, mask, f"surrendered by the {g_role}", seen=True)
@@ -946,7 +961,7 @@ class Exchange:
                 f"the {g_role} may demand the {t_role}'s {k} lowest card{plural}; otherwise the {t_role} chooses "
                 "(003 section 3.2.3.1)"
             )
-            demand = yield Decision(giver, "demand", k, why, source=taker, options=("lowest", "any"))
+            demand = yield Demand(giver, k, why, source=taker, options=("lowest", "any"))
             self._note("demand", giver, taker, choice=demand)
             rest = k
             if demand == "any" and self.rules.trade_requests:
@@ -958,7 +973,7 @@ class Exchange:
                     + (", their lowest as demanded" if demand == "lowest" else ", of their choosing")
                     + " (003 section 3.2.3)"
                 )
-                mask = yield Decision(taker, "give", rest, why, to=giver, must=demand)
+                mask = yield Give(taker, rest, why, to=giver, must=Must(demand))
                 self._give(taker, giver, mask, f"given back by the {t_role}")
             self._end_stage()
 
@@ -975,14 +990,12 @@ class Exchange:
                 f"you may ask the {t_role} for any {'card' if rest == 1 else f'{rest} cards or fewer'} of theirs, "
                 f"which they may grant or refuse; 'none' lets them choose (003 section 3.2.3.2)"
             )
-            a = yield Decision(giver, "request", rest, why, source=taker, options=("none",))
+            a = yield Request(giver, rest, why, source=taker, options=("none",))
             if not a.mask:
                 break
             self._note("request", giver, taker, cards=self._cards(a.mask))
             why = f"the {g_role} asks you for {CardSet(a.mask)}: grant (give them) or refuse (003 section 3.2.3.2)"
-            g = yield Decision(
-                taker, "grant", a.mask.bit_count(), why, source=giver, options=("grant", "refuse"), want=a.mask
-            )
+            g = yield Grant(taker, a.mask.bit_count(), why, source=giver, options=("grant", "refuse"), want=a.mask)
             self._note("grant", taker, giver, answer=g.word, cards=self._cards(a.mask))
             if g.word == "grant":
                 have = held_copies(a.mask, self.hand(taker))
@@ -998,9 +1011,8 @@ class Exchange:
         taken = 0
         why = f"the {self._role(taker)} steals {k} card{'s' if k > 1 else ''} by questions (003 section 3.2.2.2)"
         while taken < k:
-            q = yield Decision(
+            q = yield Ask(
                 taker,
-                "ask",
                 k - taken,
                 why,
                 source=giver,
@@ -1038,7 +1050,7 @@ class Exchange:
                     f"the {self._role(taker)} asks you to surrender any {committed} {SUIT_NAMES[arg]}"
                     f"{'s' if committed > 1 else ''} of your choosing (003 section 3.2.2.2.4)"
                 )
-                got = yield Decision(giver, "give", committed, why_give, to=taker, must="any", suit=arg)
+                got = yield Give(giver, committed, why_give, to=taker, must=Must.ANY, suit=arg)
             if got:
                 reply = reply or "takes"
                 if suit is not None:

@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bigtwo.actions import Decision, DecisionKind
+from bigtwo.actions import Decision, DecisionKind, Redeal, Swap
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import (
@@ -332,12 +332,12 @@ class Game:
                 reasons = self.redeal_reasons(seat)
                 if reasons:
                     why = f"you may ask for a new deal: {reasons[0]}"
-                    return Decision(seat, "redeal", 0, why, options=("redeal", "keep"))
+                    return Redeal(seat, 0, why, options=("redeal", "keep"))
         if self.can_swap_leftover and not swap_answered:
             offer = self.swap_offer
             shown = f" ({offer})" if self.rules.leftover_shown and offer else ""
             why = f"you may take the leftover card{shown} and set {self.required_card or 'the lead card'} aside"
-            return Decision(self.swap_seat, "swap", 1, why, options=("swap", "keep"))
+            return Swap(self.swap_seat, 1, why, options=("swap", "keep"))
         return None
 
     def take_deal_answer(self, decision: Decision, word: str, kept: set[int]) -> None:

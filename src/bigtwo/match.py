@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer
+from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer, Look
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
@@ -300,7 +300,7 @@ class Match:
             "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
             "or pass without looking (004 Zheng Shangyou, Horse Game)"
         )
-        return Decision(g.to_move, "look", 0, why, options=("look", "pass"))
+        return Look(g.to_move, 0, why, options=("look", "pass"))
 
     @property
     def to_move(self) -> int | None:

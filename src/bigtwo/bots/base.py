@@ -16,9 +16,13 @@ from bigtwo.actions import (
     PROCEDURE_DECISIONS,
     Action,
     Answer,
+    Bid,
     Decision,
     DecisionKind,
+    Give,
+    Grant,
     Must,
+    Reply,
 )
 from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits
 from bigtwo.combos.play import Play
@@ -90,12 +94,12 @@ class BaseBot:
             return Answer("look", "look" if self._worth_looking(rules, observation) else "pass")
         ev = observation.ev if observation.ev is not None else rules.engine_for(observation.players)
         hand, power = observation.hand, ev.power
-        if d.kind == DecisionKind.BID:
-            return self._bid(rules, observation, ev)
-        if d.kind == DecisionKind.REPLY:
+        if isinstance(d, Bid):
+            return self._bid(rules, observation, ev, d)
+        if isinstance(d, Reply):
             gain = sum(power[c] for c in bits(d.cards)) > sum(power[c] for c in bits(d.want))
             return Answer("reply", "accept" if gain and d.want & hand == d.want else "decline")
-        if d.kind == DecisionKind.GRANT:
+        if isinstance(d, Grant):
             lowest = sorted(bits(hand), key=lambda c: (power[c], c))[: d.count]
             cheap = d.want & hand == d.want and not d.want & ~sum(1 << c for c in lowest)
             return Answer("grant", "grant" if cheap else "refuse")
@@ -103,11 +107,9 @@ class BaseBot:
             return Answer("request", "none")
         return Answer("trade", "done")
 
-    def _bid(self, rules: Ruleset, obs: Observation, ev: Any) -> Answer:
+    def _bid(self, rules: Ruleset, obs: Observation, ev: Any, d: Bid) -> Answer:
         from bigtwo.exchange import new_kind_answers
 
-        d = obs.decision
-        assert d is not None
         offers = [a for a in new_kind_answers(rules, obs) if a.mask]  # lowest first
         if not offers or not d.cards:
             return Answer("bid", "pass")
@@ -166,7 +168,7 @@ class BaseBot:
         d = observation.decision
         _check_decision(d)
         assert d is not None
-        if d.kind == DecisionKind.GIVE and d.must == Must.ANY:
+        if isinstance(d, Give) and d.must == Must.ANY:
             hand = observation.hand
             pool = _suit_cards(hand, d.suit)
             k = d.count
@@ -185,7 +187,7 @@ class BaseBot:
 def _check_decision(d: Decision | None) -> None:
     if d is None or d.kind not in _ANSWERED_KINDS:
         raise ValueError(f"decision kind {d and d.kind!r} is not one of {', '.join(_ANSWERED_KINDS)}")
-    if d.must not in tuple(Must):
+    if isinstance(d, Give) and d.must not in tuple(Must):
         raise ValueError(f"exchange 'must' {d.must!r} is not one of 'any', 'highest', 'lowest'")
 
 

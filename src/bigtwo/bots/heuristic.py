@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bigtwo.actions import Action, DecisionKind, Must
+from bigtwo.actions import Action, Give, Must
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.registry import register
@@ -484,7 +484,7 @@ class HeuristicBot(BaseBot):
         d = obs.decision
         if d is not None:
             choice = self.choose(rules, obs)
-            any_cards = d.kind == DecisionKind.GIVE and d.must == Must.ANY
+            any_cards = isinstance(d, Give) and d.must == Must.ANY
             why = "the cards your hand's plan needs least" if any_cards else "as the rules ask"
             if d.at_deal:
                 why = "a plain bot keeps the deal it has"

@@ -67,7 +67,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer
+from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer, Look
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
@@ -558,7 +558,7 @@ class BigTwoAECEnv(AECEnv):
             "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
             "or pass without looking"
         )
-        return replace(self.game.observe(seat), decision=Decision(seat, "look", 0, why, options=("look", "pass")))
+        return replace(self.game.observe(seat), decision=Look(seat, 0, why, options=("look", "pass")))
 
     def _look(self, agent: str) -> None:
         """The Horse Game: the agent picks its face-down hand up; it stays to move, and must now play (a pass

@@ -290,7 +290,7 @@ class ObservationEncoder:
         party = d.source if d.source is not None else d.to
         if party is not None:
             out[f["decision_party"].start + (party - obs.seat) % self.n] = 1
-        masks = [d.cards, d.want, d.best]
+        masks = [getattr(d, name, 0) for name in ("cards", "want", "best")]  # the kinds that have them
         if self.folded:
             masks = [fold_copies(m) for m in masks]
         rows = masks_to_vectors(masks, self.card_width)
