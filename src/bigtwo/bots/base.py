@@ -26,8 +26,8 @@ from bigtwo.actions import (
 )
 from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits
 from bigtwo.combos.play import Play
-from bigtwo.exchange import default_exchange_choice
-from bigtwo.legal import hand_index, legal_plays_from_observation
+from bigtwo.exchange import default_exchange_choice, new_kind_answers
+from bigtwo.legal import answers, hand_index, legal_plays_from_observation
 from bigtwo.moves import HandIndex
 from bigtwo.observation import Observation, Phase
 from bigtwo.rules.choices import ExchangeMode
@@ -108,8 +108,6 @@ class BaseBot:
         return Answer("trade", "done")
 
     def _bid(self, rules: Ruleset, obs: Observation, ev: Any, d: Bid) -> Answer:
-        from bigtwo.exchange import new_kind_answers
-
         offers = [a for a in new_kind_answers(rules, obs) if a.mask]  # lowest first
         if not offers or not d.cards:
             return Answer("bid", "pass")
@@ -132,8 +130,6 @@ class BaseBot:
             return True
         memory = self._memory
         if memory is not None and memory[0] == obs.round and memory[1].bit_count() == size:
-            from bigtwo.legal import answers
-
             ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
             return bool(answers(ev, HandIndex.build(ev, memory[1]), top))
         return size >= top.size
