@@ -593,7 +593,7 @@ def test_the_score_table_break_between_rounds(server):
     greedy = make("greedy")
     while room.match.round_index == 0:
         if room.match.to_move == 0:
-            obs = room.match.observe(0).to_json()
+            obs = room.match.observe(0)
             httpx.post(
                 f"{server.url}/api/rooms/{rid}/actions",
                 json=message_for(greedy.choose(rules, obs), room.seq),

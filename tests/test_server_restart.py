@@ -11,6 +11,7 @@ import websockets
 
 from bigtwo import Match
 from bigtwo.bots import make
+from bigtwo.observation import Observation
 from tests.server_support import ServerProcess, auth, create_room, free_port, message_for, rules_of
 
 
@@ -31,7 +32,9 @@ async def play_until(ws_url: str, rid: str, token: str, views: list[dict], stop)
             g = msg["match"]
             if g["to_move"] == 0 and acted != msg["seq"] and msg["room"]["status"] == "playing":
                 acted = msg["seq"]
-                await ws.send(json.dumps(message_for(greedy.choose(rules, g), msg["seq"])))
+                await ws.send(
+                    json.dumps(message_for(greedy.choose(rules, Observation.from_json(g, rules)), msg["seq"]))
+                )
 
 
 def stored(database: str) -> list[tuple[int, int, str]]:

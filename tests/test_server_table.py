@@ -24,6 +24,7 @@ from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
+from bigtwo.observation import Observation
 from bigtwo.server import store
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.messages import EMOTES, parse_client_message
@@ -528,7 +529,7 @@ def play_out(server, rid: str, tokens: list[str | None], rules) -> None:
             if g["is_over"]:
                 return
             if g["to_move"] == seat and not view["break"]:
-                body = message_for(greedy.choose(rules, g), view["seq"])
+                body = message_for(greedy.choose(rules, Observation.from_json(g, rules)), view["seq"])
                 httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=body, headers=auth(token))
         time.sleep(0.01)
     raise AssertionError("the match did not end")
@@ -688,7 +689,7 @@ def test_no_chat_help_or_view_of_a_whole_match_shows_a_hidden_card(server):
                         await me.send({"type": "chat", **line})
                     kind = rng.choice(["hint", "legal", "explain"])
                     await me.send({"type": kind, **({"cards": g["hand"][:2]} if kind == "explain" else {})})
-                    await me.send(message_for(chooser.choose(rules, g), msg["seq"]))
+                    await me.send(message_for(chooser.choose(rules, Observation.from_json(g, rules)), msg["seq"]))
                 msg = await me.until(lambda m: m["type"] == "view", 60)
 
     async def run() -> None:

@@ -28,7 +28,7 @@ from bigtwo.deal import (
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation
+from bigtwo.observation import HistoryEntry, Observation, Phase
 from bigtwo.rules.choices import FourTwos
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
@@ -908,7 +908,7 @@ class Game:
                 "seat": seat,
                 "players": self.n,
                 "rules": self.rules.name,
-                "phase": "over" if self._over else "play",
+                "phase": Phase.OVER if self._over else Phase.PLAY,
                 "hand": own,
                 "hand_sizes": tuple(map(int.bit_count, hands)),
                 "dealt_sizes": tuple(self.dealt_sizes),
