@@ -1,7 +1,7 @@
 """Time a move of each bot on every preset (one process), beside greedy measured in the same games.
 
 Every seat is played by the bot under test, so each of its decisions is timed through the public call,
-``bot.choose(rules, game.observation(seat))``, observation excluded. Mean and the 99th percentile.
+``bot.choose(rules, game.observe(seat))``, observation excluded. Mean and the 99th percentile.
 
 Run: python benchmarks/bots.py [--games 40] [--bots heuristic greedy] [--presets classic house-code]
 """
@@ -24,7 +24,7 @@ def timings(preset: str, name: str, players: int, games: int) -> list[float]:
         bots = [make(name, seed=seed * 8 + s) for s in range(g.n)]
         while not g.is_over:
             s = g.to_move
-            obs = g.observation(s)
+            obs = g.observe(s).to_json()
             t0 = time.perf_counter()
             action = bots[s].choose(rules, obs)
             out.append(time.perf_counter() - t0)

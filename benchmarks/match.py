@@ -42,7 +42,7 @@ def game_rounds(rules, bot: str, count: int) -> float:
     for seed in range(count):
         g = Game(rules, seed=seed)
         while not g.is_over:
-            g.play(players[g.to_move].choose(rules, g.observation(g.to_move)))
+            g.play(players[g.to_move].choose(rules, g.observe(g.to_move)))
     return count / (time.perf_counter() - t0)
 
 

@@ -60,7 +60,7 @@ def engine_actions_per_second(seconds: float, bot: str) -> float:
         m = Match(RULES, players=4, seed=seed, rounds=5)
         while not m.is_over:
             s = m.to_move
-            m.act(bots[s].choose(RULES, m.observation(s)))
+            m.apply(bots[s].choose(RULES, m.observe(s)))
             actions += 1
         seed += 1
     return actions / (time.perf_counter() - t0)

@@ -4,6 +4,7 @@ Every choice-valued setting draws from the values the Ruleset itself declares, s
 as soon as it exists; combinations of settings the ruleset refuses are rejected, not repaired.
 """
 
+import enum
 import typing
 
 from hypothesis import assume
@@ -58,6 +59,8 @@ def _values(name: str) -> st.SearchStrategy:
     hint = typing.get_type_hints(Ruleset)[name]
     if hint is bool:
         return st.booleans()
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):  # a fixed vocabulary: its words, as a file writes
+        return st.sampled_from([m.value for m in hint])
     args = typing.get_args(hint)
     if args and all(isinstance(a, str) for a in args):
         return st.sampled_from(args)

@@ -24,6 +24,7 @@ from sqlalchemy import create_engine, text
 from bigtwo import CardSet, Match, Play
 from bigtwo.bots import make
 from bigtwo.cards import bits
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.server import create_app
 from bigtwo.server.db import database_url
@@ -289,7 +290,9 @@ async def play_seat(
                 if stop_after is not None and moves >= stop_after:
                     return msg
                 acted_at = msg["seq"]
-                await ws.send(json.dumps(message_for(chooser.choose(rules, g), msg["seq"])))
+                await ws.send(
+                    json.dumps(message_for(chooser.choose(rules, Observation.from_json(g, rules)), msg["seq"]))
+                )
                 moves += 1
     assert last is not None
     return last
@@ -351,7 +354,7 @@ def secrets_by_seq(room: Any) -> list[dict[int | None, set[str]]]:
 
     out.append(snapshot())
     for a in room.actions:
-        m.act(a["answer"], seat=a["seat"])
+        m.apply(a["answer"], seat=a["seat"])
         out.append(snapshot())
     return out
 

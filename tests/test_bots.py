@@ -56,7 +56,7 @@ def play_out(rules, players, bots, seed=0, max_actions=3000):
     n = 0
     while not g.is_over:
         s = g.to_move
-        action = bots[s].choose(rules, g.observation(s))
+        action = bots[s].choose(rules, g.observe(s))
         legal = {faces(p.mask) for p in g.legal_plays()}
         assert faces(action.mask) in legal, f"{bots[s].name} chose {action} at seat {s}; legal: {g.legal_plays()}"
         g.play(action)
@@ -102,15 +102,15 @@ def test_every_bot_answers_exchanges_and_plays_on_with_what_they_showed(name):
     decisions = known = 0
     while not m.is_over:
         s = m.to_move
-        obs = m.observation(s)
-        choice = bots[s].choose(rules, obs)
+        obs = m.observe(s).to_json()
+        choice = bots[s].choose(rules, Observation.from_json(obs, rules))
         if obs["phase"] == "exchange":
             decisions += 1
             assert m.exchange.why_not(choice) is None, f"{bots[s].name}: {choice!r} for {obs['decision']}"
         else:
             assert faces(choice.mask) in {faces(p.mask) for p in m.game.legal_plays()}
             known += any("cards" in e and e["to"] != s for e in obs["exchanges"])
-        m.act(choice)
+        m.apply(choice)
     assert decisions and known
 
 
@@ -189,7 +189,7 @@ def midgame(rules, seed, actions, players=None):
     for _ in range(actions):
         if g.is_over:
             break
-        g.play(bot.choose(rules, g.observation(g.to_move)))
+        g.play(bot.choose(rules, g.observe(g.to_move)))
     return g
 
 
@@ -206,7 +206,7 @@ def known_in_hands(g, obs):
 def scrambled(g, seat, rng):
     """The same public position with every card ``seat`` cannot see (other hands, a stock, cards set aside)
     dealt afresh to the other seats, sizes and cards known to be in a hand kept."""
-    obs = g.observation(seat)
+    obs = g.observe(seat).to_json()
     keep = known_in_hands(g, obs)
     pool = [c for s in range(g.n) if s != seat for c in bits(g.hand(s).mask & ~keep[s])]
     seen = g.face_up
@@ -224,7 +224,7 @@ def scrambled(g, seat, rng):
             k = g.hand(s).mask.bit_count() - keep[s].bit_count()
             hands.append(keep[s] | sum(1 << c for c in pool[i : i + k]))
             i += k
-    other = position_from_observation(g.rules, obs, hands)
+    other = position_from_observation(g.rules, Observation.from_json(obs, g.rules), hands)
     assert [faces(other.hand(s).mask) for s in range(g.n)] != [faces(g.hand(s).mask) for s in range(g.n)]
     return other
 
@@ -263,18 +263,18 @@ def test_choices_do_not_depend_on_other_seats_hidden_cards(name, players, seed, 
     seat = g.to_move
     rng = random.Random(seed)
     twin = scrambled(g, seat, rng)
-    obs = g.observation(seat)
+    obs = g.observe(seat).to_json()
     # a position rebuilt from an observation does not carry the deal's shown cards along; they are the same
     # cards in the same hands in both positions
-    obs2 = dict(twin.observation(seat), known_cards=obs["known_cards"])
+    obs2 = dict(twin.observe(seat).to_json(), known_cards=obs["known_cards"])
     assert obs == obs2  # the observation itself carries nothing of the hidden hands
     seen = {str(CARDS[c]) for c in bits(g.hand(seat).mask | g.observe(seat).played | g.face_up)}
     keep = known_in_hands(g, obs)
     hidden = {str(c) for s in range(g.n) if s != seat for c in CardSet.from_mask(g.hand(s).mask & ~keep[s])}
     assert not (hidden - seen) & string_tokens(obs)  # (with two decks a hidden card may share a visible name)
     for name, options in [("random", {}), ("greedy", {}), ("heuristic", {}), ("search", {"iterations": 3})]:
-        a = make(name, seed=7, **options).choose(rules, obs)
-        b = make(name, seed=7, **options).choose(rules, obs2)
+        a = make(name, seed=7, **options).choose(rules, Observation.from_json(obs, rules))
+        b = make(name, seed=7, **options).choose(rules, Observation.from_json(obs2, rules))
         assert a == b, name
 
 
@@ -318,7 +318,11 @@ def test_the_arena_hands_a_bot_only_its_own_seat_s_observation():
 
 
 def exchange_obs(hand, count, must="any", rules="classic"):
-    h = parse_cards(hand)
+    """An exchange decision's observation, read from its JSON form."""
+    return Observation.from_json(exchange_json(parse_cards(hand), count, must, rules), load_rules(rules))
+
+
+def exchange_json(h, count, must, rules):
     return {
         "phase": "exchange",
         "seat": 0,
@@ -360,10 +364,10 @@ def test_exchange_requests_that_cannot_be_met_are_refused_clearly():
         bot.choose(rules, exchange_obs("3D 4D 5D", 5))
     with pytest.raises(ValueError, match="'must' 'middle'"):
         bot.choose(rules, exchange_obs("3D 4D 5D", 1, "middle"))
-    obs = exchange_obs("3D 4D 5D", 1)
+    obs = exchange_json(parse_cards("3D 4D 5D"), 1, "any", "classic")
     obs["decision"]["kind"] = "take"
     with pytest.raises(ValueError, match="kind 'take'"):
-        bot.choose(rules, obs)
+        bot.choose(rules, Observation.from_json(obs, rules))
     assert bot.choose(rules, exchange_obs("3D 4D 5D", 0)).cardset == CardSet()
 
 
@@ -403,7 +407,7 @@ def decide(rules, hands, history_plays, seat):
     for p in history_plays:
         g.play(p)
     assert g.to_move == seat
-    return make("heuristic").choose(rules, g.observation(seat))
+    return make("heuristic").choose(rules, g.observe(seat))
 
 
 def test_the_heuristic_goes_out_when_it_can():
@@ -417,7 +421,7 @@ def test_the_heuristic_answers_with_a_loose_card_rather_than_split_a_pair():
     hands = ["3D 5D 6D 7C 8C KD JS", "4C 4H 9C 9S QH", "5C 6C 7D 8D QC KC 3S", "5H 6H 7H 8S QD KH 4S"]
     g = Game(rules, hands=hands)
     g.play("3D")
-    p = make("heuristic").choose(rules, g.observation(1))
+    p = make("heuristic").choose(rules, g.observe(1))
     assert p.cardset == parse_cards("QH")  # not a card out of either pair
 
 
@@ -426,14 +430,14 @@ def test_the_heuristic_keeps_its_top_card_early_rather_than_spend_it_on_a_low_si
     hands = ["4D 6C 7C 8C KD JS 3C TH", "2S 9C 9S 5H 5D 7D 7S 3H", "5C 6D 8D QH KC 3S TC", "6H 7H 8H 8S QD KH 4S TS"]
     g = Game(rules, hands=hands, first=0)
     g.play("4D")
-    p = make("heuristic").choose(rules, g.observation(1))
+    p = make("heuristic").choose(rules, g.observe(1))
     assert p.cardset != parse_cards("2S")  # the top single stays for winning a lead later
 
 
 def test_the_heuristic_does_not_lead_a_beatable_single_into_a_one_card_hand():
     rules = load_rules("classic")
     g = Game(rules, hands=["3D 4C 4S 6D", "2S", "5C 9H", "8H JS"], first=0)
-    p = make("heuristic").choose(rules, g.observation(0))
+    p = make("heuristic").choose(rules, g.observe(0))
     assert p.cardset == parse_cards("4C 4S")
 
 
@@ -442,20 +446,22 @@ def test_the_heuristic_answers_high_when_an_opponent_is_about_to_go_out():
     # seat 2 has one card left: seat 1 must not let the trick stand at a 6; it plays its ace
     g = Game(rules, hands=["5C 9D 9S", "6H AD 3S 4S", "JH", "7C 8C 8D"], first=0)
     g.play("5C")
-    p = make("heuristic").choose(rules, g.observation(1))
+    p = make("heuristic").choose(rules, g.observe(1))
     assert p.cardset == parse_cards("AD")
 
 
 def test_the_heuristic_explains_its_choice_in_words():
     rules = load_rules("classic")
     g = Game(rules, hands=["3D 4D 5D 6D 7D", "8C 9C", "TH JH", "QS KS"])
-    play, why = make("heuristic").explain(rules, g.observation(0))
+    play, why = make("heuristic").explain(rules, g.observe(0))
     assert play.cardset == parse_cards("3D 4D 5D 6D 7D") and why == "it goes out"
     g = Game(rules, hands=["5C 9D 9S", "6H AD 3S 4S", "JH", "7C 8C 8D"], first=0)
     g.play("5C")
-    obs = g.observation(1)
-    play, why = make("heuristic").explain(rules, obs)
-    assert play == make("heuristic").choose(rules, obs) and play.cardset == parse_cards("AD")
+    obs = g.observe(1).to_json()
+    play, why = make("heuristic").explain(rules, Observation.from_json(obs, rules))
+    assert play == make("heuristic").choose(rules, Observation.from_json(obs, rules)) and play.cardset == parse_cards(
+        "AD"
+    )
     assert why.startswith("an answer") and why.endswith("seat 2 has only 1 card left")
     play, why = make("heuristic").explain(rules, exchange_obs("3D 4C 5H 6S 7D 9C KD 2S 2H", 1))
     assert play.cardset == parse_cards("9C") and why == "the cards your hand's plan needs least"
@@ -468,7 +474,7 @@ def test_the_table_s_hint_is_the_heuristic_s_choice_and_reason():
     while not session.human_to_move:
         session.bot_step()
     hint = session.hint()
-    play, why = make("heuristic").explain(session.rules, session.observation())
+    play, why = make("heuristic").explain(session.rules, session.observe())
     assert hint.source == "heuristic" and hint.cards == play.mask and hint.text.endswith(": " + why)
 
 
@@ -513,8 +519,8 @@ def test_sampled_deals_match_everything_public(seed, actions, name, data):
     if g.is_over:
         return
     seat = g.to_move
-    obs = g.observation(seat)
-    hands = DealSampler(rules, obs).sample(random.Random(seed))
+    obs = g.observe(seat).to_json()
+    hands = DealSampler(rules, Observation.from_json(obs, rules)).sample(random.Random(seed))
     assert faces(hands[seat]) == faces(g.hand(seat).mask)
     assert [h.bit_count() for h in hands] == g.hand_sizes()
     union = 0
@@ -529,8 +535,8 @@ def test_sampled_deals_match_everything_public(seed, actions, name, data):
     assert not placed - Counter(faces(g.ev.pack))
     for s, tokens in obs["known_cards"].items():  # cards the seat knows to be in a hand are there
         assert not Counter(faces(to_mask(tokens))) - Counter(faces(hands[int(s)]))
-    rebuilt = position_from_observation(rules, obs, hands)
-    assert dict(rebuilt.observation(seat), known_cards=obs["known_cards"]) == obs
+    rebuilt = position_from_observation(rules, Observation.from_json(obs, rules), hands)
+    assert dict(rebuilt.observe(seat).to_json(), known_cards=obs["known_cards"]) == obs
 
 
 def test_sampled_deals_keep_the_cards_an_exchange_showed():
@@ -540,9 +546,9 @@ def test_sampled_deals_keep_the_cards_an_exchange_showed():
         m = Match(name, players=4, seed=3, rounds=2)
         bots = [make("greedy") for _ in range(4)]
         while m.round_index < 1 or m.phase != "play":
-            m.act(bots[m.to_move].choose(m.rules, m.observation(m.to_move)))
+            m.apply(bots[m.to_move].choose(m.rules, m.observe(m.to_move)))
         for seat in range(4):
-            obs = m.observation(seat)
+            obs = m.observe(seat).to_json()
             known = known_cards(m.observe(seat))
             truth = [Counter(faces(m.game.hand(s).mask)) for s in range(4)]
             for s, mask in known.items():
@@ -551,7 +557,7 @@ def test_sampled_deals_keep_the_cards_an_exchange_showed():
             if gave:
                 assert known, (name, seat)
             for i in range(5):
-                hands = DealSampler(m.rules, obs).sample(random.Random(i))
+                hands = DealSampler(m.rules, Observation.from_json(obs, m.rules)).sample(random.Random(i))
                 for s, tokens in known.items():
                     assert not Counter(faces(to_mask(tokens))) - Counter(faces(hands[s]))
 
@@ -561,8 +567,8 @@ def test_a_partial_deal_s_first_play_shows_which_low_cards_were_never_dealt():
     hands = ["4H 6D 7D 8D 9D TD JD QD KD AD 2D 6S 5S", "4S 6C 7C 8C 9C TC JC QC KC AC 2C 5C 5D", "6H 7H 8H"]
     g = Game(rules, hands=hands)
     g.play("4H")  # the lowest card dealt: no 3 was dealt, and no 4 below the heart
-    obs = g.observation(1)
-    sampler = DealSampler(rules, obs)
+    obs = g.observe(1).to_json()
+    sampler = DealSampler(rules, Observation.from_json(obs, rules))
     never = to_mask("3D 3C 3H 4D 4C")
     for i in range(30):
         h = sampler.sample(random.Random(i))
@@ -577,8 +583,8 @@ def test_a_leader_who_had_to_pass_still_holds_a_hand_it_may_not_go_out_with():
     # seat 1 won the trick holding only the 2H: it may not go out with a single 2, so it must pass the lead
     assert g.to_move == 1 and g.trick is None and [str(p) for p in g.legal_plays()] == ["pass"]
     g.play("pass")
-    obs = g.observation(g.to_move)
-    sampler = DealSampler(rules, obs)
+    obs = g.observe(g.to_move).to_json()
+    sampler = DealSampler(rules, Observation.from_json(obs, rules))
     assert sampler.lead_passes == [(1, 0)]
     for i in range(20):
         card = sampler.sample(random.Random(i))[1]
@@ -588,18 +594,18 @@ def test_a_leader_who_had_to_pass_still_holds_a_hand_it_may_not_go_out_with():
 def test_an_impossible_observation_is_refused():
     rules = load_rules("classic")
     g = Game(rules, seed=1)
-    obs = g.observation(0)
+    obs = g.observe(0).to_json()
     obs["hand_sizes"] = [13, 13, 13, 30]
     with pytest.raises(BigTwoError, match="only 39 are unaccounted for"):
-        DealSampler(rules, obs)
+        DealSampler(rules, Observation.from_json(obs, rules))
 
 
 def test_the_search_keeps_the_heuristic_s_choice_when_it_is_the_only_candidate():
     rules = load_rules("classic")
     g = midgame(rules, 8, 10)
-    obs = g.observation(g.to_move)
-    ranked = policy_for(rules.engine).scores(view_from_observation(rules, obs))
-    assert make("search", candidates=1, iterations=5).choose(rules, obs) == ranked[0][1]
+    obs = g.observe(g.to_move).to_json()
+    ranked = policy_for(rules.engine).scores(view_from_observation(rules, Observation.from_json(obs, rules)))
+    assert make("search", candidates=1, iterations=5).choose(rules, Observation.from_json(obs, rules)) == ranked[0][1]
 
 
 @pytest.mark.parametrize("preset", ["classic", "house-code", "chor-dai-di"])
@@ -615,12 +621,12 @@ def test_rollouts_play_exactly_like_the_heuristic_bot(preset):
         twin = g.clone()
         while not g.is_over:
             s = g.to_move
-            obs = g.observation(s)
+            obs = g.observe(s).to_json()
             if not g.history or seed == 0:
-                a = view_from_observation(rules, obs)
+                a = view_from_observation(rules, Observation.from_json(obs, rules))
                 b = view_from_game(g, g.observe(s).played)
                 assert a == b
-            g.play(bots[s].choose(rules, obs))
+            g.play(bots[s].choose(rules, Observation.from_json(obs, rules)))
         rollout(twin, policy_for(twin.ev))
         assert history(twin) == history(g)
 
@@ -648,11 +654,13 @@ def test_a_bot_s_legal_actions_are_the_engine_s(seed, name, data):
     g = Game(rules, players=data.draw(st.sampled_from(LEGAL_CASES[name]), label="players"), seed=seed)
     bots = [make("random", seed=seed + s) for s in range(g.n)]
     while not g.is_over:
-        obs = g.observation(g.to_move)
-        mine = bots[g.to_move].legal(rules, obs)
-        assert [p.mask for p in mine] == [p.mask for p in legal_plays_from_observation(rules, obs)]
+        obs = g.observe(g.to_move).to_json()
+        mine = bots[g.to_move].legal(rules, Observation.from_json(obs, rules))
+        assert [p.mask for p in mine] == [
+            p.mask for p in legal_plays_from_observation(rules, Observation.from_json(obs, rules))
+        ]
         assert Counter(faces(p.mask) for p in mine) == Counter(faces(p.mask) for p in g.legal_plays())
-        g.play(bots[g.to_move].choose(rules, obs))
+        g.play(bots[g.to_move].choose(rules, Observation.from_json(obs, rules)))
 
 
 def test_with_two_decks_the_card_on_the_table_is_the_copy_the_hand_does_not_hold():
@@ -664,10 +672,14 @@ def test_with_two_decks_the_card_on_the_table_is_the_copy_the_hand_does_not_hold
     second_2s = 1 << card("2S", copy=1)
     g = Game(rules, hands=[to_mask("2S 3D 4D"), second_2s | to_mask("5D 6D"), to_mask("7D 8D")], first=0)
     g.play("2S")
-    obs = g.observation(1)
+    obs = g.observe(1).to_json()
     # the hand holds the second deck's 2S, the table the first: the observation says which is which
     assert obs["hand"][-1] == "2S'" and obs["trick"]["cards"][0] == "2S"
-    for legal in (g.legal_plays(), legal_plays_from_observation(rules, obs), make("greedy").legal(rules, obs)):
+    for legal in (
+        g.legal_plays(),
+        legal_plays_from_observation(rules, Observation.from_json(obs, rules)),
+        make("greedy").legal(rules, Observation.from_json(obs, rules)),
+    ):
         assert [str(p) for p in legal if p.mask & (second_2s | 1 << card("2S"))] == ["2S"]
 
 
@@ -677,13 +689,13 @@ def test_a_time_limit_stops_the_search_and_leaves_the_heuristic_s_choice():
     rules = load_rules("classic")
     g = midgame(rules, 8, 6)
     assert len(g.legal_plays()) > 2
-    obs = g.observation(g.to_move)
-    ranked = policy_for(rules.engine).scores(view_from_observation(rules, obs))
+    obs = g.observe(g.to_move).to_json()
+    ranked = policy_for(rules.engine).scores(view_from_observation(rules, Observation.from_json(obs, rules)))
     bot = make("search", iterations=1000, budget_ms=1e-6)
-    assert bot.choose(rules, obs) == ranked[0][1]
+    assert bot.choose(rules, Observation.from_json(obs, rules)) == ranked[0][1]
     assert bot.last_cut and bot.last_iterations == 0
     free = make("search", iterations=2)
-    free.choose(rules, obs)
+    free.choose(rules, Observation.from_json(obs, rules))
     assert not free.last_cut and free.last_iterations == 2
 
 
@@ -706,7 +718,7 @@ def test_the_hint_contests_the_lead_when_an_opponent_is_about_to_go_out():
                 hint = session.hint()
                 choice, why = hint.answer, hint.text
             else:
-                choice, why = adviser.explain(session.rules, session.observation())
+                choice, why = adviser.explain(session.rules, session.observe())
             kept_whole += "keeps your plan whole" in why
             session.act(choice)
         return session.single.result, kept_whole

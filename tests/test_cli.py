@@ -67,7 +67,7 @@ def test_a_whole_game_in_the_terminal(preset):
         if not typed["undo"] and len(g.history) > 8 and any(s == 0 for s, _ in g.history):
             typed["undo"] = True
             return "undo"
-        p = helper.choose(g.rules, g.observation(g.to_move))
+        p = helper.choose(g.rules, g.observe(g.to_move))
         return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
 
     table = PlainTable(load_rules(preset), seat=0, seed=4, delay=0, console=console, input_fn=human, ascii_cards=True)
@@ -90,10 +90,10 @@ def test_the_family_plays_whole_games_in_the_terminal(preset, players):
     def human(prompt: str) -> str:
         session = holder["table"].session
         if session.decision is not None:
-            given = helper.choose(session.rules, session.observation())
+            given = helper.choose(session.rules, session.observe())
             return " ".join(str(c) for c in given.cards) if hasattr(given, "cards") else str(given)
         g = holder["table"].game
-        p = helper.choose(g.rules, g.observation(g.to_move))
+        p = helper.choose(g.rules, g.observe(g.to_move))
         return "pass" if p.is_pass else " ".join(str(c) for c in p.cards)
 
     out = io.StringIO()

@@ -105,8 +105,8 @@ def test_opponents_are_bots_by_name_or_instance_and_reseeded():
     mine = Lowest()
     env = gym_env("classic", opponents=[mine, "random", make("greedy")])
     play_episode(env, np.random.default_rng(1), seed=3)
-    assert mine.seen and all(o["seat"] == 1 for o in mine.seen)
-    assert all(set(o) >= {"hand", "history"} and len(o["hand"]) == o["hand_sizes"][1] for o in mine.seen)
+    assert mine.seen and all(o.seat == 1 for o in mine.seen)
+    assert all(o.hand.bit_count() == o.hand_sizes[1] for o in mine.seen)
     runs = []
     for _ in range(2):
         env = gym_env("classic", opponents="random")

@@ -89,7 +89,7 @@ def test_required_card_is_shown_to_its_holder_only():
     [(p, None) for p in PRESETS] + OTHER_TABLES + [(name, n) for name, (_r, n) in HOUSE_RULES.items()],
 )
 def test_fast_path_equals_the_reference_built_from_the_seats_observation(preset, players):
-    """Every seat's vector, at every position, is a function of ``Game.observation(seat)`` alone."""
+    """Every seat's vector, at every position, is a function of ``Game.observe(seat).to_json()`` alone."""
     env = raw_env(rules_of(preset), players)
 
     def check(env):
@@ -112,14 +112,14 @@ def test_other_table_sizes(players):
         seat = env.game.to_move
         v = env.observation_vector(seat)
         assert env.observation_space(env.agents[0])["observation"].contains(v)
-        assert np.array_equal(v, env.encoder.from_observation(env.game.observation(seat)))
+        assert np.array_equal(v, env.encoder.from_observation(env.game.observe(seat)))
 
     play_randomly(env, players, check)
 
 
 def resample_hidden(game, seat, rng):
     """Another deal consistent with everything ``seat`` has seen: the unseen cards shuffled among the others."""
-    obs = game.observation(seat)
+    obs = game.observe(seat).to_json()
     others = [s for s in range(game.n) if s != seat]
     known = {s: to_mask(obs["known_cards"].get(str(s), ())) for s in others}  # public: they stay put
     unseen = [c for s in others for c in bits(game.hand(s).mask & ~known[s])]
@@ -131,7 +131,7 @@ def resample_hidden(game, seat, rng):
         k = obs["hand_sizes"][s] - known[s].bit_count()
         hands[s] = known[s] | sum(1 << c for c in unseen[i : i + k])
         i += k
-    return position_from_observation(game.rules, obs, hands), hands
+    return position_from_observation(game.rules, game.observe(seat), hands), hands
 
 
 # publicly known cards have their own test below: Game.from_observation does not carry over which cards
@@ -231,7 +231,7 @@ def test_publicly_known_cards_show_until_played():
     env = raw_env(rules, n)
     env.reset(seed=1)
     dealer = 2  # the last seat deals and takes the 52nd card, shown to everyone
-    leftover = to_mask(env.game.observation(0)["known_cards"][str(dealer)])
+    leftover = to_mask(env.game.observe(0).to_json()["known_cards"][str(dealer)])
     assert leftover.bit_count() == 1 and env.game.hand(dealer).mask & leftover
     for seat in range(n):
         known = env.encoder.explain(env.observation_vector(seat))["known"]

@@ -222,7 +222,7 @@ def test_seeding_and_deal_options():
     a.reset(options={"game": mid})
     assert a.game.history == mid.history and a.game is not mid
     assert a.agent_selection == f"player_{mid.to_move}"
-    assert np.array_equal(a.observation_vector(0), a.encoder.from_observation(mid.observation(0)))
+    assert np.array_equal(a.observation_vector(0), a.encoder.from_observation(mid.observe(0)))
 
 
 def test_render_shows_public_state_and_the_hand_to_move():

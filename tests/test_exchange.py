@@ -19,6 +19,7 @@ from bigtwo.exchange import (
     roles_for,
 )
 from bigtwo.match import Match
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import list_presets
 
 HOUSE = load_rules("president")  # the house code with its mandatory trading (003 3.2)
@@ -34,13 +35,14 @@ def cs(text):
 
 
 def obs_for(ex, seat, rules):
-    """A minimal exchange observation, as the match builds it."""
-    return {
+    """A minimal exchange observation, as the match builds it (read from its JSON form)."""
+    data = {
         "phase": "exchange",
         "seat": seat,
         "hand": [str(c) for c in CardSet(ex.hand(seat))],
         "decision": ex.decision_for(seat),
     }
+    return Observation.from_json(data, rules)
 
 
 def refused(ex, answer, match):
@@ -255,13 +257,13 @@ def test_first_round_has_no_roles_and_later_rounds_do():
     greedy = _players(4)
     while m.round_index == 0:
         s = m.to_move
-        m.act(greedy[s].choose(m.rules, m.observation(s)))
+        m.apply(greedy[s].choose(m.rules, m.observe(s)))
     assert m.phase == "exchange"
     order = m.records[0].result.finishing_order
     assert m.current.roles[order[0]] == "president" and m.current.roles[order[-1]] == "bum"
-    obs = m.observation(order[-1])
+    obs = m.observe(order[-1]).to_json()
     assert obs["phase"] == "exchange" and obs["decision"]["kind"] == "surrender"
-    assert m.observation(order[0])["decision"] is None
+    assert m.observe(order[0]).to_json()["decision"] is None
 
 
 def _players(n, seed=0, kind="greedy"):
@@ -321,7 +323,7 @@ def test_exchanges_conserve_hands_and_hide_cards(case):
                 if e["type"] == "give" and (e.get("shown") or (e["to"] == s and e.get("seen"))):
                     knowledge[s] |= to_mask(e["cards"])
         for s in range(n):
-            seen = _cards_in(obs_for(ex, s, rules) | {"exchanges": ex.events_for(s)})
+            seen = _cards_in(obs_for(ex, s, rules).to_json() | {"exchanges": ex.events_for(s)})
             assert not seen & ~knowledge[s], f"seat {s} sees {CardSet(seen & ~knowledge[s])}"
     assert [ex.hands[s].bit_count() for s in range(n)] == [h.bit_count() for h in hands]
     union = 0
@@ -369,7 +371,7 @@ def test_random_choices_are_uniform_over_the_legal_ones():
     rng = random.Random(0)
     for must, hand in (("any", "3D 5C 7H 9S"), ("highest", "3D 9C 9H 9S")):
         decision = {"kind": "give", "count": 2, "must": must}
-        obs = {"phase": "exchange", "seat": 0, "hand": hand.split(), "decision": decision}
+        obs = Observation.from_json({"phase": "exchange", "seat": 0, "hand": hand.split(), "decision": decision}, rules)
         legal = legal_exchange_choices(rules, obs)
         counts = Counter(random_exchange_choice(rules, obs, rng) for _ in range(1200))
         assert set(counts) == set(legal)
@@ -392,6 +394,6 @@ def test_the_rules_that_exchange_before_the_first_round_are_the_ones_a_match_ask
     for seed in range(3):
         m = Match(rules, seed=seed, rounds=1)
         while m.phase == "deal":
-            m.act("keep", seat=m.to_move)
+            m.apply("keep", seat=m.to_move)
         assert (m.phase == "exchange") == exchanges_before_first_round(rules), (preset, seed)
     assert needs_match(rules) == (exchanges_before_first_round(rules) or bool(rules.horse_game))

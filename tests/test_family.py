@@ -152,9 +152,9 @@ def test_004_zsy_h3_leads_and_out_cards_are_face_up():
     # 004 Gameplay: "The remainder 'out' cards are shown face-up. The person with the H3 plays a hand containing
     # that card."
     g = Game(ZSY, players=4, seed=1)  # 54 cards: 13 each and 2 out
-    assert g.hand_sizes() == [13, 13, 13, 13] and len(parse_cards(" ".join(g.observation(0)["face_up"]))) == 2
+    assert g.hand_sizes() == [13, 13, 13, 13] and len(parse_cards(" ".join(g.observe(0).to_json()["face_up"]))) == 2
     for seat in range(4):
-        assert g.observation(seat)["face_up"] == g.observation(0)["face_up"]
+        assert g.observe(seat).to_json()["face_up"] == g.observe(0).to_json()["face_up"]
     if g.required_card is not None:
         assert str(g.required_card) == "3H"
 
@@ -164,7 +164,7 @@ def test_004_zsy_two_players_18_each_18_hidden():
     two = ZSY.replace(deal="fixed", hand_size=18, leftover="discard", min_players=2)
     g = Game(two, players=2, seed=4)
     assert g.hand_sizes() == [18, 18]
-    obs = g.observation(0)
+    obs = g.observe(0).to_json()
     assert obs["face_up"] == [] and sum(obs["hand_sizes"]) == 36
 
 
@@ -438,15 +438,15 @@ def test_two_deck_notation_matches_the_copy_in_hand():
         # 002 Variations: "give the kitty to the holder of the lowest diamond"
         ("lowest-diamond-holder", lambda g: True),
         # 002 Variations: "Some discard the extra cards."
-        ("discard", lambda g: g.hand_sizes() == [17, 17, 17] and g.observation(0)["face_up"] == []),
-        ("face-up", lambda g: g.hand_sizes() == [17, 17, 17] and len(g.observation(1)["face_up"]) == 1),
+        ("discard", lambda g: g.hand_sizes() == [17, 17, 17] and g.observe(0).to_json()["face_up"] == []),
+        ("face-up", lambda g: g.hand_sizes() == [17, 17, 17] and len(g.observe(1).to_json()["face_up"]) == 1),
     ],
 )
 def test_002_three_player_leftovers(leftover, check):
     rules = load_rules("classic").replace(leftover=leftover)
     for seed in range(8):
         g = Game(rules, players=3, seed=seed)
-        assert sum(g.hand_sizes()) + len(g.observation(0)["face_up"]) + (1 if leftover == "discard" else 0) == 52
+        assert sum(g.hand_sizes()) + len(g.observe(0).to_json()["face_up"]) + (1 if leftover == "discard" else 0) == 52
         assert check(g)
 
 
@@ -472,7 +472,7 @@ def test_003_floating_fifty_second_card():
         holder_has = "3D" in g.hand(big) or "3C" in g.hand(big)
         assert holder_has
         others = [s for s in range(3) if s != big]
-        known = g.observation(others[0])["known_cards"]
+        known = g.observe(others[0]).to_json()["known_cards"]
         assert str(big) in known and len(known[str(big)]) == 1  # shown face up before it was claimed
 
 
@@ -486,7 +486,7 @@ def test_002_leftover_swap_offer():
     holder = g.to_move
     g.swap_leftover()
     assert offer.issubset(g.hand(holder)) and "3D" not in g.hand(holder)
-    assert "3D" in g.observation(0)["face_up"]
+    assert "3D" in g.observe(0).to_json()["face_up"]
     assert g.required_card is None or "3D" not in str(g.required_card)
     with pytest.raises(IllegalPlay):
         g.swap_leftover()
@@ -500,7 +500,7 @@ def test_002_ghost_hand():
     assert g.hand_sizes() == [13, 13, 13]
     ghost = set(parse_cards(" ".join(["3D"]))) and None
     for seat in range(3):
-        obs = g.observation(seat)
+        obs = g.observe(seat).to_json()
         shown = set(obs["hand"]) | set(obs["face_up"])
         assert len(shown) == 13 and ghost is None
 
@@ -520,7 +520,7 @@ def test_two_players_draw_on_every_pass():
     before = len(g.hand(other))
     g.pass_turn()
     assert len(g.hand(other)) == before + 1 and g.stock_size == 25
-    assert g.observation(first)["history"][-1]["note"] == "drew"
+    assert g.observe(first).to_json()["history"][-1]["note"] == "drew"
     g.undo()
     assert len(g.hand(other)) == before and g.stock_size == 26
 
@@ -650,7 +650,7 @@ def test_002_last_card_call_and_penalty():
     called, forgot = play_out(True), play_out(False)
     assert called.result.scores[0] > 0
     assert forgot.result.scores[0] < 0 and forgot.result.scores[1:] == [0, 0]
-    assert called.observation(1)["history"][3]["note"] == "called"
+    assert called.observe(1).to_json()["history"][3]["note"] == "called"
 
 
 def test_every_reason_is_words_for_every_kind_with_wild_jokers():

@@ -21,7 +21,7 @@ def fingerprint(g: Game):
         len(g.history),
         g.required_card,
         g.is_over,
-        json.dumps([g.observation(s) for s in range(g.n)], sort_keys=True),
+        json.dumps([g.observe(s).to_json() for s in range(g.n)], sort_keys=True),
     )
 
 
@@ -257,7 +257,7 @@ def test_undo_back_to_the_deal():
 
 def test_observation_is_json_and_holds_only_the_seat_s_own_hand():
     g = Game("classic", seed=9)
-    obs = g.observation(2)
+    obs = g.observe(2).to_json()
     json.dumps(obs)
     assert obs["hand"] == [str(c) for c in g.rules.sort_cards(g.hand(2))]
     text = json.dumps(obs)

@@ -37,8 +37,6 @@ LAYERS = {
     "__main__": 16,
     "lab": 16,  # the research pipelines (`bigtwo lab`): above the product, which never imports them
 }
-# the one upward import kept on purpose: the deprecated Game.from_observation hands over to positions
-ALLOWED = {("game", "positions")}
 
 
 def unit(module: str) -> str:
@@ -79,7 +77,7 @@ def test_layers_import_downward_only():
             continue
         for module in runtime_imports(ast.parse(path.read_text())):
             there = unit(module)
-            if there in ("bigtwo", here) or (here, there) in ALLOWED:
+            if there in ("bigtwo", here):
                 continue
             if LAYERS[there] > LAYERS[here]:
                 upward.append(f"{path.relative_to(SRC)} imports {module}")

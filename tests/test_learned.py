@@ -65,7 +65,7 @@ def test_game_path_equals_observation_path(name):
         while not g.is_over:
             for seat in range(g.n):
                 fast = info_from_game(g, seat, 5)
-                slow = info_from_observation(rules, g.observation(seat), 5)
+                slow = info_from_observation(rules, g.observe(seat), 5)
                 assert fast == slow
                 assert np.array_equal(enc.encode(fast), enc.encode(slow))
             g.play(rng.choice(g.legal_plays()))
@@ -179,7 +179,7 @@ def test_learned_bot_with_given_weights_plays_legal_games(name, tmp_path):
     for seed in range(2):
         g = Game(rules, seed=seed)
         while not g.is_over:
-            g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))  # an illegal play raises
+            g.play(bots[g.to_move].choose(rules, g.observe(g.to_move)))  # an illegal play raises
 
 
 def test_a_weights_file_is_read_once_until_it_changes(tmp_path):
@@ -188,21 +188,21 @@ def test_a_weights_file_is_read_once_until_it_changes(tmp_path):
     first, second = make("learned", weights=str(path)), make("learned", weights=str(tmp_path / "." / "w.npz"))
     assert first._custom is second._custom  # a bot a seat a game: one read of the file
     g = Game(rules, seed=5)
-    before = first.choose(rules, g.observation(g.to_move))
+    before = first.choose(rules, g.observe(g.to_move))
     random_policy(rules, 4, seed=4).save(path)  # other weights, same size: the time tells them apart
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
     third = make("learned", weights=str(path))
     assert third._custom is not first._custom
     assert np.array_equal(third._custom.layers()[0][0], QPolicy.load(path).layers()[0][0])
-    assert first.choose(rules, g.observation(g.to_move)) == before  # a bot keeps the weights it was built with
+    assert first.choose(rules, g.observe(g.to_move)) == before  # a bot keeps the weights it was built with
 
 
 def test_learned_bot_refuses_weights_for_another_table(tmp_path):
     path = random_policy(load_rules("classic"), 4).save(tmp_path / "w.npz")
     g = Game("indonesia", seed=1)  # another straight table: no renaming of suits makes it classic
     with pytest.raises(BigTwoError, match="trained for 'classic' with 4 players"):
-        make("learned", weights=str(path)).choose(g.rules, g.observation(g.to_move))
+        make("learned", weights=str(path)).choose(g.rules, g.observe(g.to_move))
 
 
 @pytest.mark.parametrize("players", [4, 3])
@@ -270,15 +270,15 @@ def test_a_network_knows_its_rules_by_their_settings_not_their_name(tmp_path):
         g = Game(rules, seed=2)
         bot = make("learned", weights=str(path))
         if rules is renamed:
-            assert bot.choose(rules, g.observation(g.to_move)) in g.legal_plays()
+            assert bot.choose(rules, g.observe(g.to_move)) in g.legal_plays()
             continue
         with pytest.raises(
             BigTwoError,
             match=r"trained for 'classic' with 4 players under other settings \(these "
             r"differ: suit_order\)",
         ):
-            bot.choose(rules, g.observation(g.to_move))
-        assert g.observation(g.to_move) == Game(rules, seed=2).observation(g.to_move)  # nothing moved
+            bot.choose(rules, g.observe(g.to_move))
+        assert g.observe(g.to_move).to_json() == Game(rules, seed=2).observe(g.to_move).to_json()  # nothing moved
 
 
 def test_a_renamed_preset_plays_with_the_shipped_network_and_a_changed_one_is_refused():
@@ -290,7 +290,7 @@ def test_a_renamed_preset_plays_with_the_shipped_network_and_a_changed_one_is_re
     assert classic.replace(suit_order="CDHS").settings_presets() == ()
     assert policy_for(renamed, 4) is policy_for(classic, 4) is policy_for(load_rules("hong-kong"), 4)
     g = Game(renamed, seed=4)
-    assert make("learned").choose(renamed, g.observation(g.to_move)) in g.legal_plays()
+    assert make("learned").choose(renamed, g.observe(g.to_move)) in g.legal_plays()
     with pytest.raises(BigTwoError, match=r"'classic' were trained on the preset's own rules.*\(suit_order\)"):
         policy_for(classic.replace(suit_order="CDHS"), 4)
     with pytest.raises(BigTwoError, match=r"no weights for 'our-rules' with 2 players"):
@@ -335,14 +335,14 @@ def test_learned_bot_names_the_tables_it_has_weights_for():
     uncovered = next(p for p in ("indonesia", "winner", "tien-len") if (p, 4) not in covered)
     g = Game(uncovered, seed=1)
     with pytest.raises(BigTwoError, match=f"no weights for '{uncovered}' with 4 players; it has weights for") as e:
-        make("learned").choose(g.rules, g.observation(g.to_move))
+        make("learned").choose(g.rules, g.observe(g.to_move))
     for preset, players in covered:
         assert f"{preset} with {players} players" in str(e.value)
     house = load_rules("classic").replace(suit_order="CDHS")
     if ("classic", 4) in covered:
         g = Game(house, seed=1)
         with pytest.raises(BigTwoError, match="rules differ"):
-            make("learned").choose(house, g.observation(g.to_move))
+            make("learned").choose(house, g.observe(g.to_move))
 
 
 SHIPPED = sorted(shipped_weights())
@@ -355,7 +355,7 @@ def test_shipped_weights_play_whole_games_legally(preset, players):
     for seed in range(3):
         g = Game(rules, players=players, seed=seed)
         while not g.is_over:
-            g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))
+            g.play(bots[g.to_move].choose(rules, g.observe(g.to_move)))
 
 
 @pytest.mark.parametrize("name,players,seed,actions", [c for c in HIDDEN_CASES if c[0] == "classic"])
@@ -371,8 +371,8 @@ def test_learned_choice_does_not_depend_on_hidden_cards(name, players, seed, act
             continue
         seat = g.to_move
         twin = scrambled(g, seat, rng)
-        obs, obs2 = g.observation(seat), twin.observation(seat)
-        assert obs == obs2
+        obs, obs2 = g.observe(seat), twin.observe(seat)
+        assert obs.to_json() == obs2.to_json()
         assert make("learned").choose(rules, obs) == make("learned").choose(rules, obs2)
         # and the fast path the trainer uses reads the same from both games
         assert info_from_game(g, seat, 8) == info_from_game(twin, seat, 8)
@@ -427,14 +427,14 @@ def test_learned_bot_answers_exchanges_with_the_base_default():
     learned, heuristic = make("learned"), make("heuristic")
     decisions = 0
     while not m.is_over:
-        obs = m.observation(m.to_move)
-        if obs["phase"] == "exchange":
+        obs = m.observe(m.to_move)
+        if obs.phase == "exchange":
             choice = learned.choose(rules, obs)
             assert m.exchange.why_not(choice) is None
             decisions += 1
         else:
             choice = heuristic.choose(rules, obs)
-        m.act(choice)
+        m.apply(choice)
     assert decisions
 
 

@@ -32,7 +32,7 @@ def test_a_match_is_a_sequence_of_scored_rounds():
     assert m.totals == running and sum(m.totals) == 0
     assert m.standings()[0] == max(range(4), key=lambda s: (m.totals[s], -m.places[s]))
     with pytest.raises(BigTwoError, match="over"):
-        m.act("pass")
+        m.apply("pass")
 
 
 def test_the_first_round_is_the_game_of_the_same_seed():
@@ -59,13 +59,13 @@ def test_previous_winner_leads_freely():
     assert m.current.first is None and m.game.required_card is not None
     p = bots(4)
     while m.round_index == 0:
-        m.act(p[m.to_move].choose(rules, m.observation(m.to_move)))
+        m.apply(p[m.to_move].choose(rules, m.observe(m.to_move)))
     winner = m.records[0].result.winner
     assert m.current.first == winner and m.to_move == winner and m.game.required_card is None
     # the lead card's holder leads again under the default rule
     m2 = Match(CLASSIC, players=4, seed=5, rounds=2)
     while m2.round_index == 0:
-        m2.act(p[m2.to_move].choose(CLASSIC, m2.observation(m2.to_move)))
+        m2.apply(p[m2.to_move].choose(CLASSIC, m2.observe(m2.to_move)))
     holder = next(s for s in range(4) if to_mask("3D") & m2.current.hands[s])
     assert m2.to_move == holder and str(m2.game.required_card) == "3D"
 
@@ -168,18 +168,18 @@ def test_bad_answers_leave_the_match_unchanged():
     rules = CLASSIC.replace(exchange="pass-around")
     m = Match(rules, players=4, seed=3, rounds=1)
     seat = m.to_move
-    before = m.observation(seat)
+    before = m.observe(seat).to_json()
     with pytest.raises(IllegalExchange, match="exactly 3 cards"):
-        m.act(CardSet(to_mask(before["hand"][:2])))
+        m.apply(CardSet(to_mask(before["hand"][:2])))
     with pytest.raises(BigTwoError, match=f"seat {(seat + 1) % 4} is not to move"):
-        m.act(before["hand"][:3], seat=(seat + 1) % 4)
-    assert m.observation(seat) == before
+        m.apply(before["hand"][:3], seat=(seat + 1) % 4)
+    assert m.observe(seat).to_json() == before
     m.play_out(bots(4))
     m = Match(CLASSIC, players=4, seed=3, rounds=1)
-    before = m.observation(m.to_move)
+    before = m.observe(m.to_move).to_json()
     with pytest.raises(IllegalPlay):
-        m.act("pass")
-    assert m.observation(before["seat"]) == before
+        m.apply("pass")
+    assert m.observe(before["seat"]).to_json() == before
 
 
 def test_observations_carry_the_phase_and_hide_other_hands():
@@ -190,7 +190,7 @@ def test_observations_carry_the_phase_and_hide_other_hands():
     while not m.is_over:
         s = m.to_move
         for seat in range(4):
-            obs = m.observation(seat)
+            obs = m.observe(seat).to_json()
             phases.add(obs["phase"])
             if obs["phase"] == "exchange":
                 own = to_mask(obs["hand"])
@@ -199,9 +199,9 @@ def test_observations_carry_the_phase_and_hide_other_hands():
                     if seat not in (e["from"], e["to"]):
                         assert "cards" not in e
                 assert (obs["decision"] is not None) == (seat == s)
-        m.act(p[s].choose(rules, m.observation(s)))
+        m.apply(p[s].choose(rules, m.observe(s)))
     assert phases == {"exchange", "play"}
-    assert m.observation(0)["phase"] == "over"
+    assert m.observe(0).to_json()["phase"] == "over"
 
 
 def test_team_ties_go_to_five_card_shootouts():
@@ -267,10 +267,10 @@ def test_hidden_cards_over_whole_matches():
                 for _s, play in g.history:
                     played |= play.mask
             seat = rng.randrange(n)
-            seen = _cards_in(m.observation(seat))
+            seen = _cards_in(m.observe(seat).to_json())
             assert not seen & ~(k[seat] | played), f"seat {seat} sees {CardSet(seen & ~(k[seat] | played))}"
             s = m.to_move
-            m.act(p[s].choose(rules, m.observation(s)))
+            m.apply(p[s].choose(rules, m.observe(s)))
 
 
 def _cards_in(obj, key=None):

@@ -28,11 +28,11 @@ def scripted_table(preset, rounds=5, seed=4, players=None, **changes):
 
     def human(prompt: str) -> str:
         m = holder["table"].match
-        obs = m.observation(0)
-        if obs["phase"] == "exchange":
+        obs = m.observe(0)
+        if obs.phase == "exchange":
             if not typed["bad exchange"]:
                 typed["bad exchange"] = True
-                return "2S 2H 2D 2C AS" if obs["decision"]["kind"] != "ask" else "what are your three highest cards"
+                return "2S 2H 2D 2C AS" if obs.decision.kind != "ask" else "what are your three highest cards"
             typed["exchanges"] += 1
             choice = rng.choice(legal_exchange_choices(m.rules, obs))
             if isinstance(choice, str):

@@ -32,7 +32,7 @@ def test_observation_history_equals_a_rebuild(seed, rules):
     games = [game]
     while not game.is_over:
         seat = rng.randrange(game.n)
-        assert game.observation(seat)["history"] == history_from_scratch(game)
+        assert game.observe(seat).to_json()["history"] == history_from_scratch(game)
         roll = rng.random()
         if roll < 0.15 and game.history:
             game.undo()
@@ -42,14 +42,14 @@ def test_observation_history_equals_a_rebuild(seed, rules):
         else:
             game.play(rng.choice(game.legal_plays()))
     for g in games:
-        assert g.observation(0)["history"] == history_from_scratch(g)
+        assert g.observe(0).to_json()["history"] == history_from_scratch(g)
 
 
 def test_callers_own_the_history_they_are_given():
     game = Game("classic", seed=4)
     game.play(game.legal_plays()[0])
-    first = game.observation(0)
+    first = game.observe(0).to_json()
     first["history"][0]["cards"].append("2S")
     first["history"][0]["seat"] = 3
     first["history"].append({})
-    assert game.observation(0)["history"] == history_from_scratch(game)
+    assert game.observe(0).to_json()["history"] == history_from_scratch(game)

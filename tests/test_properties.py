@@ -73,7 +73,7 @@ def check_observations(g: Game):
     for _s, p in g.history:
         played |= p.mask
     for seat in range(g.n):
-        obs = g.observation(seat)
+        obs = g.observe(seat).to_json()
         known = obs.pop("known_cards")
         for other, cards in known.items():  # shown to everyone (e.g. a leftover claimed face up): still held
             assert {str(c) for c in g.hand(int(other))} >= set(cards)
@@ -149,7 +149,7 @@ def test_undo_restores_the_exact_state(game, k):
             break
         g.play(rng.choice(g.legal_plays()))
     before = state(g)
-    obs_before = [g.observation(s) for s in range(g.n)]
+    obs_before = [g.observe(s).to_json() for s in range(g.n)]
     done = 0
     for _ in range(k):
         if g.is_over:
@@ -159,7 +159,7 @@ def test_undo_restores_the_exact_state(game, k):
     for _ in range(done):
         g.undo()
     assert state(g) == before
-    assert [g.observation(s) for s in range(g.n)] == obs_before
+    assert [g.observe(s).to_json() for s in range(g.n)] == obs_before
 
 
 @settings(max_examples=80)
@@ -175,9 +175,9 @@ def test_from_observation_rebuilds_the_observed_position(game):
     if g.is_over:
         return
     seat = g.to_move
-    obs = g.observation(seat)
+    obs = g.observe(seat)
     rebuilt = position_from_observation(g.rules, obs, [g.hand(s) for s in range(g.n)])
-    assert rebuilt.observation(seat) == obs
+    assert rebuilt.observe(seat) == obs
     assert rebuilt.legal_plays() == g.legal_plays()
     before = state(g)
     twin = g.clone()

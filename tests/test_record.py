@@ -144,7 +144,7 @@ def test_last_card_calls_are_recorded_in_games_and_matches():
     m = Match(rules, seed=3, rounds=2)
     rng = random.Random(3)
     while not m.is_over:
-        m.act(rng.choice(m.legal_actions()), call_last_card=rng.random() < 0.5)
+        m.apply(rng.choice(m.legal_actions()), call_last_card=rng.random() < 0.5)
     round_trip(m)
 
 

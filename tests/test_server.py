@@ -205,7 +205,7 @@ def test_a_token_cannot_act_for_another_seat(server):
     mover = room.match.to_move
     other = (mover + 1) % 4
     before = snapshot(room)
-    hand = room.match.observation(mover)["hand"]
+    hand = room.match.observe(mover).to_json()["hand"]
     # another seat's token, naming the seat to move
     r = httpx.post(
         f"{server.url}/api/rooms/{rid}/actions",
@@ -246,7 +246,7 @@ def test_a_token_cannot_act_for_another_seat(server):
         f"{server.url}/api/rooms/{rid}/actions",
         json={
             "type": "play",
-            "cards": [str(c) for c in make("greedy").choose(room.rules, room.match.observation(mover)).cards],
+            "cards": [str(c) for c in make("greedy").choose(room.rules, room.match.observe(mover)).cards],
         },
         headers=auth(tokens[mover]),
     )
@@ -258,10 +258,10 @@ def test_malformed_illegal_and_out_of_turn_messages_change_nothing(server):
     rid = made["room"]["id"]
     room = server.rooms.rooms[rid]
     mover = room.match.to_move
-    hand = room.match.observation(mover)["hand"]
-    not_mine = next(c for c in room.match.observation((mover + 1) % 4)["hand"])
+    hand = room.match.observe(mover).to_json()["hand"]
+    not_mine = next(c for c in room.match.observe((mover + 1) % 4).to_json()["hand"])
     game = room.match.game
-    lowest = room.match.observation(mover)["required_card"]
+    lowest = room.match.observe(mover).to_json()["required_card"]
     wrong_combo = [c for c in hand if c != lowest][:2]  # two unrelated cards, or a pair missing the lead card
     bad_messages = [
         ("not json at all", "bad message"),
@@ -348,8 +348,8 @@ def prepared_matches() -> list[tuple[Ruleset, int, list[tuple[int, Any]]]]:
         moves = []
         while m.phase != "exchange":
             seat = m.to_move
-            moves.append((seat, greedy.choose(m.rules, m.observation(seat))))
-            m.act(moves[-1][1], seat=seat)
+            moves.append((seat, greedy.choose(m.rules, m.observe(seat))))
+            m.apply(moves[-1][1], seat=seat)
         out.append((m.rules, 2, moves))
     return out
 
@@ -358,7 +358,7 @@ def prepared(which: int) -> Match:
     rules, seed, moves = PREPARED[which]
     m = Match(rules, players=4, seed=seed, rounds=3)
     for seat, choice in moves:
-        m.act(choice, seat=seat)
+        m.apply(choice, seat=seat)
     return m
 
 
@@ -398,7 +398,7 @@ def test_any_client_message_is_obeyed_or_refused_in_words(raw, which):
     if phase_of(msg) != m.phase:
         return  # refused by the room before the engine is asked (see the malformed-messages test)
     try:
-        m.act(answer, seat=m.to_move)
+        m.apply(answer, seat=m.to_move)
     except BigTwoError as e:  # the room answers these in words (422), and the match is as it was
         assert str(e) and json.dumps(m.to_dict(), sort_keys=True) == before
 
@@ -436,7 +436,7 @@ def test_no_message_of_whole_games_shows_a_hidden_card(server, preset, changes, 
             assert msg["match"]["hand"] == [] and msg["match"]["decision"] is None
     # the audit itself can fail: a view of seat 0 sent to seat 1 would be caught
     leaky = Transcript([(1, json.dumps(room_view_of_seat0(room)))])
-    if any(room.match.observation(0)["hand"]):
+    if any(room.match.observe(0).to_json()["hand"]):
         with pytest.raises(AssertionError, match="shows"):
             audit_hidden_cards(room, leaky)
 
@@ -444,7 +444,7 @@ def test_no_message_of_whole_games_shows_a_hidden_card(server, preset, changes, 
 def room_view_of_seat0(room) -> dict:
     """A view at the start of the game for seat 0 (used to show the audit catches a leak)."""
     m = Match(room.rules, players=room.players, seed=room.seed, rounds=room.rounds)
-    return {"seq": 0, "match": m.observation(0)}
+    return {"seq": 0, "match": m.observe(0).to_json()}
 
 
 # --- bots, records, replays ------------------------------------------------------------------------------------
@@ -518,7 +518,7 @@ def test_pause_and_replacing_a_disconnected_player_by_a_bot(server):
     assert httpx.post(f"{server.url}/api/rooms/{rid}/pause", headers=auth(tokens[0])).status_code == 403
     r = httpx.post(f"{server.url}/api/rooms/{rid}/pause", headers=auth(host))
     assert r.status_code == 200 and r.json()["status"] == "paused"
-    cards = [str(c) for c in make("greedy").choose(room.rules, room.match.observation(mover)).cards]
+    cards = [str(c) for c in make("greedy").choose(room.rules, room.match.observe(mover)).cards]
     r = httpx.post(
         f"{server.url}/api/rooms/{rid}/actions", json={"type": "play", "cards": cards}, headers=auth(tokens[mover])
     )
@@ -593,7 +593,7 @@ def test_the_score_table_break_between_rounds(server):
     greedy = make("greedy")
     while room.match.round_index == 0:
         if room.match.to_move == 0:
-            obs = room.match.observation(0)
+            obs = room.match.observe(0)
             httpx.post(
                 f"{server.url}/api/rooms/{rid}/actions",
                 json=message_for(greedy.choose(rules, obs), room.seq),
@@ -628,7 +628,7 @@ def play_some(base: str, rid: str, tokens: list[str], room, moves: int) -> None:
     with httpx.Client(base_url=base) as client:
         for _ in range(moves):
             seat = room.match.to_move
-            choice = chooser.choose(room.rules, room.match.observation(seat))
+            choice = chooser.choose(room.rules, room.match.observe(seat))
             r = client.post(f"/api/rooms/{rid}/actions", json=message_for(choice, room.seq), headers=auth(tokens[seat]))
             assert r.status_code == 200, r.text
 
@@ -714,7 +714,7 @@ def test_a_move_the_database_refuses_is_not_made(server):
     journal._commit = commit
     before = snapshot(room)
     mover = room.match.to_move
-    choice = make("greedy").choose(room.rules, room.match.observation(mover))
+    choice = make("greedy").choose(room.rules, room.match.observe(mover))
     r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=message_for(choice, 0), headers=auth(tokens[mover]))
     assert r.status_code == 503 and "could not save this move, so it was not made" in r.json()["detail"]
     assert snapshot(room) == before  # the engine's state was rebuilt from the database
@@ -879,7 +879,7 @@ def test_a_restart_during_the_score_table_keeps_the_break(tmp_path):
         with httpx.Client(base_url=first.url) as client:
             while room.match.round_index == 0:
                 if room.match.to_move == 0:
-                    choice = greedy.choose(room.rules, room.match.observation(0))
+                    choice = greedy.choose(room.rules, room.match.observe(0))
                     client.post(
                         f"/api/rooms/{rid}/actions", json=message_for(choice, room.seq), headers=auth(made["token"])
                     )

@@ -427,7 +427,7 @@ def revocation_race(database: str, trials: int) -> None:
                     if room.match.is_over:
                         break
                     seat = room.match.to_move
-                    choice = greedy.choose(room.rules, room.match.observation(seat))
+                    choice = greedy.choose(room.rules, room.match.observe(seat))
                     move = c.post(
                         f"/api/rooms/{rid}/actions", json=message_for(choice, room.seq), headers=auth(tokens[seat])
                     )
@@ -480,7 +480,7 @@ def test_a_wrong_hello_detaches_a_seated_connection(tmp_path):
         room = live.rooms.rooms[rid]
         mover = room.match.to_move
         token = made["token"] if mover == 0 else bob["token"]
-        choice = make("greedy").choose(room.rules, room.match.observation(mover))
+        choice = make("greedy").choose(room.rules, room.match.observe(mover))
 
         async def main() -> list[dict]:
             got: list[dict] = []
@@ -663,7 +663,7 @@ def test_a_seat_flooding_chat_help_and_rematch_costs_bounded_work_in_words(tmp_p
             seat = room.match.to_move
             if seat in (0, 1):
                 token = made["token"] if seat == 0 else bob["token"]
-                body = message_for(greedy.choose(room.rules, room.match.observation(seat)), room.seq)
+                body = message_for(greedy.choose(room.rules, room.match.observe(seat)), room.seq)
                 httpx.post(f"{live.url}/api/rooms/{rid}/actions", json=body, headers=auth(token))
             time.sleep(0.005)
         assert room.match.is_over
@@ -725,7 +725,7 @@ def test_at_a_table_of_large_hands_bots_and_help_work_off_the_event_loop(tmp_pat
         while moved < 4 and not room.match.is_over and time.monotonic() < deadline:
             seq = room.seq
             if room.match.to_move == 0 and room.match.pending is None:
-                body = message_for(greedy.choose(room.rules, room.match.observation(0)), seq)
+                body = message_for(greedy.choose(room.rules, room.match.observe(0)), seq)
                 r = httpx.post(f"{live.url}/api/rooms/{rid}/actions", json=body, headers=auth(made["token"]))
                 assert r.status_code == 200 or "moved on" in r.text, r.text  # (the server's thread moved)
                 moved += r.status_code == 200

@@ -30,6 +30,7 @@ from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
+from bigtwo.observation import Observation
 from bigtwo.positions import position_from_observation
 from bigtwo.record import read_record, replay
 from bigtwo.server import store
@@ -165,7 +166,7 @@ def reason_for(rules, obs, cards: list[str]) -> str | None:
         else:
             hands.append(CardSet.from_mask(sum(1 << i for i in unseen[:size])))
             unseen = unseen[size:]
-    return position_from_observation(rules, obs, hands).why_not(" ".join(cards))
+    return position_from_observation(rules, Observation.from_json(obs, rules), hands).why_not(" ".join(cards))
 
 
 def click_cards(page, cards: list[str]) -> None:
@@ -196,7 +197,7 @@ def take_turn(page, rules, on_break=None) -> str:
             page.click("#continue")
         wait_for_view(page, "(v, s) => !v.break || v.break.ready.includes(s)", view["you"]["seat"])
         return "break"
-    choice = make("greedy").choose(rules, g)
+    choice = make("greedy").choose(rules, Observation.from_json(g, rules))
     try:
         act(page, g, choice)
         wait_for_view(page, "(v, s) => v.seq > s", view["seq"], timeout=15000)
@@ -1253,7 +1254,7 @@ def test_a_stealing_presidents_questions_read_as_cards_and_the_hint_picks_its_qu
         if d is not None and d["kind"] == "ask":
             break
         body = {"type": "exchange", "cards": [], "seq": view["seq"]} if d and d["kind"] == "surrender" else None
-        body = body or message_for(greedy.choose(rules, view["match"]), view["seq"])
+        body = body or message_for(greedy.choose(rules, Observation.from_json(view["match"], rules)), view["seq"])
         r = httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=body, headers=auth(tokens[seat]))
         assert r.status_code == 200, r.text
     else:

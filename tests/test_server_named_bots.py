@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.registry import register_spec, unregister
+from bigtwo.bots.named import register_spec, unregister
 from bigtwo.bots.simple import GreedyBot
 from bigtwo.cli import app
 from bigtwo.server.settings import Settings

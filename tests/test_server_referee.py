@@ -79,7 +79,7 @@ def started(ref: Referee) -> Referee:
 
 
 def lowest(ref: Referee, seat: int) -> Any:
-    return make("greedy").choose(ref.rules, ref.match.observation(seat))
+    return make("greedy").choose(ref.rules, ref.match.observe(seat))
 
 
 def test_the_move_timer_and_a_bots_pause_are_deadlines_on_the_injected_clock():

@@ -11,6 +11,7 @@ import websockets
 
 from bigtwo import Match
 from bigtwo.bots import make
+from bigtwo.observation import Observation
 from tests.server_support import ServerProcess, auth, create_room, free_port, message_for, rules_of
 
 
@@ -31,7 +32,9 @@ async def play_until(ws_url: str, rid: str, token: str, views: list[dict], stop)
             g = msg["match"]
             if g["to_move"] == 0 and acted != msg["seq"] and msg["room"]["status"] == "playing":
                 acted = msg["seq"]
-                await ws.send(json.dumps(message_for(greedy.choose(rules, g), msg["seq"])))
+                await ws.send(
+                    json.dumps(message_for(greedy.choose(rules, Observation.from_json(g, rules)), msg["seq"]))
+                )
 
 
 def stored(database: str) -> list[tuple[int, int, str]]:
@@ -91,10 +94,10 @@ def test_killing_the_server_mid_game_loses_no_action(tmp_path):
     views = {v["seq"]: v for v in before + after}
     for seq in range(len(kept) + 1):
         if seq in views:
-            obs = m.observation(0)
+            obs = m.observe(0).to_json()
             assert views[seq]["match"]["hand"] == obs["hand"], seq
             assert views[seq]["match"].get("history") == obs.get("history"), seq
             assert views[seq]["match"]["totals"] == obs["totals"], seq
         if seq < len(kept):
-            m.act(kept[seq][2], seat=kept[seq][1])
+            m.apply(kept[seq][2], seat=kept[seq][1])
     assert m.is_over and m.totals == final["match"]["totals"]

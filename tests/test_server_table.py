@@ -24,6 +24,7 @@ from bigtwo.bots import make
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.legal import legal_plays_from_observation
 from bigtwo.match import Match
+from bigtwo.observation import Observation
 from bigtwo.server import store
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.messages import EMOTES, parse_client_message
@@ -423,7 +424,7 @@ def test_hint_explain_and_legal_answer_the_asker_alone_in_words(server):
                 p.mask for p in plays
             ]
             assert legal["text"] == f"{len(plays)} legal plays"
-            hand = room.match.observation(0)["hand"]
+            hand = room.match.observe(0).to_json()["hand"]
             bad = await ann.ask({"type": "explain", "cards": [hand[-1]]})
             assert not bad["ok"] and "3♦" in bad["text"] and "3D" not in bad["text"]
             good = await ann.ask({"type": "explain", "cards": ["3D"]})
@@ -431,7 +432,7 @@ def test_hint_explain_and_legal_answer_the_asker_alone_in_words(server):
             not_yours = await bob.ask({"type": "hint"})
             assert not not_yours["ok"] and "not your turn" in not_yours["text"]
             # out of turn, a single card is only itself; a combination is still named
-            bobs = room.match.observation(1)["hand"]
+            bobs = room.match.observe(1).to_json()["hand"]
             single = await bob.ask({"type": "explain", "cards": [bobs[-1]]})
             assert not single["ok"] and single["text"] == "It is not your turn."
             pair = next([a, b] for i, a in enumerate(bobs) for b in bobs[i + 1 :] if a[:-1] == b[:-1])
@@ -528,7 +529,7 @@ def play_out(server, rid: str, tokens: list[str | None], rules) -> None:
             if g["is_over"]:
                 return
             if g["to_move"] == seat and not view["break"]:
-                body = message_for(greedy.choose(rules, g), view["seq"])
+                body = message_for(greedy.choose(rules, Observation.from_json(g, rules)), view["seq"])
                 httpx.post(f"{server.url}/api/rooms/{rid}/actions", json=body, headers=auth(token))
         time.sleep(0.01)
     raise AssertionError("the match did not end")
@@ -596,7 +597,7 @@ def test_a_rematch_table_closed_or_expired_before_it_starts_is_no_rematch_any_mo
         await room.change_seat(host, 3, "open", None)  # Di left: her seat is open, the server moves for it
         while not room.match.is_over:
             seat = room.match.to_move
-            answer = greedy.choose(room.rules, room.match.observation(seat))
+            answer = greedy.choose(room.rules, room.match.observe(seat))
             if seat == 3:
                 await room.submit(seat, answer, "timer")
             else:
@@ -688,7 +689,7 @@ def test_no_chat_help_or_view_of_a_whole_match_shows_a_hidden_card(server):
                         await me.send({"type": "chat", **line})
                     kind = rng.choice(["hint", "legal", "explain"])
                     await me.send({"type": kind, **({"cards": g["hand"][:2]} if kind == "explain" else {})})
-                    await me.send(message_for(chooser.choose(rules, g), msg["seq"]))
+                    await me.send(message_for(chooser.choose(rules, Observation.from_json(g, rules)), msg["seq"]))
                 msg = await me.until(lambda m: m["type"] == "view", 60)
 
     async def run() -> None:

@@ -1,4 +1,4 @@
-"""The default opponent: the strongest bot that answers within the table's delay (bots/registry.py)."""
+"""The default opponent: the strongest bot that answers within the table's delay (bots/strength.py, strength.toml)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 
 from bigtwo import load_rules
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.registry import (
+from bigtwo.bots.registry import cannot_play
+from bigtwo.bots.strength import (
     ISEARCH,
     LEARNED,
     QUICK,
@@ -14,7 +15,6 @@ from bigtwo.bots.registry import (
     STRENGTH,
     TABLE_STRENGTH,
     UNNOTICED_SECONDS,
-    cannot_play,
     strongest_bot,
 )
 from bigtwo.cli.session import TableSession

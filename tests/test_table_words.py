@@ -177,7 +177,8 @@ def test_every_bot_a_player_can_pick_is_said_in_one_plain_sentence():
     """The browser's seat menu and ``bigtwo bots`` describe each bot in a player's words: one whole sentence
     (the first line of a docstring cut the learned bot's mid-sentence), no code markup, no citations."""
     import bigtwo.bots  # noqa: F401  (the built-in bots register themselves)
-    from bigtwo.bots.registry import BOTS, bot_words, register_spec, unregister
+    from bigtwo.bots.named import register_spec, unregister
+    from bigtwo.bots.registry import BOTS, bot_words
 
     for name in BOTS:
         words = bot_words(name)
@@ -283,7 +284,7 @@ def test_the_winner_of_the_last_round_leads_in_agreement_with_its_subject():
         me = make("greedy", seed=seed)
         while not s.is_over:
             if s.human_to_move:
-                s.act(me.choose(s.rules, s.observation()))
+                s.act(me.choose(s.rules, s.observe()))
             else:
                 s.bot_step()
         said += [line for line in s.log if "won the last round" in line]

@@ -88,7 +88,7 @@ def test_exported_weights_drive_the_learned_bot(tmp_path):
     bots = [make("learned", weights=str(path)) for _ in range(4)]
     g = Game(rules, seed=11)
     while not g.is_over:
-        g.play(bots[g.to_move].choose(rules, g.observation(g.to_move)))
+        g.play(bots[g.to_move].choose(rules, g.observe(g.to_move)))
 
 
 def test_fine_tuning_starts_from_exported_weights(tmp_path):

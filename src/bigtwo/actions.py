@@ -15,33 +15,64 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from enum import StrEnum
+from typing import Any, ClassVar, Union
 
 from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
-from bigtwo.errors import CardParseError, IllegalPlay
+from bigtwo.errors import IllegalPlay
 
-DecisionKind = Literal[
-    "give", "surrender", "ask", "demand", "redeal", "swap", "bid", "trade", "reply", "request", "grant", "look"
-]
-DECISION_KINDS: tuple[str, ...] = (
-    "give",
-    "surrender",
-    "ask",
-    "demand",
-    "redeal",
-    "swap",
-    "bid",
-    "trade",
-    "reply",
-    "request",
-    "grant",
-    "look",
-)
+
+class DecisionKind(StrEnum):
+    """What a :class:`Decision` asks (see its docstring for each). Members equal their words, so records and
+    observations write them unchanged; the order is the environments' one-hot order."""
+
+    GIVE = "give"
+    SURRENDER = "surrender"
+    ASK = "ask"
+    DEMAND = "demand"
+    REDEAL = "redeal"
+    SWAP = "swap"
+    BID = "bid"
+    TRADE = "trade"
+    REPLY = "reply"
+    REQUEST = "request"
+    GRANT = "grant"
+    LOOK = "look"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Must(StrEnum):
+    """Which cards a ``give`` decision allows: any, or the giver's highest or lowest (of a suit when named)."""
+
+    ANY = "any"
+    HIGHEST = "highest"
+    LOWEST = "lowest"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+DECISION_KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)
 # decisions made at the deal, before any exchange or play
-DEAL_DECISIONS: tuple[str, ...] = ("redeal", "swap")
+DEAL_DECISIONS = frozenset({DecisionKind.REDEAL, DecisionKind.SWAP})
 # decisions whose answers are exactly their options, whatever the hand
-WORD_DECISIONS: tuple[str, ...] = ("redeal", "swap", "look")
+WORD_DECISIONS = frozenset({DecisionKind.REDEAL, DecisionKind.SWAP, DecisionKind.LOOK})
+# the exchanges between rounds a bot answers with cards or a question (``choose_exchange``)
+EXCHANGE_DECISIONS = frozenset({DecisionKind.GIVE, DecisionKind.SURRENDER, DecisionKind.ASK, DecisionKind.DEMAND})
+# the procedures before play (auctions, free trade, requests) and the Horse Game's look (``choose_procedure``)
+PROCEDURE_DECISIONS = frozenset(
+    {
+        DecisionKind.BID,
+        DecisionKind.TRADE,
+        DecisionKind.REPLY,
+        DecisionKind.REQUEST,
+        DecisionKind.GRANT,
+        DecisionKind.LOOK,
+    }
+)
 # the words each decision kind understands, beside cards: (word typed, answer meant)
 _SYNONYMS: dict[str, dict[str, str]] = {
     "redeal": {
@@ -88,9 +119,9 @@ class Answer(HoldsCards):
         return False
 
     def __str__(self) -> str:
-        if self.kind == "trade" and self.word == "offer":
+        if self.kind == DecisionKind.TRADE and self.word == "offer":
             return f"offer {CardSet.from_mask(self.mask)} for {CardSet.from_mask(self.want)} to seat {self.to}"
-        if self.kind in ("give", "bid", "request") and self.mask:
+        if self.kind in (DecisionKind.GIVE, DecisionKind.BID, DecisionKind.REQUEST) and self.mask:
             return str(CardSet.from_mask(self.mask))
         return self.word
 
@@ -117,11 +148,11 @@ class Answer(HoldsCards):
         """The answer a :meth:`to_dict` entry describes (the word is read from ``answer`` where no cards are)."""
         kind = str(d["kind"])
         mask, want = int(d.get("mask", 0)), int(d.get("want", 0))
-        if kind == "trade" and want:
+        if kind == DecisionKind.TRADE and want:
             return cls(kind, "offer", mask, want, d.get("to"))
-        if mask and kind in ("give", "bid", "request"):
+        if mask and kind in (DecisionKind.GIVE, DecisionKind.BID, DecisionKind.REQUEST):
             return cls(kind, "", mask)
-        if kind == "surrender" and mask:
+        if kind == DecisionKind.SURRENDER and mask:
             return cls(kind, "surrender", mask)
         return cls(kind, str(d.get("answer", "")))
 
@@ -133,76 +164,80 @@ Action = Union[Play, Answer]  # noqa: UP007  (a runtime alias: isinstance checks
 class Decision:
     """One seat's pending choice: what it is asked, how many cards, to or from whom, and why (in words).
 
-    ``kind``: ``give`` (``count`` cards ``to`` a seat; ``must`` be ``any``, the ``highest`` or the ``lowest``,
-    of ``suit`` when one is named), ``surrender`` (the highest ``count`` cards ``to`` a seat, or decline),
-    ``ask`` (a question to the seat ``source``; ``suit``/``committed`` bind the asker, ``answers`` so far),
-    ``demand`` (one of ``options``), ``redeal`` (ask for a new deal: ``options`` redeal/keep) and ``swap`` (take
-    the leftover card for the lead card: swap/keep). The procedures before play: ``bid`` (the card on auction
-    is ``cards``, the best bid ``best`` by ``source``; a card or pass), ``trade`` (an offer of up to ``count``
-    cards for as many named, or ``done``/``play``), ``reply`` (``source`` offers ``cards`` for ``want``:
-    accept/decline), ``request`` (ask ``source`` for up to ``count`` cards, or none), ``grant`` (``source``
-    asks for ``want``: grant/refuse); and during play ``look`` (a Horse Game hand face down: look/pass).
+    A tagged union: each kind of decision is a frozen type of its own (:class:`Give`, :class:`Surrender`,
+    :class:`Ask`, :class:`Demand`, :class:`Redeal`, :class:`Swap`, :class:`Bid`, :class:`Trade`, :class:`Reply`,
+    :class:`Request`, :class:`Grant`, :class:`Look`), each with its ``kind`` (a :class:`DecisionKind`) and the
+    fields that kind has. Every one carries what every consumer reads: the ``seat`` deciding, ``count`` cards,
+    the ``reason`` in words, the other party (``to`` the seat given to, ``source`` the seat asked or bidding),
+    and the ``options`` that are words. ``isinstance(d, Give)`` narrows to a kind's own fields.
     """
 
+    kind: ClassVar[DecisionKind]
     seat: int
-    kind: str
     count: int
     reason: str
     to: int | None = None
-    source: int | None = None  # "from": the other party of a surrender, ask or demand
-    must: str = "any"
-    suit: str | None = None
-    shown: bool = False
-    committed: int = 0
-    answers: tuple[dict[str, Any], ...] = ()
+    source: int | None = None  # "from": the other party of a surrender, ask, demand, bid, offer or request
     options: tuple[str, ...] = ()
-    cards: int = 0  # the card on auction; the cards offered to this seat
-    want: int = 0  # the cards an offer or a request asks of this seat
-    best: int = 0  # the highest bid so far (made by ``source``)
 
     def to_dict(self) -> dict[str, Any]:
+        """The decision as an observation's JSON form writes it (the deciding seat is the observation's)."""
         d: dict[str, Any] = {"kind": self.kind, "count": self.count, "reason": self.reason}
         for name in ("cards", "want", "best"):
-            mask = getattr(self, name)
+            mask = getattr(self, name, 0)
             if mask:
                 d[name] = tokens(bits(mask))
         if self.to is not None:
             d["to"] = self.to
         if self.source is not None:
             d["from"] = self.source
-        if self.kind == "give":
+        if isinstance(self, Give):
             d["must"] = self.must
             if self.shown:
                 d["shown"] = True
-        if self.suit is not None or self.kind == "ask":
-            d["suit"] = self.suit
-        if self.kind == "ask":
+        suit = getattr(self, "suit", None)
+        if suit is not None or isinstance(self, Ask):
+            d["suit"] = suit
+        if isinstance(self, Ask):
             d["committed"] = self.committed
             d["answers"] = [dict(a) for a in self.answers]
         if self.options:
             d["options"] = list(self.options)
         return d
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], seat: int) -> Decision:
-        """The decision of an observation's JSON form (``to_dict`` plus the deciding seat)."""
-        return cls(
-            seat=seat,
-            kind=d["kind"],
-            count=int(d.get("count", 0)),
-            reason=d.get("reason", ""),
-            to=d.get("to"),
-            source=d.get("from"),
-            must=d.get("must", "any"),
-            suit=d.get("suit"),
-            shown=bool(d.get("shown", False)),
-            committed=int(d.get("committed", 0)),
-            answers=tuple(dict(a) for a in d.get("answers", ())),
-            options=tuple(d.get("options", ())),
-            cards=mask_of_tokens(d.get("cards", ())),
-            want=mask_of_tokens(d.get("want", ())),
-            best=mask_of_tokens(d.get("best", ())),
-        )
+    @staticmethod
+    def from_dict(d: Mapping[str, Any], seat: int) -> Decision:
+        """The decision of an observation's JSON form (``to_dict`` plus the deciding seat), of its kind's type."""
+        kind = d["kind"]
+        cls = _DECISION_TYPES.get(kind)
+        if cls is None:
+            raise ValueError(f"decision kind {kind!r} is not one of {', '.join(DECISION_KINDS)}")
+        fields: dict[str, Any] = {
+            "seat": seat,
+            "count": int(d.get("count", 0)),
+            "reason": d.get("reason", ""),
+            "to": d.get("to"),
+            "source": d.get("from"),
+            "options": tuple(d.get("options", ())),
+        }
+        if cls is Give:
+            must = d.get("must", Must.ANY)
+            if must not in tuple(Must):
+                raise ValueError(f"a give's 'must' {must!r} is not one of 'any', 'highest', 'lowest'")
+            fields.update(must=Must(must), suit=d.get("suit"), shown=bool(d.get("shown", False)))
+        elif cls is Ask:
+            fields.update(
+                suit=d.get("suit"),
+                committed=int(d.get("committed", 0)),
+                answers=tuple(dict(a) for a in d.get("answers", ())),
+            )
+        elif cls is Bid:
+            fields.update(cards=mask_of_tokens(d.get("cards", ())), best=mask_of_tokens(d.get("best", ())))
+        elif cls is Reply:
+            fields.update(cards=mask_of_tokens(d.get("cards", ())), want=mask_of_tokens(d.get("want", ())))
+        elif cls is Grant:
+            fields.update(want=mask_of_tokens(d.get("want", ())))
+        return cls(**fields)
 
     @property
     def at_deal(self) -> bool:
@@ -225,22 +260,22 @@ class Decision:
                 raise IllegalAnswer(f"{value} answers a {value.kind!r} decision, not this {self.kind!r} one")
             return value
         kind = self.kind
-        if kind in ("give", "surrender"):
+        if kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
             if isinstance(value, str):
                 word = value.strip().lower()
-                if kind == "surrender" and word in ("decline", "no", ""):
+                if kind == DecisionKind.SURRENDER and word in ("decline", "no", ""):
                     return Answer("surrender", "decline")
-                if kind == "surrender" and word in ("surrender", "yes"):
+                if kind == DecisionKind.SURRENDER and word in ("surrender", "yes"):
                     return Answer("surrender", "surrender")  # the cards are the state's to fill in
             mask = _cards_of(value)
-            if kind == "surrender":
+            if kind == DecisionKind.SURRENDER:
                 return Answer("surrender", "surrender", mask) if mask else Answer("surrender", "decline")
             return Answer("give", "", mask)
-        if kind in ("bid", "request", "trade"):
+        if kind in (DecisionKind.BID, DecisionKind.REQUEST, DecisionKind.TRADE):
             return self._read_cards_or_word(value)
-        if value is None or (isinstance(value, Play | CardSet) and kind != "ask"):
+        if value is None or (isinstance(value, Play | CardSet) and kind != DecisionKind.ASK):
             raise IllegalAnswer(f"{value!r} is not an answer to this decision: answer {_words(self)}")
-        if kind == "ask":
+        if kind == DecisionKind.ASK:
             text = value if isinstance(value, str) else str(CardSet(to_mask(value)))
             return Answer("ask", text.strip())
         word = str(value).strip().lower()
@@ -255,7 +290,7 @@ class Decision:
             word = _SYNONYMS[kind].get(text.lower(), text.lower())
             if word in self.options or word in _SYNONYMS[kind].values():
                 return Answer(kind, word)
-            if kind == "trade":
+            if kind == DecisionKind.TRADE:
                 m = _OFFER.match(text)
                 if m is None:
                     raise IllegalAnswer(
@@ -263,9 +298,112 @@ class Decision:
                     )
                 give, want = _cards_of(m.group(1)), _cards_of(m.group(2))
                 return Answer("trade", "offer", give, want, int(m.group(3)))
-        if kind == "trade":
+        if kind == DecisionKind.TRADE:
             raise IllegalAnswer(f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1'")
         return Answer(kind, "", _cards_of(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Give(Decision):
+    """Give ``count`` cards ``to`` a seat: any, the ``highest`` or the ``lowest`` (``must``), of ``suit`` when one
+    is named; ``shown``: everyone sees them."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.GIVE
+    must: Must = Must.ANY
+    suit: str | None = None
+    shown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Surrender(Decision):
+    """Surrender the highest ``count`` cards ``to`` a seat, or decline (``options``)."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.SURRENDER
+
+
+@dataclass(frozen=True, slots=True)
+class Ask(Decision):
+    """A question to the seat ``source`` (a steal by questions): ``suit`` and ``committed`` bind the asker,
+    ``answers`` are those given so far."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.ASK
+    suit: str | None = None
+    committed: int = 0
+    answers: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Demand(Decision):
+    """What to demand of the seat ``source``: one of ``options``."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.DEMAND
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal(Decision):
+    """Ask for a new deal (a poor hand): ``options`` redeal or keep."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.REDEAL
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Decision):
+    """Take the leftover card for the lead card: ``options`` swap or keep."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.SWAP
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Decision):
+    """A bid for the card on auction (``cards``): a card, or pass; the best bid so far is ``best``, by
+    ``source``."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.BID
+    cards: int = 0
+    best: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Decision):
+    """A free-trade turn: an offer of up to ``count`` cards for as many named, or ``done``/``play``."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.TRADE
+
+
+@dataclass(frozen=True, slots=True)
+class Reply(Decision):
+    """The seat ``source`` offers ``cards`` for ``want``: accept or decline."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.REPLY
+    cards: int = 0
+    want: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Request(Decision):
+    """Ask the seat ``source`` for up to ``count`` cards, or none."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.REQUEST
+
+
+@dataclass(frozen=True, slots=True)
+class Grant(Decision):
+    """The seat ``source`` asks for ``want``: grant or refuse."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.GRANT
+    want: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Look(Decision):
+    """The Horse Game: a hand lies face down; look at it (then play) or pass blind."""
+
+    kind: ClassVar[DecisionKind] = DecisionKind.LOOK
+
+
+_DECISION_TYPES: dict[str, type[Decision]] = {
+    cls.kind: cls for cls in (Give, Surrender, Ask, Demand, Redeal, Swap, Bid, Trade, Reply, Request, Grant, Look)
+}
 
 
 def action_text(action: Action) -> str:
@@ -274,21 +412,23 @@ def action_text(action: Action) -> str:
     1``, words as they are."""
     if isinstance(action, Play):
         return "pass" if action.is_pass else " ".join(token(c) for c in bits(action.mask))
-    if action.kind == "trade" and action.word == "offer":
+    if action.kind == DecisionKind.TRADE and action.word == "offer":
         give, want = (" ".join(token(c) for c in bits(m)) for m in (action.mask, action.want))
         return f"{give} for {want} to seat {action.to}"
-    if action.kind in ("give", "surrender", "bid", "request") and action.mask:
+    if (
+        action.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER, DecisionKind.BID, DecisionKind.REQUEST)
+        and action.mask
+    ):
         return " ".join(token(c) for c in bits(action.mask))
     return action.word
 
 
 def _cards_of(value: Any) -> int:
+    """The cards an answer names; text that is not cards at all raises :class:`CardParseError` (a parse error,
+    not an answer the rules refuse)."""
     if isinstance(value, Play | CardSet):
         return value.mask
-    try:
-        return checked_mask(value)
-    except CardParseError as e:
-        raise IllegalAnswer(str(e)) from None
+    return checked_mask(value)
 
 
 def _words(d: Decision) -> str:

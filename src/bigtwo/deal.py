@@ -14,6 +14,7 @@ from typing import Any
 
 from bigtwo.cards import DECK_SIZE, bits, card
 from bigtwo.errors import BigTwoError
+from bigtwo.rules.choices import DealMode, Leftover
 
 
 @dataclass
@@ -36,7 +37,7 @@ def lead_card_mask(rules: Any, ev: Any, dealt: int) -> int:
     """The card whose holder leads: ``rules.lead_card`` if dealt (either deck copy), else the lowest dealt."""
     if not dealt:
         return 0
-    if rules.lead_card != "lowest":
+    if not rules.leads_lowest:
         c = card(rules.lead_card)
         for copy in (c, c + DECK_SIZE):
             if dealt >> copy & 1:
@@ -57,7 +58,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
     dealer = n - 1 if dealer is None else dealer
     style = rules.deal
     removed = 0
-    if rules.leftover == "remove-lowest" and style == "equal":
+    if rules.leftover == Leftover.REMOVE_LOWEST and style == DealMode.EQUAL:
         # 002 Variations: "the lowest cards are consciously removed to avoid having the 2♠ ... in the kitty"
         extra = len(pack) % n
         lowest = sorted(pack, key=lambda c: (ev.power[c], c))[:extra]
@@ -65,10 +66,10 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
             removed |= 1 << c
         pack = [c for c in pack if not removed >> c & 1]
     rng.shuffle(pack)
-    hands_n = n + 1 if style == "ghost" else n
-    if style == "equal":
+    hands_n = n + 1 if style == DealMode.GHOST else n
+    if style == DealMode.EQUAL:
         each = len(pack) // n
-    elif style == "all":
+    elif style == DealMode.ALL:
         each = len(pack)
     else:
         each = rules.hand_size
@@ -77,7 +78,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
                 f"deal {style!r} of {each} cards to {hands_n} hands needs more than the {len(pack)}-card pack"
             )
     order = [(dealer + 1 + i) % n for i in range(n)]
-    if style == "ghost":
+    if style == DealMode.GHOST:
         order.append(n)  # the dead hand takes the dealer's last place in the rotation
     hands = [0] * hands_n
     upto = min(len(pack), each * hands_n)
@@ -85,7 +86,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         hands[order[i % hands_n]] |= 1 << c
     rest = pack[upto:]
     out = Deal(hands=hands[:n], hidden=removed)
-    if style == "ghost":
+    if style == DealMode.GHOST:
         out.hidden |= hands[n]
     if not rest:
         return out
@@ -97,23 +98,23 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
     for h in out.hands:
         dealt |= h
     target: int | None = None
-    if rule == "lead-holder":
+    if rule == Leftover.LEAD_HOLDER:
         target = holder(out.hands, lead_card_mask(rules, ev, dealt))
-    elif rule == "highest-holder":
+    elif rule == Leftover.HIGHEST_HOLDER:
         target = holder(out.hands, 1 << max(bits(dealt), key=lambda c: (ev.power[c], c)))
-    elif rule == "lowest-diamond-holder":
+    elif rule == Leftover.LOWEST_DIAMOND_HOLDER:
         diamonds = [c for c in bits(dealt) if ev.suit_of[c] == 0]
         low = min(diamonds, key=lambda c: (ev.rank_of[c], c)) if diamonds else lowest_card(ev, dealt)
         target = holder(out.hands, 1 << low)
-    elif rule == "dealer":
+    elif rule == Leftover.DEALER:
         target = dealer
-    elif rule in ("discard", "remove-lowest"):
+    elif rule in (Leftover.DISCARD, Leftover.REMOVE_LOWEST):
         out.hidden |= rest_mask
-    elif rule == "face-up":
+    elif rule == Leftover.FACE_UP:
         out.face_up |= rest_mask
-    elif rule == "stock":
+    elif rule == Leftover.STOCK:
         out.stock = list(rest)
-    elif rule == "swap":
+    elif rule == Leftover.SWAP:
         out.swap_offer = rest_mask
     if target is not None:
         out.hands[target] |= rest_mask

@@ -1,7 +1,7 @@
 """Roles and card exchanges between the deal and the first play, as decisions.
 
 Every exchange is a sequence of *decisions*, each made by one seat through the same path as a play: the seat's
-observation carries ``phase == "exchange"`` and a ``decision`` dict, and the seat answers. A wrong answer
+observation carries ``phase == Phase.EXCHANGE`` and a ``decision`` dict, and the seat answers. A wrong answer
 raises :class:`IllegalExchange` naming the cards and the rule, and changes nothing. Decision kinds:
 
 ``give``
@@ -66,16 +66,32 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bigtwo.actions import Answer, Decision, IllegalAnswer
+from bigtwo.actions import (
+    Answer,
+    Ask,
+    Bid,
+    Decision,
+    DecisionKind,
+    Demand,
+    Give,
+    Grant,
+    IllegalAnswer,
+    Must,
+    Reply,
+    Request,
+    Surrender,
+    Trade,
+)
 from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import ExchangeMode, FreeTradeEnd, PresidentGives
 
 ROLE_NAMES = {
     "mandatory-trading": ("president", "vice-president", "neutral", "vice-bum", "bum"),
@@ -127,7 +143,7 @@ def roles_for(rules: Any, order: Sequence[int] | None, n: int) -> list[str] | No
     if order is None:
         return None
     system = rules.exchange
-    if system == "loser-to-winner":
+    if system == ExchangeMode.LOSER_TO_WINNER:
         roles = ["neutral"] * n
         roles[order[0]], roles[order[-1]] = "winner", "loser"
         return roles
@@ -155,10 +171,10 @@ def _suit_mask(mask: int, suit: str | None) -> int:
 def extreme_ok(ev: Any, hand: int, chosen: int, must: str) -> bool:
     """Whether ``chosen`` are ``hand``'s highest (or lowest) cards: no kept card ranks above (below) one given."""
     rest = hand & ~chosen
-    if must == "any" or not rest or not chosen:
+    if must == Must.ANY or not rest or not chosen:
         return True
     pw = ev.power
-    if must == "highest":
+    if must == Must.HIGHEST:
         return bool(min(pw[c] for c in bits(chosen)) >= max(pw[c] for c in bits(rest)))
     return bool(max(pw[c] for c in bits(chosen)) <= min(pw[c] for c in bits(rest)))
 
@@ -169,10 +185,10 @@ def give_choices(ev: Any, hand: int, count: int, must: str = "any", suit: str | 
     cs = bits(pool)
     if count > len(cs):
         return []
-    if must == "any":
+    if must == Must.ANY:
         return [CardSet(sum(1 << c for c in combo)) for combo in itertools.combinations(cs, count)]
     pw = ev.power
-    ordered = sorted(cs, key=lambda c: (pw[c], c), reverse=must == "highest")
+    ordered = sorted(cs, key=lambda c: (pw[c], c), reverse=must == Must.HIGHEST)
     if count == 0:
         return [CardSet(0)]
     edge = pw[ordered[count - 1]]
@@ -185,7 +201,7 @@ def give_choices(ev: Any, hand: int, count: int, must: str = "any", suit: str | 
 def extreme_cards(ev: Any, hand: int, count: int, must: str) -> int:
     """One set of the ``count`` highest or lowest cards (ties broken by card order)."""
     pw = ev.power
-    ordered = sorted(bits(hand), key=lambda c: (pw[c], c), reverse=must == "highest")
+    ordered = sorted(bits(hand), key=lambda c: (pw[c], c), reverse=must == Must.HIGHEST)
     return sum(1 << c for c in ordered[:count])
 
 
@@ -247,16 +263,11 @@ def legal_questions(ev: Any, own_hand: int, decision: dict[str, Any]) -> list[st
     return out
 
 
-def _pending(obs: Observation | Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
+def _pending(obs: Observation) -> tuple[dict[str, Any], int] | None:
     """The exchange decision an observation asks of its seat (as a dict) and the seat's hand, or None."""
-    if isinstance(obs, Observation):
-        if obs.phase != "exchange" or obs.decision is None:
-            return None
-        return obs.decision.to_dict(), obs.hand
-    d = obs.get("decision")
-    if obs.get("phase") != "exchange" or not d:
+    if obs.phase != Phase.EXCHANGE or obs.decision is None:
         return None
-    return d, to_mask(obs["hand"])
+    return obs.decision.to_dict(), obs.hand
 
 
 NEW_KINDS = ("bid", "trade", "reply", "request", "grant")  # auctions, free trade, requests: answered by Answers
@@ -269,7 +280,7 @@ def card_price(ev: Any, c: int) -> int:
     return (p // 8) * 2 + (p % 8 if ev.rank_of[c] == JOKER_RANK else 0)
 
 
-def _bid_floor(ev: Any, d: Decision, higher_bid: bool) -> int:
+def _bid_floor(ev: Any, d: Bid, higher_bid: bool) -> int:
     """The price a bid must exceed: the best bid so far, and under a higher-bid auction the card's own."""
     floor = -1
     if d.best:
@@ -292,14 +303,14 @@ def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
     assert d is not None and obs.ev is not None
     ev, hand, kind = obs.ev, obs.hand, d.kind
     order = sorted(bits(hand), key=lambda c: (ev.power[c], c))
-    if kind == "bid":
-        floor = _bid_floor(ev, d, rules.exchange == "higher-bid-auction")
+    if isinstance(d, Bid):
+        floor = _bid_floor(ev, d, rules.exchange == ExchangeMode.HIGHER_BID_AUCTION)
         return [Answer("bid", "pass")] + [Answer("bid", "", 1 << c) for c in order if card_price(ev, c) > floor]
-    if kind in ("reply", "grant"):
-        yes = "accept" if kind == "reply" else "grant"
+    if isinstance(d, Reply | Grant):
+        yes = "accept" if kind == DecisionKind.REPLY else "grant"
         return [Answer(kind, w) for w in d.options if w != yes or d.want & hand == d.want]
     pool = sorted(bits(_offer_pool(obs)), key=lambda c: (ev.power[c], c))
-    if kind == "request":
+    if kind == DecisionKind.REQUEST:
         out = [Answer("request", "none")]
         for k in range(1, d.count + 1):
             out += [Answer("request", "", sum(1 << c for c in combo)) for combo in itertools.combinations(pool, k)]
@@ -315,18 +326,18 @@ def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
     return out
 
 
-def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[Answer]:
+def exchange_answers(rules: Any, obs: Observation) -> list[Answer]:
     """Every legal answer to the exchange decision in ``obs``, as actions (empty when the seat has none)."""
     pending = _pending(obs)
     if pending is None:
         return []
     kind = pending[0]["kind"]
     if kind in NEW_KINDS:
-        return new_kind_answers(rules, as_observation(rules, obs))
+        return new_kind_answers(rules, obs)
     out: list[Answer] = []
     for c in legal_exchange_choices(rules, obs):
         if isinstance(c, CardSet):
-            if kind == "surrender":
+            if kind == DecisionKind.SURRENDER:
                 out.append(Answer("surrender", "surrender", c.mask) if c.mask else Answer("surrender", "decline"))
             else:
                 out.append(Answer(kind, "", c.mask))
@@ -335,7 +346,7 @@ def exchange_answers(rules: Any, obs: Observation | Mapping[str, Any]) -> list[A
     return out
 
 
-def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> list[CardSet | str]:
+def legal_exchange_choices(rules: Any, obs: Observation) -> list[CardSet | str]:
     """Every legal answer to the decision in ``obs`` (empty when the seat has none).
 
     CardSets for ``give`` and ``surrender`` (the empty CardSet declines), strings for ``ask`` and ``demand``.
@@ -347,42 +358,42 @@ def legal_exchange_choices(rules: Any, obs: Observation | Mapping[str, Any]) -> 
     ev = rules.engine
     kind = d["kind"]
     if kind in NEW_KINDS:
-        return [_as_choice(a) for a in new_kind_answers(rules, as_observation(rules, obs))]
-    if kind == "give":
+        return [_as_choice(a) for a in new_kind_answers(rules, obs)]
+    if kind == DecisionKind.GIVE:
         return list(give_choices(ev, hand, d["count"], d.get("must", "any"), d.get("suit")))
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return [CardSet(0), *give_choices(ev, hand, d["count"], "highest")]
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         return list(legal_questions(ev, hand, d))
-    if kind == "demand":
+    if kind == DecisionKind.DEMAND:
         return list(d["options"])
     raise ValueError(f"unknown decision kind {kind!r}")
 
 
 def _as_choice(a: Answer) -> CardSet | str:
     """An answer as the tables list choices: cards (a bid, a request) or words (the rest, offers written out)."""
-    if a.kind in ("bid", "request") and a.mask:
+    if a.kind in (DecisionKind.BID, DecisionKind.REQUEST) and a.mask:
         return CardSet.from_mask(a.mask)
     return str(a)
 
 
-def random_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any], rng: random.Random) -> CardSet | str:
+def random_exchange_choice(rules: Any, obs: Observation, rng: random.Random) -> CardSet | str:
     """A uniformly random legal answer, without listing every set of cards (a 6-card pass from 26 is 230,230)."""
     pending = _pending(obs)
     if pending is None:
         raise ValueError(f"seat {_seat(obs)} has no exchange decision to make")
     d, hand = pending
-    if d["kind"] == "trade" and d["count"]:
-        return _as_choice(_random_offer(rules, as_observation(rules, obs), rng))
-    if d["kind"] != "give":
+    if d["kind"] == DecisionKind.TRADE and d["count"]:
+        return _as_choice(_random_offer(rules, obs, rng))
+    if d["kind"] != DecisionKind.GIVE:
         return rng.choice(legal_exchange_choices(rules, obs))
     ev = rules.engine
     pool = bits(_suit_mask(hand, d.get("suit")))
     k, must = d["count"], d.get("must", "any")
-    if must == "any":
+    if must == Must.ANY:
         return CardSet(sum(1 << c for c in rng.sample(pool, k)))
     pw = ev.power
-    ordered = sorted(pool, key=lambda c: (pw[c], c), reverse=must == "highest")
+    ordered = sorted(pool, key=lambda c: (pw[c], c), reverse=must == Must.HIGHEST)
     edge = pw[ordered[k - 1]]
     beyond = [c for c in ordered[:k] if pw[c] != edge]
     ties = [c for c in pool if pw[c] == edge]
@@ -410,7 +421,7 @@ def _random_offer(rules: Any, obs: Observation, rng: random.Random) -> Answer:
     return Answer("trade", "offer", give, want, rng.choice(seats))
 
 
-def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) -> CardSet | str:
+def default_exchange_choice(rules: Any, obs: Observation) -> CardSet | str:
     """A legal, cheap, sensible answer: give the lowest cards allowed, decline to surrender, take the highest;
     in the procedures before play, pass the bid, let trading end, request nothing and decline offers and requests."""
     pending = _pending(obs)
@@ -419,15 +430,15 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
     d, hand = pending
     ev = rules.engine
     kind = d["kind"]
-    if kind == "give":
+    if kind == DecisionKind.GIVE:
         must = d.get("must", "any")
         pool = _suit_mask(hand, d.get("suit"))
-        if must == "highest":
+        if must == Must.HIGHEST:
             return CardSet(extreme_cards(ev, pool, d["count"], "highest"))
         return CardSet(extreme_cards(ev, pool, d["count"], "lowest"))
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return CardSet(0)
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         legal = legal_questions(ev, hand, d)
         want = "highest" if d.get("suit") is None else f"highest {d['suit']}"
         return want if want in legal else legal[0]
@@ -441,8 +452,8 @@ def default_exchange_choice(rules: Any, obs: Observation | Mapping[str, Any]) ->
 _PLAIN_WORDS = {"bid": "pass", "trade": "done", "reply": "decline", "request": "none", "grant": "refuse"}
 
 
-def _seat(obs: Observation | Mapping[str, Any]) -> Any:
-    return obs.seat if isinstance(obs, Observation) else obs.get("seat")
+def _seat(obs: Observation) -> Any:
+    return obs.seat
 
 
 # --- the exchange state machine ---------------------------------------------------------------------------
@@ -573,21 +584,29 @@ class Exchange:
         if isinstance(answer, Answer):
             if answer.kind != d.kind:
                 raise IllegalExchange(f"{answer} answers a {answer.kind!r} decision, not this {d.kind!r} one")
-            if d.kind == "give" or (d.kind == "surrender" and answer.mask):
+            if d.kind == DecisionKind.GIVE or (d.kind == DecisionKind.SURRENDER and answer.mask):
                 answer = CardSet.from_mask(answer.mask)
             else:
                 answer = answer.word
-        if d.kind in ("give", "surrender"):
-            if isinstance(answer, str) and d.kind == "surrender" and answer.strip().lower() in ("decline", "no", ""):
+        if d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
+            if (
+                isinstance(answer, str)
+                and d.kind == DecisionKind.SURRENDER
+                and answer.strip().lower() in ("decline", "no", "")
+            ):
                 return 0
-            if isinstance(answer, str) and d.kind == "surrender" and answer.strip().lower() in ("surrender", "yes"):
+            if (
+                isinstance(answer, str)
+                and d.kind == DecisionKind.SURRENDER
+                and answer.strip().lower() in ("surrender", "yes")
+            ):
                 return extreme_cards(self.ev, self.hand(d.seat), d.count, "highest")
             try:
                 mask = answer.mask if isinstance(answer, Play | CardSet) else to_mask(answer)
             except (CardParseError, TypeError, ValueError) as e:
                 raise IllegalExchange(f"{answer!r} is not a set of cards: {e}") from None
             hand = self.hand(d.seat)
-            if d.kind == "surrender" and mask == 0:
+            if d.kind == DecisionKind.SURRENDER and mask == 0:
                 return 0
             if mask & ~hand:
                 mask = held_copies(mask, hand)
@@ -599,14 +618,14 @@ class Exchange:
                     f"{cards or 'no cards'}: {who} must give exactly {d.count} card{'s' if d.count > 1 else ''} "
                     f"({d.reason})"
                 )
-            must = "highest" if d.kind == "surrender" else d.must
-            pool = _suit_mask(hand, d.suit)
-            if d.suit and mask & ~pool:
-                raise IllegalExchange(f"{cards}: {who} must give {SUIT_NAMES[d.suit]}s only ({d.reason})")
+            must, suit = (d.must, d.suit) if isinstance(d, Give) else (Must.HIGHEST, None)  # a surrender: the highest
+            pool = _suit_mask(hand, suit)
+            if suit and mask & ~pool:
+                raise IllegalExchange(f"{cards}: {who} must give {SUIT_NAMES[suit]}s only ({d.reason})")
             if not extreme_ok(self.ev, pool, mask, must):
                 raise IllegalExchange(f"{cards} are not {who}'s {d.count} {must} cards ({d.reason})")
             return mask
-        if d.kind == "ask":
+        if d.kind == DecisionKind.ASK:
             legal = legal_questions(self.ev, self.hand(d.seat), d.to_dict())
             hint = f"ask e.g. {', '.join(legal[:6])}"
             try:
@@ -619,7 +638,7 @@ class Exchange:
             if q not in legal:
                 raise IllegalExchange(f"{q!r} may not be asked now ({d.reason}); {hint}")
             return q
-        if d.kind == "demand":
+        if d.kind == DecisionKind.DEMAND:
             choice = str(answer).strip().lower()
             if choice not in d.options:
                 raise IllegalExchange(f"{answer!r}: answer one of {', '.join(d.options)} ({d.reason})")
@@ -647,26 +666,26 @@ class Exchange:
             raise IllegalExchange(str(e)) from None
         words = ", ".join(repr(o) for o in d.options)
         if not a.mask and not a.want:
-            if a.word not in d.options or (d.kind == "trade" and a.word == "offer"):
+            if a.word not in d.options or (d.kind == DecisionKind.TRADE and a.word == "offer"):
                 raise IllegalExchange(
                     f"{a.word or 'nothing'}: answer {words}" + (" or make an offer" if d.count else "")
                 )
-            if a.word in ("accept", "grant") and d.want & ~hand:
+            if isinstance(d, Reply | Grant) and a.word in ("accept", "grant") and d.want & ~hand:
                 raise IllegalExchange(f"{who} does not hold {CardSet(d.want & ~hand)} ({d.reason})")
             return Answer(d.kind, a.word)
-        if d.kind in ("reply", "grant"):
+        if d.kind in (DecisionKind.REPLY, DecisionKind.GRANT):
             raise IllegalExchange(f"{CardSet(a.mask)}: answer {words}")
-        if d.kind == "bid":
+        if isinstance(d, Bid):
             mask = self._held(d.seat, a.mask)
             if mask.bit_count() != 1:
                 raise IllegalExchange(f"{CardSet(mask)}: a bid is one card ({d.reason})")
-            floor = _bid_floor(ev, d, self.rules.exchange == "higher-bid-auction")
+            floor = _bid_floor(ev, d, self.rules.exchange == ExchangeMode.HIGHER_BID_AUCTION)
             if card_price(ev, mask.bit_length() - 1) <= floor:
                 what = f"the bid of {CardSet(d.best)}" if d.best else f"{CardSet(d.cards)}"
                 raise IllegalExchange(f"{CardSet(mask)} does not outbid {what}: offer a card of higher rank")
             return Answer("bid", "", mask)
         pool = int(ev.pack) & ~hand & ~self.table
-        if d.kind == "request":
+        if d.kind == DecisionKind.REQUEST:
             if not 1 <= a.mask.bit_count() <= d.count:
                 raise IllegalExchange(f"{CardSet(a.mask)}: ask for 1 to {d.count} cards ({d.reason})")
             if a.mask & ~pool:
@@ -721,17 +740,17 @@ class Exchange:
     # --- the systems -------------------------------------------------------------------------------------
     def _script(self) -> Steps:
         system = self.rules.exchange
-        if system == "pass-around":
+        if system == ExchangeMode.PASS_AROUND:
             yield from self._pass_around()
         elif system in ORDERLESS_SYSTEMS:
-            yield from self._auctions(system == "higher-bid-auction")
+            yield from self._auctions(system == ExchangeMode.HIGHER_BID_AUCTION)
         elif self.previous is None or self.n < 2:
             pass
-        elif system == "mandatory-trading":
+        elif system == ExchangeMode.MANDATORY_TRADING:
             yield from self._mandatory_trading()
-        elif system == "big-two-president":
+        elif system == ExchangeMode.BIG_TWO_PRESIDENT:
             yield from self._big_two_president()
-        elif system == "loser-to-winner":
+        elif system == ExchangeMode.LOSER_TO_WINNER:
             yield from self._loser_to_winner()
         if self.rules.free_trade and self.n >= 2:
             yield from self._free_trade()
@@ -772,10 +791,10 @@ class Exchange:
         card_name = str(CARDS[lot])
         rule = "a card of higher rank than it" if higher_bid else "any card"
         while passes < (n if bidder is None else n - 1):  # until everyone (else) has passed in a row
-            floor = _bid_floor(ev, Decision(seat, "bid", 1, "", cards=1 << lot, best=best), higher_bid)
+            floor = _bid_floor(ev, Bid(seat, 1, "", cards=1 << lot, best=best), higher_bid)
             if any(card_price(ev, c) > floor for c in bits(self.hand(seat))):
                 why = f"{card_name} is on auction: bid {rule}" + (", higher than the best bid" if best else "")
-                a = yield Decision(seat, "bid", 1, why, source=bidder, options=("pass",), cards=1 << lot, best=best)
+                a = yield Bid(seat, 1, why, source=bidder, options=("pass",), cards=1 << lot, best=best)
             else:
                 a = Answer("bid", "pass")  # nothing in the hand could outbid: a pass without asking
             if a.mask:
@@ -800,7 +819,7 @@ class Exchange:
         union = 0
         for h in self.hands:
             union |= h
-        mask = lead_card_mask(self.rules, self.ev, union) if self.rules.lead_card != "lowest" else 0
+        mask = lead_card_mask(self.rules, self.ev, union) if not self.rules.leads_lowest else 0
         return holder(self.hands, mask) if mask else None
 
     def _free_trade(self) -> Steps:
@@ -808,7 +827,7 @@ class Exchange:
         declines; a player who lets trading end votes to end it. It ends when every player has (003), or a
         majority has, or the lead card's holder starts play (004); a player with no offer left votes to end."""
         rules, n = self.rules, self.n
-        by_vote = rules.free_trade_end == "lead-card-or-vote"
+        by_vote = rules.free_trade_end == FreeTradeEnd.LEAD_CARD_OR_VOTE
         need = n // 2 + 1 if by_vote else n
         left = [rules.free_trade_offers] * n
         votes: set[int] = set()
@@ -828,7 +847,7 @@ class Exchange:
                 + ("; holding the lead card, you may end it now and start play ('play')" if lead else "")
                 + " (003 section 3.3; 004 Zheng Shangyou, Trading)"
             )
-            a = yield Decision(seat, "trade", k, why, options=options)
+            a = yield Trade(seat, k, why, options=options)
             if a.word == "play":
                 self._public("trade-ended", **{"from": seat}, reason="play")
                 return
@@ -849,8 +868,8 @@ class Exchange:
         self.known[seat] = self.known.get(seat, 0) | give
         self._public("offer", **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
         why = f"seat {seat} offers {CardSet(give)} for your {CardSet(want)}: accept or decline"
-        reply = yield Decision(
-            to, "reply", give.bit_count(), why, source=seat, options=("accept", "decline"), cards=give, want=want
+        reply = yield Reply(
+            to, give.bit_count(), why, source=seat, options=("accept", "decline"), cards=give, want=want
         )
         accepted = reply.word == "accept"
         self._public("reply", **{"from": to}, to=seat, answer=reply.word)
@@ -870,7 +889,7 @@ class Exchange:
                 continue
             to = (seat + 1) % n
             why = f"pass-around: every player passes {k} cards to the next player (004 Zheng Shangyou, Trading)"
-            mask = yield Decision(seat, "give", k, why, to=to)
+            mask = yield Give(seat, k, why, to=to)
             self._give(seat, to, mask, "pass-around")
         self._end_stage()
 
@@ -878,10 +897,10 @@ class Exchange:
         assert self.previous is not None
         winner, loser = self.previous[0], self.previous[-1]
         why = "the loser gives their highest card to the winner; the cards are shown to all (000 End Game)"
-        mask = yield Decision(loser, "give", 1, why, to=winner, must="highest", shown=True)
+        mask = yield Give(loser, 1, why, to=winner, must=Must.HIGHEST, shown=True)
         self._give(loser, winner, mask, "the loser's highest card", shown=True)
         why = "the winner gives any card of their choosing in exchange; shown to all (000 End Game)"
-        mask = yield Decision(winner, "give", 1, why, to=loser, must="any", shown=True)
+        mask = yield Give(winner, 1, why, to=loser, must=Must.ANY, shown=True)
         self._give(winner, loser, mask, "the winner's choice", shown=True)
         self._end_stage()
 
@@ -900,22 +919,22 @@ class Exchange:
     def _big_two_president(self) -> Steps:
         src = "002 Big two president variation"
         pairs = self._pairs(2)
-        after = self.rules.president_gives == "any-after-receiving"
+        after = self.rules.president_gives == PresidentGives.ANY_AFTER_RECEIVING
         for hi, lo, k in pairs:
             cards = f"{k} highest card{'s' if k > 1 else ''}"
             why = f"the {self._role(lo)} passes their {cards} to the {self._role(hi)} ({src})"
-            mask = yield Decision(lo, "give", k, why, to=hi, must="highest")
+            mask = yield Give(lo, k, why, to=hi, must=Must.HIGHEST)
             self._give(lo, hi, mask, f"the {self._role(lo)}'s highest")
             if not after:
                 cards = f"{k} lowest card{'s' if k > 1 else ''}"
                 why = f"the {self._role(hi)} passes their {cards} to the {self._role(lo)} ({src})"
-                mask = yield Decision(hi, "give", k, why, to=lo, must="lowest")
+                mask = yield Give(hi, k, why, to=lo, must=Must.LOWEST)
                 self._give(hi, lo, mask, f"the {self._role(hi)}'s lowest")
         if after:
             self._end_stage()
             for hi, lo, k in pairs:
                 why = f"the {self._role(hi)} passes any {k} card{'s' if k > 1 else ''} after receiving ({src}, variant)"
-                mask = yield Decision(hi, "give", k, why, to=lo, must="any")
+                mask = yield Give(hi, k, why, to=lo, must=Must.ANY)
                 self._give(hi, lo, mask, f"the {self._role(hi)}'s choice")
         self._end_stage()
 
@@ -930,7 +949,7 @@ class Exchange:
                 f"the {g_role} may surrender their {k} highest card{plural} to the {t_role}, or let the "
                 f"{t_role} steal {k} by questions (003 section 3.2.2)"
             )
-            mask = yield Decision(giver, "surrender", k, why, to=taker, options=("surrender", "decline"))
+            mask = yield Surrender(giver, k, why, to=taker, options=("surrender", "decline"))
             if mask:
                 self._note("surrender", giver, taker, count=k)
                 self._give(giver, taker, mask, f"surrendered by the {g_role}", seen=True)
@@ -942,7 +961,7 @@ class Exchange:
                 f"the {g_role} may demand the {t_role}'s {k} lowest card{plural}; otherwise the {t_role} chooses "
                 "(003 section 3.2.3.1)"
             )
-            demand = yield Decision(giver, "demand", k, why, source=taker, options=("lowest", "any"))
+            demand = yield Demand(giver, k, why, source=taker, options=("lowest", "any"))
             self._note("demand", giver, taker, choice=demand)
             rest = k
             if demand == "any" and self.rules.trade_requests:
@@ -954,7 +973,7 @@ class Exchange:
                     + (", their lowest as demanded" if demand == "lowest" else ", of their choosing")
                     + " (003 section 3.2.3)"
                 )
-                mask = yield Decision(taker, "give", rest, why, to=giver, must=demand)
+                mask = yield Give(taker, rest, why, to=giver, must=Must(demand))
                 self._give(taker, giver, mask, f"given back by the {t_role}")
             self._end_stage()
 
@@ -971,14 +990,12 @@ class Exchange:
                 f"you may ask the {t_role} for any {'card' if rest == 1 else f'{rest} cards or fewer'} of theirs, "
                 f"which they may grant or refuse; 'none' lets them choose (003 section 3.2.3.2)"
             )
-            a = yield Decision(giver, "request", rest, why, source=taker, options=("none",))
+            a = yield Request(giver, rest, why, source=taker, options=("none",))
             if not a.mask:
                 break
             self._note("request", giver, taker, cards=self._cards(a.mask))
             why = f"the {g_role} asks you for {CardSet(a.mask)}: grant (give them) or refuse (003 section 3.2.3.2)"
-            g = yield Decision(
-                taker, "grant", a.mask.bit_count(), why, source=giver, options=("grant", "refuse"), want=a.mask
-            )
+            g = yield Grant(taker, a.mask.bit_count(), why, source=giver, options=("grant", "refuse"), want=a.mask)
             self._note("grant", taker, giver, answer=g.word, cards=self._cards(a.mask))
             if g.word == "grant":
                 have = held_copies(a.mask, self.hand(taker))
@@ -994,9 +1011,8 @@ class Exchange:
         taken = 0
         why = f"the {self._role(taker)} steals {k} card{'s' if k > 1 else ''} by questions (003 section 3.2.2.2)"
         while taken < k:
-            q = yield Decision(
+            q = yield Ask(
                 taker,
-                "ask",
                 k - taken,
                 why,
                 source=giver,
@@ -1034,7 +1050,7 @@ class Exchange:
                     f"the {self._role(taker)} asks you to surrender any {committed} {SUIT_NAMES[arg]}"
                     f"{'s' if committed > 1 else ''} of your choosing (003 section 3.2.2.2.4)"
                 )
-                got = yield Decision(giver, "give", committed, why_give, to=taker, must="any", suit=arg)
+                got = yield Give(giver, committed, why_give, to=taker, must=Must.ANY, suit=arg)
             if got:
                 reply = reply or "takes"
                 if suit is not None:

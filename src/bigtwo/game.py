@@ -8,12 +8,11 @@ snapshot pop and every accepted action can be replayed from the deal.
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bigtwo.actions import Decision
+from bigtwo.actions import Decision, DecisionKind, Redeal, Swap
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import (
@@ -29,7 +28,8 @@ from bigtwo.deal import (
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation
+from bigtwo.observation import HistoryEntry, Observation, Phase
+from bigtwo.rules.choices import FourTwos
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 from bigtwo.words import plural
@@ -148,7 +148,7 @@ class Game:
         self.ev = self.rules.engine_for(self.n)  # the pack's own order, whatever the last deal made of it
         for _ in range(MAX_REDEALS):
             d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
-            if self.rules.four_twos == "redeal" and any(four_twos(self.ev, h) for h in d.hands):
+            if self.rules.four_twos == FourTwos.REDEAL and any(four_twos(self.ev, h) for h in d.hands):
                 seat = next(s for s, h in enumerate(d.hands) if four_twos(self.ev, h))
                 self.redeals.append(f"seat {seat} held all four 2s")
                 continue
@@ -238,8 +238,8 @@ class Game:
                     return self._finish(instant=(seat, "win", "a Malta dragon: six pairs and a single"))
                 if verdict == "lose":
                     return self._finish(instant=(seat, "lose", "a Malta dragon holding a pair of 3s"))
-            if rules.four_twos in ("win", "draw") and four_twos(ev, h):
-                outcome = "win" if rules.four_twos == "win" else "draw"
+            if rules.four_twos in (FourTwos.WIN, FourTwos.DRAW) and four_twos(ev, h):
+                outcome = "win" if rules.four_twos == FourTwos.WIN else "draw"
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
@@ -324,7 +324,7 @@ class Game:
         A round asks no more than :data:`MAX_REDEAL_REQUESTS` new deals, so every round ends."""
         if self._history or self._over:
             return None
-        if sum(1 for _s, kind in self.requests if kind == "redeal") < MAX_REDEAL_REQUESTS:
+        if sum(1 for _s, kind in self.requests if kind == DecisionKind.REDEAL) < MAX_REDEAL_REQUESTS:
             for k in range(1, self.n + 1):
                 seat = (self.dealer + k) % self.n
                 if seat in kept:
@@ -332,12 +332,12 @@ class Game:
                 reasons = self.redeal_reasons(seat)
                 if reasons:
                     why = f"you may ask for a new deal: {reasons[0]}"
-                    return Decision(seat, "redeal", 0, why, options=("redeal", "keep"))
+                    return Redeal(seat, 0, why, options=("redeal", "keep"))
         if self.can_swap_leftover and not swap_answered:
             offer = self.swap_offer
             shown = f" ({offer})" if self.rules.leftover_shown and offer else ""
             why = f"you may take the leftover card{shown} and set {self.required_card or 'the lead card'} aside"
-            return Decision(self.swap_seat, "swap", 1, why, options=("swap", "keep"))
+            return Swap(self.swap_seat, 1, why, options=("swap", "keep"))
         return None
 
     def take_deal_answer(self, decision: Decision, word: str, kept: set[int]) -> None:
@@ -350,7 +350,7 @@ class Game:
             kept.clear()
         elif word == "swap":
             self.swap_leftover()
-        elif decision.kind == "redeal":
+        elif decision.kind == DecisionKind.REDEAL:
             kept.add(decision.seat)
 
     @property
@@ -543,6 +543,8 @@ class Game:
             self._check(cards)
         except IllegalPlay as e:
             return e.reason
+        except CardParseError as e:  # text that is not cards at all
+            return str(e)
         return None
 
     def _check(self, cards: CardsLike | Play) -> Play:
@@ -582,8 +584,12 @@ class Game:
         return p
 
     def _mask_arg(self, cards: object) -> int:
+        """The cards named. Text that is not cards at all (``"3X"``) raises :class:`CardParseError`, as
+        python-chess tells a move it cannot read from an illegal one; cards this pack does not hold (a joker
+        without jokers, a card twice with one deck) are well formed, a play the rules refuse: IllegalPlay."""
+        mask = checked_mask(cards)
         try:
-            return checked_mask(cards, self.ev.pack, f" under {self.rules.name!r}")
+            return checked_mask(mask, self.ev.pack, f" under {self.rules.name!r}")
         except CardParseError as e:
             raise IllegalPlay(str(e)) from None
 
@@ -902,7 +908,7 @@ class Game:
                 "seat": seat,
                 "players": self.n,
                 "rules": self.rules.name,
-                "phase": "over" if self._over else "play",
+                "phase": Phase.OVER if self._over else Phase.PLAY,
                 "hand": own,
                 "hand_sizes": tuple(map(int.bit_count, hands)),
                 "dealt_sizes": tuple(self.dealt_sizes),
@@ -929,10 +935,6 @@ class Game:
             }
         )
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """The JSON form of :meth:`observe` (cards as notation): what ``seat`` may know."""
-        return self.observe(_seat_arg(seat, self.n)).to_json()
-
     def _history_entries(self) -> tuple[HistoryEntry, ...]:
         """The observation's history: each action's entry is built once, as the action is first observed."""
         if self._entries_of is not self._notes:  # the notes were replaced wholesale: build them all again
@@ -943,19 +945,6 @@ class Game:
             s, p = history[i]
             entries.append(HistoryEntry(s, PASS if p.is_pass else p, notes[i]))
         return tuple(entries)
-
-    # --- positions for search ---------------------------------------------------------------------------
-    @classmethod
-    def from_observation(cls, rules: Ruleset | str, obs: Observation | dict[str, Any], hands: list[CardsLike]) -> Game:
-        """Deprecated: use :func:`bigtwo.positions.position_from_observation` (positions for search live there)."""
-        warnings.warn(
-            "Game.from_observation is deprecated; use bigtwo.positions.position_from_observation",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from bigtwo.positions import position_from_observation  # the one upward import, kept for old callers
-
-        return position_from_observation(rules, obs, hands)
 
     def clone(self) -> Game:
         """An independent copy of the round (cheap: the state is ints and immutable objects)."""

@@ -6,13 +6,13 @@ One rule for everyone: the round (``Game.legal_plays``) and everything that know
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits, fold_copies
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import HandIndex, all_combos
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import LastPlayForbidden
 from bigtwo.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -26,18 +26,18 @@ def highest_card(ev: Evaluator) -> int:
 
 def last_play_reason(ev: Evaluator, rule: str, p: Play) -> str | None:
     """Why ``p`` may not be a player's last play under ``last_play_forbidden`` = ``rule``; None if it may."""
-    if rule == "none":
+    if rule == LastPlayForbidden.NONE:
         return None
     cs = bits(p.mask)
     all_twos = all(ev.rank_of[c] == TWO for c in cs)
     top = ev.highest_face
-    if rule == "two-single-or-pair" and p.kind in ("single", "pair") and all_twos:
+    if rule == LastPlayForbidden.TWO_SINGLE_OR_PAIR and p.kind in ("single", "pair") and all_twos:
         return "you may not go out with a single 2 or a pair of 2s"
-    if rule == "two-single" and p.kind == "single" and all_twos:
+    if rule == LastPlayForbidden.TWO_SINGLE and p.kind == "single" and all_twos:
         return "you may not go out with a single 2"
-    if rule == "highest-single" and p.kind == "single" and cs[0] % DECK_SIZE == top:
+    if rule == LastPlayForbidden.HIGHEST_SINGLE and p.kind == "single" and cs[0] % DECK_SIZE == top:
         return f"you may not go out with {CARDS[top]} as a single"
-    if rule == "highest-card" and any(c % DECK_SIZE == top for c in cs):
+    if rule == LastPlayForbidden.HIGHEST_CARD and any(c % DECK_SIZE == top for c in cs):
         return f"you may not go out with a play containing {CARDS[top]}"
     return None
 
@@ -80,7 +80,7 @@ def hand_actions(
         plays = idx.containing(required) if required else list(idx.plays)
     else:
         plays = answers(ev, idx, top)
-    if forbid != "none":
+    if forbid != LastPlayForbidden.NONE:
         hand = idx.hand
         plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
     if top is None:
@@ -93,17 +93,13 @@ def hand_actions(
     return plays
 
 
-def legal_plays_from_observation(
-    rules: Ruleset, obs: Observation | Mapping[str, Any], index: HandIndex | None = None
-) -> list[Play]:
+def legal_plays_from_observation(rules: Ruleset, obs: Observation, index: HandIndex | None = None) -> list[Play]:
     """The legal plays of the observing seat, from its observation alone (empty when it is not to play).
 
     Equal to the state's own ``legal_plays()`` in every position. ``index``, a hand index kept from an earlier
     decision under the same rules, is reused (filtered when cards have left the hand) instead of rebuilt.
     """
-    if not isinstance(obs, Observation):
-        obs = Observation.from_json(obs, rules)
-    if obs.is_over or obs.phase != "play" or obs.to_move != obs.seat:
+    if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat:
         return []
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     idx = hand_index(ev, obs.hand, index)
@@ -139,13 +135,11 @@ def pass_decided(
     return None
 
 
-def pass_is_legal(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> bool:
+def pass_is_legal(rules: Ruleset, obs: Observation) -> bool:
     """Whether the observing seat may pass now: what :func:`legal_plays_from_observation` says, without listing
     the plays where the rules decide it alone (:func:`pass_decided`). A table asks this at every turn to offer
     the pass, and a hand of 26 cards can hold tens of thousands of plays."""
-    if not isinstance(obs, Observation):
-        obs = Observation.from_json(obs, rules)
-    if obs.is_over or obs.phase != "play" or obs.to_move != obs.seat or obs.decision is not None:
+    if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat or obs.decision is not None:
         return False  # (a decision of the turn, such as a look at a face-down hand, is answered in words)
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     decided = pass_decided(ev, obs.hand, obs.trick, obs.required, obs.must_answer, obs.must_play, obs.lead_elsewhere)

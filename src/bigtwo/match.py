@@ -38,13 +38,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bigtwo.actions import Action, Answer, Decision, IllegalAnswer
+from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer, Look
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
-from bigtwo.errors import BigTwoError, IllegalPlay, whole_number
+from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
 from bigtwo.game import Game, _seat_arg
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import MatchEnd, MatchPointsSide
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
 
@@ -153,13 +154,13 @@ def _replay_actions(m: Match, actions: list[dict[str, Any]]) -> None:
         if a.get("note") == "auto":
             continue
         d = m.pending
-        if d is not None and d.kind == "look":
+        if d is not None and d.kind == DecisionKind.LOOK:
             # the Horse Game: a play, or a hand given up, was made after looking; any other pass was blind
             blind = a["action"] == "pass" and a.get("note") != "forfeit"
-            m.act("pass" if blind else "look", seat=a["seat"])
+            m.apply("pass" if blind else "look", seat=a["seat"])
             if blind:
                 continue
-        m.act(
+        m.apply(
             "pass" if a["action"] == "pass" else a["cards"],
             seat=a["seat"],
             call_last_card=a.get("note") == "called",
@@ -194,7 +195,7 @@ class Match:
         self.n = n
         self.seed = seed if seed is not None else random.SystemRandom().getrandbits(63)
         if rounds is None and points is None:
-            if r.match_end == "rounds":
+            if r.match_end == MatchEnd.ROUNDS:
                 rounds = r.match_rounds
             else:
                 points = r.match_points
@@ -257,14 +258,14 @@ class Match:
         return [sum(self.places[s] for s in range(self.n) if self.rules.owner(s) == p) for p in range(k)]
 
     @property
-    def phase(self) -> str:
-        """``"deal"`` (a new deal or a swap may be asked for), ``"exchange"``, ``"play"`` or ``"over"``."""
+    def phase(self) -> Phase:
+        """``deal`` (a new deal or a swap may be asked for), ``exchange``, ``play`` or ``over``."""
         if self._over:
-            return "over"
+            return Phase.OVER
         ex = self.current.exchange
         if ex is None:
-            return "deal"
-        return "exchange" if not ex.is_done else "play"
+            return Phase.DEAL
+        return Phase.EXCHANGE if not ex.is_done else Phase.PLAY
 
     @property
     def exchange(self) -> Exchange | None:
@@ -286,7 +287,7 @@ class Match:
         if self.current.exchange is None:
             return self._deal_decision
         d = self.current.exchange.pending
-        if d is None and self.phase == "play":
+        if d is None and self.phase == Phase.PLAY:
             return self._play_decision()
         return d
 
@@ -299,7 +300,7 @@ class Match:
             "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
             "or pass without looking (004 Zheng Shangyou, Horse Game)"
         )
-        return Decision(g.to_move, "look", 0, why, options=("look", "pass"))
+        return Look(g.to_move, 0, why, options=("look", "pass"))
 
     @property
     def to_move(self) -> int | None:
@@ -308,7 +309,7 @@ class Match:
         d = self.pending
         if d is not None:
             return d.seat
-        if self.phase != "play":
+        if self.phase != Phase.PLAY:
             return None
         g = self.game
         return None if g is None or g.is_over else g.to_move
@@ -353,10 +354,10 @@ class Match:
                 for e in ex.events
                 if e.get("type") == "give" or e.get("public")
             )
-        if phase in ("play", "over") and self.game is not None:
+        if phase in (Phase.PLAY, Phase.OVER) and self.game is not None:
             obs = self.game.observe(seat)
             return replace(obs, shootout=len(rec.shootouts), **common)
-        if phase == "deal":
+        if phase == Phase.DEAL:
             g = self._dealing
             obs = g.observe(seat)
             return replace(obs, to_move=self.to_move, history=(), trick=None, trick_seat=None, **common)
@@ -377,10 +378,6 @@ class Match:
             twos_low=self._dealing.twos_low,
             **common,
         )
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        """The JSON form of :meth:`observe` (cards as notation, copies marked)."""
-        return self.observe(_seat_arg(seat, self.n)).to_json()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move: plays and the pass, or the answers to its decision."""
@@ -406,7 +403,7 @@ class Match:
         if d is not None:
             if d.at_deal:
                 return Answer(d.kind, "keep")
-            if d.kind == "look":
+            if d.kind == DecisionKind.LOOK:
                 return Answer("look", "pass")
             return d.read(default_exchange_choice(self.rules, self.observe(d.seat)))
         g = self.game
@@ -414,21 +411,24 @@ class Match:
         return PASS if g.pass_allowed() else g.legal_plays()[0]  # (following, the plays are never listed)
 
     # --- acting --------------------------------------------------------------------------------------------
-    def apply(self, action: Action | CardsLike, call_last_card: bool = True) -> Action:
+    def apply(self, action: Action | CardsLike, call_last_card: bool = True, *, seat: int | None = None) -> Action:
         """Take ``action`` for the seat to move (an Action, or notation such as ``"3D 3S"``, ``"pass"``,
         ``"keep"``, ``"highest S"``); returns the action as the state read it.
 
         A bad action raises (:class:`~bigtwo.errors.IllegalPlay` or one of its kinds) with the reason in
         words, and changes nothing. ``call_last_card``: a play leaving one card announces it (unless False).
+        ``seat``, when given, must be the seat to move (a caller acting for a seat says which).
         """
         if self._over:
             raise IllegalPlay("the match is over")
+        if seat is not None and seat != self.to_move:
+            raise IllegalPlay(f"seat {seat} is not to move; seat {self.to_move} is")
         seat = self.to_move
         assert seat is not None
         d = self.pending
         if d is not None:
             answer = d.read(action)
-            if d.kind == "look":
+            if d.kind == DecisionKind.LOOK:
                 if answer.word not in d.options:
                     raise IllegalAnswer(_options_reason(d, answer))
                 g = self.game
@@ -447,7 +447,7 @@ class Match:
             else:
                 ex = self.current.exchange
                 assert ex is not None
-                if answer.kind == "surrender" and answer.word == "surrender" and not answer.mask:
+                if answer.kind == DecisionKind.SURRENDER and answer.word == "surrender" and not answer.mask:
                     value = ex.decide("surrender")
                     taken = Answer("surrender", "surrender", value)
                 else:
@@ -475,6 +475,8 @@ class Match:
                 answer = d.read(action)
             except IllegalAnswer as e:
                 return e.reason
+            except CardParseError as e:  # text that is not cards at all
+                return str(e)
             if d.answered_by_options:
                 return None if answer.word in d.options else _options_reason(d, answer)
             ex = self.current.exchange
@@ -484,29 +486,13 @@ class Match:
         assert g is not None
         return g.why_not(action)  # type: ignore[arg-type]
 
-    def act(self, answer: Any, seat: int | None = None, call_last_card: bool = True) -> Any:
-        """Answer the pending decision, or play for the seat to move (``"pass"`` passes); the older face of
-        :meth:`apply`, returning what it always returned: the Play made, or an exchange answer's value (the
-        cards given as a mask, or the word).
-
-        Bad input raises and changes nothing. ``seat``, when given, must be the seat to move.
-        """
-        if self._over:
-            raise BigTwoError("the match is over")
-        if seat is not None and seat != self.to_move:
-            raise BigTwoError(f"seat {seat} is not to move; seat {self.to_move} is")
-        taken = self.apply(answer, call_last_card=call_last_card)
-        if isinstance(taken, Answer):
-            return taken.mask if taken.kind == "give" or taken.word == "surrender" else taken.word
-        return taken
-
     def undo(self) -> None:
         """Take back the last action taken through :meth:`apply` (across exchanges and rounds too)."""
         if not self.log:
             raise IllegalPlay("nothing to undo: the match is at its first deal")
         _seat, last, _called = self.log[-1]
         g = self.game
-        if isinstance(last, Play) and self.phase == "play" and g is not None and g.can_undo:
+        if isinstance(last, Play) and self.phase == Phase.PLAY and g is not None and g.can_undo:
             # the last action was a play of the round in progress: the round's own undo is exact and cheap
             g.undo()
             self.log.pop()
@@ -546,7 +532,7 @@ class Match:
         g = self._dealing
         rec = self.current
         g.take_deal_answer(d, answer.word, self._kept)
-        self._swap_answered = self._swap_answered or d.kind == "swap"
+        self._swap_answered = self._swap_answered or d.kind == DecisionKind.SWAP
         rec.deal_answers.append({"seat": d.seat, "kind": d.kind, "answer": answer.word})
         rec.dealt = tuple(g.dealt)
         self._deal_decision = self._next_deal_decision()
@@ -656,9 +642,9 @@ class Match:
         if self.points is not None:
             side, target = self.rules.match_points_side, self.points
             for t in self.totals:
-                if side in ("either", "gain") and t >= target:
+                if side in (MatchPointsSide.EITHER, MatchPointsSide.GAIN) and t >= target:
                     return True
-                if side in ("either", "loss") and t <= -target:
+                if side in (MatchPointsSide.EITHER, MatchPointsSide.LOSS) and t <= -target:
                     return True
         return False
 
@@ -692,13 +678,13 @@ class Match:
         m = cls(rules, players=data["players"], seed=data["seed"], rounds=data["rounds"], points=data["points"])
         for r in data["records"]:
             i = r["round"]
-            if i < len(m.records) and m.phase == "deal":
+            if i < len(m.records) and m.phase == Phase.DEAL:
                 answers = r.get("deal_answers")
                 if answers is None:  # a record from before deal-time decisions: every deal was kept
-                    while m.phase == "deal" and m.current.index == i:
+                    while m.phase == Phase.DEAL and m.current.index == i:
                         m.apply("keep")
                 for a in answers or ():
-                    m.act(a["answer"], seat=a["seat"])
+                    m.apply(a["answer"], seat=a["seat"])
             rec = m.records[i] if i < len(m.records) else None
             # compared as notation: with two decks, notation does not say which copy of a card a hand holds
             same = rec is not None and [sorted(h) for h in r["dealt"]] == [
@@ -708,9 +694,9 @@ class Match:
                 raise BigTwoError(f"round {i + 1}: the deal does not match the record")
             for a in r["exchange"]["answers"]:
                 if a.get("kind") in NEW_KINDS:
-                    m.act(Answer.from_dict(a), seat=a["seat"])
+                    m.apply(Answer.from_dict(a), seat=a["seat"])
                 else:
-                    m.act(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
+                    m.apply(CardSet.from_mask(a["mask"]) if "mask" in a else a["answer"], seat=a["seat"])
             _replay_actions(m, r.get("actions", []))
             for shoot in r.get("shootouts", []):
                 _replay_actions(m, shoot["actions"])

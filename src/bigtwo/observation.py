@@ -13,9 +13,9 @@ markers, so a new field is hidden until someone marks it public.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,22 @@ PHASES = ("deal", "exchange", "play", "over")
 
 # field markers: a public field is seen alike by every seat; a private one only by its seat, everyone else
 # (a spectator) being shown the field's default
+
+
+class Phase(StrEnum):
+    """Where a match stands: ``deal`` (a new deal or a swap may be asked for), ``exchange`` (cards change
+    hands before play), ``play`` (tricks) or ``over``. Members equal their words, as observations' JSON writes
+    them."""
+
+    DEAL = "deal"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 PUBLIC = MappingProxyType({"public": True})
 PRIVATE = MappingProxyType({"public": False})
 
@@ -66,7 +82,7 @@ class Observation:
     seat: int | None = field(default=None, metadata=PRIVATE)
     players: int = field(default=4, metadata=PUBLIC)
     rules: str = field(default="", metadata=PUBLIC)
-    phase: str = field(default="play", metadata=PUBLIC)
+    phase: Phase = field(default=Phase.PLAY, metadata=PUBLIC)
     hand: int = field(default=0, metadata=PRIVATE)
     hand_sizes: tuple[int, ...] = field(default=(), metadata=PUBLIC)
     dealt_sizes: tuple[int, ...] = field(default=(), metadata=PUBLIC)
@@ -152,26 +168,6 @@ class Observation:
         )
         return replace(self, **hidden)
 
-    # --- the older dict face ---------------------------------------------------------------------------------
-    def __getitem__(self, key: str) -> Any:
-        """Deprecated: read the fields (``obs.hand``), or the JSON form (``obs.to_json()["hand"]``)."""
-        _warn_dict_access()
-        return self.to_json()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """Deprecated, as :meth:`__getitem__`."""
-        _warn_dict_access()
-        return self.to_json().get(key, default)
-
-    def keys(self) -> Any:
-        """Deprecated, as :meth:`__getitem__`."""
-        _warn_dict_access()
-        return self.to_json().keys()
-
-    def __iter__(self) -> Any:
-        _warn_dict_access()
-        return iter(self.to_json())
-
     # --- the JSON form -------------------------------------------------------------------------------------
     def _cards(self, mask: int) -> list[str]:
         if self.ev is not None:
@@ -250,7 +246,7 @@ class Observation:
                 seat=seat,
                 players=players,
                 rules=data.get("rules", rules.name),
-                phase=data.get("phase", "over" if data.get("is_over") else "play"),
+                phase=Phase(data.get("phase", Phase.OVER if data.get("is_over") else Phase.PLAY)),
                 hand=hand,
                 hand_sizes=tuple(data.get("hand_sizes", ())),
                 dealt_sizes=tuple(data.get("dealt_sizes", ())),
@@ -298,23 +294,11 @@ class Observation:
 
 
 _DEFAULTS = {f.name: f.default for f in fields(Observation)}
-_warned = False
-
-
-def _warn_dict_access() -> None:
-    """Bots written for the dict observations of earlier versions keep working, told once how to move on."""
-    global _warned
-    if not _warned:
-        _warned = True
-        warnings.warn(
-            "reading an Observation as a dict is deprecated: use its fields (obs.hand, a card mask) or obs.to_json()",
-            DeprecationWarning,
-            stacklevel=3,
-        )
 
 
 def as_observation(rules: Ruleset, obs: Observation | Mapping[str, Any]) -> Observation:
-    """The typed observation (a JSON dict, as older callers pass, is read into one)."""
+    """The typed observation of one that crossed a process boundary as its JSON form (an Observation as it is).
+    The engine's own functions take an :class:`Observation` only; read JSON with :meth:`Observation.from_json`."""
     return obs if isinstance(obs, Observation) else Observation.from_json(obs, rules)
 
 

@@ -8,8 +8,7 @@ out, what is face up) is the observed one and only the hidden cards differ.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bigtwo.cards import DECK_SIZE, CardSet, CardsLike, bits, to_mask
 from bigtwo.combos.play import PASS
@@ -20,9 +19,7 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 
-def position_from_observation(
-    rules: Ruleset | str, obs: Observation | Mapping[str, Any], hands: Sequence[CardsLike]
-) -> Game:
+def position_from_observation(rules: Ruleset | str, obs: Observation, hands: Sequence[CardsLike]) -> Game:
     """The round ``obs`` describes, with ``hands`` as every seat's current hand.
 
     ``hands[obs.seat]`` must be the observer's own hand and the sizes must match ``obs.hand_sizes``. Under
@@ -30,8 +27,6 @@ def position_from_observation(
     nobody can see.
     """
     rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
-    if not isinstance(obs, Observation):
-        obs = Observation.from_json(obs, rules)
     masks = [to_mask(h) for h in hands]
     if [m.bit_count() for m in masks] != list(obs.hand_sizes):
         raise BigTwoError(f"hands of sizes {[m.bit_count() for m in masks]} do not match {list(obs.hand_sizes)}")

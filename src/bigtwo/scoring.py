@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.cards import DECK_SIZE, TWO, bits
+from bigtwo.rules.choices import BgaBase, BgaMode, Scoring
 
 _FACE_VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1, 2)
 _JOKER_FACE_VALUE = 15
@@ -120,7 +121,7 @@ def is_zero_sum(rules: Any) -> bool:
         return True
     if rules.last_card_call:
         return False
-    return bool(rules.payment_mode != "cumulative")
+    return bool(rules.payment_mode != BgaMode.CUMULATIVE)
 
 
 def count_multiplier(rules: Any, left: int, dealt: int, played_any: bool) -> tuple[int, str]:
@@ -288,13 +289,13 @@ def score_round(rules: Any, outcome: RoundOutcome) -> RoundResult:
     left = list(outcome.cards_left)
     if rules.teams:
         return _score_teams(outcome)
-    if rules.scoring == "ranking":
+    if rules.scoring == Scoring.RANKING:
         return RoundResult(order, [0] * n, left, ["ranking only: no points"])
     winner = order[0]
     details: list[str] = []
     owed = _owed(rules, outcome, details)
     mode = rules.payment_mode
-    if rules.assistance_penalty and mode != "pay-higher":
+    if rules.assistance_penalty and mode != BgaMode.PAY_HIGHER:
         a = find_assister(rules, outcome)
         if a is not None:
             total = sum(owed[s] for s in range(n) if s != winner)
@@ -305,12 +306,12 @@ def score_round(rules: Any, outcome: RoundOutcome) -> RoundResult:
             owed = [0] * n
             owed[a] = total
     scores = [0] * n
-    if mode == "winner-takes-all":
+    if mode == BgaMode.WINNER_TAKES_ALL:
         for s in range(n):
             if s != winner and owed[s]:
                 scores[s] -= owed[s]
                 scores[winner] += owed[s]
-    elif mode == "cumulative":
+    elif mode == BgaMode.CUMULATIVE:
         for s in range(n):
             if s != winner:
                 scores[s] -= owed[s]
@@ -337,27 +338,27 @@ def _owed(rules: Any, outcome: RoundOutcome, details: list[str]) -> list[int]:
     winner = outcome.finishing_order[0]
     system = rules.scoring
     left, played = list(outcome.cards_left), list(outcome.played_any)
-    if system == "winner":
+    if system == Scoring.WINNER:
         left, played = cards_at_first_out(outcome)
     needs_hands = (
-        system in ("twos-count-double", "face-value")
-        or (system == "bga" and rules.bga_base == "ranks")
-        or (system == "encyclopedia" and (rules.double_unused_twos or rules.double_unused_bombs))
+        system in (Scoring.TWOS_COUNT_DOUBLE, Scoring.FACE_VALUE)
+        or (system == Scoring.BGA and rules.bga_base == BgaBase.RANKS)
+        or (system == Scoring.ENCYCLOPEDIA and (rules.double_unused_twos or rules.double_unused_bombs))
     )
     if needs_hands and len(outcome.hands) != n:
         raise ValueError(f"scoring {system!r} with these settings needs the cards left in every hand")
     finish_why = None
-    if system == "encyclopedia" and rules.double_finishing_play:
+    if system == Scoring.ENCYCLOPEDIA and rules.double_finishing_play:
         finish_why = finishing_play_doubles(rules, finishing_play(outcome))
     owed = [0] * n
     for s in range(n):
         if s == winner or not left[s]:
             continue
         dealt = outcome.dealt[s]
-        if system in ("encyclopedia", "winner"):
+        if system in (Scoring.ENCYCLOPEDIA, Scoring.WINNER):
             mult, why = count_multiplier(rules, left[s], dealt, played[s])
             reasons = [f"{why}, x{mult}"]
-            if system == "encyclopedia":
+            if system == Scoring.ENCYCLOPEDIA:
                 hand = outcome.hands[s] if outcome.hands else 0
                 if rules.double_unused_twos and twos_in(hand):
                     k = twos_in(hand)
@@ -373,11 +374,11 @@ def _owed(rules: Any, outcome: RoundOutcome, details: list[str]) -> list[int]:
                     reasons.append(f"the winner {finish_why}, x2")
             owed[s] = left[s] * mult
             details.append(f"seat {s} pays {owed[s]} ({'; '.join(reasons)})")
-        elif system == "twos-count-double":
+        elif system == Scoring.TWOS_COUNT_DOUBLE:
             k = twos_in(outcome.hands[s])
             owed[s] = left[s] + k
             details.append(f"seat {s} pays {owed[s]} ({left[s]} cards, {k} of them 2s counting twice)")
-        elif system == "face-value":
+        elif system == Scoring.FACE_VALUE:
             owed[s] = face_value(outcome.hands[s])
             details.append(f"seat {s} pays {owed[s]} (face value of {left[s]} cards)")
         else:  # bga

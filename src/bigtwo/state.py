@@ -13,13 +13,12 @@ exactly what the state would list, in every phase: plays and the pass, exchange 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from bigtwo.actions import Action, Answer
 from bigtwo.exchange import exchange_answers
 from bigtwo.legal import legal_plays_from_observation
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 
 
@@ -51,12 +50,12 @@ class State(Protocol):
     def observe(self, seat: int | None) -> Observation: ...
 
 
-def legal_actions(rules: Ruleset, observation: Observation | Mapping[str, Any]) -> list[Action]:
+def legal_actions(rules: Ruleset, observation: Observation) -> list[Action]:
     """Every legal action of the observing seat, from its observation alone (empty when it is not to move).
 
     The same list, in the same order, as the state's own ``legal_actions()`` for that position.
     """
-    obs = as_observation(rules, observation)
+    obs = observation
     if obs.seat is None or obs.is_over or obs.to_move != obs.seat:
         return []
     d = obs.decision

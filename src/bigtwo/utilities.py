@@ -10,15 +10,16 @@
 
 from __future__ import annotations
 
+from bigtwo.rules.choices import Measure
 from bigtwo.scoring import RoundResult
 
-UTILITIES = ("score", "cards", "place", "win")
+UTILITIES: tuple[Measure, ...] = tuple(Measure)
 # what a figure in each measure counts, for axes and summaries
-MEASURE_WORDS = {
-    "score": "the rules' points a game",
-    "cards": "points a game, one a card left",
-    "place": "places a game",
-    "win": "wins a game",
+MEASURE_WORDS: dict[Measure, str] = {
+    Measure.SCORE: "the rules' points a game",
+    Measure.CARDS: "points a game, one a card left",
+    Measure.PLACE: "places a game",
+    Measure.WIN: "wins a game",
 }
 
 
@@ -29,21 +30,21 @@ def cards_left_points(result: RoundResult) -> list[float]:
     return pts
 
 
-def round_utility(result: RoundResult, measure: str = "score") -> list[float]:
+def round_utility(result: RoundResult, measure: str = Measure.SCORE) -> list[float]:
     """Points for every seat of a finished round under ``measure`` (one of :data:`UTILITIES`)."""
     n = len(result.cards_left)
-    if measure == "score":
+    if measure == Measure.SCORE:
         return [float(s) for s in result.scores]
-    if measure == "cards":
+    if measure == Measure.CARDS:
         return cards_left_points(result)
-    if measure == "place":
+    if measure == Measure.PLACE:
         mid = (n + 1) / 2
         return [mid - p for p in result.places]
-    if measure == "win":
+    if measure == Measure.WIN:
         return [1.0 if s == result.finishing_order[0] else 0.0 for s in range(n)]
     raise ValueError(f"utility {measure!r} is not one of {', '.join(UTILITIES)}")
 
 
-def default_measure(rules) -> str:
+def default_measure(rules) -> Measure:
     """What a player under these rules plays for: the rules' payments, or the finishing order when unscored."""
-    return str(rules.play_measure)
+    return Measure(rules.play_measure)

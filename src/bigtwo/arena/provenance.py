@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from bigtwo.bots.registry import factory_of
+from bigtwo.bots.named import factory_of
 from bigtwo.bots.spec import BotSpec
 
 DIGEST = 16  # hex digits of sha256 kept: enough to tell files apart, short enough to read

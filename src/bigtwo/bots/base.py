@@ -8,21 +8,33 @@ carries a ``decision``, its :class:`~bigtwo.actions.Answer` to it (an exchange, 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from bigtwo.actions import Action, Answer, Decision
+from bigtwo.actions import (
+    DEAL_DECISIONS,
+    EXCHANGE_DECISIONS,
+    PROCEDURE_DECISIONS,
+    Action,
+    Answer,
+    Bid,
+    Decision,
+    DecisionKind,
+    Give,
+    Grant,
+    Must,
+    Reply,
+)
 from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits
 from bigtwo.combos.play import Play
-from bigtwo.exchange import default_exchange_choice
-from bigtwo.legal import hand_index, legal_plays_from_observation
+from bigtwo.exchange import default_exchange_choice, new_kind_answers
+from bigtwo.legal import answers, hand_index, legal_plays_from_observation
 from bigtwo.moves import HandIndex
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset
 
-DECISION_KINDS = ("give", "surrender", "ask", "demand", "redeal", "swap")
-# decisions of the procedures before play (auctions, free trade, requests) and the Horse Game's look
-PROCEDURE_KINDS = ("bid", "trade", "reply", "request", "grant", "look")
+# the decisions a bot's exchange and deal answers handle (the procedures go to ``choose_procedure``)
+_ANSWERED_KINDS = tuple(k for k in DecisionKind if k in EXCHANGE_DECISIONS or k in DEAL_DECISIONS)
 
 
 @runtime_checkable
@@ -51,13 +63,13 @@ class BaseBot:
         self._index: HandIndex | None = None
         self._memory: tuple[int, int] | None = None  # (round, hand) as last seen: a face-down hand remembered
 
-    def choose(self, rules: Ruleset, observation: Observation | Mapping[str, Any]) -> Action:
-        obs = as_observation(rules, observation)
+    def choose(self, rules: Ruleset, observation: Observation) -> Action:
+        obs = observation
         d = obs.decision
         if d is not None:
             if d.at_deal:
                 return self.choose_deal(rules, obs)
-            if d.kind in PROCEDURE_KINDS:
+            if d.kind in PROCEDURE_DECISIONS:
                 return self.choose_procedure(rules, obs)
             return d.read(self.choose_exchange(rules, obs))
         play = self.choose_play(rules, obs)
@@ -78,34 +90,30 @@ class BaseBot:
         """
         d = observation.decision
         assert d is not None
-        if d.kind == "look":
+        if d.kind == DecisionKind.LOOK:
             return Answer("look", "look" if self._worth_looking(rules, observation) else "pass")
         ev = observation.ev if observation.ev is not None else rules.engine_for(observation.players)
         hand, power = observation.hand, ev.power
-        if d.kind == "bid":
-            return self._bid(rules, observation, ev)
-        if d.kind == "reply":
+        if isinstance(d, Bid):
+            return self._bid(rules, observation, ev, d)
+        if isinstance(d, Reply):
             gain = sum(power[c] for c in bits(d.cards)) > sum(power[c] for c in bits(d.want))
             return Answer("reply", "accept" if gain and d.want & hand == d.want else "decline")
-        if d.kind == "grant":
+        if isinstance(d, Grant):
             lowest = sorted(bits(hand), key=lambda c: (power[c], c))[: d.count]
             cheap = d.want & hand == d.want and not d.want & ~sum(1 << c for c in lowest)
             return Answer("grant", "grant" if cheap else "refuse")
-        if d.kind == "request":
+        if d.kind == DecisionKind.REQUEST:
             return Answer("request", "none")
         return Answer("trade", "done")
 
-    def _bid(self, rules: Ruleset, obs: Observation, ev: Any) -> Answer:
-        from bigtwo.exchange import new_kind_answers
-
-        d = obs.decision
-        assert d is not None
+    def _bid(self, rules: Ruleset, obs: Observation, ev: Any, d: Bid) -> Answer:
         offers = [a for a in new_kind_answers(rules, obs) if a.mask]  # lowest first
         if not offers or not d.cards:
             return Answer("bid", "pass")
         lot = d.cards.bit_length() - 1
         ranks = [ev.rank_of[c] for c in bits(obs.hand)]
-        if rules.exchange == "higher-bid-auction":
+        if rules.exchange == ExchangeMode.HIGHER_BID_AUCTION:
             if ev.rank_of[lot] not in ranks:
                 return Answer("bid", "pass")
             loose = [a for a in offers if ranks.count(ev.rank_of[a.mask.bit_length() - 1]) == 1]
@@ -122,8 +130,6 @@ class BaseBot:
             return True
         memory = self._memory
         if memory is not None and memory[0] == obs.round and memory[1].bit_count() == size:
-            from bigtwo.legal import answers
-
             ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
             return bool(answers(ev, HandIndex.build(ev, memory[1]), top))
         return size >= top.size
@@ -131,11 +137,11 @@ class BaseBot:
     def choose_play(self, rules: Ruleset, observation: Observation) -> Play:
         raise NotImplementedError
 
-    def legal(self, rules: Ruleset, observation: Observation | Mapping[str, Any]) -> list[Play]:
+    def legal(self, rules: Ruleset, observation: Observation) -> list[Play]:
         """The legal plays, as :func:`~bigtwo.legal.legal_plays_from_observation` gives them, from this seat's
         hand index kept from its last decision (filtered as cards leave the hand, not rebuilt)."""
-        obs = as_observation(rules, observation)
-        if not obs.is_my_turn or obs.phase != "play":
+        obs = observation
+        if not obs.is_my_turn or obs.phase != Phase.PLAY:
             raise ValueError(f"seat {obs.seat} is not to play in this observation")
         ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
         self._index = hand_index(ev, obs.hand, self._index)
@@ -158,7 +164,7 @@ class BaseBot:
         d = observation.decision
         _check_decision(d)
         assert d is not None
-        if d.kind == "give" and d.must == "any":
+        if isinstance(d, Give) and d.must == Must.ANY:
             hand = observation.hand
             pool = _suit_cards(hand, d.suit)
             k = d.count
@@ -175,9 +181,9 @@ class BaseBot:
 
 
 def _check_decision(d: Decision | None) -> None:
-    if d is None or d.kind not in DECISION_KINDS:
-        raise ValueError(f"decision kind {d and d.kind!r} is not one of {', '.join(DECISION_KINDS)}")
-    if d.must not in ("any", "highest", "lowest"):
+    if d is None or d.kind not in _ANSWERED_KINDS:
+        raise ValueError(f"decision kind {d and d.kind!r} is not one of {', '.join(_ANSWERED_KINDS)}")
+    if isinstance(d, Give) and d.must not in tuple(Must):
         raise ValueError(f"exchange 'must' {d.must!r} is not one of 'any', 'highest', 'lowest'")
 
 

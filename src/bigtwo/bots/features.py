@@ -29,7 +29,7 @@ kind held in the hand, and how many ranks it splits / 4 (DouZero's "breaks a com
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,8 @@ import numpy as np
 from bigtwo.cards import DECK_SIZE, CardSet
 from bigtwo.cards import fold_copies as fold
 from bigtwo.combos.play import Play
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation
+from bigtwo.rules.choices import Leftover
 from bigtwo.rules.ruleset import Ruleset
 
 FEATURES_VERSION = 1
@@ -71,7 +72,7 @@ def sub_folded(a: int, b: int) -> int:
 
 def has_face_up(rules: Ruleset) -> bool:
     """Whether cards may lie face up for everyone to see under these rules."""
-    return rules.leftover in ("face-up", "swap")
+    return rules.leftover in (Leftover.FACE_UP, Leftover.SWAP)
 
 
 def has_known(rules: Ruleset) -> bool:
@@ -136,9 +137,9 @@ def info_from_game(game: Any, seat: int, history: int) -> SeatInfo:
     )
 
 
-def info_from_observation(rules: Ruleset, observation: Observation | Mapping[str, Any], history: int) -> SeatInfo:
+def info_from_observation(rules: Ruleset, observation: Observation, history: int) -> SeatInfo:
     """The seat's knowledge from its observation alone (how a bot at the table sees it)."""
-    obs = as_observation(rules, observation)
+    obs = observation
     n = obs.players
     seat = obs.seat
     assert seat is not None, "a spectator does not decide"

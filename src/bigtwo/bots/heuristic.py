@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bigtwo.actions import Action
+from bigtwo.actions import Action, Give, Must
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.registry import register
@@ -35,7 +35,7 @@ from bigtwo.cards import JOKER_RANK, bits, fold_copies
 from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
 
 WIN = 100.0  # going out
@@ -477,14 +477,14 @@ class HeuristicBot(BaseBot):
     def exchange_order(self, rules: Ruleset, observation: Observation, hand: int) -> list[int]:
         return giveaway_order(rules, observation, hand)
 
-    def explain(self, rules: Ruleset, observation: Observation | dict[str, Any]) -> tuple[Action, str]:
+    def explain(self, rules: Ruleset, observation: Observation) -> tuple[Action, str]:
         """This bot's choice and why, in words (the table's hint): ``(choice, reason)``, the choice being what
         :meth:`choose` returns."""
-        obs = as_observation(rules, observation)
+        obs = observation
         d = obs.decision
         if d is not None:
             choice = self.choose(rules, obs)
-            any_cards = d.kind == "give" and d.must == "any"
+            any_cards = isinstance(d, Give) and d.must == Must.ANY
             why = "the cards your hand's plan needs least" if any_cards else "as the rules ask"
             if d.at_deal:
                 why = "a plain bot keeps the deal it has"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bigtwo.cards import JOKER_RANK, bits
 from bigtwo.combos.play import Play
+from bigtwo.moves import all_combos
 
 BETA = 0.5  # how much a strong combination is cheaper than a weak one
 STRANDED = 3.0  # a card that fits no combination (e.g. a lone card where singles are not played)
@@ -145,8 +146,6 @@ class Planner:
         else:
             out = []
             if self.struct_sizes:
-                from bigtwo.moves import all_combos
-
                 kinds = self.struct_kinds
                 for p in all_combos(self.ev, hand, self.struct_sizes):
                     if p.kind in kinds:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from bigtwo.bots.view import engine_of, view_from_game
@@ -35,8 +34,9 @@ from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation, as_observation
+from bigtwo.observation import HistoryEntry, Observation
 from bigtwo.positions import position_from_observation
+from bigtwo.rules.choices import LastPlayForbidden, Leftover
 from bigtwo.rules.ruleset import Ruleset
 
 MAX_REJECTIONS = 200
@@ -74,8 +74,8 @@ def known_cards(obs: Observation) -> dict[int, int]:
 class DealSampler:
     """Samples full deals (every seat's current hand) consistent with one seat's observation."""
 
-    def __init__(self, rules: Ruleset, observation: Observation | Mapping[str, Any]):
-        obs = as_observation(rules, observation)
+    def __init__(self, rules: Ruleset, observation: Observation):
+        obs = observation
         self.rules = rules
         self.obs = obs
         self.ev = ev = engine_of(rules, obs)
@@ -109,14 +109,14 @@ class DealSampler:
         if (
             not rules.lead_card_must_be_played
             or rules.previous_winner_leads
-            or rules.leftover == "swap"
+            or rules.leftover == Leftover.SWAP
             or rules.draw_on_pass
             or not history
             or history[0].is_pass
         ):
             return 0
         first = history[0].play.mask
-        if rules.lead_card != "lowest":
+        if not rules.leads_lowest:
             lead = to_mask(rules.lead_card)
             if first & (lead | lead << DECK_SIZE):
                 return 0  # the named lead card was played: nothing follows about the rest
@@ -134,7 +134,7 @@ class DealSampler:
         """
         history = obs.history
         rules = self.rules
-        if rules.last_play_forbidden == "none" or not any(e.is_pass for e in history):
+        if rules.last_play_forbidden == LastPlayForbidden.NONE or not any(e.is_pass for e in history):
             return []
         if rules.auto_skip or rules.draw_on_pass:
             return []  # skipped turns and draws are not leads passed; the replay below does not model them

@@ -7,14 +7,13 @@ behaves identically at the table and inside a search's rollouts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bigtwo.combos.play import Play
 from bigtwo.game import Game
 from bigtwo.legal import legal_plays_from_observation
-from bigtwo.observation import HistoryEntry, Observation, as_observation
+from bigtwo.observation import HistoryEntry, Observation
 from bigtwo.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -76,11 +75,11 @@ class HistoryCache:
 
 def view_from_observation(
     rules: Ruleset,
-    observation: Observation | Mapping[str, Any],
+    observation: Observation,
     legal: list[Play] | None = None,
     cache: HistoryCache | None = None,
 ) -> SeatView:
-    obs = as_observation(rules, observation)
+    obs = observation
     ev = engine_of(rules, obs)
     played = cache.played(obs.history) if cache is not None else obs.played
     seat = obs.seat

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from bigtwo.actions import DecisionKind
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
 from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
@@ -209,7 +210,7 @@ class PlainTable:
             if low in ("quit", "exit", "q"):
                 return False
             if low in ("help", "?"):
-                self.say(ASK_HELP if d is not None and d["kind"] == "ask" else HELP)
+                self.say(ASK_HELP if d is not None and d["kind"] == DecisionKind.ASK else HELP)
                 continue
             if low in ("hint", "h"):
                 hint = s.hint()
@@ -273,11 +274,11 @@ class PlainTable:
         w = s.words
         what, why = decision_question(s, d)
         kind = d["kind"]
-        if kind == "give":
+        if kind == DecisionKind.GIVE:
             return f"{what}: type the cards.{why}"
-        if kind == "surrender":
+        if kind == DecisionKind.SURRENDER:
             return f"{what} Type [bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
-        if kind == "ask":
+        if kind == DecisionKind.ASK:
             lines = [what]
             if d.get("suit"):
                 lines.append(bound_text(d))
@@ -288,9 +289,9 @@ class PlainTable:
             if not d.get("answers"):
                 lines.append(ASK_HELP)
             return "\n".join(lines)
-        if kind == "demand":
+        if kind == DecisionKind.DEMAND:
             return f"{what} Type [bold]lowest[/bold], or [bold]any[/bold] to let them choose.{why}"
-        if kind in ("redeal", "swap"):
+        if kind in (DecisionKind.REDEAL, DecisionKind.SWAP):
             return f"{what} Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
         return procedure_text(s, d) or what
 

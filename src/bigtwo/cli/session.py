@@ -16,10 +16,10 @@ from typing import Any
 
 from rich.markup import escape
 
-from bigtwo.actions import WORD_DECISIONS
+from bigtwo.actions import WORD_DECISIONS, DecisionKind
 from bigtwo.bots import BOTS, make
-from bigtwo.bots.registry import strongest_bot
 from bigtwo.bots.spec import BotSpec, split_lineup
+from bigtwo.bots.strength import strongest_bot
 from bigtwo.bounds import LARGE_HAND, max_hand_size
 from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
@@ -29,8 +29,9 @@ from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exch
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
-from bigtwo.observation import as_observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.record import Record, record_of, save_record
+from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.words import table_names
 
@@ -85,7 +86,7 @@ class Hint:
     source: str
 
 
-def _explanation(bot: Any, rules: Ruleset, obs: dict[str, Any]) -> tuple[Any, str | None]:
+def _explanation(bot: Any, rules: Ruleset, obs: Observation) -> tuple[Any, str | None]:
     """A bot's choice and its reason: ``explain(rules, obs) -> (choice, reason)`` where the bot has it."""
     explain = getattr(bot, "explain", None)
     if callable(explain):
@@ -166,7 +167,7 @@ class TableSession:
     def game(self) -> Game | None:
         """The game being played (None while a match's deal or exchanges are being decided)."""
         if self.match is not None:
-            return self.match.game if self.match.phase in ("play", "over") else None
+            return self.match.game if self.match.phase in (Phase.PLAY, Phase.OVER) else None
         return self.single
 
     @property
@@ -179,7 +180,7 @@ class TableSession:
     @property
     def is_over(self) -> bool:
         """The whole thing is over: the round, or the match."""
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     @property
     def round_over(self) -> bool:
@@ -202,12 +203,17 @@ class TableSession:
         s = self.to_move
         return s is not None and s != self.seat
 
-    def observation(self, seat: int | None = None) -> dict[str, Any]:
+    def observe(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (default: the human's) may know now: what its bot is given."""
         s = self.seat if seat is None else seat
         if self.match is not None:
-            return self.match.observation(s)
+            return self.match.observe(s)
         assert self.single is not None
-        return self.single.observation(s)
+        return self.single.observe(s)
+
+    def observation(self, seat: int | None = None) -> dict[str, Any]:
+        """The JSON form of :meth:`observe`, as the table's screens read it."""
+        return self.observe(seat).to_json()
 
     def name(self, s: int) -> str:
         """What the table calls a seat: 'You', 'Ben'."""
@@ -240,19 +246,19 @@ class TableSession:
         face-down hand."""
         if self.match is None or self.match.pending is None or not self.human_to_move:
             return None
-        return self.match.observation(self.seat)["decision"]
+        return self.match.observe(self.seat).to_json()["decision"]
 
     def hand(self) -> list[Any]:
         """The human's cards now, lowest first under the rules."""
         ev = self.rules.engine_for(self.n)
-        return ev.sort_cards(to_mask(self.observation()["hand"]))
+        return ev.sort_cards(self.observe().hand)
 
     def legal_choices(self) -> list[Any]:
         d = self.decision
         if d is not None:
             if d["kind"] in WORD_DECISIONS or self.unlisted() is not None:
                 return list(d["options"])
-            return legal_exchange_choices(self.rules, self.observation())
+            return legal_exchange_choices(self.rules, self.observe())
         g = self.game
         return distinct_plays(g.legal_plays()) if g is not None and self.human_to_move else []
 
@@ -260,19 +266,20 @@ class TableSession:
         """What :meth:`legal_choices` leaves out, in words: offers and requests name other players' cards, far
         too many to list (an offer of 3 cards for 3 has millions); None when every answer is listed."""
         d = self.decision
-        if d is None or d["kind"] not in ("trade", "request") or not d["count"]:
+        if d is None or d["kind"] not in (DecisionKind.TRADE, DecisionKind.REQUEST) or not d["count"]:
             return None
-        if d["kind"] == "trade":
+        if d["kind"] == DecisionKind.TRADE:
             return f"or an offer of up to {plural(d['count'], 'card')} for as many named cards of another player"
         return f"or a request for up to {plural(d['count'], 'card')}"
 
     # --- acting -------------------------------------------------------------------------------------
     def act(self, answer: CardsLike | Play | str, call_last_card: bool = True) -> Any:
-        """The human's play, pass or exchange answer; raises (IllegalPlay, CardParseError) leaving no change."""
+        """The human's play, pass or exchange answer (the action taken); raises (IllegalPlay, CardParseError)
+        leaving no change."""
         if not self.human_to_move:
             raise IllegalPlay("it is not your turn")
         if self.match is not None:
-            out = self.match.act(answer, seat=self.seat, call_last_card=call_last_card)
+            out = self.match.apply(answer, call_last_card, seat=self.seat)
         else:
             assert self.single is not None
             out = self.single.play(answer, call_last_card=call_last_card)
@@ -284,7 +291,7 @@ class TableSession:
         s = self.to_move
         if s is None or s == self.seat:
             return False
-        answer = self.bots[s].choose(self.rules, self.observation(s))
+        answer = self.bots[s].choose(self.rules, self.observe(s))
         self._apply_bot(s, answer)
         return True
 
@@ -294,7 +301,7 @@ class TableSession:
         s = self.to_move
         if s is None or s == self.seat:
             return None
-        return s, self.observation(s)
+        return s, self.observe(s)
 
     def bot_choose(self, seat: int, obs: Any) -> Any:
         """The seat's bot's answer to ``obs`` (touches the bot, never the table)."""
@@ -303,14 +310,14 @@ class TableSession:
     def bot_answer(self, seat: int, obs: Any, answer: Any) -> bool:
         """Apply a bot's answer to ``obs``; False (nothing done) when the table has moved on since (an undo, a
         new game)."""
-        if self.to_move != seat or self.observation(seat) != obs:
+        if self.to_move != seat or self.observe(seat) != obs:
             return False
         self._apply_bot(seat, answer)
         return True
 
     def _apply_bot(self, s: int, answer: Any) -> None:
         if self.match is not None:
-            self.match.act(answer, seat=s)
+            self.match.apply(answer, seat=s)
         else:
             assert self.single is not None
             self.single.play(answer)
@@ -425,14 +432,14 @@ class TableSession:
         the greedy bot's, labelled as such."""
         if not self.human_to_move:
             raise IllegalPlay("it is not your turn")
-        obs = self.observation()
+        obs = self.observe()
         if "heuristic" in available_bots():
             bot = make("heuristic", seed=self.seed)
             choice, why = _explanation(bot, self.rules, obs)
             source = "heuristic"
         else:
             bot, why, source = make("greedy"), None, "greedy"
-            choice = bot.choose(self.rules, as_observation(self.rules, obs))
+            choice = bot.choose(self.rules, obs)
         cards = _mask_of(choice)
         shown = _describe(self, choice)
         if source == "greedy":
@@ -594,20 +601,20 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     cards = plural(k, "card")
     kind = d["kind"]
     why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
-    if kind == "give":
+    if kind == DecisionKind.GIVE:
         noun = SUIT_NAMES[d["suit"]] if d.get("suit") else "card"  # any spade, your lowest 2 cards
         what = noun if k == 1 else f"{k} {noun}s"
         which = "any" if d.get("must", "any") == "any" else f"your {d['must']}"
         return f"Give {which} {what} to {w.object(d['to'])}", why
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         return f"Steal {cards} from {w.object(d['from'])} by questions.", why
-    if kind == "demand":
+    if kind == DecisionKind.DEMAND:
         return f"Demand the lowest {cards} of {w.object(d['from'])}?", why
-    if kind == "redeal":
+    if kind == DecisionKind.REDEAL:
         return "Ask for a new deal?", why
-    if kind == "swap":
+    if kind == DecisionKind.SWAP:
         return "Take the leftover card for your lead card?", why
     return escape(str(d)), why
 
@@ -650,19 +657,19 @@ def procedure_text(s: TableSession, d: dict[str, Any]) -> str | None:
     kind = d["kind"]
     why = f" [dim]({w.markup(d['reason'], opens=False)})[/dim]" if d.get("reason") else ""
     other = w.object(d["from"]) if d.get("from") is not None else ""
-    if kind == "look":
+    if kind == DecisionKind.LOOK:
         return (
             "Your hand lies face down: type [bold]look[/bold] (then you must play, or the hand takes the last free "
             "place) or [bold]pass[/bold] without looking."
         )
-    if kind == "bid":
+    if kind == DecisionKind.BID:
         best = f"; the best bid is {s.cards_markup(d['best'])} by {other}" if d.get("best") else ""
-        rule = "higher than its rank" if s.rules.exchange == "higher-bid-auction" else "of any rank"
+        rule = "higher than its rank" if s.rules.exchange == ExchangeMode.HIGHER_BID_AUCTION else "of any rank"
         return (
             f"{s.cards_markup(d['cards'])} is on auction{best}: type a card {rule} to bid (above the best bid), or "
             "[bold]pass[/bold]."
         )
-    if kind == "trade":
+    if kind == DecisionKind.TRADE:
         play = ", or [bold]play[/bold] to end trading and lead" if "play" in d.get("options", ()) else ""
         if not d["count"]:
             return f"Free trade: you have no offer left: type [bold]done[/bold]{play}.{why}"
@@ -670,17 +677,17 @@ def procedure_text(s: TableSession, d: dict[str, Any]) -> str | None:
             f"Free trade: type an offer such as [bold]5D for 2S to seat 1[/bold] (as many cards each way), or "
             f"[bold]done[/bold] to let trading end{play}.{why}"
         )
-    if kind == "reply":
+    if kind == DecisionKind.REPLY:
         return (
             f"{w.subject(d['from'], 'offers')} {s.cards_markup(d['cards'])} for your "
             f"{s.cards_markup(d['want'])}: type [bold]accept[/bold] or [bold]decline[/bold]."
         )
-    if kind == "request":
+    if kind == DecisionKind.REQUEST:
         return (
             f"Ask {other} for up to {plural(d['count'], 'card')} of theirs back: type the cards, or "
             f"[bold]none[/bold] to let them choose.{why}"
         )
-    if kind == "grant":
+    if kind == DecisionKind.GRANT:
         return (
             f"{w.subject(d['from'], 'asks')} you for {s.cards_markup(d['want'])}: type [bold]grant[/bold] or "
             f"[bold]refuse[/bold]."

@@ -11,6 +11,7 @@ import typer
 from bigtwo.bots.spec import split_lineup
 from bigtwo.cli.output import console
 from bigtwo.cli.simulate import find_classes_beside_the_user
+from bigtwo.rules.choices import Measure
 
 
 def _say(text: str, style: str | None = None) -> None:
@@ -164,7 +165,7 @@ def train(
             )
             trainer = Trainer(config, out)
             console().print(f"training {config.to_dict()}")
-            if utility == "cards" and trainer.rules.play_measure == "place":
+            if utility == Measure.CARDS and trainer.rules.play_measure == Measure.PLACE:
                 console().print(
                     f"[yellow]{trainer.rules.name} is played for places, and this run learns cards left: "
                     "--utility place learns what its players play for[/yellow]"

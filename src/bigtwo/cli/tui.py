@@ -23,11 +23,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
+from bigtwo.actions import DecisionKind
 from bigtwo.cards import CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
+from bigtwo.observation import Phase
 from bigtwo.record.build import ordinal
 
 KEYS_HELP = """\
@@ -359,7 +361,7 @@ class TableApp(App[None]):
     def focus_for_turn(self) -> None:
         """The entry line for typed answers (questions, demands), the hand for everything else."""
         d = self.session.decision
-        if d is not None and d["kind"] in ("ask", "demand"):
+        if d is not None and d["kind"] in (DecisionKind.ASK, DecisionKind.DEMAND):
             self.query_one("#entry", Input).focus()
         else:
             self.hand.focus()
@@ -369,7 +371,7 @@ class TableApp(App[None]):
             return
         d = self.session.decision
         mask = self.hand.selected_mask
-        if d is not None and d["kind"] in ("ask", "demand"):
+        if d is not None and d["kind"] in (DecisionKind.ASK, DecisionKind.DEMAND):
             self.say("Type your answer: press / then e.g. 'highest S' or 'lowest'.")
             self.action_type()
             return
@@ -383,7 +385,7 @@ class TableApp(App[None]):
             return
         d = self.session.decision
         if d is not None:
-            if d["kind"] == "surrender":
+            if d["kind"] == DecisionKind.SURRENDER:
                 self.submit(CardSet(0))
                 return
             self.say("This is an exchange: it cannot be passed.")
@@ -489,7 +491,7 @@ class TableApp(App[None]):
         d = self.session.decision
         if word == "pass" and d is None:
             self.submit("pass")
-        elif d is not None and d["kind"] != "give":
+        elif d is not None and d["kind"] != DecisionKind.GIVE:
             self.submit(text)
         else:
             try:
@@ -659,9 +661,9 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
     lines: list[Text] = []
     d = s.decision
     g = s.game
-    if s.match is not None and s.match.phase in ("deal", "exchange"):
+    if s.match is not None and s.match.phase in (Phase.DEAL, Phase.EXCHANGE):
         who = s.to_move
-        heading = "The deal: a choice before the play." if s.match.phase == "deal" else "Exchanges before the play."
+        heading = "The deal: a choice before the play." if s.match.phase == Phase.DEAL else "Exchanges before the play."
         lines.append(Text(heading, style="bold"))
         if d is not None:
             lines.append(Text.from_markup(decision_text(s, d)))
@@ -709,20 +711,20 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
     """The human's decision as markup: what is asked, how to answer it here, and why (in the table's words)."""
     what, why = decision_question(s, d)
     kind = d["kind"]
-    if kind == "give":
+    if kind == DecisionKind.GIVE:
         return f"{what}: select, enter.{why}"
-    if kind == "surrender":
+    if kind == DecisionKind.SURRENDER:
         return f"{what} Select them and enter, or p to decline (they then steal by questions).{why}"
-    if kind == "ask":
+    if kind == DecisionKind.ASK:
         asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
         bound = f" {bound_text(d)}" if d.get("suit") else ""
         return f"{what[:-1]}: type one (/), e.g. highest, highest S, have 9S; l lists them.{bound}" + (
             f" [dim]Asked: {s.say(asked)}[/dim]" if asked else ""
         )
-    if kind == "demand":
+    if kind == DecisionKind.DEMAND:
         return f"{what} Type (/) lowest, or any to let them choose."
-    if kind in ("redeal", "swap"):
-        key = "r" if kind == "redeal" else "w"
+    if kind in (DecisionKind.REDEAL, DecisionKind.SWAP):
+        key = "r" if kind == DecisionKind.REDEAL else "w"
         return f"{what} Press {key} (or type {kind}), or type keep.{why}"
     return procedure_text(s, d) or what
 

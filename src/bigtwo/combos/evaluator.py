@@ -30,6 +30,7 @@ from bigtwo.cards import (
 )
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError
+from bigtwo.rules.choices import BombVsBomb, FiveCardBeating, FlushOrder, HighJoker, MatchBy, PokerTwos, StraightOrder
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
@@ -77,12 +78,12 @@ class Evaluator:
         self.suit_ranked = so != "none"
         self.suit_power = [so.index(s) for s in "DCHS"] if self.suit_ranked else [0, 0, 0, 0]
         self.pack = CardSet.deck(rules.jokers, rules.decks).mask
-        high_joker = RED_JOKER if rules.high_joker == "red" else BLACK_JOKER
+        high_joker = RED_JOKER if rules.high_joker == HighJoker.RED else BLACK_JOKER
         # where each rank stands (3..2, then the jokers): the 2s drop below the 3s in a round a dealt four of a
         # kind made 'twos low' (002 Four-of-a-kind), and inside poker hands under poker_twos = "low"
         low = [r + 1 for r in range(TWO)] + [0, JOKER_RANK]
         self.rank_power = low if twos_low else list(range(JOKER_RANK + 1))
-        self.poker_rank_power = low if rules.poker_twos == "low" else self.rank_power
+        self.poker_rank_power = low if rules.poker_twos == PokerTwos.LOW else self.rank_power
         n_all = VIRTUAL + JOKER_RANK * SUIT_SLOTS
         self.rank_of = [0] * n_all
         self.suit_of = [4] * n_all
@@ -122,15 +123,15 @@ class Evaluator:
         self.wild = rules.wild_jokers
         self.valueless = rules.valueless_jokers
         self.highest_face = max(range(52), key=lambda c: (self.power[c], c))
-        self.highest_card_straights = rules.straight_order == "highest-card"
+        self.highest_card_straights = rules.straight_order == StraightOrder.HIGHEST_CARD
         self.kinds = tuple(k for k in rules.combinations if k not in rules.kinds_not_played)
         self.enabled = frozenset(self.kinds)
         self.cat = {k: i for i, k in enumerate(self.kinds)}
         families = sorted({KINDS[k].family for k in self.kinds})
         self.family_id = {k: families.index(KINDS[k].family) for k in self.kinds}
-        self.match_kind = rules.match == "kind"
-        self.same_category_fives = rules.five_card_beating == "same-category"
-        self.card_value_fives = rules.five_card_beating == "card-value"
+        self.match_kind = rules.match == MatchBy.KIND
+        self.same_category_fives = rules.five_card_beating == FiveCardBeating.SAME_CATEGORY
+        self.card_value_fives = rules.five_card_beating == FiveCardBeating.CARD_VALUE
 
         table = STRAIGHT_TABLES[rules.straight_table]
         self.table = table
@@ -202,7 +203,7 @@ class Evaluator:
         }
         self.bomb_rules = [(b.kind, b.length, frozenset(b.beats)) for b in rules.bombs if b.kind in self.enabled]
         self.has_bombs = bool(self.bomb_rules)
-        self.bomb_same_kind = rules.bomb_vs_bomb == "same-kind"
+        self.bomb_same_kind = rules.bomb_vs_bomb == BombVsBomb.SAME_KIND
         self.bomb_sizes = frozenset(n for kind, _l, _t in self.bomb_rules for n in self._sizes_of(kind))
         self.equal_beats = rules.equal_beats
         self._permissive: Evaluator | None = None
@@ -263,9 +264,9 @@ class Evaluator:
             rk = rk * 16 + r
         suit = self.suit_power[self.suit_of[cards[0]]] if self.rules.poker_suit_tiebreak else 0
         order = self.rules.flush_order
-        if order == "ranks-then-suit":
+        if order == FlushOrder.RANKS_THEN_SUIT:
             return rk * SUIT_SLOTS + suit
-        if order == "suit-then-ranks":
+        if order == FlushOrder.SUIT_THEN_RANKS:
             return suit * (16**5) + rk
         return self.poker_key(cards)
 

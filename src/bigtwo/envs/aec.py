@@ -67,7 +67,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from bigtwo.actions import Answer, Decision, IllegalAnswer
+from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer, Look
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
@@ -77,7 +77,7 @@ from bigtwo.envs.rewards import RewardMode, Rewards
 from bigtwo.errors import BigTwoError, whole_number
 from bigtwo.exchange import Exchange, exchange_answers
 from bigtwo.game import Game
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.words import plural
 
@@ -321,7 +321,7 @@ class BigTwoAECEnv(AECEnv):
             seat=seat,
             players=self.n,
             rules=self.rules.name,
-            phase="exchange",
+            phase=Phase.EXCHANGE,
             hand=ex.hand(seat),
             hand_sizes=sizes,
             dealt_sizes=sizes,
@@ -367,7 +367,7 @@ class BigTwoAECEnv(AECEnv):
         assert d is not None, "no deal-time decision is pending"
         return replace(
             self.game.observe(seat),
-            phase="deal",
+            phase=Phase.DEAL,
             decision=d if d.seat == seat else None,
             to_move=d.seat,
             history=(),
@@ -457,10 +457,10 @@ class BigTwoAECEnv(AECEnv):
         for i, a in enumerate(answers):
             if a.to is not None or not a.word:  # an offer, or cards alone
                 continue
-            for w in a.word.split() if a.kind == "ask" else (a.word,):
+            for w in a.word.split() if a.kind == DecisionKind.ASK else (a.word,):
                 if w in _WORD_INDEX:
                     words[i, _WORD_INDEX[w]] = 1
-                elif a.kind == "ask" and w != "pair":
+                elif a.kind == DecisionKind.ASK and w != "pair":
                     wants[i] |= to_mask(w)  # the card a question names
         return {
             "answers": list(answers),
@@ -540,7 +540,7 @@ class BigTwoAECEnv(AECEnv):
         g = self.game
         word = "keep" if a == self.keep_action else d.kind
         g.take_deal_answer(d, word, self._kept)
-        self._swap_answered = self._swap_answered or d.kind == "swap"
+        self._swap_answered = self._swap_answered or d.kind == DecisionKind.SWAP
         if word != "keep":
             self._sync()  # new hands
         self._cumulative_rewards[agent] = 0.0
@@ -558,7 +558,7 @@ class BigTwoAECEnv(AECEnv):
             "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
             "or pass without looking"
         )
-        return replace(self.game.observe(seat), decision=Decision(seat, "look", 0, why, options=("look", "pass")))
+        return replace(self.game.observe(seat), decision=Look(seat, 0, why, options=("look", "pass")))
 
     def _look(self, agent: str) -> None:
         """The Horse Game: the agent picks its face-down hand up; it stays to move, and must now play (a pass

@@ -7,6 +7,7 @@ from math import comb
 
 from bigtwo.bounds import LARGE_HAND, legal_play_bound, max_hand_size
 from bigtwo.game import Game
+from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 
@@ -14,14 +15,17 @@ def has_procedures(rules: Ruleset | str) -> bool:
     """Whether the rules put decisions between the deal and the first play (exchanges, auctions, free
     trade, requests) in some round: what the environments' answer actions are for."""
     rules = load_rules(rules)
-    return rules.exchange != "none" or rules.free_trade
+    return rules.exchange != ExchangeMode.NONE or rules.free_trade
 
 
 def first_round_procedures(rules: Ruleset | str) -> bool:
     """Whether the rules put decisions before play in a round without roles (a first round, or one dealt
     alone): a pass-around, auctions, free trade. Trading that needs roles needs the order of a round before."""
     rules = load_rules(rules)
-    return rules.exchange in ("pass-around", "higher-bid-auction", "free-bid-auction") or rules.free_trade
+    return (
+        rules.exchange in (ExchangeMode.PASS_AROUND, ExchangeMode.HIGHER_BID_AUCTION, ExchangeMode.FREE_BID_AUCTION)
+        or rules.free_trade
+    )
 
 
 def answer_bound(rules: Ruleset | str, players: int | None = None) -> int:
@@ -42,17 +46,17 @@ def answer_bound(rules: Ruleset | str, players: int | None = None) -> int:
     big_n = int(pack).bit_count()
     system = rules.exchange
     most = 2
-    if system == "pass-around":
+    if system == ExchangeMode.PASS_AROUND:
         most = max(most, comb(h, rules.pass_count))
-    if system in ("mandatory-trading", "big-two-president"):
+    if system in (ExchangeMode.MANDATORY_TRADING, ExchangeMode.BIG_TWO_PRESIDENT):
         most = max(most, comb(h + 2, 2) + 1)
-    if system == "mandatory-trading":
+    if system == ExchangeMode.MANDATORY_TRADING:
         most = max(most, 19 + big_n)
         if rules.trade_requests:
             most = max(most, 1 + big_n + comb(big_n, 2))
-    if system == "loser-to-winner":
+    if system == ExchangeMode.LOSER_TO_WINNER:
         most = max(most, h + 1)
-    if system in ("higher-bid-auction", "free-bid-auction"):
+    if system in (ExchangeMode.HIGHER_BID_AUCTION, ExchangeMode.FREE_BID_AUCTION):
         most = max(most, 1 + h)
     if rules.free_trade:
         k = rules.free_trade_cards

@@ -67,7 +67,8 @@ import numpy as np
 from bigtwo.actions import DECISION_KINDS
 from bigtwo.cards import DECK_SIZE
 from bigtwo.envs.actions import card_width, fold_copies, masks_to_vectors, pack_mask
-from bigtwo.observation import Observation, as_observation
+from bigtwo.observation import Observation, Phase
+from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 _ONE_COPY = (1 << DECK_SIZE) - 1
@@ -117,7 +118,9 @@ class ObservationEncoder:
         self.has_face_up = rules.leftover_on_table
         # cards publicly known in a hand: a leftover everyone saw taken; with the procedures before play, also
         # the cards bid, bought or offered in the open (auctions, free trade)
-        in_the_open = rules.exchange in ("higher-bid-auction", "free-bid-auction") or rules.free_trade
+        in_the_open = (
+            rules.exchange in (ExchangeMode.HIGHER_BID_AUCTION, ExchangeMode.FREE_BID_AUCTION) or rules.free_trade
+        )
         self.has_known = (rules.leftover_shown and rules.leftover in _KNOWN_LEFTOVER) or (decisions and in_the_open)
         self.has_stock = rules.leftover_to_stock
         specs = [
@@ -278,7 +281,7 @@ class ObservationEncoder:
             return
         obs = observation
         f = self.field
-        out[f["procedure"].start] = 1 if obs.phase == "exchange" else 0
+        out[f["procedure"].start] = 1 if obs.phase == Phase.EXCHANGE else 0
         d = obs.decision
         if d is None or obs.seat is None:
             return
@@ -287,16 +290,16 @@ class ObservationEncoder:
         party = d.source if d.source is not None else d.to
         if party is not None:
             out[f["decision_party"].start + (party - obs.seat) % self.n] = 1
-        masks = [d.cards, d.want, d.best]
+        masks = [getattr(d, name, 0) for name in ("cards", "want", "best")]  # the kinds that have them
         if self.folded:
             masks = [fold_copies(m) for m in masks]
         rows = masks_to_vectors(masks, self.card_width)
         for name, row in zip(("decision_cards", "decision_want", "decision_best"), rows, strict=True):
             out[f[name].slice] = row
 
-    def from_observation(self, observation: Observation | Mapping[str, Any]) -> np.ndarray:
+    def from_observation(self, observation: Observation) -> np.ndarray:
         """The vector from a seat's observation alone (its JSON form reads too): for bots, tests, records."""
-        obs = as_observation(self.rules, observation)
+        obs = observation
         n = self.n
         played = [0] * n
         history: list[tuple[int, int]] = []

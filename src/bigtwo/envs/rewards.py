@@ -42,6 +42,7 @@ from typing import Literal
 from bigtwo.bounds import max_hand_size
 from bigtwo.cards import DECK_SIZE, TWO, bits
 from bigtwo.game import Game
+from bigtwo.rules.choices import BgaBase, BgaMode, Scoring
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.scoring import RoundResult, count_multiplier, face_value, rank_sum
 
@@ -72,9 +73,9 @@ class Rewards:
         pack = sorted(bits(rules.engine_for(self.n).pack), key=lambda c: -face_value(1 << c))
         twos = min(held, sum(1 for c in pack if c % DECK_SIZE < 52 and (c % DECK_SIZE) >> 2 == TWO))
         mult = count_multiplier(rules, held, dealt, played_any=False)[0]
-        if system in ("encyclopedia", "winner"):
+        if system in (Scoring.ENCYCLOPEDIA, Scoring.WINNER):
             owed = held * mult
-            if system == "encyclopedia":
+            if system == Scoring.ENCYCLOPEDIA:
                 if rules.double_unused_twos:
                     owed *= 2**twos
                 if rules.double_unused_bombs:
@@ -82,14 +83,14 @@ class Rewards:
                 if rules.double_finishing_play:
                     owed *= 2
             return owed
-        if system == "twos-count-double":
+        if system == Scoring.TWOS_COUNT_DOUBLE:
             return held + twos
-        if system == "face-value":
+        if system == Scoring.FACE_VALUE:
             return sum(face_value(1 << c) for c in pack[:held])
-        if system == "bga":
-            if rules.bga_base == "cards":
+        if system == Scoring.BGA:
+            if rules.bga_base == BgaBase.CARDS:
                 base = held
-            elif rules.bga_base == "one":
+            elif rules.bga_base == BgaBase.ONE:
                 base = 1
             else:
                 base = sum(sorted((rank_sum(1 << c) for c in pack), reverse=True)[:held])
@@ -102,18 +103,18 @@ class Rewards:
         rules, n = self.rules, self.n
         if rules.teams:
             return 1.0
-        if rules.scoring == "ranking":
+        if rules.scoring == Scoring.RANKING:
             return 0.0
         game = Game(rules, players=n, seed=0)
         extra = max_hand_size(rules, n) - max(m.bit_count() for m in game.dealt)  # stock draws, a swap
         owed = [self.owed(m.bit_count() + extra, m.bit_count()) for m in game.dealt]
         collect = sum(owed) - min(owed)  # the winner takes every loser's payment
         mode = rules.payment_mode
-        if mode == "cumulative":
+        if mode == BgaMode.CUMULATIVE:
             most = max(owed)
             if rules.assistance_penalty or rules.last_card_call:
                 most = max(most, collect)
-        elif mode == "pay-higher":
+        elif mode == BgaMode.PAY_HIGHER:
             most = max((n - 1) * max(owed), collect)
         else:
             most = collect

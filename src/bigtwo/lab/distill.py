@@ -37,7 +37,7 @@ from bigtwo.bots.learned import GameScorer, QPolicy, rules_learned, scorer_of
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.lab.networks import check_settings, named_network
-from bigtwo.rl.dmc import QNet
+from bigtwo.rl.networks import QNet
 from bigtwo.rules.ruleset import Ruleset
 
 

@@ -44,7 +44,7 @@ from bigtwo.bots.search import InferenceSearchBot
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.lab.networks import check_settings, named_network, network_digest
-from bigtwo.rl.dmc import QNet
+from bigtwo.rl.networks import QNet
 from bigtwo.rules.ruleset import Ruleset
 
 # sampled deals a searched decision plays out side by side (None: all of them, every candidate's lines in one

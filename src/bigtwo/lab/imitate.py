@@ -5,7 +5,7 @@ self-play trainer cannot learn against it directly. Its decisions can be recorde
 (``bigtwo simulate --record-decisions``), and a network fitted to them plays like it at the network's speed: a
 fast stand-in for the search, to train against and to predict it with.
 
-The network is the learned bot's Q(s, a) shape (:class:`~bigtwo.rl.dmc.QNet`, the same state and action
+The network is the learned bot's Q(s, a) shape (:class:`~bigtwo.rl.networks.QNet`, the same state and action
 vectors), read as a policy: the probability of an action is a softmax over ``beta * Q(s, a)`` among the
 decision's legal actions, ``beta`` an inverse temperature learned with it, and the loss is the negative log
 probability of the action the recorded bot chose. Starting from a trained value network (``init_from``) gives
@@ -49,7 +49,8 @@ from bigtwo.bots.view import view_from_game
 from bigtwo.cards import fold_copies
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
-from bigtwo.rl.dmc import QNet, TrainConfig, _load_start, _table_of
+from bigtwo.rl.dmc import TrainConfig, _load_start, _table_of
+from bigtwo.rl.networks import QNet
 from bigtwo.rules.ruleset import Ruleset
 
 

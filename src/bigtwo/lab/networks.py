@@ -1,4 +1,5 @@
-"""What the training commands share: a network named on the command line, and settings checked in words."""
+"""What the lab's training pipelines share: a network named on the command line, its digest, and settings checked
+in words (the Q network itself, :class:`bigtwo.rl.networks.QNet`, belongs to the product's trainer)."""
 
 from __future__ import annotations
 

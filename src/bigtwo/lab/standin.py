@@ -436,7 +436,8 @@ def fit(
     import torch
 
     from bigtwo.lab.networks import check_settings, named_network
-    from bigtwo.rl.dmc import QNet, TrainConfig, _load_start, _table_of
+    from bigtwo.rl.dmc import TrainConfig, _load_start, _table_of
+    from bigtwo.rl.networks import QNet
 
     cfg = config or FitConfig()
     check_settings(

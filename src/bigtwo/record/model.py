@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bigtwo.errors import BigTwoError
+from bigtwo.rules.ruleset import Ruleset
 
 FORMAT = "bigtwo-record/1"
 # an automatic pass, a pass that drew from the stock, a called last card, a Horse Game hand given up
@@ -164,8 +165,6 @@ class Record:
 
     def ruleset(self) -> Any:
         """The rules the record was played under (a RecordError if the settings are not valid rules)."""
-        from bigtwo.rules.ruleset import Ruleset
-
         try:
             return Ruleset.from_dict(dict(self.rules), source="record")
         except BigTwoError as e:

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+from bigtwo.actions import DecisionKind
 from bigtwo.cards import DECK_SIZE, CardSet, bits
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.match import Match
+from bigtwo.observation import Phase
 from bigtwo.record.build import _is_ranking, notation, result_text
 from bigtwo.record.model import Action, Deal, Record, RecordError, Round, seat_token
 from bigtwo.record.notation import read_cards
@@ -162,7 +164,7 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
             g = Game(rules, players=n, seed=record.seed, dealer=r.dealer, first=r.lead)
             for q in r.requests:
                 try:
-                    if q.kind == "redeal":
+                    if q.kind == DecisionKind.REDEAL:
                         g.request_redeal(q.seat)
                     else:
                         holder = swap_holder(g)
@@ -220,7 +222,7 @@ def swap_holder(g: Game) -> int | None:
 def _replay_requests(m: Match, r: Round) -> None:
     """A round's deal-time requests: each taken when its seat is asked; every other offer was kept."""
     pending = list(r.requests)
-    while m.phase == "deal":
+    while m.phase == Phase.DEAL:
         d = m.pending
         assert d is not None
         if pending and (pending[0].seat, pending[0].kind) == (d.seat, d.kind):
@@ -229,7 +231,7 @@ def _replay_requests(m: Match, r: Round) -> None:
             m.apply("keep")
     if pending:
         q = pending[0]
-        why = "play has begun" if m.phase != "deal" else "it is not offered"
+        why = "play has begun" if m.phase not in (Phase.DEAL,) else "it is not offered"
         raise _fail(
             f"{seat_token(q.seat)} may not ask for {'a new deal' if q.kind == 'redeal' else 'the swap'}: {why}", q
         )
@@ -252,16 +254,16 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             raise _fail(f"the roles are {rec.roles}, not {r.roles}", r)
         _check_hands(ev, rec.dealt, r.game.hands, "the deal", r)
         for t in r.trades:
-            d = m.pending if m.current is rec and m.phase == "exchange" else None
+            d = m.pending if m.current is rec and m.phase == Phase.EXCHANGE else None
             if d is None:
                 raise _fail("no exchange decision is pending here", t)
             if d.seat != t.seat:
                 raise _fail(f"{seat_token(t.seat)} has no decision to make; {seat_token(d.seat)} has", t)
-            other = t.other if d.kind in ("bid", "trade") else decision_other(d)
+            other = t.other if d.kind in (DecisionKind.BID, DecisionKind.TRADE) else decision_other(d)
             if d.kind != t.kind or (-1 if other is None else other) != t.other:
                 raise _fail(f"the decision here is {d.kind!r} with {seat_token(other or 0)}, not {t.kind!r}", t)
             try:
-                m.act(answer_of(t), seat=t.seat)
+                m.apply(answer_of(t), seat=t.seat)
             except BigTwoError as e:
                 raise _fail(getattr(e, "reason", str(e)), t) from None
         if rec.game is None:
@@ -281,13 +283,13 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
 
         def act(cards: Any, called: bool, note: str | None = None) -> None:
             d = m.pending
-            if d is not None and d.kind == "look":
+            if d is not None and d.kind == DecisionKind.LOOK:
                 # the Horse Game: a play, or a hand given up, was looked at first; another pass was blind
                 blind = cards == "pass" and note != "forfeit"
-                m.act("pass" if blind else "look")
+                m.apply("pass" if blind else "look")
                 if blind:
                     return
-            m.act(cards, call_last_card=called)
+            m.apply(cards, call_last_card=called)
 
         play_deal(rec.game, r.game, act, on_action)
         for k, sd in enumerate(r.shootouts):

@@ -43,6 +43,7 @@ import json
 import re
 from typing import Any
 
+from bigtwo.actions import DecisionKind
 from bigtwo.errors import BigTwoError
 from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
 from bigtwo.record.notation import read_cards, write_cards
@@ -95,21 +96,21 @@ def _signed(values: list[int]) -> str:
 def trade_text(t: Trade) -> str:
     """An exchange decision in words, as the ``Exchange`` tag writes it."""
     other = seat_token(t.other)
-    if t.kind == "give":
+    if t.kind == DecisionKind.GIVE:
         return f"gives {t.answer} to {other}"
-    if t.kind == "surrender":
+    if t.kind == DecisionKind.SURRENDER:
         return f"surrenders {t.answer} to {other}" if t.answer else f"declines to surrender to {other}"
-    if t.kind == "ask":
+    if t.kind == DecisionKind.ASK:
         return f"asks {other}: {t.answer}"
-    if t.kind == "bid":
+    if t.kind == DecisionKind.BID:
         return "passes on the auction" if t.answer == "pass" else f"bids {t.answer}"
-    if t.kind == "trade":
+    if t.kind == DecisionKind.TRADE:
         return {"done": "lets trading end", "play": "starts play"}.get(t.answer, f"offers {t.answer} to {other}")
-    if t.kind == "reply":
+    if t.kind == DecisionKind.REPLY:
         return f"{t.answer}s {other}'s offer"
-    if t.kind == "request":
+    if t.kind == DecisionKind.REQUEST:
         return f"asks {other} for {'nothing' if t.answer == 'none' else t.answer}"
-    if t.kind == "grant":
+    if t.kind == DecisionKind.GRANT:
         return f"{t.answer}s {other}'s request"
     return f"demands {t.answer} from {other}"
 
@@ -413,7 +414,7 @@ class _Parser:
             r.roles = list(v)
         elif name == "Request":
             kind = self.string(name, v)
-            if kind not in ("redeal", "swap"):
+            if kind not in (DecisionKind.REDEAL, DecisionKind.SWAP):
                 raise self.fail(f'a request is "redeal" or "swap", not {_value(v)}')
             r.requests.append(Request(self.seat(key or "", "request by"), kind, line=self.line))
         elif name in ("Deal", "Hands"):
@@ -483,9 +484,9 @@ class _Parser:
             if m is None:
                 continue
             said = m.group(answer).strip() if isinstance(answer, int) else answer
-            if kind in ("bid", "request") and isinstance(answer, int):
+            if kind in (DecisionKind.BID, DecisionKind.REQUEST) and isinstance(answer, int):
                 said = self.cards(said)
-            elif kind == "trade" and isinstance(answer, int):
+            elif kind == DecisionKind.TRADE and isinstance(answer, int):
                 give, want = said.split(" for ", 1)
                 said = f"{self.cards(give)} for {self.cards(want)}"
             party = self.seat(f"P{m.group(other)}") if other is not None else -1
@@ -496,10 +497,10 @@ class _Parser:
                 continue
             if kind == "decline":
                 return Trade(seat, "surrender", "", self.seat(f"P{m.group(1)}"), line=self.line)
-            if kind == "ask":
+            if kind == DecisionKind.ASK:
                 return Trade(seat, kind, m.group(2).strip(), self.seat(f"P{m.group(1)}"), line=self.line)
             answer = m.group(1).strip()
-            if kind in ("give", "surrender"):
+            if kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
                 answer = self.cards(answer)
                 if not answer:
                     raise self.fail(f"{kind} needs cards")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtwo.actions import Answer, Decision
+from bigtwo.actions import Answer, Decision, DecisionKind
 from bigtwo.cards import CardSet
 from bigtwo.exchange import NEW_KINDS
 from bigtwo.record.model import Trade
@@ -21,11 +21,11 @@ _OFFER_SPLIT = " for "
 
 def decision_other(d: Decision, answer: Answer | None = None) -> int | None:
     """The other party of a decision: the seat given to, asked, offered to or answering an offer."""
-    if d.kind in ("give", "surrender"):
+    if d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
         return d.to
-    if d.kind == "bid":
+    if d.kind == DecisionKind.BID:
         return None
-    if d.kind == "trade":
+    if d.kind == DecisionKind.TRADE:
         return answer.to if answer is not None and answer.word == "offer" else None
     return d.source
 
@@ -43,7 +43,7 @@ def trade_of(d: Decision, entry: dict[str, Any], ev: Any) -> tuple[Trade, Any]:
         other = decision_other(d, a)
         return Trade(d.seat, d.kind, text, -1 if other is None else other), a
     other = decision_other(d)
-    if d.kind in ("give", "surrender"):
+    if d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
         exact = entry["mask"] if "mask" in entry else read_cards(entry["answer"])
         return Trade(d.seat, d.kind, write_cards(ev, exact), -1 if other is None else other), CardSet.from_mask(exact)
     return Trade(d.seat, d.kind, entry["answer"], -1 if other is None else other), entry["answer"]
@@ -51,11 +51,11 @@ def trade_of(d: Decision, entry: dict[str, Any], ev: Any) -> tuple[Trade, Any]:
 
 def answer_of(t: Trade) -> Any:
     """What answers the decision a record's :class:`Trade` line describes (cards, a word or an Answer)."""
-    if t.kind in ("give", "surrender"):
+    if t.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
         return CardSet.from_mask(read_cards(t.answer))
-    if t.kind == "trade" and _OFFER_SPLIT in t.answer:
+    if t.kind == DecisionKind.TRADE and _OFFER_SPLIT in t.answer:
         give, want = t.answer.split(_OFFER_SPLIT, 1)
         return Answer("trade", "offer", read_cards(give), read_cards(want), t.other)
-    if t.kind in ("bid", "request") and t.answer not in ("pass", "none"):
+    if t.kind in (DecisionKind.BID, DecisionKind.REQUEST) and t.answer not in ("pass", "none"):
         return Answer(t.kind, "", read_cards(t.answer))
     return t.answer

@@ -137,7 +137,7 @@ def serve(fd: int) -> None:
         sys.path[:] = path  # a bot class of the user's, found beside them, unpickles here too
         import torch
 
-        from bigtwo.rl.dmc import QNet
+        from bigtwo.rl.networks import QNet
 
         torch.set_num_threads(1)
         actor: Actor = pickle.loads(blob)

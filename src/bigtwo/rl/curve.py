@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from bigtwo.rl.evaluate import opponents_played
-from bigtwo.utilities import MEASURE_WORDS
+from bigtwo.rules.choices import Measure
+from bigtwo.utilities import MEASURE_WORDS, UTILITIES
 
 
 def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "", measure: str = "cards") -> Path:
@@ -36,7 +37,9 @@ def plot_curve(log: Sequence[dict[str, Any]], path: str | Path, title: str = "",
             label = f"greedy policy vs {opp}" + (f": {stage}" if stage else "") + " (95% band)"
             top.plot(x, y, marker="o", label=label)
         top.axhline(0, color="grey", lw=0.8)
-        top.set_ylabel(MEASURE_WORDS.get(measure, "points a game"))
+        top.set_ylabel(
+            MEASURE_WORDS.get(Measure(measure), "points a game") if measure in UTILITIES else "points a game"
+        )
         top.legend(loc="lower right")
         hours = evals[-1]["seconds"] / 3600
         top.set_title(f"{title}: {evals[-1]['frames']:,} frames, {hours:.1f} h".strip(": "))

@@ -30,6 +30,36 @@ from pydantic import (
 
 from bigtwo.cards import RANK_CHARS, SUIT_CHARS, card
 from bigtwo.errors import CardParseError, RulesError, read_text_file
+from bigtwo.rules.choices import (
+    BgaBase,
+    BgaMode,
+    BombTarget,
+    BombVsBomb,
+    Dealer,
+    DealMode,
+    Direction,
+    ExchangeMode,
+    FiveCardBeating,
+    FlushOrder,
+    FourTwos,
+    FreeTradeEnd,
+    HighJoker,
+    JokerMode,
+    LastPlayForbidden,
+    LaterLead,
+    Leftover,
+    MatchBy,
+    MatchEnd,
+    MatchPointsSide,
+    Measure,
+    PokerTwos,
+    PresidentGives,
+    RedealRequest,
+    RoundEnd,
+    Scoring,
+    StraightOrder,
+    TrickEnd,
+)
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
@@ -49,25 +79,8 @@ def compile_with(compiler: Callable[[Ruleset, int, bool], Evaluator]) -> None:
 
 
 SECTIONS = ("cards", "deal", "combinations", "play", "scoring", "exchange", "match")
-LAST_PLAY_FORBIDDEN = (
-    "none",
-    "two-single-or-pair",
-    "two-single",
-    "highest-single",
-    "highest-card",
-)
-
-
+LOWEST_CARD = "lowest"  # lead_card's one word: the lowest card dealt leads, whichever it is
 LARGEST_HAND = 54  # the most cards a deal gives one hand: two decks with jokers (108 cards) between two players
-
-BOMB_TARGETS = (
-    "any",
-    "singles-and-pairs",
-    "highest-single",
-    "single-two",
-    "pair-of-twos",
-    "three-twos",
-)
 
 
 class BombRule(BaseModel):
@@ -79,8 +92,8 @@ class BombRule(BaseModel):
     length: StrictInt | None = Field(
         None, description="For pair/triple straights: exactly this many pairs/triples (none: any length)"
     )
-    beats: tuple[Literal[BOMB_TARGETS], ...] = Field(  # type: ignore[valid-type]
-        ("any",), description="What it may be played on regardless of kind and size"
+    beats: tuple[BombTarget, ...] = Field(
+        (BombTarget.ANY,), description="What it may be played on regardless of kind and size"
     )
 
     def __str__(self) -> str:
@@ -120,36 +133,26 @@ class Ruleset(BaseModel):
         1, "cards", "Packs shuffled together (two decks for 5-8 players and five of a kind)", ge=1, le=2
     )
     jokers: StrictInt = _f(0, "cards", "Jokers in each pack (0-2)", ge=0, le=2)
-    joker_mode: Literal["high", "wild", "valueless"] = _f(
-        "high",
+    joker_mode: JokerMode = _f(
+        JokerMode.HIGH,
         "cards",
         "high: jokers rank above the 2s (singles, and a pair of jokers); "
         "wild: a joker stands for any card, ranking above the natural card it replaces; "
         "valueless: a joker is played alone, beats any single card, and any single card beats it",
     )
-    high_joker: Literal["red", "black"] = _f("red", "cards", "Which joker ranks above the other")
+    high_joker: HighJoker = _f(HighJoker.RED, "cards", "Which joker ranks above the other")
 
     # --- deal ----------------------------------------------------------------------------------------
-    deal: Literal["equal", "all", "fixed", "ghost"] = _f(
-        "equal",
+    deal: DealMode = _f(
+        DealMode.EQUAL,
         "deal",
         "equal: as many cards each as the pack allows (the rest is the leftover); all: the whole pack, hands "
         "differing by at most one; fixed: hand_size cards each; ghost: hand_size cards to one more hand than "
         "there are players, the extra hand dead and unseen",
     )
     hand_size: StrictInt = _f(13, "deal", "Cards each for the 'fixed' and 'ghost' deals", ge=1, le=LARGEST_HAND)
-    leftover: Literal[
-        "lead-holder",
-        "highest-holder",
-        "lowest-diamond-holder",
-        "dealer",
-        "discard",
-        "remove-lowest",
-        "face-up",
-        "stock",
-        "swap",
-    ] = _f(
-        "lead-holder",
+    leftover: Leftover = _f(
+        Leftover.LEAD_HOLDER,
         "deal",
         "Undealt cards: to the lead card's holder (or, if it is undealt, the next lowest card's), to the "
         "highest card's holder, to the lowest diamond's holder, to the dealer; set aside unseen; the lowest cards "
@@ -158,15 +161,15 @@ class Ruleset(BaseModel):
     )
     leftover_shown: StrictBool = _f(False, "deal", "Leftover cards are shown to everyone before they are claimed")
     draw_on_pass: StrictBool = _f(False, "deal", "A player who passes draws a card from the stock (two players)")
-    redeal_requests: tuple[Literal["low-points", "no-faces"], ...] = _f(
+    redeal_requests: tuple[RedealRequest, ...] = _f(
         (),
         "deal",
         "Hands a player may show to ask for a new deal: low-points (J=1 Q=2 K=3 A=4 2=5 totals at most "
         "redeal_points), no-faces (no J, Q or K)",
     )
     redeal_points: StrictInt = _f(3, "deal", "Highest point total of a 'low-points' hand", ge=0, le=100)
-    four_twos: Literal["play", "redeal", "win", "draw"] = _f(
-        "play", "deal", "A hand with all four 2s: play on, must be redealt, wins at once, or the deal is a draw"
+    four_twos: FourTwos = _f(
+        FourTwos.PLAY, "deal", "A hand with all four 2s: play on, must be redealt, wins at once, or the deal is a draw"
     )
     malta_dragon: StrictBool = _f(
         False, "deal", "Six pairs and a single in the first 13 cards win at once (with a pair of 3s: lose at once)"
@@ -190,8 +193,8 @@ class Ruleset(BaseModel):
     straight_suit_tiebreak: StrictBool = _f(
         True, "combinations", "Equal straights are split by suit (false: a straight must win by a full rank)"
     )
-    straight_order: Literal["table", "highest-card"] = _f(
-        "table",
+    straight_order: StraightOrder = _f(
+        StraightOrder.TABLE,
         "combinations",
         "How straights (and straight flushes) compare: by their place in the straight table, or by their "
         "highest card (rank, then suit), whatever the table's order",
@@ -202,19 +205,19 @@ class Ruleset(BaseModel):
         "Equal poker hands (straights, flushes, full houses, fours, their flushes) are split by suit; false: "
         "a hand must win exactly, as in traditional poker (singles and pairs still rank by suit)",
     )
-    poker_twos: Literal["high", "low"] = _f(
-        "high",
+    poker_twos: PokerTwos = _f(
+        PokerTwos.HIGH,
         "combinations",
         "Inside five-card poker hands other than straights, the 2s rank high, or low as in traditional poker "
         "(a full house of 2s still tops the full houses)",
     )
-    flush_order: Literal["ranks-then-suit", "suit-then-ranks", "top-card"] = _f(
-        "ranks-then-suit",
+    flush_order: FlushOrder = _f(
+        FlushOrder.RANKS_THEN_SUIT,
         "combinations",
         "How flushes compare: all ranks high to low then suit, suit first, or the highest card alone",
     )
-    five_card_beating: Literal["category", "same-category", "card-value"] = _f(
-        "category",
+    five_card_beating: FiveCardBeating = _f(
+        FiveCardBeating.CATEGORY,
         "combinations",
         "Five-card hands: a higher category beats a lower one; only the same category ('no poker rules'); "
         "or any five over any five by card value",
@@ -233,8 +236,8 @@ class Ruleset(BaseModel):
         "Bombs, weakest first: each a kind (and, for pair/triple straights, a length) and what it may be "
         "played on besides a lower bomb",
     )
-    bomb_vs_bomb: Literal["ranked", "same-kind"] = _f(
-        "ranked",
+    bomb_vs_bomb: BombVsBomb = _f(
+        BombVsBomb.RANKED,
         "combinations",
         "ranked: any later bomb in the list beats an earlier one (then more cards, then higher); same-kind: only "
         "a higher bomb of the same kind and length",
@@ -245,30 +248,30 @@ class Ruleset(BaseModel):
     players: StrictInt = _f(4, "play", "Default number of players", ge=2, le=8)
     min_players: StrictInt = _f(2, "play", "Fewest players these rules allow", ge=2, le=8)
     max_players: StrictInt = _f(4, "play", "Most players these rules allow", ge=2, le=8)
-    direction: Literal["clockwise", "counter-clockwise"] = _f(
-        "counter-clockwise",
+    direction: Direction = _f(
+        Direction.COUNTER_CLOCKWISE,
         "play",
         "Which way play goes round the table: clockwise passes to the left, counter-clockwise to the right",
     )
-    match: Literal["count", "kind"] = _f(
-        "count",
+    match: MatchBy = _f(
+        MatchBy.COUNT,
         "play",
         "What a play must share with the lead: its number of cards, or its kind and length",
     )
     pass_locks_out: StrictBool = _f(False, "play", "A player who passes may not play again in the same trick")
-    trick_end: Literal["all-pass", "one-pass"] = _f(
-        "all-pass", "play", "A trick ends when all other players pass in succession, or after one pass"
+    trick_end: TrickEnd = _f(
+        TrickEnd.ALL_PASS, "play", "A trick ends when all other players pass in succession, or after one pass"
     )
     trick_ends_on_out: StrictBool = _f(False, "play", "A trick ends the moment someone goes out; the next player leads")
-    round_end: Literal["first-out", "last-standing"] = _f(
-        "first-out",
+    round_end: RoundEnd = _f(
+        RoundEnd.FIRST_OUT,
         "play",
         "The round ends when the first player goes out, or plays on until one player is left",
     )
     lead_card: str = _f("3D", "play", "The card whose holder leads the first trick ('lowest': the lowest card dealt)")
     lead_card_must_be_played: StrictBool = _f(True, "play", "The first play must contain the lead card")
-    last_play_forbidden: Literal[LAST_PLAY_FORBIDDEN] = _f(  # type: ignore[valid-type]
-        "none",
+    last_play_forbidden: LastPlayForbidden = _f(
+        LastPlayForbidden.NONE,
         "play",
         "What may not be a player's last play: a single 2 or pair of 2s, a single 2, the highest card "
         "as a single, or any play holding the highest card",
@@ -297,8 +300,8 @@ class Ruleset(BaseModel):
     )
 
     # --- scoring -------------------------------------------------------------------------------------
-    scoring: Literal["encyclopedia", "winner", "twos-count-double", "face-value", "bga", "ranking"] = _f(
-        "encyclopedia",
+    scoring: Scoring = _f(
+        Scoring.ENCYCLOPEDIA,
         "scoring",
         "encyclopedia: losers pay the winner per card left (x2 at the threshold, x3 when untouched); "
         "winner: the same counts taken when the winner goes out, though play goes on to find the loser; "
@@ -327,14 +330,14 @@ class Ruleset(BaseModel):
         "encyclopedia: going out with a play holding a 2, or with a four of a kind or a straight flush, doubles "
         "every payment once",
     )
-    bga_mode: Literal["cumulative", "winner-takes-all", "pay-higher"] = _f(
-        "cumulative",
+    bga_mode: BgaMode = _f(
+        BgaMode.CUMULATIVE,
         "scoring",
         "bga: every loser takes penalty points (not zero-sum); all pay the winner; or each player pays every "
         "higher-ranked player",
     )
-    bga_base: Literal["cards", "ranks", "one"] = _f(
-        "cards",
+    bga_base: BgaBase = _f(
+        BgaBase.CARDS,
         "scoring",
         "bga: base penalty of a hand: 1 point a card, the sum of its ranks (3 = 1 ... 2 = 13), or 1 point",
     )
@@ -357,16 +360,8 @@ class Ruleset(BaseModel):
     )
 
     # --- exchange ------------------------------------------------------------------------------------
-    exchange: Literal[
-        "none",
-        "mandatory-trading",
-        "big-two-president",
-        "loser-to-winner",
-        "pass-around",
-        "higher-bid-auction",
-        "free-bid-auction",
-    ] = _f(
-        "none",
+    exchange: ExchangeMode = _f(
+        ExchangeMode.NONE,
         "exchange",
         "Cards changing hands after the deal: none; the house code's mandatory trading (roles, the president "
         "steals from the bum and gives back); the encyclopedia's Big Two President (lowest cards down, highest "
@@ -390,8 +385,8 @@ class Ruleset(BaseModel):
         "After the other exchanges, players trade freely: in turn each may offer cards for as many named cards "
         "of another player, who accepts or declines (hands keep their sizes)",
     )
-    free_trade_end: Literal["all-pass", "lead-card-or-vote"] = _f(
-        "all-pass",
+    free_trade_end: FreeTradeEnd = _f(
+        FreeTradeEnd.ALL_PASS,
         "exchange",
         "When free trade ends: when every player lets it end; or when a majority does, or at once when the lead "
         "card's holder starts play",
@@ -403,8 +398,8 @@ class Ruleset(BaseModel):
     steal_small_table: StrictInt = _f(
         2, "exchange", "mandatory-trading with 2 or 3 players: cards the president steals (1 or 2)", ge=1, le=2
     )
-    president_gives: Literal["lowest", "any-after-receiving"] = _f(
-        "lowest",
+    president_gives: PresidentGives = _f(
+        PresidentGives.LOWEST,
         "exchange",
         "big-two-president: the president and vice-president give their lowest cards, or any cards once they "
         "have received theirs",
@@ -412,23 +407,23 @@ class Ruleset(BaseModel):
     pass_count: StrictInt = _f(3, "exchange", "pass-around: cards each player passes to the next", ge=1, le=6)
 
     # --- match ---------------------------------------------------------------------------------------
-    match_end: Literal["rounds", "points"] = _f(
-        "rounds", "match", "A match lasts match_rounds rounds, or until a total reaches match_points"
+    match_end: MatchEnd = _f(
+        MatchEnd.ROUNDS, "match", "A match lasts match_rounds rounds, or until a total reaches match_points"
     )
     match_rounds: StrictInt = _f(5, "match", "Rounds in a match (Board Game Arena offers 5, 10 or 20)", ge=1, le=10000)
     match_points: StrictInt = _f(100, "match", "Points target of a match that ends on points", ge=1)
-    match_points_side: Literal["either", "gain", "loss"] = _f(
-        "either",
+    match_points_side: MatchPointsSide = _f(
+        MatchPointsSide.EITHER,
         "match",
         "A points match ends when a seat's total gains the target, loses it, or either",
     )
-    later_lead: Literal["lead-card", "previous-winner"] = _f(
-        "lead-card",
+    later_lead: LaterLead = _f(
+        LaterLead.LEAD_CARD,
         "match",
         "Who leads rounds after the first: the lead card's holder again, or the previous winner, leading freely",
     )
-    dealer: Literal["next-seat", "loser"] = _f(
-        "next-seat",
+    dealer: Dealer = _f(
+        Dealer.NEXT_SEAT,
         "match",
         "Who deals the next round (the dealer receives the first card, so the extra one of an uneven deal): "
         "the next seat, or the previous round's loser",
@@ -486,8 +481,8 @@ class Ruleset(BaseModel):
     @field_validator("lead_card")
     @classmethod
     def _check_lead_card(cls, v: str) -> str:
-        if v.strip().lower() == "lowest":
-            return "lowest"
+        if v.strip().lower() == LOWEST_CARD:
+            return LOWEST_CARD
         try:
             return str(card(v))
         except CardParseError:
@@ -535,7 +530,7 @@ class Ruleset(BaseModel):
                     f"bomb kind {bomb.kind!r} is not among the enabled combinations: add it to combinations, "
                     "or leave that bomb out"
                 )
-        if self.draw_on_pass and self.leftover != "stock":
+        if self.draw_on_pass and self.leftover != Leftover.STOCK:
             raise ValueError("draw_on_pass needs leftover = 'stock' (the cards to draw from)")
         if self.pair_straight_min > self.pair_straight_max:
             raise ValueError(
@@ -549,15 +544,15 @@ class Ruleset(BaseModel):
         if not set(self.combinations) - set(self.kinds_not_played):
             raise ValueError("no kind listed in combinations can be played with this pack")
         hand_default = type(self).model_fields["hand_size"].default
-        if self.deal not in ("fixed", "ghost") and self.hand_size != hand_default:
+        if self.deal not in (DealMode.FIXED, DealMode.GHOST) and self.hand_size != hand_default:
             # a house rule that would change nothing: refused, so a table never shows a change it does not make
             raise ValueError(
                 f"hand_size={self.hand_size} counts only where deal is 'fixed' or 'ghost'; these rules deal "
                 f"{self.deal!r}: set deal = 'fixed' too, or leave hand_size at {hand_default}"
             )
-        if self.deal in ("fixed", "ghost"):
+        if self.deal in (DealMode.FIXED, DealMode.GHOST):
             pack = self.decks * (52 + self.jokers)
-            extra = 1 if self.deal == "ghost" else 0
+            extra = 1 if self.deal == DealMode.GHOST else 0
             if self.hand_size * (self.min_players + extra) > pack:
                 raise ValueError(
                     f"hand_size={self.hand_size} for {self.min_players + extra} hands needs more than the "
@@ -567,7 +562,7 @@ class Ruleset(BaseModel):
             raise ValueError("horse_game needs a table of six hands (min_players to max_players must allow 6)")
         if self.teams and not self.min_players <= 4 <= self.max_players:
             raise ValueError("teams need a four-player table (partners sit opposite)")
-        if self.match_end == "points" and self.scoring == "ranking" and not self.teams:
+        if self.match_end == MatchEnd.POINTS and self.scoring == Scoring.RANKING and not self.teams:
             raise ValueError("match_end 'points' needs a scoring system with points; 'ranking' has none")
         return self
 
@@ -633,35 +628,41 @@ class Ruleset(BaseModel):
     @property
     def ranks_only(self) -> bool:
         """Rounds give no points: a match ranks players by their places (team play scores the teams)."""
-        return self.scoring == "ranking" and not self.teams
+        return self.scoring == Scoring.RANKING and not self.teams
 
     @property
-    def payment_mode(self) -> str:
+    def leads_lowest(self) -> bool:
+        """Whether the first trick is led by the holder of the lowest card dealt (``lead_card = "lowest"``)
+        rather than of a named card."""
+        return self.lead_card == LOWEST_CARD
+
+    @property
+    def payment_mode(self) -> BgaMode:
         """Who pays whom: ``winner-takes-all`` (every loser pays the winner: all points systems but BGA's own
         modes), BGA's ``cumulative`` penalties, or ``pay-higher`` (each pays every better-placed player)."""
-        return self.bga_mode if self.scoring == "bga" else "winner-takes-all"
+        return self.bga_mode if self.scoring == Scoring.BGA else BgaMode.WINNER_TAKES_ALL
 
     @property
     def plays_to_last(self) -> bool:
         """The round goes on after the first player goes out, until one player is left."""
-        return self.round_end != "first-out"
+        return self.round_end != RoundEnd.FIRST_OUT
 
     @property
     def one_pass_ends_trick(self) -> bool:
-        return self.trick_end == "one-pass"
+        return self.trick_end == TrickEnd.ONE_PASS
 
     @property
     def previous_winner_leads(self) -> bool:
         """Later rounds are led freely by the previous round's winner (not by the lead card's holder)."""
-        return self.later_lead == "previous-winner"
+        return self.later_lead == LaterLead.PREVIOUS_WINNER
 
     @property
     def loser_deals(self) -> bool:
-        return self.dealer == "loser"
+        return self.dealer == Dealer.LOSER
 
     @property
     def wild_jokers(self) -> bool:
-        return self.jokers > 0 and self.joker_mode == "wild"
+        return self.jokers > 0 and self.joker_mode == JokerMode.WILD
 
     def people(self, seats: int) -> int:
         """How many people sit at a table of ``seats`` hands (the Horse Game shares six among 2 or 3)."""
@@ -673,7 +674,7 @@ class Ruleset(BaseModel):
 
     @property
     def valueless_jokers(self) -> bool:
-        return self.jokers > 0 and self.joker_mode == "valueless"
+        return self.jokers > 0 and self.joker_mode == JokerMode.VALUELESS
 
     @property
     def kinds_not_played(self) -> dict[str, str]:
@@ -683,7 +684,7 @@ class Ruleset(BaseModel):
         if "joker_pair" in self.combinations:
             if self.jokers * self.decks < 2:
                 out["joker_pair"] = "the pack has no pair of jokers"
-            elif self.joker_mode == "valueless":
+            elif self.joker_mode == JokerMode.VALUELESS:
                 out["joker_pair"] = "valueless jokers are played alone"
         return out
 
@@ -696,7 +697,7 @@ class Ruleset(BaseModel):
         classic = load_rules("classic")
         if all(getattr(self, k) == getattr(classic, k) for k in keys):
             return None
-        return (self.match_rounds, None) if self.match_end == "rounds" else (None, self.match_points)
+        return (self.match_rounds, None) if self.match_end == MatchEnd.ROUNDS else (None, self.match_points)
 
     @property
     def settings_without_effect(self) -> dict[str, str]:
@@ -705,18 +706,18 @@ class Ruleset(BaseModel):
         Allowed, since a group may switch the system off and keep the rest, but ``rules show`` says so."""
         defaults = type(self).model_construct()
         depends = {
-            ("bga_mode", "bga_base", "bga_multiplier"): (self.scoring == "bga", 'scoring = "bga"'),
+            ("bga_mode", "bga_base", "bga_multiplier"): (self.scoring == Scoring.BGA, 'scoring = "bga"'),
             ("double_unused_twos", "double_unused_bombs", "double_finishing_play"): (
-                self.scoring == "encyclopedia",
+                self.scoring == Scoring.ENCYCLOPEDIA,
                 'scoring = "encyclopedia"',
             ),
-            ("auction_rounds",): (self.exchange == "free-bid-auction", 'exchange = "free-bid-auction"'),
+            ("auction_rounds",): (self.exchange == ExchangeMode.FREE_BID_AUCTION, 'exchange = "free-bid-auction"'),
             ("trade_requests", "steal_small_table"): (
-                self.exchange == "mandatory-trading",
+                self.exchange == ExchangeMode.MANDATORY_TRADING,
                 'exchange = "mandatory-trading"',
             ),
-            ("president_gives",): (self.exchange == "big-two-president", 'exchange = "big-two-president"'),
-            ("pass_count",): (self.exchange == "pass-around", 'exchange = "pass-around"'),
+            ("president_gives",): (self.exchange == ExchangeMode.BIG_TWO_PRESIDENT, 'exchange = "big-two-president"'),
+            ("pass_count",): (self.exchange == ExchangeMode.PASS_AROUND, 'exchange = "pass-around"'),
             ("free_trade_end", "free_trade_cards", "free_trade_offers"): (self.free_trade, "free_trade = true"),
             ("joker_mode", "high_joker"): (self.jokers > 0, "jokers"),
             ("redeal_points",): ("low-points" in self.redeal_requests, 'redeal_requests with "low-points"'),
@@ -775,13 +776,13 @@ class Ruleset(BaseModel):
         relabel = [0] * 4
         for mine, theirs in zip(self.suit_order, other.suit_order, strict=True):
             relabel[SUIT_CHARS.index(mine)] = SUIT_CHARS.index(theirs)
-        if (self.lead_card == "lowest") != (other.lead_card == "lowest"):
+        if self.leads_lowest != other.leads_lowest:
             return None
-        if self.lead_card != "lowest":
+        if not self.leads_lowest:
             lead, wanted = card(self.lead_card), card(other.lead_card)
             if lead.rank != wanted.rank or lead.suit is None or relabel[lead.suit] != wanted.suit:
                 return None
-        names_diamonds = self.leftover == "lowest-diamond-holder" or self.dealt_bomb_twos_low
+        names_diamonds = self.leftover == Leftover.LOWEST_DIAMOND_HOLDER or self.dealt_bomb_twos_low
         if names_diamonds and relabel[SUIT_CHARS.index("D")] != SUIT_CHARS.index("D"):
             return None
         return tuple(relabel)
@@ -854,23 +855,23 @@ class Ruleset(BaseModel):
     @property
     def leftover_on_table(self) -> bool:
         """A leftover card lies face up on the table (set aside face up, or on offer for the lead card)."""
-        return self.leftover in ("face-up", "swap")
+        return self.leftover in (Leftover.FACE_UP, Leftover.SWAP)
 
     @property
     def leftover_to_stock(self) -> bool:
         """Undealt cards form a stock to draw from."""
-        return self.leftover == "stock"
+        return self.leftover == Leftover.STOCK
 
     @property
     def offers_deal_decisions(self) -> bool:
         """A seat may be asked at the deal: for a new deal (a poor hand), or to swap for the leftover card."""
-        return bool(self.redeal_requests) or self.leftover == "swap"
+        return bool(self.redeal_requests) or self.leftover == Leftover.SWAP
 
     @property
-    def play_measure(self) -> str:
+    def play_measure(self) -> Measure:
         """What a player plays for under these rules: the rules' payments (``score``), or the finishing
         order (``place``) when rounds give no points."""
-        return "place" if self.ranks_only else "score"
+        return Measure.PLACE if self.ranks_only else Measure.SCORE
 
     # --- the compiled engine --------------------------------------------------------------------------
     @property

@@ -29,7 +29,7 @@ from typing import Any
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
-from bigtwo.bots.registry import NamedBot, register_spec
+from bigtwo.bots.named import NamedBot, register_spec
 from bigtwo.combos.play import Play
 from bigtwo.legal import legal_plays_from_observation
 from bigtwo.observation import as_observation

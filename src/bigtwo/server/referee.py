@@ -343,7 +343,7 @@ class Referee:
                 break
             before, phase = self.match.round_index, self.match.phase
             try:
-                self.match.act(row["answer"], seat=row["seat"])
+                self.match.apply(row["answer"], seat=row["seat"])
             except BigTwoError as e:
                 self.broken = f"stored action {row['seq']} ({row['answer']!r} by seat {row['seat']}) was refused: {e}"
                 log.error("room %s: %s", self.id, self.broken)

@@ -27,7 +27,9 @@ from sqlalchemy.engine import Engine
 
 from bigtwo import bots as bot_registry
 from bigtwo.bots import make as make_bot
-from bigtwo.bots.registry import bot_words, cannot_play, register_spec, strongest_bot
+from bigtwo.bots.named import register_spec
+from bigtwo.bots.registry import bot_words, cannot_play
+from bigtwo.bots.strength import strongest_bot
 from bigtwo.bounds import legal_play_bound, max_hand_size
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError

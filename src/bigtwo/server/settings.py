@@ -211,7 +211,7 @@ class Settings(BaseModel):
     @field_validator("bots")
     @classmethod
     def _bots_make(cls, v: dict[str, str]) -> dict[str, str]:
-        from bigtwo.bots.registry import named_bot
+        from bigtwo.bots.named import named_bot
 
         for name, spec in v.items():
             named_bot(name, spec)  # refused in words: a bad name, an unknown bot or option, a missing file
