@@ -25,9 +25,10 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bigtwo.bots import make
+from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.server.referee import Rejected
-from bigtwo.server.rooms import check_hand_size
+from bigtwo.server.rooms import check_hand_size, check_table_plays
 from tests.server_support import (
     LiveServer,
     ServerProcess,
@@ -806,3 +807,48 @@ def test_at_a_table_of_large_hands_a_leader_out_of_time_plays_the_lowest_play_li
         assert lead["seq"] == 0 and set(lead["answer"].split()) == expected, (lead, expected)
         assert "lowest_play" in asked  # the timer's lead was listed in the worker
         assert wait_for(lambda: "_choose" in asked, 10)  # and so is the (quick) bot's answer at this table
+
+
+# --- issue 88: what a hostile stranger found ----------------------------------------------------------------------
+
+HEAVY_RULES = {  # passes every check of the rules: one joker's holder asked for its legal plays held the worker 118 s
+    "jokers": 1,
+    "joker_mode": "wild",
+    "combinations": list(KINDS),
+    "deal": "fixed",
+    "hand_size": 26,
+    "straight_lengths": list(range(3, 13)),
+    "pair_straight_min": 2,
+}
+
+
+def test_rules_whose_turns_offer_too_many_plays_are_refused_when_the_table_is_opened(tmp_path):
+    """The work a table can ask of the bots' workers is bounded when it is opened: the engine's bound on one turn's
+    legal plays, computed from the rules, is at most ``max_table_plays``; the heavy house rule (over 54 million) is
+    refused in words and nothing is stored, while every preset, at every table size, still opens."""
+    with LiveServer(str(tmp_path / "heavy.sqlite3")) as live:
+        spec = {"preset": "classic", "players": 2, "rules": HEAVY_RULES, "host_name": "Ann"}
+        r = httpx.post(f"{live.url}/api/rooms", json=spec)
+        assert r.status_code == 422, r.text
+        said = r.json()["detail"]
+        assert "different plays in a turn at a table of 2" in said and "at most 2,000,000" in said, said
+        assert live.rooms.rooms == {}
+        most = live.settings.max_table_plays
+        for name in list_presets():
+            rules = load_rules(name)
+            for players in range(rules.min_players, rules.max_players + 1):
+                check_table_plays(rules, players, most)  # raises where a table would be refused
+        with pytest.raises(Rejected):
+            check_table_plays(load_rules("winner"), 2, 1000)  # the check can fail
+
+
+def test_house_rules_cannot_set_a_match_past_the_apis_caps(tmp_path):
+    """``rounds`` is at most 100 and ``points`` at most 100,000 through the API; house rules (``match_rounds``,
+    ``match_points``) may not go past them either."""
+    with LiveServer(str(tmp_path / "caps.sqlite3")) as live:
+        for rules in ({"match_rounds": 10000}, {"match_end": "points", "match_points": 1_000_000_000}):
+            r = httpx.post(f"{live.url}/api/rooms", json={"rules": rules, "host_name": "Ann"})
+            assert r.status_code == 422 and "at most" in r.json()["detail"], r.text
+        r = httpx.post(f"{live.url}/api/rooms", json={"rules": {"match_rounds": 100}, "host_name": "Ann"})
+        assert r.status_code == 201 and r.json()["room"]["rounds"] == 100
+        assert len(live.rooms.rooms) == 1

@@ -40,6 +40,8 @@ from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
     EMOTES,
+    MAX_POINTS,
+    MAX_ROUNDS,
     AutoPass,
     Chat,
     Continue,
@@ -180,6 +182,31 @@ def check_hand_size(rules: Ruleset, players: int, most: int) -> None:
             "give the cards left over from the deal another way",
             422,
         )
+
+
+def check_table_plays(rules: Ruleset, players: int, most: int) -> None:
+    """Refuse, in words, rules under which one turn can offer more than ``most`` legal plays (the engine's upper
+    bound, :func:`bigtwo.bounds.legal_play_bound`, worked out from the rules alone when the table is opened):
+    every bot, hint and list of legal plays at the table works through them, and the time that takes grows
+    with them, so such a table would hold the bots' workers for minutes a question."""
+    bound = legal_play_bound(rules, players)
+    if bound > most:
+        raise Rejected(
+            f"these rules can offer one player up to {bound:,} different plays in a turn at a table of {players}; "
+            f"a table here allows at most {most:,} (working through more takes too long for the bots and the "
+            "hints): deal fewer cards, play with more players, or allow fewer kinds of combination, wild jokers "
+            "or long straights",
+            422,
+        )
+
+
+def check_match_length(rounds: int | None, points: int | None) -> None:
+    """Refuse, in words, a match longer than a table may ask for (house rules' ``match_rounds`` and
+    ``match_points`` included): the same caps as the API's ``rounds`` and ``points``."""
+    if rounds is not None and rounds > MAX_ROUNDS:
+        raise Rejected(f"a match here lasts at most {MAX_ROUNDS} rounds, not {rounds:,}", 422)
+    if points is not None and points > MAX_POINTS:
+        raise Rejected(f"a match here plays to at most {MAX_POINTS:,} points, not {points:,}", 422)
 
 
 def results_entries(ref: Referee) -> list[ratings.Entry]:
@@ -1182,10 +1209,12 @@ class Rooms:
         players = rules.players if spec.players is None else spec.players
         seed = self.new_seed()
         try:
-            Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
+            match = Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
+        check_match_length(match.max_rounds, match.points)
         check_hand_size(rules, players, self.settings.max_hand_cards)
+        check_table_plays(rules, players, self.settings.max_table_plays)
         default = check_bot(
             spec.bot, default_bot(rules, players, spec.bot_delay, self.settings.bot_budget_ms), rules, players
         )

@@ -110,6 +110,13 @@ class Settings(BaseModel):
         "preset for four or more players is under it), even the quick bots, hints and the list of legal plays "
         "are worked out in the bot worker processes, off the event loop",
     )
+    max_table_plays: int = Field(
+        2_000_000,
+        ge=1,
+        description="most legal plays one turn may offer at a table, by the engine's bound (computed from the "
+        "rules when the table is opened): house rules past it are refused, as every bot, hint and check at the "
+        "table would list them (Winner for two, the largest preset, is bounded by about one million)",
+    )
     max_bot_tables: int = Field(
         8, ge=0, description="tables playing with bots alone (no person seated) at once, all clients together"
     )
