@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from bigtwo.bots import make
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import list_presets, load_rules
+from bigtwo.server.botpool import BotPool, JobTimeout
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import check_hand_size, check_table_plays
 from tests.server_support import (
@@ -852,3 +853,30 @@ def test_house_rules_cannot_set_a_match_past_the_apis_caps(tmp_path):
         r = httpx.post(f"{live.url}/api/rooms", json={"rules": {"match_rounds": 100}, "host_name": "Ann"})
         assert r.status_code == 201 and r.json()["room"]["rounds"] == 100
         assert len(live.rooms.rooms) == 1
+
+
+def test_a_stuck_job_has_its_worker_replaced_and_the_tables_take_turns():
+    """Every job in the bot pool has a deadline: one that runs past it is answered with JobTimeout and its worker is
+    stopped and replaced, so the next table's job still runs. Jobs wait fair among tables: a table with five
+    jobs queued first has one run, then the other table's, then its others."""
+
+    async def run() -> tuple[list[str], int, Any, str]:
+        pool = BotPool(workers=1, job_seconds=1.0)
+        try:
+            order: list[str] = []
+
+            async def job(table: str, tag: str) -> None:
+                order.append(await pool.call(str, tag, table=table))
+
+            await asyncio.gather(*(job("a", f"a{i}") for i in range(5)), job("b", "b0"))
+            stuck = asyncio.ensure_future(pool.call(time.sleep, 60, table="a"))
+            after = asyncio.ensure_future(pool.call(str, "b1", table="b"))
+            outcome = (await asyncio.gather(stuck, return_exceptions=True))[0]
+            return order, pool.replaced, outcome, await asyncio.wait_for(after, 60)
+        finally:
+            pool.stop()
+
+    order, replaced, outcome, after = asyncio.run(run())
+    assert order[:2] == ["a0", "b0"] and sorted(order) == ["a0", "a1", "a2", "a3", "a4", "b0"], order
+    assert isinstance(outcome, JobTimeout) and replaced == 1
+    assert after == "b1"

@@ -35,7 +35,7 @@ from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.server import advice, ratings, store
-from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, lowest_play, rules_text
+from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, JobTimeout, lowest_play, rules_text
 from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
@@ -520,7 +520,10 @@ class Room:
                 else:
                     answer = advice.in_place(kind, self.rules, obs, words, seed)
         if work is not None:
-            answer = await self.manager.bots.call(advice.in_worker, *work)
+            try:
+                answer = await self.manager.bots.call(advice.in_worker, *work, table=self.id)
+            except JobTimeout:
+                raise Rejected("working that out took too long at this table: it was given up", 503) from None
         conn.send({"type": "help", "seq": seq, **answer})
 
     # --- standing orders, taking back, a rematch -----------------------------------------------------------
@@ -777,7 +780,9 @@ class Room:
         g = m.game
         if not self.large or m.pending is not None or g is None or g.pass_allowed():
             return m.default_action()
-        return await self.manager.bots.call(lowest_play, rules_text(self.rules), m.observe(seat).to_json())
+        return await self.manager.bots.call(
+            lowest_play, rules_text(self.rules), m.observe(seat).to_json(), table=self.id
+        )
 
     async def _fallback(self, seat: int, seq: int) -> Any:
         """The engine's own legal action for the turn ``seq`` (:meth:`_plain_move`), for a bot that failed; None
@@ -954,7 +959,8 @@ class Rooms:
         self.journal = store.Journal(engine)
         for name, spec in self.settings.bots.items():  # the operator's own bots, offered beside the built-in ones
             register_spec(name, spec)
-        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_budget_ms, self.settings.bots)
+        s = self.settings
+        self.bots = BotPool(s.bot_workers, s.bot_budget_ms, s.bots, job_seconds=s.bot_job_seconds)
         self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
         self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms

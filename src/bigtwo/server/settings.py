@@ -129,6 +129,13 @@ class Settings(BaseModel):
     bot_budget_ms: float = Field(
         500, gt=0, description="thinking time of a bot that takes a budget (search), per decision"
     )
+    bot_job_seconds: float = Field(
+        10,
+        gt=0,
+        le=600,
+        description="longest one job (a bot's decision, a hint, a list of legal plays) may hold a bot worker: past "
+        "it the worker is stopped and replaced, the question answered in words and a bot's move made by the engine",
+    )
     bots: dict[str, str] = Field(
         default_factory=dict,
         description="bots of this server's own, offered at its tables beside the built-in ones: NAME=SPEC, "
