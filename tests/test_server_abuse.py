@@ -880,3 +880,35 @@ def test_a_stuck_job_has_its_worker_replaced_and_the_tables_take_turns():
     assert order[:2] == ["a0", "b0"] and sorted(order) == ["a0", "a1", "a2", "a3", "a4", "b0"], order
     assert isinstance(outcome, JobTimeout) and replaced == 1
     assert after == "b1"
+
+
+def test_tables_whose_people_never_connect_count_as_bots_alone(tmp_path):
+    """A guest host who opens a table of three bots and never connects has nobody at it: it counts against
+    ``max_bot_tables`` (the second such table is refused in words), its bots wait the least delay of tables of
+    bots alone and think at their low priority; once the host connects to their seat, it is a people's table."""
+    limits = {"max_bot_tables": 1, "bot_table_min_delay": 0.5}
+    with LiveServer(str(tmp_path / "ghosts.sqlite3"), **limits) as live:
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "random"}] * 3
+        spec = {"host_name": "Ann", "seats": seats, "bot_delay": 0, "move_seconds": 1}
+        made = [httpx.post(f"{live.url}/api/rooms", json=spec).json() for _ in range(2)]
+        rids = [m["room"]["id"] for m in made]
+        r = httpx.post(f"{live.url}/api/rooms/{rids[0]}/start", json={}, headers=auth(made[0]["host_token"]))
+        assert r.status_code == 200, r.text
+        ghost = live.rooms.rooms[rids[0]]
+        assert ghost.ref.bots_alone
+        assert wait_for(lambda: ghost.ref.turn is not None and ghost.ref.turn.kind == "bot", 20)
+        turn = ghost.ref.turn
+        assert turn.due - live.rooms.clock() > 0.3  # the least delay of a table of bots alone, not its own 0
+        r = httpx.post(f"{live.url}/api/rooms/{rids[1]}/start", json={}, headers=auth(made[1]["host_token"]))
+        assert r.status_code == 429 and "of bots alone" in r.json()["detail"], r.text
+
+        async def sit() -> bool:
+            async with ws_connect(f"{live.ws_url}/ws/rooms/{rids[1]}", "127.0.0.88") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": made[1]["token"]}))
+                await asyncio.sleep(0.3)
+                started = httpx.post(
+                    f"{live.url}/api/rooms/{rids[1]}/start", json={}, headers=auth(made[1]["host_token"])
+                )
+                return started.status_code == 200 and not live.rooms.rooms[rids[1]].ref.bots_alone
+
+        assert asyncio.run(sit())  # a host at their seat starts a people's table whatever the bots' tables

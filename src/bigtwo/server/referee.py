@@ -37,6 +37,7 @@ from bigtwo.words import TABLE_NAMES, Wording, bracketed, direction_said
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
 AUTO_PASS_SECONDS = 0.4  # the pause before a standing order passes: long enough to see, short enough not to wait
+SEATING_GRACE = 30.0  # seconds a signed-in person just seated counts as at the table before their page connects
 
 
 class Rejected(Exception):
@@ -191,6 +192,8 @@ class Referee:
         self.auto: set[int] = set()
         self.pass_trick: dict[int, tuple[int, int, int]] = {}
         self.rematch_votes: set[int] = set()
+        self.present: set[int] = set()  # seats with a live connection (the room keeps this up to date)
+        self.seated_at: dict[int, float] = {}  # when a person took each seat (this process's clock)
         self.next_room: str | None = row.get("rematch")
         self.scores = ScoreTable()
 
@@ -206,10 +209,26 @@ class Referee:
     def people(self) -> set[int]:
         return {s.seat for s in self.seats if s.kind == "person"}
 
+    def people_here(self, seats: Sequence[Seat] | None = None) -> set[int]:
+        """The people's seats someone is actually at: a live connection (:attr:`present`), or a signed-in person
+        seated moments ago (:data:`SEATING_GRACE`: a quick match starts before its page connects). A guest's seat
+        nobody connects to is nobody's."""
+        now = self.clock()
+        return {
+            s.seat
+            for s in (self.seats if seats is None else seats)
+            if s.kind == "person"
+            and (
+                s.seat in self.present
+                or (s.account is not None and now - self.seated_at.get(s.seat, -SEATING_GRACE) < SEATING_GRACE)
+            )
+        }
+
     @property
     def bots_alone(self) -> bool:
-        """Every seat is a bot's: nobody's game waits on this table, so it gets the least of the server's time."""
-        return all(s.kind == "bot" for s in self.seats)
+        """Nobody is at the table (every seat a bot's, or the people's seats without a live connection): nobody's
+        game waits on it, so it gets the least of the server's time and counts against ``max_bot_tables``."""
+        return not self.people_here()
 
     def seat_for_token(self, token: str | None) -> int | None:
         """The seat whose secret ``token`` is, now (None: no seat; a revoked token is no seat)."""
@@ -404,7 +423,7 @@ class Referee:
         if seat is None:
             return None
         if self.seats[seat].kind == "bot":
-            delay = self.bot_delay if self.people else max(self.bot_delay, self.min_bot_delay_alone)
+            delay = self.bot_delay if self.people_here() else max(self.bot_delay, self.min_bot_delay_alone)
             self.turn = Turn("bot", seat, self.seq, self.clock() + delay)
         elif self.abandoned_move_seconds is not None:  # nobody came back: the table plays itself out
             self.turn = Turn("timer", seat, self.seq, self.clock() + self.abandoned_move_seconds)
@@ -666,13 +685,10 @@ class Referee:
         return Change(writes, apply)
 
     def would_be_bots_alone(self, fill_with_bots: bool = False, seat: int | None = None) -> bool:
-        """Would the table be bots alone after a start (filling the empty seats) or after ``seat`` goes to a bot?"""
-        kinds = [s.kind for s in self.seats]
-        if seat is not None:
-            kinds[seat] = "bot"
-        if fill_with_bots:
-            kinds = ["bot" if k == "open" else k for k in kinds]
-        return all(k == "bot" for k in kinds)
+        """Would the table be bots alone (:attr:`bots_alone`) after a start (filling the empty seats) or after
+        ``seat`` goes to a bot?"""
+        seats = [s for s in self.seats if s.seat != seat]
+        return not self.people_here(seats)
 
     def abandon(self, move_seconds: float) -> Change:
         """Nobody has been connected for a long time: the server moves for absent people after ``move_seconds``
@@ -784,6 +800,7 @@ class Referee:
 
         def apply() -> None:
             self.seats[taken] = new
+            self.seated_at[taken] = self.clock()
             self.plan()
 
         write = store.update_seat(

@@ -318,6 +318,7 @@ class Room:
     def _presence_changed(self) -> None:
         """After a connection came, went, or changed seats: a seated person present gives an abandoned table
         back to its people; the last one leaving starts the idle clock. Watching alone holds no table."""
+        self.ref.present = self.connected_seats()
         if any(c.seat is not None for c in self.conns):
             self.idle_since = None
             if self.ref.come_back():
@@ -1277,6 +1278,8 @@ class Rooms:
         seat_rows = [s.to_row(room_id) for s in seat_list]
         room = Room(self, row, seat_rows)
         room.creator = address
+        if host_seat is not None:
+            room.ref.seated_at[host_seat] = self.clock()
         try:  # what will be stored and shown must be shown to anyone without failing
             json.dumps(room.summary(), allow_nan=False).encode("utf-8")
             json.dumps(row["rules"], allow_nan=False).encode("utf-8")
