@@ -285,7 +285,9 @@ class CreateRoom(Strict):
     host_name: str | None = Field(
         None, max_length=LIMITS["player_name_chars"], description="the host takes seat 0 under this name"
     )
-    move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
+    move_seconds: int = Field(
+        60, ge=0, le=3600, description="time for a move (0: no limit; a rated table keeps 60 s then)"
+    )
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
     public: bool = Field(True, description="listed in the lobby (a private room is reached by its link)")
@@ -317,7 +319,9 @@ class QuickMatch(Strict):
     rounds: int | None = Field(
         None, ge=1, le=MAX_ROUNDS, description="match length in rounds (default: the rules' own)"
     )
-    move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
+    move_seconds: int = Field(
+        60, ge=0, le=3600, description="time for a move (0: no limit; a rated table keeps 60 s then)"
+    )
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
 

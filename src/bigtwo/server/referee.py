@@ -583,6 +583,8 @@ class Referee:
     # --- taking back a turn, at a table of one person and bots -----------------------------------------------
     def _undo_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back its last turn now (None: it may)."""
+        if self.rated:
+            return "a rated match stands as played: no turn is taken back"
         if self.status != "playing" or self.broken or self.match.is_over:
             return "only a game being played can take back a turn"
         if self.brk is not None:
@@ -739,21 +741,20 @@ class Referee:
         if self.status == "over":
             raise Rejected("the game is over", 409)
         s = self.seats[seat]
-        if s.kind == "person" and connected:
-            raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
-        # at a rated table in play, a signed-in player's seat stays theirs: a bot plays it out for them (their
-        # rating takes the result), so leaving a match that goes badly does not leave the rating untouched
-        keeps = self.rated and self.status != "waiting" and s.kind in ("person", "bot") and s.account is not None
-        if keeps and kind != "bot":
+        # a rated match is played by the seats it started with: a seat opened mid-match would hand its cards to
+        # whoever joins, and a seat left open would leave the match unrated; a player who leaves is played out
+        # by a bot (:meth:`take_over`), and the result is theirs
+        if self.rated and self.status != "waiting":
             raise Rejected(
-                f"this table is rated: {s.name}'s seat can be given to a bot, which plays it out for them, "
-                "but not to someone else",
+                "this table is rated: its seats stay as they are until the match ends (a player who leaves is "
+                "played out by a bot, and the result is still theirs)",
                 409,
             )
+        if s.kind == "person" and connected:
+            raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
         new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
         if kind == "bot":
             new.name = bot_name(new, self.seats)
-            new.account = s.account if keeps else None
 
         def apply() -> None:
             self.seats[seat] = new  # the old token is no seat from now on
@@ -765,6 +766,20 @@ class Referee:
         write = store.update_seat(
             self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None, account_id=new.account
         )
+        return Change([write], apply)
+
+    def take_over(self, seat: int, bot: str) -> Change:
+        """A person's time ran out while they were away from a rated match: ``bot`` plays their seat out for them
+        (the seat keeps their account, so the result moves their rating: leaving cannot escape it)."""
+        s = self.seats[seat]
+        new = Seat(seat, "bot", "", bot, None, s.account)
+        new.name = bot_name(new, self.seats)
+
+        def apply() -> None:
+            self.seats[seat] = new
+            self.plan()
+
+        write = store.update_seat(self.id, seat, kind="bot", bot=bot, name=new.name, token=None, account_id=s.account)
         return Change([write], apply)
 
     def join(self, name: str, seat: int | None, account: int | None = None) -> Change:

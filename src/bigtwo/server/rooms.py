@@ -72,6 +72,7 @@ DEFAULT_BOT_DELAY = 0.8  # a new table's bot delay unless it asks (CreateRoom.bo
 MIN_THINK_MS = 100.0  # a searching bot at a table whose delay is shorter thinks the server's budget, as asked
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
+RATED_MOVE_SECONDS = 60  # a rated table's move clock when it asks for none (a player away is played out)
 SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer early
 
 
@@ -806,6 +807,10 @@ class Room:
             async with self.lock:
                 if not self.ref.time_up(turn):
                     return
+                if self.ref.rated and not self.connected(turn.seat) and self.seats[turn.seat].kind == "person":
+                    # away from a rated match: a bot plays the seat out, and the result is still theirs
+                    await self._apply(self.ref.take_over(turn.seat, self.ref.bot))
+                    return
                 choice = await self._plain_move(turn.seat)  # the pass when allowed, else the lowest play
                 await self._commit(self.ref.move(choice, seat=turn.seat, by="timeout", seq=turn.seq))
         except asyncio.CancelledError:
@@ -1266,7 +1271,8 @@ class Rooms:
             "status": "waiting",
             "public": int(spec.public),
             "host_token": store.token_hash(host_token),
-            "move_seconds": spec.move_seconds,
+            # a rated table keeps a move clock: a player who leaves is played out when their time runs out
+            "move_seconds": spec.move_seconds or (RATED_MOVE_SECONDS if spec.rated else 0),
             "bot_delay": spec.bot_delay,
             "break_seconds": spec.break_seconds,
             "bot": default,
