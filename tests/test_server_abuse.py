@@ -912,3 +912,58 @@ def test_tables_whose_people_never_connect_count_as_bots_alone(tmp_path):
                 return started.status_code == 200 and not live.rooms.rooms[rids[1]].ref.bots_alone
 
         assert asyncio.run(sit())  # a host at their seat starts a people's table whatever the bots' tables
+
+
+def test_idle_slow_and_surplus_connections_end_and_the_server_serves_on(tmp_path):
+    """Idle connections (nothing sent), slow headers (a byte at a time) and slow bodies are closed within the
+    configured timeouts; an address past its connection cap is answered 429 and closed at once; meanwhile another
+    address is served. (The attack held 1,100 idle connections, past the process's 1,024 descriptors; here a cap
+    of 8 an address stands for it, on loopback.)"""
+    limits = {"connections_per_address": 8, "header_timeout_seconds": 1.0, "body_timeout_seconds": 1.0}
+    with LiveServer(str(tmp_path / "conns.sqlite3"), **limits) as live:
+
+        def opened() -> socket.socket:
+            s = socket.create_connection(("127.0.0.1", live.port), timeout=10, source_address=("127.0.0.91", 0))
+            s.settimeout(10)
+            return s
+
+        idle = [opened() for _ in range(8)]
+        time.sleep(0.2)
+        surplus = opened()
+        answer = surplus.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 429") and b"too many connections" in answer
+        assert surplus.recv(4096) == b""  # and closed
+        with client("127.0.0.92", live.url) as other:  # another address is served meanwhile
+            assert other.get("/api/presets").status_code == 200
+        slow_header = idle.pop()
+        slow_header.sendall(b"GET /api/presets HTTP/1.1\r\nHo")
+        slow_body = idle.pop()
+        slow_body.sendall(
+            b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
+        )
+        for s in idle:
+            assert s.recv(4096) == b""  # closed by the server (the socket's own 10 s timeout would raise)
+        with contextlib.suppress(ConnectionResetError):
+            assert slow_header.recv(4096) == b""
+        body_answer = slow_body.recv(4096)
+        assert body_answer.startswith(b"HTTP/1.1 408") and b"did not arrive within 1 s" in body_answer
+        for s in [*idle, slow_header, slow_body, surplus]:
+            s.close()
+        again = opened()  # the address's connections were counted back down
+        again.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert again.recv(4096).startswith(b"HTTP/1.1 200")
+        again.close()
+
+
+def test_websockets_are_not_compressed(tmp_path):
+    """A client offering permessage-deflate gets no compression (a spectator made the server compress every view
+    for it: 62 of them slowed a table 6.4x)."""
+    with LiveServer(str(tmp_path / "deflate.sqlite3")) as live:
+        rid = create_classic(live.url)
+
+        async def extensions() -> list[Any]:
+            async with websockets.connect(f"{live.ws_url}/ws/rooms/{rid}", compression="deflate") as ws:
+                await ws.recv()
+                return list(ws.protocol.extensions)
+
+        assert asyncio.run(extensions()) == []

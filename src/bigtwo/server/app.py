@@ -117,9 +117,10 @@ class BodyLimit:
     """Refuse (413, in words) a request body larger than the limit, before the application reads any of it: a
     declared length is checked at once, a streamed body as it arrives."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int):
+    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = 30.0):
         self.app = app
         self.max_bytes = max_bytes
+        self.seconds = seconds  # the longest a body may take to arrive (a client sending it slowly holds a socket)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -130,18 +131,25 @@ class BodyLimit:
             await self._too_large(send, int(declared) if declared.isdigit() else None)
             return
         chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body = message.get("body", b"")
-            size += len(body)
-            if size > self.max_bytes:
-                await self._too_large(send, None)
-                return
-            chunks.append(body)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    body = message.get("body", b"")
+                    size += len(body)
+                    if size > self.max_bytes:
+                        await self._too_large(send, None)
+                        return
+                    chunks.append(body)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            detail = f"the request body did not arrive within {self.seconds:g} s"
+            response = JSONResponse({"detail": detail}, status_code=408, headers={"Connection": "close"})
+            await response({"type": "http"}, _nothing, send)
+            return
         whole, given = b"".join(chunks), False
 
         async def replay() -> Message:
@@ -255,7 +263,7 @@ def create_app(
         redoc_url=None,
     )
     app.router.route_class = StrictJSONRoute
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_timeout_seconds)
     app.state.rooms = rooms
     app.state.accounts = people
     app.state.settings = settings

@@ -69,6 +69,30 @@ class Settings(BaseModel):
         True, description="serve the API's Swagger UI at /docs (from the installed swagger-ui-py package)"
     )
 
+    # --- connections ---------------------------------------------------------------------------------------
+    max_connections: int = Field(
+        900,
+        ge=1,
+        description="HTTP connections open at once, all clients together (keep it under the process's file "
+        "descriptors, often 1,024): one past it is answered 503 and closed",
+    )
+    connections_per_address: int = Field(
+        64,
+        ge=1,
+        description="HTTP connections one address may hold open at once (a trusted proxy is not counted): one past "
+        "it is answered 429 and closed",
+    )
+    header_timeout_seconds: float = Field(
+        10, gt=0, le=600, description="time a connection has to send a whole request's headers before it is closed"
+    )
+    body_timeout_seconds: float = Field(
+        30, gt=0, le=3600, description="time a request's body has to arrive (answered 408 past it)"
+    )
+    keep_alive_seconds: float = Field(5, ge=1, le=600, description="time an idle kept-alive HTTP connection stays open")
+    ws_ping_seconds: float = Field(
+        20, gt=0, le=600, description="a WebSocket is pinged this often, and closed when the answer takes as long"
+    )
+
     # --- requests ------------------------------------------------------------------------------------------
     max_body_bytes: int = Field(65536, ge=1024, description="largest request body; a larger one is answered 413")
     max_json_depth: int = Field(8, ge=2, le=64, description="deepest nesting of arrays and objects in a body")
