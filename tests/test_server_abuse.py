@@ -34,6 +34,7 @@ from tests.server_support import (
     LiveServer,
     ServerProcess,
     auth,
+    create_room,
     free_port,
     message_for,
     postgres_url_or_skip,
@@ -967,3 +968,36 @@ def test_websockets_are_not_compressed(tmp_path):
                 return list(ws.protocol.extensions)
 
         assert asyncio.run(extensions()) == []
+
+
+def test_a_bots_answer_does_not_come_sooner_when_it_had_no_choice(tmp_path):
+    """A searching bot with one legal play (a forced pass) answered in 3.5 ms where a chosen move took its whole
+    budget (480 ms): its timing told the table it had no choice. Every answer thought in a worker now waits for the
+    whole budget from when its thinking began, forced or chosen (the room's clock; no wall-clock ratio)."""
+    budget_ms = 120
+    with LiveServer(str(tmp_path / "forced.sqlite3"), bot_budget_ms=budget_ms) as live:
+        seats = [{"kind": "bot", "bot": "search"}] * 4
+        made = create_room(live.url, seats=seats, bot_delay=0, rounds=1, move_seconds=0)
+        rid = made["room"]["id"]
+        room = live.rooms.rooms[rid]
+        clock = live.rooms.clock
+        began: dict[int, float] = {}
+        answered: list[tuple[float, bool]] = []  # (seconds since the thinking began, whether it was forced)
+        think, submit = room._think, room.submit
+
+        def recording_think(seat: int, due: float) -> Any:
+            began[room.seq] = clock()
+            began[-1] = len(room.match.game.legal_plays()) == 1 if room.match.game is not None else False
+            return think(seat, due)
+
+        async def recording_submit(seat: int, answer: Any, by: str, seq: int | None = None) -> None:
+            if by == "bot" and seq in began:
+                answered.append((clock() - began[seq], bool(began[-1])))
+            await submit(seat, answer, by, seq)
+
+        room._think, room.submit = recording_think, recording_submit
+        r = httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        assert r.status_code == 200, r.text
+        assert wait_for(lambda: sum(f for _, f in answered) >= 2 and len(answered) >= 8, 90), answered
+        room.stop()
+    assert all(seconds >= budget_ms / 1000 for seconds, _ in answered), answered

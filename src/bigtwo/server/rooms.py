@@ -705,32 +705,40 @@ class Room:
             held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
         return held
 
-    def _think(self, seat: int, due: float) -> asyncio.Future[Any] | None:
+    def _think(self, seat: int, due: float) -> tuple[asyncio.Future[Any] | None, float]:
         """A bot that thinks starts when its turn begins, in a worker process, so its thinking is part of the
         table's delay rather than added to it: its budget is the time until ``due`` (at most the server's; a
         delay shorter than MIN_THINK_MS leaves it the server's budget). None for a quick bot (it answers in place,
-        when the delay is over). Called under the room's lock."""
+        when the delay is over). Called under the room's lock.
+
+        Also when its answer may be given: not before its whole budget has passed, had it a choice or not. A
+        bot with one legal play (a forced pass) answers at once, one that chooses at the end of its budget, so
+        an answer given as soon as it came would tell the table which it was."""
         name = self.playing_bot(seat)
         if self.manager.bots.quick(name) and not self.large:
-            return None
-        budget = min(self.manager.settings.bot_budget_ms, 1000 * (due - self.manager.clock()))
+            return None, due
+        now = self.manager.clock()
+        server_budget = self.manager.settings.bot_budget_ms
+        budget = min(server_budget, 1000 * (due - now))
+        given = budget if budget >= MIN_THINK_MS else None
         key = derived_seed(self.seed, "bot", seat, 0)
         priority = BOTS_ALONE if self.ref.bots_alone else PEOPLE
-        return asyncio.ensure_future(
+        thinking = asyncio.ensure_future(
             self.manager.bots.choose(
-                self.id, seat, name, key, self.rules, self.match.observe(seat).to_json(), priority,
-                budget if budget >= MIN_THINK_MS else None,
+                self.id, seat, name, key, self.rules, self.match.observe(seat).to_json(), priority, given,
             )
         )  # fmt: skip
+        return thinking, max(due, now + (server_budget if given is None else given) / 1000)
 
     async def _bot_turn(self, turn: Turn) -> None:
         seat, seq = turn.seat, turn.seq
         thinking: asyncio.Future[Any] | None = None
+        answer_at = turn.due
         try:
             async with self.lock:
                 if not self.ref.waiting_for(turn):
                     return
-                thinking = self._think(seat, turn.due)
+                thinking, answer_at = self._think(seat, turn.due)
             await self._sleep_until(turn.due)
             async with self.lock:
                 if not self.ref.waiting_for(turn):  # the table moved on meanwhile: the thinking is dropped
@@ -743,6 +751,7 @@ class Room:
                     choice = self._bot(seat)[1].choose(self.rules, obs)  # made here too: making one may fail
                 else:  # a bot that thinks runs in a worker process, within its budget
                     choice = await thinking
+                    await self._sleep_until(answer_at)  # a forced move waits as long as a chosen one
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
