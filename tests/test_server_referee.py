@@ -184,6 +184,8 @@ def test_a_host_change_touches_memory_only_when_applied():
     assert len(change.writes) == 4 and ref.status == "waiting" and ref.seats[1].kind == "open"
     change.apply()
     assert ref.status == "playing" and [s.kind for s in ref.seats] == ["person", "bot", "bot", "bot"]
+    assert ref.bots_alone  # Ann's seat with nobody connected to it: nobody is at the table
+    ref.present = {0}
     assert ref.would_be_bots_alone(seat=0) and not ref.bots_alone
 
 
@@ -436,7 +438,8 @@ def test_an_abandoned_table_is_played_out_and_finishes(tmp_path):
 
     engine = make_engine(str(tmp_path / "rooms.sqlite3"))
     migrate(engine)
-    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0.05)
+    # (a table nobody is at plays at the pace of bots alone: that least delay is set to none here, to finish fast)
+    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0.05, bot_table_min_delay=0)
     rooms = Rooms(engine, settings)
     spec = CreateRoom(host_name="Ann", move_seconds=0, bot_delay=0, bot="greedy", rounds=1, break_seconds=0)
 
