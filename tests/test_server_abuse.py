@@ -45,6 +45,7 @@ from tests.server_support import (
 ABUSE_LIMITS = {  # the defaults, but for the socket counts, so that a test can reach them quickly
     "BIGTWO_SOCKETS_PER_ADDRESS": "6",
     "BIGTWO_SOCKETS_PER_ROOM": "12",
+    "BIGTWO_VIEWS_PER_SECOND": "1000",  # the probes below read views flat out, to time them
 }
 
 
@@ -1001,3 +1002,53 @@ def test_a_bots_answer_does_not_come_sooner_when_it_had_no_choice(tmp_path):
         assert wait_for(lambda: sum(f for _, f in answered) >= 2 and len(answered) >= 8, 90), answered
         room.stop()
     assert all(seconds >= budget_ms / 1000 for seconds, _ in answered), answered
+
+
+def test_reading_views_and_watching_are_limited_per_address_and_per_table(tmp_path):
+    """Cheap reads are bounded: an address reading a table's view over HTTP past its pace is answered 429 in words
+    (916 views a second slowed a table 2.4x); watchers are capped per table and per address, with room kept for
+    the seat whose player is not connected (62 deflate spectators slowed a table 6.4x)."""
+    limits = {"views_per_second": 1, "view_burst": 3, "spectators_per_room": 2, "spectators_per_address": 1}
+    with LiveServer(str(tmp_path / "reads.sqlite3"), **limits) as live:
+        rid = create_classic(live.url)  # Bo, the host, is seated and not connected: one seat free
+        with client("127.0.0.93", live.url) as c:
+            statuses = [c.get(f"/api/rooms/{rid}/view").status_code for _ in range(6)]
+            assert statuses[:3] == [200, 200, 200] and 429 in statuses[3:], statuses
+            refused = c.get(f"/api/rooms/{rid}/view")
+            assert refused.status_code == 429 and "too many table views" in refused.json()["detail"]
+        with client("127.0.0.94", live.url) as other:
+            assert other.get(f"/api/rooms/{rid}/view").status_code == 200  # another address reads on
+
+        async def watch() -> list[str | None]:
+            held, said = [], []
+            for address in ("127.0.0.95", "127.0.0.95", "127.0.0.95", "127.0.0.96", "127.0.0.97"):
+                ws = await ws_connect(f"{live.ws_url}/ws/rooms/{rid}", address)
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                said.append(first.get("message") if first["type"] == "error" else None)
+                held.append(ws)
+            for ws in held:
+                await ws.close()
+            return said
+
+        said = asyncio.run(watch())
+        assert said[:2] == [None, None] and "your address watches this table 2 times over" in str(said[2]), said
+        assert said[3] is None and "this table has 3 spectators" in str(said[4]), said
+
+
+def test_a_view_lists_the_latest_rounds_however_long_the_match():
+    """A view grew ~450 bytes with every finished round; it lists the latest VIEW_ROUNDS now, says how many earlier
+    ones it leaves out, and still sums every round's places."""
+    from bigtwo.match import Match
+    from bigtwo.server.views import VIEW_ROUNDS, ScoreTable, spectator_view
+    from bigtwo.words import Wording
+
+    match = Match(load_rules("classic"), players=4, seed=3, rounds=VIEW_ROUNDS + 5)
+    while len(match.completed) < VIEW_ROUNDS + 3:
+        match.apply(match.default_action())
+    rows = ScoreTable().rows(match, None, Wording(None))
+    view = spectator_view(match, done=rows)
+    assert len(view["rounds_done"]) == VIEW_ROUNDS and view["rounds_earlier"] == 3
+    assert [r["round"] for r in view["rounds_done"]] == list(range(3, VIEW_ROUNDS + 3))
+    orders = [list(rec.result.finishing_order) for rec in match.completed]
+    assert view["place_sums"] == [sum(o.index(s) + 1 for o in orders) for s in range(4)]
+    assert sum(view["place_sums"]) == len(orders) * (1 + 2 + 3 + 4)

@@ -512,8 +512,10 @@ def create_app(
         return await room_out(await rooms.get(room_id))
 
     @app.get("/api/rooms/{room_id}/view", responses=ERRORS, tags=["rooms"])
-    async def get_view(room_id: RoomId, credentials: Bearer) -> dict[str, Any]:
-        """What a seat sees now (with its token), or a spectator (without): the same as the WebSocket's view."""
+    async def get_view(room_id: RoomId, credentials: Bearer, request: Request) -> dict[str, Any]:
+        """What a seat sees now (with its token), or a spectator (without): the same as the WebSocket's view. An
+        address may read a limited number a second (429 past it): the WebSocket is how to follow a table."""
+        rooms.admit_read(client_address(request))
         room = await rooms.get(room_id)
         return await room.view_for_token(credentials.credentials if credentials else None)
 

@@ -73,6 +73,7 @@ MIN_THINK_MS = 100.0  # a searching bot at a table whose delay is shorter thinks
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
 RATED_MOVE_SECONDS = 60  # a rated table's move clock when it asks for none (a player away is played out)
+READ_PACES_KEPT = 10_000  # addresses whose pace of reading views is remembered
 SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer early
 
 
@@ -982,6 +983,7 @@ class Rooms:
         self.sockets: Counter[str] = Counter()  # open WebSockets per address
         self.connected: dict[str, deque[float]] = {}  # per address: when its recent WebSockets were admitted
         self.pending: Counter[str] = Counter()  # tables being stored, per address
+        self.reads: OrderedDict[str, RateLimit] = OrderedDict()  # per address: its pace of reading views
         self.expired = 0
 
     # --- loading ---------------------------------------------------------------------------------------------
@@ -1129,14 +1131,36 @@ class Rooms:
         return None
 
     def admit_socket(self, room: Room, address: str) -> str | None:
-        """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted)."""
+        """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted). A new
+        socket watches until it says hello with a seat's token: watchers are capped per table and per address
+        there (each view sent costs the server a write per watcher), with room kept for every seat whose player
+        is not connected, so a crowd of watchers never keeps a player from their seat."""
         s = self.settings
         if len(room.conns) >= s.sockets_per_room:
             return f"this table has {plural(len(room.conns), 'connection')}, the most allowed: try again later"
         if self.sockets[address] >= s.sockets_per_address:
             return f"your address has {plural(self.sockets[address], 'connection')} open, the most allowed: close some"
+        free = sum(1 for seat in room.seats if seat.kind == "person" and not room.connected(seat.seat))
+        watching = [c for c in room.conns if c.seat is None]
+        if len(watching) >= s.spectators_per_room + free:
+            return f"this table has {plural(len(watching), 'spectator')}, the most allowed: try again later"
+        mine = sum(1 for c in watching if c.address == address)
+        if mine >= s.spectators_per_address + free:
+            return f"your address watches this table {plural(mine, 'time')} over, the most allowed: close some"
         self.sockets[address] += 1
         return None
+
+    def admit_read(self, address: str) -> None:
+        """Refuse (429, in words) an address reading table views faster than ``views_per_second``."""
+        s = self.settings
+        pace = self.reads.get(address)
+        if pace is None:
+            pace = self.reads[address] = RateLimit(s.views_per_second, s.view_burst, self.clock)
+            while len(self.reads) > READ_PACES_KEPT:  # many addresses: the least recently seen are forgotten
+                self.reads.popitem(last=False)
+        self.reads.move_to_end(address)
+        if not pace.take():
+            raise Rejected(f"too many table views: at most {s.views_per_second:g} a second from one address", 429)
 
     def socket_closed(self, address: str) -> None:
         self.sockets[address] -= 1

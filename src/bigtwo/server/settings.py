@@ -170,6 +170,18 @@ class Settings(BaseModel):
     # --- WebSockets ----------------------------------------------------------------------------------------
     sockets_per_room: int = Field(64, ge=1, description="WebSockets open on one table")
     sockets_per_address: int = Field(32, ge=1, description="WebSockets open from one address")
+    spectators_per_room: int = Field(
+        32,
+        ge=0,
+        description="WebSockets watching one table (no seat), beside one for each seat whose player is not connected",
+    )
+    spectators_per_address: int = Field(
+        4, ge=0, description="WebSockets one address may have watching one table (beside one for each free seat)"
+    )
+    views_per_second: float = Field(
+        20, gt=0, description="table views one address may read a second over HTTP (GET /api/rooms/ID/view)"
+    )
+    view_burst: int = Field(40, ge=1, description="table views one address may read at once over HTTP")
     sockets_per_address_per_minute: int = Field(
         120, ge=1, description="WebSockets one address may open a minute (a client reconnecting as fast as it can)"
     )
