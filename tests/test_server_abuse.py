@@ -28,6 +28,7 @@ from bigtwo.bots import make
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.server.botpool import BotPool, JobTimeout
+from bigtwo.server.names import skeleton
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import check_hand_size, check_table_plays
 from tests.server_support import (
@@ -1052,3 +1053,22 @@ def test_a_view_lists_the_latest_rounds_however_long_the_match():
     orders = [list(rec.result.finishing_order) for rec in match.completed]
     assert view["place_sums"] == [sum(o.index(s) + 1 for o in orders) for s in range(4)]
     assert sum(view["place_sums"]) == len(orders) * (1 + 2 + 3 + 4)
+
+
+def test_names_that_read_the_same_are_the_same_name(tmp_path):
+    """Names are compared by their skeleton (NFKC, invisible characters dropped, case folded, look-alike letters
+    read as Latin): beside Alice, ``Alice`` with a zero-width joiner, with a zero-width non-joiner inside, or with a
+    Cyrillic А is refused as the same name; a bot-shaped name with a hidden joiner or fullwidth brackets is
+    refused as a bot's; a name that merely differs (Alicia) is welcome."""
+    with LiveServer(str(tmp_path / "names.sqlite3")) as live:
+        made = create_room(live.url, host_name="Alice", move_seconds=0)
+        rid = made["room"]["id"]
+        for name in ("Alice\u200d", "A\u200clice", "\u0410lice", "ALICE", "Ａｌｉｃｅ"):
+            r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": name})
+            assert r.status_code == 409 and "Alice is already at this table" in r.json()["detail"], (name, r.text)
+        for name in ("Ben (greedy\u200d)", "Chloe\uff08greedy\uff09", "Dev (gr\u0435edy)"):
+            r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": name})
+            assert r.status_code == 400 and "reads as a bot's name" in r.json()["detail"], (name, r.text)
+        r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Alicia"})
+        assert r.status_code == 200, r.text
+    assert skeleton("\u0410\u200dlice\ufe0f") == skeleton("alice") == "alice"

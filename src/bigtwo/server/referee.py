@@ -31,8 +31,9 @@ from bigtwo.legal import fewest_to_beat
 from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
+from bigtwo.server.names import bot_shaped, skeleton
 from bigtwo.server.views import ScoreTable, match_view, spectator_view
-from bigtwo.words import TABLE_NAMES, Wording, bracketed, direction_said
+from bigtwo.words import TABLE_NAMES, Wording, direction_said
 
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
@@ -80,10 +81,12 @@ class Seat:
 
 
 def called(name: str) -> str:
-    """What a seat's name is called by, to tell two apart: a bot's without its kind (``Chloe (learned)`` is
-    ``chloe``), any case and spacing."""
-    split = bracketed(name)
-    return " ".join((split[0] if split else name).split()).casefold()
+    """What a seat's name is called by, to tell two apart: its skeleton (:func:`bigtwo.server.names.skeleton`:
+    any case, spacing, invisible characters, compatibility forms or look-alike letters), a bot's without its kind
+    (``Chloe (learned)`` is ``chloe``)."""
+    folded = skeleton(name)
+    split = bot_shaped(folded)
+    return split[0] if split else folded
 
 
 def bot_name(seat: Seat, others: Sequence[Seat] = ()) -> str:

@@ -59,10 +59,11 @@ from bigtwo.server.messages import (
     Undo,
     text_problem,
 )
+from bigtwo.server.names import bot_shaped, skeleton
 from bigtwo.server.records import room_record
 from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, Seat, Turn, bot_name
 from bigtwo.server.settings import Settings
-from bigtwo.words import bracketed, plural, spec_name
+from bigtwo.words import plural, spec_name
 
 log = logging.getLogger("bigtwo.server")
 
@@ -100,8 +101,10 @@ def default_bot(
 
 def person_name(name: str) -> str:
     """A guest's name, refused where it reads as a bot's (``Dev (random)``: a name, then a bot in brackets), the
-    shape the tables give their bots, so that no one at a table passes for one."""
-    split = bracketed(name)
+    shape the tables give their bots, so that no one at a table passes for one: read by its skeleton
+    (:func:`bigtwo.server.names.skeleton`), so a zero-width joiner, fullwidth brackets or a look-alike letter
+    do not make it another name."""
+    split = bot_shaped(skeleton(name))
     if split is not None and spec_name(split[1]) in bot_registry.BOTS:
         raise Rejected(f"{name} reads as a bot's name (a name, then a bot in brackets): choose another name")
     return name
