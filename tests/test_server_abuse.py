@@ -28,9 +28,11 @@ from bigtwo.bots import make
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.server.botpool import BotPool, JobTimeout
+from bigtwo.server.connections import Connection
 from bigtwo.server.names import skeleton
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import check_hand_size, check_table_plays
+from bigtwo.server.settings import Settings
 from tests.server_support import (
     LiveServer,
     ServerProcess,
@@ -1072,3 +1074,52 @@ def test_names_that_read_the_same_are_the_same_name(tmp_path):
         r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Alicia"})
         assert r.status_code == 200, r.text
     assert skeleton("\u0410\u200dlice\ufe0f") == skeleton("alice") == "alice"
+
+
+def test_no_redirect_is_built_from_the_host_header_and_a_stranger_host_is_no_origin(tmp_path):
+    """A trailing slash is not redirected to an address built from the Host header; a page whose Origin equals a
+    Host the server was not told of (a stranger's domain resolving to it: DNS rebinding) is refused, while a page
+    of an IP address, of localhost or of the public URL's host is still the server's own."""
+    with LiveServer(str(tmp_path / "hosts.sqlite3")) as live:
+        r = httpx.get(f"{live.url}/api/presets/", headers={"Host": "evil.example"}, follow_redirects=False)
+        assert "evil.example" not in r.headers.get("location", "") and r.status_code == 404
+        for host in ("evil.example", f"evil.example:{live.port}"):
+            r = httpx.post(
+                f"{live.url}/api/rooms", json={"host_name": "Eve"}, headers={"Host": host, "Origin": f"http://{host}"}
+            )
+            assert r.status_code == 403, (host, r.text)
+        for host in (f"127.0.0.1:{live.port}", f"localhost:{live.port}"):
+            r = httpx.post(
+                f"{live.url}/api/rooms", json={"host_name": "Hal"}, headers={"Host": host, "Origin": f"http://{host}"}
+            )
+            assert r.status_code == 201, (host, r.text)
+    settings = Settings(public_url="https://cards.example")
+    assert settings.origin_allowed("https://cards.example", "cards.example", "https")
+    assert not settings.origin_allowed("http://rebound.example", "rebound.example", "http")
+
+
+def test_a_connection_ends_its_tasks_before_its_handler_returns():
+    """``finish()`` waits for the connection's sending task and its goodbye to end, so none is left pending when
+    the server's loop closes ("Task was destroyed but it is pending" for Connection._run)."""
+
+    class Socket:
+        async def send_text(self, text: str) -> None:
+            await asyncio.sleep(0)
+
+        async def send(self, message: dict) -> None:
+            await asyncio.sleep(0)
+
+    async def run() -> list[bool]:
+        done = []
+        for kicked in (False, True):
+            conn = Connection(Socket())
+            conn.start()
+            conn.send({"type": "hello"})
+            await asyncio.sleep(0)
+            if kicked:
+                conn.kick(4429, "too many messages")
+            await conn.finish()
+            done.append(conn._pump.done() and (conn._farewell is None or conn._farewell.done()))
+        return done
+
+    assert asyncio.run(run()) == [True, True]

@@ -263,6 +263,9 @@ def create_app(
         redoc_url=None,
     )
     app.router.route_class = StrictJSONRoute
+    # a path with a trailing slash is not redirected: the redirect's address would be built from the request's
+    # Host header, which any client sets (links come from the public URL only)
+    app.router.redirect_slashes = False
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_timeout_seconds)
     app.state.rooms = rooms
     app.state.accounts = people

@@ -13,6 +13,7 @@ than set here; they are listed in ``SCHEMA_LIMITS`` so the README and the models
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 import types
@@ -58,7 +59,7 @@ class Settings(BaseModel):
         default_factory=list,
         description="web pages (origins) of other addresses allowed to open the table's WebSocket and change "
         "state, comma-separated; '*' allows any (unset: the public URL's origin only); a page of the address a "
-        "request was sent to is always allowed",
+        "request was sent to is allowed too when it is an IP address, localhost or the public URL's host",
     )
     trusted_proxies: str = Field(
         "127.0.0.1",
@@ -319,12 +320,15 @@ class Settings(BaseModel):
     def origin_allowed(self, origin: str | None, host: str | None, scheme: str = "http") -> bool:
         """May a page from ``origin`` act here (open a table's WebSocket, change state)? A client that sends no
         Origin is not a browser page and passes (Origin is how browsers say whose page sent a request). A page
-        from the address the request was sent to (``scheme``://``host``) is this server's own, whatever name
-        it was reached by (``127.0.0.1`` where the public URL says ``localhost``); any other page must be an
-        allowed origin, or the public URL's."""
+        from the address the request was sent to (``scheme``://``host``) is this server's own when that address
+        surely names this server (an IP address, ``localhost``, the public URL's host: ``127.0.0.1`` where the
+        public URL says ``localhost``), never by a Host alone, which a stranger's domain resolving here would
+        send (DNS rebinding); any other page must be an allowed origin, or the public URL's."""
         if origin is None:
             return True
         origin = origin.rstrip("/").lower()
+        if host is not None and not self._known_host(host):
+            host = None  # a name this server was not told of may be anyone's (DNS rebinding): it counts for nothing
         if host is not None and origin == f"{_page_scheme(scheme)}://{host}".lower():
             return True
         if "*" in self.allowed_origins:
@@ -335,6 +339,20 @@ class Settings(BaseModel):
             p = urlsplit(self.public_url)
             return origin == f"{p.scheme}://{p.netloc}".lower()
         return host is not None and urlsplit(origin).netloc == host.lower()
+
+    def _known_host(self, host: str) -> bool:
+        """Whether a request's Host names this server for sure: an address (a page cannot be served from an
+        address by a site that does not hold it), ``localhost``, or the public URL's host. Any other name may
+        be a stranger's domain pointed at this server (DNS rebinding), whose pages must not pass for its own."""
+        name = urlsplit(f"//{host}").hostname or ""
+        if name == "localhost":
+            return True
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            pass
+        return self.public_url is not None and (urlsplit(self.public_url).hostname or "") == name
 
     def link(self, path: str) -> str:
         """An absolute link when the public URL is known, else a path on this server."""
