@@ -60,7 +60,7 @@ def skeleton(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
 
 
-_BRACKETED = re.compile(r"^(.*?)\s*\(\s*([^()]*?)\s*\)$")
+_BRACKETED = re.compile(r"^(.*?)\s*\(\s*(.*?)\s*\)$")
 
 
 def bot_shaped(folded: str) -> tuple[str, str] | None:
