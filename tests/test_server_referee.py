@@ -332,11 +332,14 @@ def test_settings_come_from_the_file_then_the_environment_then_options(tmp_path)
     assert public.origin_allowed(None, None)  # not a browser page
     assert Settings().origin_allowed("http://localhost:8000", "localhost:8000")
     assert not Settings().origin_allowed("http://evil.example", "localhost:8000")
-    # a page of the address the request was sent to is this server's own, whatever the public URL names
+    # a page of the address the request was sent to is this server's own, whatever the public URL names, when
+    # that address is an IP address, localhost or the public URL's host
     local = Settings(public_url="http://localhost:8000")
     assert local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", "http")
     assert local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", "ws")  # the table's socket
-    assert local.origin_allowed("https://Cards.Example", "cards.example", "wss")
+    # but a name the server was not told of may be a stranger's domain resolving here (DNS rebinding): no
+    assert not local.origin_allowed("https://Cards.Example", "cards.example", "wss")
+    assert Settings(public_url="https://cards.example").origin_allowed("https://Cards.Example", "cards.example", "wss")
     assert not local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8001", "http")  # another port
     assert not local.origin_allowed("https://127.0.0.1:8000", "127.0.0.1:8000", "http")  # another scheme
     assert not local.origin_allowed("http://evil.example", "127.0.0.1:8000", "http")
