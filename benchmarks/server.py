@@ -533,7 +533,8 @@ async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 json={},
                 headers={"Authorization": f"Bearer {table['host_token']}"},
             )
-            r.raise_for_status()
+            # past max_bot_tables a table of bots alone is refused (the large tables, their clients gone, count)
+            out["search_refused"] = out.get("search_refused", 0) + (r.status_code == 429)
         await asyncio.sleep(args.warmup)
         s0 = (await http.get("/api/stats")).json()
         await window("search")
@@ -579,7 +580,8 @@ def abuse_main(args: argparse.Namespace) -> None:
         (
             "search",
             f"+ {args.search_tables} tables of search bots:",
-            f"{got['bots_alone']} running, {got['search_decisions_per_s']:.1f} search decisions/s in the worker",
+            f"{got['bots_alone']} tables of bots alone running ({got.get('search_refused', 0)} refused), "
+            f"{got['search_decisions_per_s']:.1f} search decisions/s in the worker",
         ),
         ("heavy", "+ the heavy house rule:", "its table opened (no bound): its host asked for the legal plays"),
         (

@@ -1037,6 +1037,19 @@ def test_reading_views_and_watching_are_limited_per_address_and_per_table(tmp_pa
         assert said[:2] == [None, None] and "your address watches this table 2 times over" in str(said[2]), said
         assert said[3] is None and "this table has 3 spectators" in str(said[4]), said
 
+        async def at_once() -> list[bool]:  # sockets admitted together are all counted, attached or not yet
+            async def one() -> Any:
+                ws = await ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.98")
+                return ws, json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "view"
+
+            got = await asyncio.gather(*(one() for _ in range(6)))
+            for ws, _ in got:
+                await ws.close()
+            return [admitted for _, admitted in got]
+
+        assert wait_for(lambda: not live.rooms.room_sockets)  # the sockets above were counted back down
+        assert sum(asyncio.run(at_once())) == 2  # one spectator for the address, and the room kept for Bo's seat
+
 
 def test_a_view_lists_the_latest_rounds_however_long_the_match():
     """A view grew ~450 bytes with every finished round; it lists the latest VIEW_ROUNDS now, says how many earlier

@@ -738,7 +738,7 @@ def create_app(
             pass
         finally:
             conn.on_kick = None
-            rooms.socket_closed(address)
+            rooms.socket_closed(address, room)
             await conn.finish()
             await room.detach(conn)
 

@@ -984,6 +984,7 @@ class Rooms:
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
         self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms
         self.sockets: Counter[str] = Counter()  # open WebSockets per address
+        self.room_sockets: Counter[Any] = Counter()  # open WebSockets per room id, and per (room id, address)
         self.connected: dict[str, deque[float]] = {}  # per address: when its recent WebSockets were admitted
         self.pending: Counter[str] = Counter()  # tables being stored, per address
         self.reads: OrderedDict[str, RateLimit] = OrderedDict()  # per address: its pace of reading views
@@ -1139,18 +1140,24 @@ class Rooms:
         there (each view sent costs the server a write per watcher), with room kept for every seat whose player
         is not connected, so a crowd of watchers never keeps a player from their seat."""
         s = self.settings
-        if len(room.conns) >= s.sockets_per_room:
-            return f"this table has {plural(len(room.conns), 'connection')}, the most allowed: try again later"
+        # counted from admission (not from attaching, which waits for the table's lock): sockets admitted at once
+        # are all counted
+        here = self.room_sockets[room.id]
+        if here >= s.sockets_per_room:
+            return f"this table has {plural(here, 'connection')}, the most allowed: try again later"
         if self.sockets[address] >= s.sockets_per_address:
             return f"your address has {plural(self.sockets[address], 'connection')} open, the most allowed: close some"
         free = sum(1 for seat in room.seats if seat.kind == "person" and not room.connected(seat.seat))
-        watching = [c for c in room.conns if c.seat is None]
-        if len(watching) >= s.spectators_per_room + free:
-            return f"this table has {plural(len(watching), 'spectator')}, the most allowed: try again later"
-        mine = sum(1 for c in watching if c.address == address)
+        seated = [c for c in room.conns if c.seat is not None]
+        watching = here - len(seated)
+        if watching >= s.spectators_per_room + free:
+            return f"this table has {plural(watching, 'spectator')}, the most allowed: try again later"
+        mine = self.room_sockets[(room.id, address)] - sum(1 for c in seated if c.address == address)
         if mine >= s.spectators_per_address + free:
             return f"your address watches this table {plural(mine, 'time')} over, the most allowed: close some"
         self.sockets[address] += 1
+        self.room_sockets[room.id] += 1
+        self.room_sockets[(room.id, address)] += 1
         return None
 
     def admit_read(self, address: str) -> None:
@@ -1165,10 +1172,14 @@ class Rooms:
         if not pace.take():
             raise Rejected(f"too many table views: at most {s.views_per_second:g} a second from one address", 429)
 
-    def socket_closed(self, address: str) -> None:
-        self.sockets[address] -= 1
-        if self.sockets[address] <= 0:
-            del self.sockets[address]
+    def socket_closed(self, address: str, room: Room | None = None) -> None:
+        keys: list[Any] = [address]
+        if room is not None:
+            keys += [room.id, (room.id, address)]
+        for counts, key in zip((self.sockets, self.room_sockets, self.room_sockets), keys, strict=False):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
 
     async def sweep(self) -> int:
         """Close and delete the tables never started within ``waiting_room_minutes``. Returns how many."""
