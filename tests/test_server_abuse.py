@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from bigtwo.bots import make
 from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import list_presets, load_rules
-from bigtwo.server.botpool import BotPool, JobTimeout
+from bigtwo.server.botpool import BOTS_ALONE, BotPool, JobTimeout
 from bigtwo.server.connections import Connection
 from bigtwo.server.names import skeleton
 from bigtwo.server.referee import Rejected
@@ -1136,3 +1136,24 @@ def test_a_connection_ends_its_tasks_before_its_handler_returns():
         return done
 
     assert asyncio.run(run()) == [True, True]
+
+
+def test_searching_bots_at_a_table_of_bots_alone_think_briefly_at_low_priority(tmp_path):
+    """A table nobody is at gets the least of the bots' workers: its searching bots think ``bot_table_budget_ms`` at
+    most (a people's table's bot waits no longer than that for a worker busy with one) and at low priority."""
+    limits = {"bot_budget_ms": 500, "bot_table_budget_ms": 150, "bot_table_min_delay": 1.0}
+    with LiveServer(str(tmp_path / "alone.sqlite3"), **limits) as live:
+        asked: list[tuple[float | None, int]] = []
+        choose = live.rooms.bots.choose
+
+        async def recording(room_id, seat, name, seed, rules, obs, priority, budget_ms=None):
+            asked.append((budget_ms, priority))
+            return await choose(room_id, seat, name, seed, rules, obs, priority, budget_ms)
+
+        live.rooms.bots.choose = recording
+        made = create_room(live.url, seats=[{"kind": "bot", "bot": "search"}] * 4, bot_delay=0, rounds=1)
+        r = httpx.post(f"{live.url}/api/rooms/{made['room']['id']}/start", json={}, headers=auth(made["host_token"]))
+        assert r.status_code == 200, r.text
+        assert wait_for(lambda: len(asked) >= 2, 30)
+        live.rooms.rooms[made["room"]["id"]].stop()
+    assert all(budget == 150 and priority == BOTS_ALONE for budget, priority in asked), asked

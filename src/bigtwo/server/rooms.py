@@ -722,11 +722,13 @@ class Room:
         if self.manager.bots.quick(name) and not self.large:
             return None, due
         now = self.manager.clock()
-        server_budget = self.manager.settings.bot_budget_ms
+        settings = self.manager.settings
+        alone = self.ref.bots_alone  # nobody's game waits: a shorter think, so a people's bot waits less for it
+        server_budget = min(settings.bot_budget_ms, settings.bot_table_budget_ms) if alone else settings.bot_budget_ms
         budget = min(server_budget, 1000 * (due - now))
-        given = budget if budget >= MIN_THINK_MS else None
+        given = budget if budget >= MIN_THINK_MS else (server_budget if alone else None)
         key = derived_seed(self.seed, "bot", seat, 0)
-        priority = BOTS_ALONE if self.ref.bots_alone else PEOPLE
+        priority = BOTS_ALONE if alone else PEOPLE
         thinking = asyncio.ensure_future(
             self.manager.bots.choose(
                 self.id, seat, name, key, self.rules, self.match.observe(seat).to_json(), priority, given,

@@ -154,6 +154,12 @@ class Settings(BaseModel):
     bot_budget_ms: float = Field(
         500, gt=0, description="thinking time of a bot that takes a budget (search), per decision"
     )
+    bot_table_budget_ms: float = Field(
+        200,
+        gt=0,
+        description="thinking time of a searching bot at a table of bots alone, per decision (at most): a worker "
+        "busy with it keeps a people's table's bot waiting no longer than this",
+    )
     bot_job_seconds: float = Field(
         10,
         gt=0,
