@@ -16,7 +16,17 @@ whenever it is cut off), then while ``--large-tables`` tables of Winner for two 
 as long against the heuristic bot) play, then while 8 tables of ``search`` bots alone play, all in the same
 run. The ratios of p99 move latency to the table alone are the result (the aim: within 2x).
 
+Then the attacks of a hostile stranger (issue 88), each in its own window: house rules whose turns offer tens of
+millions of plays (refused when the table is opened: the window says whether), ``--ghost-tables`` tables of
+search bots whose host never connects (counted as bots alone: the most allowed start), ``--spectators``
+spectators asking for permessage-deflate from several addresses (never compressed; capped per table and
+address), a flood of ``GET /api/rooms/ID/view`` from one address (paced: 429 past it), and ``--idle-connections``
+idle connections from twenty addresses (capped per address, closed after the header timeout). Beside the table of
+four clients, a table of one client and three search bots (``bot_delay`` 0.5 s) is watched: the p99 of its bots'
+move delays against the same table alone is the second result.
+
 Run: python benchmarks/server.py --abuse [--seconds 10] [--think-ms 50] [--large-tables 2] [--search-tables 8]
+     [--ghost-tables 20] [--spectators 62] [--idle-connections 1100]
 """
 
 from __future__ import annotations
@@ -252,6 +262,109 @@ def flood(ws_url: str, seconds: float, counts: Any) -> None:
     asyncio.run(run())
 
 
+def view_flood(url: str, rid: str, seconds: float, counts: Any) -> None:
+    """In its own process: read a table's view over HTTP as fast as possible, from one address."""
+    transport = httpx.HTTPTransport(local_address="127.0.0.4")
+    with httpx.Client(base_url=url, transport=transport, timeout=5) as c:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                status = c.get(f"/api/rooms/{rid}/view").status_code
+                counts[0 if status == 200 else 1] += 1
+
+
+def idle_connections(port: int, count: int, seconds: float, counts: Any) -> None:
+    """In its own process: open ``count`` connections from twenty addresses and send nothing; count those the
+    server answered at once (over a cap) and those it closed before ``seconds`` ran out."""
+    import resource
+    import selectors
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 256)), hard))
+    held: list[socket.socket] = []
+    for i in range(count):
+        with contextlib.suppress(OSError):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(f"127.0.1.{1 + i % 20}", 0))
+            s.setblocking(False)
+            held.append(s)
+    counts[0] = len(held)
+    sel = selectors.DefaultSelector()
+    for s in held:
+        sel.register(s, selectors.EVENT_READ)
+    deadline = time.monotonic() + seconds
+    closed = 0
+    while time.monotonic() < deadline and closed < len(held):
+        for key, _ in sel.select(timeout=0.5):
+            sock = key.fileobj
+            assert isinstance(sock, socket.socket)
+            with contextlib.suppress(OSError):
+                while sock.recv(65536):
+                    pass
+            sel.unregister(sock)
+            closed += 1
+    counts[1] = closed
+    for s in held:
+        s.close()
+
+
+async def bot_pace(ws_url: str, rid: str, stop: asyncio.Event, delays: list[float], bots: set[int]) -> None:
+    """A spectator timing each bot move at a table: from the view where a bot is to move to the one with its move."""
+    async with websockets.connect(f"{ws_url}/ws/rooms/{rid}", max_size=2**22) as ws:
+        waiting: tuple[int, float] | None = None
+        while not stop.is_set():
+            try:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
+            except TimeoutError:
+                continue
+            if msg["type"] != "view" or msg["match"] is None:
+                continue
+            if waiting is not None and msg["seq"] > waiting[0]:
+                delays.append(time.perf_counter() - waiting[1])
+                waiting = None
+            g = msg["match"]
+            if not g["is_over"] and g["to_move"] in bots and msg["room"]["status"] == "playing" and waiting is None:
+                waiting = (msg["seq"], time.perf_counter())
+
+
+async def deflate_spectators(ws_url: str, rid: str, count: int, stop: asyncio.Event, counts: list[int]) -> None:
+    """``count`` spectators asking for permessage-deflate, from eight addresses, reading every view."""
+
+    async def one(i: int) -> None:
+        try:
+            async with websockets.connect(
+                f"{ws_url}/ws/rooms/{rid}", compression="deflate", local_addr=(f"127.0.2.{1 + i % 8}", 0)
+            ) as ws:
+                first = json.loads(await ws.recv())
+                if first["type"] == "error":
+                    counts[1] += 1
+                    return
+                counts[0] += 1
+                counts[2] += bool(ws.protocol.extensions)
+                while not stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(ws.recv(), 1)
+        except (OSError, websockets.InvalidStatus, websockets.ConnectionClosed):
+            counts[1] += 1
+
+    await asyncio.gather(*(one(i) for i in range(count)))
+
+
+HEAVY_RULES = {
+    "jokers": 1,
+    "joker_mode": "wild",
+    "combinations": [
+        "single", "pair", "triple", "quad", "two_pairs", "straight", "flush", "full_house", "four_of_a_kind",
+        "straight_flush", "royal_flush", "two_pair_junk", "triple_junk", "sisters", "pair_straight",
+        "triple_straight", "five_of_a_kind", "joker_pair", "dragon",
+    ],
+    "deal": "fixed",
+    "hand_size": 26,
+    "straight_lengths": list(range(3, 13)),
+    "pair_straight_min": 2,
+}  # fmt: skip
+
+
 def p99(window: list[float]) -> float:
     ordered = sorted(window)
     return 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
@@ -270,18 +383,108 @@ async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
         stop = asyncio.Event()
         latencies: list[float] = []
         think = args.think_ms / 1000
-        clients = [asyncio.create_task(client(ws_url, rid, t, stop, latencies, think)) for t in tokens]
+        clients: list[asyncio.Task[Any]] = [
+            asyncio.create_task(client(ws_url, rid, t, stop, latencies, think)) for t in tokens
+        ]
+        # the honest table of bots: one person (a client) and three search bots, paced at 0.5 s a move
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "search"}] * 3
+        honest = (
+            await http.post("/api/rooms", json={**spec, "host_name": "Hal", "seats": seats, "bot_delay": 0.5})
+        ).json()
+        hid = honest["room"]["id"]
+        delays: list[float] = []
+        clients.append(asyncio.create_task(client(ws_url, hid, honest["token"], stop, [], think)))
+        clients.append(asyncio.create_task(bot_pace(ws_url, hid, stop, delays, {1, 2, 3})))
         await asyncio.sleep(1)
         await http.post(f"/api/rooms/{rid}/start", json={}, headers={"Authorization": f"Bearer {made['host_token']}"})
+        await http.post(f"/api/rooms/{hid}/start", json={}, headers={"Authorization": f"Bearer {honest['host_token']}"})
 
         async def window(name: str) -> None:
             latencies.clear()
+            delays.clear()
             await asyncio.sleep(args.seconds)
-            got = list(latencies)
+            got, bots = list(latencies), list(delays)
             out[name] = {"p50": 1000 * statistics.median(got) if got else float("nan"), "p99": p99(got), "n": len(got)}
+            out[name]["bots_p99"], out[name]["bots_n"] = p99(bots), len(bots)
 
         await asyncio.sleep(args.warmup)
         await window("alone")
+        # (issue 88) the heavy house rule: refused when the table is opened, or it would hold the bots' workers
+        heavy = await http.post("/api/rooms", json={**spec, "players": 2, "rules": HEAVY_RULES, "host_name": "Hv"})
+        out["heavy_status"] = heavy.status_code
+        if heavy.status_code == 201:  # (a server without the bound) its host asks for the legal plays
+            table = heavy.json()
+            await http.post(
+                f"/api/rooms/{table['room']['id']}/start", json={"fill_with_bots": True},
+                headers={"Authorization": f"Bearer {table['host_token']}"},
+            )  # fmt: skip
+
+            async def ask_legal() -> None:
+                async with websockets.connect(f"{ws_url}/ws/rooms/{table['room']['id']}") as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": table["token"]}))
+                    await ws.send(json.dumps({"type": "legal"}))
+                    with contextlib.suppress(TimeoutError, websockets.ConnectionClosed):
+                        await asyncio.wait_for(ws.recv(), args.seconds + 5)
+
+            asker = asyncio.create_task(ask_legal())
+            await window("heavy")
+            asker.cancel()
+        else:
+            out["heavy_said"] = heavy.json().get("detail", "")[:100]
+        # (issue 88) ghost hosts: tables of search bots whose guest host never connects, the bots at no delay (an
+        # address may open 10 tables a minute: ten from each address)
+        started = refused = 0
+        paused_later: list[tuple[str, str]] = []
+        for i in range(args.ghost_tables):
+            transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{5 + i // 10}")
+            async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as ghost:
+                seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "search"}] * 3
+                body = {**spec, "host_name": "Gh", "seats": seats, "bot_delay": 0, "move_seconds": 1}
+                r = await ghost.post("/api/rooms", json=body)
+                if r.status_code != 201:
+                    refused += 1
+                    continue
+                t = r.json()
+                r = await ghost.post(
+                    f"/api/rooms/{t['room']['id']}/start", json={},
+                    headers={"Authorization": f"Bearer {t['host_token']}"},
+                )  # fmt: skip
+                started += r.status_code == 200
+                refused += r.status_code != 200
+                if r.status_code == 200:
+                    paused_later.append((t["room"]["id"], t["host_token"]))
+        out["ghost_tables"] = {"started": started, "refused": refused}
+        await asyncio.sleep(args.warmup)
+        await window("ghosts")
+        for gid, host_token in paused_later:  # paused (their hosts' right), so they stop counting for what follows
+            await http.post(f"/api/rooms/{gid}/pause", headers={"Authorization": f"Bearer {host_token}"})
+        # (issue 88) spectators asking for permessage-deflate
+        watch_stop, watched = asyncio.Event(), [0, 0, 0]
+        watchers = asyncio.create_task(deflate_spectators(ws_url, rid, args.spectators, watch_stop, watched))
+        await asyncio.sleep(1)
+        await window("deflate")
+        watch_stop.set()
+        await watchers
+        out["watched"] = {"admitted": watched[0], "refused": watched[1], "compressed": watched[2]}
+        # (issue 88) a flood of HTTP views from one address, in its own process
+        reads = multiprocessing.Array("q", 2, lock=False)
+        reader = multiprocessing.Process(target=view_flood, args=(url, rid, args.seconds + 2, reads))
+        reader.start()
+        await asyncio.sleep(1)
+        await window("views")
+        reader.join()
+        out["views_flood"] = {"answered": reads[0], "refused": reads[1]}
+        # (issue 88) idle connections, in their own process
+        port = int(url.rsplit(":", 1)[1])
+        held = multiprocessing.Array("q", 2, lock=False)
+        idler = multiprocessing.Process(
+            target=idle_connections, args=(port, args.idle_connections, args.seconds + 20, held)
+        )
+        idler.start()
+        await asyncio.sleep(1)
+        await window("idle")
+        idler.join()
+        out["idle_held"] = {"opened": held[0], "closed": held[1]}
         # (a) a flooding socket, from its own process (its CPU is not the table's clients')
         counts = multiprocessing.Array("q", 2, lock=False)
         flooder = multiprocessing.Process(target=flood, args=(f"{ws_url}/ws/rooms/{rid}", args.seconds + 2, counts))
@@ -293,7 +496,7 @@ async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
         # (b) tables of large hands: Winner for two (26 cards a hand, up to 43,000 plays a turn), a client (thinking as
         # the table's do) against the heuristic bot; their clients stop after the window, so the tables wait
         # (opened from another loopback address: an address may open 10 tables a minute)
-        large_stop, large_moves = asyncio.Event(), []
+        large_stop, large_moves = asyncio.Event(), list[float]()
         large_clients = []
         other = httpx.AsyncClient(
             base_url=url, timeout=30, transport=httpx.AsyncHTTPTransport(local_address="127.0.0.3")
@@ -330,7 +533,8 @@ async def abuse(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 json={},
                 headers={"Authorization": f"Bearer {table['host_token']}"},
             )
-            r.raise_for_status()
+            # past max_bot_tables a table of bots alone is refused (the large tables, their clients gone, count)
+            out["search_refused"] = out.get("search_refused", 0) + (r.status_code == 429)
         await asyncio.sleep(args.warmup)
         s0 = (await http.get("/api/stats")).json()
         await window("search")
@@ -376,7 +580,30 @@ def abuse_main(args: argparse.Namespace) -> None:
         (
             "search",
             f"+ {args.search_tables} tables of search bots:",
-            f"{got['bots_alone']} running, {got['search_decisions_per_s']:.1f} search decisions/s in the worker",
+            f"{got['bots_alone']} tables of bots alone running ({got.get('search_refused', 0)} refused), "
+            f"{got['search_decisions_per_s']:.1f} search decisions/s in the worker",
+        ),
+        ("heavy", "+ the heavy house rule:", "its table opened (no bound): its host asked for the legal plays"),
+        (
+            "ghosts",
+            f"+ {args.ghost_tables} ghost-host tables:",
+            f"{got['ghost_tables']['started']} started, {got['ghost_tables']['refused']} refused",
+        ),
+        (
+            "deflate",
+            f"+ {args.spectators} deflate spectators:",
+            f"{got['watched']['admitted']} admitted, {got['watched']['refused']} refused, "
+            f"{got['watched']['compressed']} compressed",
+        ),
+        (
+            "views",
+            "+ an HTTP view flood:",
+            f"{got['views_flood']['answered']:,} answered, {got['views_flood']['refused']:,} refused (429)",
+        ),
+        (
+            "idle",
+            f"+ {args.idle_connections:,} idle connections:",
+            f"{got['idle_held']['opened']:,} opened, {got['idle_held']['closed']:,} closed by the server",
         ),
     ):
         if key not in got:
@@ -384,8 +611,12 @@ def abuse_main(args: argparse.Namespace) -> None:
         w = got[key]
         print(
             f"  {label:<34}p50 {w['p50']:.1f} ms, p99 {w['p99']:.1f} ms ({w['n']} moves): "
-            f"p99 {w['p99'] / alone['p99']:.2f}x alone ({extra})"
+            f"p99 {w['p99'] / alone['p99']:.2f}x alone; search bots' move delay p99 {w['bots_p99']:.0f} ms, "
+            f"{w['bots_p99'] / alone['bots_p99']:.2f}x alone ({extra})"
         )
+    if "heavy" not in got:
+        print(f"  the heavy house rule: answered {got['heavy_status']} ({got.get('heavy_said', '')}...)")
+    print(f"  the table alone: search bots' move delay p99 {alone['bots_p99']:.0f} ms ({alone['bots_n']} moves)")
 
 
 def main() -> None:
@@ -400,6 +631,9 @@ def main() -> None:
     ap.add_argument("--think-ms", type=float, default=50.0, help="abuse: a client's pause before each move")
     ap.add_argument("--search-tables", type=int, default=8, help="abuse: tables of search bots alone")
     ap.add_argument("--large-tables", type=int, default=2, help="abuse: tables of Winner for two (26-card hands)")
+    ap.add_argument("--ghost-tables", type=int, default=20, help="abuse: tables of search bots whose host never comes")
+    ap.add_argument("--spectators", type=int, default=62, help="abuse: spectators asking for permessage-deflate")
+    ap.add_argument("--idle-connections", type=int, default=1100, help="abuse: connections that send nothing")
     args = ap.parse_args()
     if args.abuse:
         abuse_main(args)

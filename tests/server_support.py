@@ -28,7 +28,7 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.server import create_app
 from bigtwo.server.db import database_url
-from bigtwo.server.protocol import WS_PROTOCOL
+from bigtwo.server.serving import server_config
 from bigtwo.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +79,10 @@ TEST_SETTINGS: dict[str, Any] = {
     "rooms_per_address_per_minute": 10_000,
     "max_rooms": 10_000,
     "sockets_per_address": 10_000,
+    "connections_per_address": 10_000,
+    "views_per_second": 10_000,
+    "view_burst": 10_000,
+    "spectators_per_address": 10_000,
     "sockets_per_address_per_minute": 100_000,
     "bot_table_min_delay": 0.0,
     "max_bot_tables": 1_000,
@@ -117,10 +121,7 @@ class LiveServer:
         self.port = free_port()
         self.settings = settings_for_tests(public_url=f"http://{public_host}:{self.port}", **settings)
         self.app = create_app(database, self.settings)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws=WS_PROTOCOL, ws_max_size=65536
-        )
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(server_config(self.app, self.settings, "127.0.0.1", self.port, "warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property

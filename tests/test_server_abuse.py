@@ -25,13 +25,19 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bigtwo.bots import make
+from bigtwo.rules.kinds import KINDS
 from bigtwo.rules.ruleset import list_presets, load_rules
+from bigtwo.server.botpool import BOTS_ALONE, BotPool, JobTimeout
+from bigtwo.server.connections import Connection
+from bigtwo.server.names import skeleton
 from bigtwo.server.referee import Rejected
-from bigtwo.server.rooms import check_hand_size
+from bigtwo.server.rooms import check_hand_size, check_table_plays
+from bigtwo.server.settings import Settings
 from tests.server_support import (
     LiveServer,
     ServerProcess,
     auth,
+    create_room,
     free_port,
     message_for,
     postgres_url_or_skip,
@@ -42,6 +48,7 @@ from tests.server_support import (
 ABUSE_LIMITS = {  # the defaults, but for the socket counts, so that a test can reach them quickly
     "BIGTWO_SOCKETS_PER_ADDRESS": "6",
     "BIGTWO_SOCKETS_PER_ROOM": "12",
+    "BIGTWO_VIEWS_PER_SECOND": "1000",  # the probes below read views flat out, to time them
 }
 
 
@@ -806,3 +813,347 @@ def test_at_a_table_of_large_hands_a_leader_out_of_time_plays_the_lowest_play_li
         assert lead["seq"] == 0 and set(lead["answer"].split()) == expected, (lead, expected)
         assert "lowest_play" in asked  # the timer's lead was listed in the worker
         assert wait_for(lambda: "_choose" in asked, 10)  # and so is the (quick) bot's answer at this table
+
+
+# --- issue 88: what a hostile stranger found ----------------------------------------------------------------------
+
+HEAVY_RULES = {  # passes every check of the rules: one joker's holder asked for its legal plays held the worker 118 s
+    "jokers": 1,
+    "joker_mode": "wild",
+    "combinations": list(KINDS),
+    "deal": "fixed",
+    "hand_size": 26,
+    "straight_lengths": list(range(3, 13)),
+    "pair_straight_min": 2,
+}
+
+
+def test_rules_whose_turns_offer_too_many_plays_are_refused_when_the_table_is_opened(tmp_path):
+    """The work a table can ask of the bots' workers is bounded when it is opened: the engine's bound on one turn's
+    legal plays, computed from the rules, is at most ``max_table_plays``; the heavy house rule (over 54 million) is
+    refused in words and nothing is stored, while every preset, at every table size, still opens."""
+    with LiveServer(str(tmp_path / "heavy.sqlite3")) as live:
+        spec = {"preset": "classic", "players": 2, "rules": HEAVY_RULES, "host_name": "Ann"}
+        r = httpx.post(f"{live.url}/api/rooms", json=spec)
+        assert r.status_code == 422, r.text
+        said = r.json()["detail"]
+        assert "different plays in a turn at a table of 2" in said and "at most 2,000,000" in said, said
+        assert live.rooms.rooms == {}
+        most = live.settings.max_table_plays
+        for name in list_presets():
+            rules = load_rules(name)
+            for players in range(rules.min_players, rules.max_players + 1):
+                check_table_plays(rules, players, most)  # raises where a table would be refused
+        with pytest.raises(Rejected):
+            check_table_plays(load_rules("winner"), 2, 1000)  # the check can fail
+
+
+def test_house_rules_cannot_set_a_match_past_the_apis_caps(tmp_path):
+    """``rounds`` is at most 100 and ``points`` at most 100,000 through the API; house rules (``match_rounds``,
+    ``match_points``) may not go past them either."""
+    with LiveServer(str(tmp_path / "caps.sqlite3")) as live:
+        for rules in ({"match_rounds": 10000}, {"match_end": "points", "match_points": 1_000_000_000}):
+            r = httpx.post(f"{live.url}/api/rooms", json={"rules": rules, "host_name": "Ann"})
+            assert r.status_code == 422 and "at most" in r.json()["detail"], r.text
+        r = httpx.post(f"{live.url}/api/rooms", json={"rules": {"match_rounds": 100}, "host_name": "Ann"})
+        assert r.status_code == 201 and r.json()["room"]["rounds"] == 100
+        assert len(live.rooms.rooms) == 1
+
+
+def test_a_stuck_job_has_its_worker_replaced_and_the_tables_take_turns():
+    """Every job in the bot pool has a deadline: one that runs past it is answered with JobTimeout and its worker is
+    stopped and replaced, so the next table's job still runs. Jobs wait fair among tables: a table with five
+    jobs queued first has one run, then the other table's, then its others."""
+
+    async def run() -> tuple[list[str], int, Any, str]:
+        pool = BotPool(workers=1, job_seconds=1.0)
+        try:
+            order: list[str] = []
+
+            async def job(table: str, tag: str) -> None:
+                order.append(await pool.call(str, tag, table=table))
+
+            await asyncio.gather(*(job("a", f"a{i}") for i in range(5)), job("b", "b0"))
+            stuck = asyncio.ensure_future(pool.call(time.sleep, 60, table="a"))
+            after = asyncio.ensure_future(pool.call(str, "b1", table="b"))
+            outcome = (await asyncio.gather(stuck, return_exceptions=True))[0]
+            return order, pool.replaced, outcome, await asyncio.wait_for(after, 60)
+        finally:
+            pool.stop()
+
+    order, replaced, outcome, after = asyncio.run(run())
+    assert order[:2] == ["a0", "b0"] and sorted(order) == ["a0", "a1", "a2", "a3", "a4", "b0"], order
+    assert isinstance(outcome, JobTimeout) and replaced == 1
+    assert after == "b1"
+
+
+def test_tables_whose_people_never_connect_count_as_bots_alone(tmp_path):
+    """A guest host who opens a table of three bots and never connects has nobody at it: it counts against
+    ``max_bot_tables`` (the second such table is refused in words), its bots wait the least delay of tables of
+    bots alone and think at their low priority; once the host connects to their seat, it is a people's table."""
+    limits = {"max_bot_tables": 1, "bot_table_min_delay": 0.5}
+    with LiveServer(str(tmp_path / "ghosts.sqlite3"), **limits) as live:
+        seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "random"}] * 3
+        spec = {"host_name": "Ann", "seats": seats, "bot_delay": 0, "move_seconds": 1}
+        made = [httpx.post(f"{live.url}/api/rooms", json=spec).json() for _ in range(2)]
+        rids = [m["room"]["id"] for m in made]
+        r = httpx.post(f"{live.url}/api/rooms/{rids[0]}/start", json={}, headers=auth(made[0]["host_token"]))
+        assert r.status_code == 200, r.text
+        ghost = live.rooms.rooms[rids[0]]
+        assert ghost.ref.bots_alone
+        assert wait_for(lambda: ghost.ref.turn is not None and ghost.ref.turn.kind == "bot", 20)
+        turn = ghost.ref.turn
+        assert turn.due - live.rooms.clock() > 0.3  # the least delay of a table of bots alone, not its own 0
+        r = httpx.post(f"{live.url}/api/rooms/{rids[1]}/start", json={}, headers=auth(made[1]["host_token"]))
+        assert r.status_code == 429 and "of bots alone" in r.json()["detail"], r.text
+
+        async def sit() -> bool:
+            async with ws_connect(f"{live.ws_url}/ws/rooms/{rids[1]}", "127.0.0.88") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": made[1]["token"]}))
+                await asyncio.sleep(0.3)
+                started = httpx.post(
+                    f"{live.url}/api/rooms/{rids[1]}/start", json={}, headers=auth(made[1]["host_token"])
+                )
+                return started.status_code == 200 and not live.rooms.rooms[rids[1]].ref.bots_alone
+
+        assert asyncio.run(sit())  # a host at their seat starts a people's table whatever the bots' tables
+
+
+def test_idle_slow_and_surplus_connections_end_and_the_server_serves_on(tmp_path):
+    """Idle connections (nothing sent), slow headers (a byte at a time) and slow bodies are closed within the
+    configured timeouts; an address past its connection cap is answered 429 and closed at once; meanwhile another
+    address is served. (The attack held 1,100 idle connections, past the process's 1,024 descriptors; here a cap
+    of 8 an address stands for it, on loopback.)"""
+    limits = {"connections_per_address": 8, "header_timeout_seconds": 1.0, "body_timeout_seconds": 1.0}
+    with LiveServer(str(tmp_path / "conns.sqlite3"), **limits) as live:
+
+        def opened() -> socket.socket:
+            s = socket.create_connection(("127.0.0.1", live.port), timeout=10, source_address=("127.0.0.91", 0))
+            s.settimeout(10)
+            return s
+
+        idle = [opened() for _ in range(8)]
+        time.sleep(0.2)
+        surplus = opened()
+        answer = surplus.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 429") and b"too many connections" in answer
+        assert surplus.recv(4096) == b""  # and closed
+        with client("127.0.0.92", live.url) as other:  # another address is served meanwhile
+            assert other.get("/api/presets").status_code == 200
+        slow_header = idle.pop()
+        slow_header.sendall(b"GET /api/presets HTTP/1.1\r\nHo")
+        slow_body = idle.pop()
+        slow_body.sendall(
+            b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
+        )
+        for s in idle:
+            assert s.recv(4096) == b""  # closed by the server (the socket's own 10 s timeout would raise)
+        with contextlib.suppress(ConnectionResetError):
+            assert slow_header.recv(4096) == b""
+        body_answer = slow_body.recv(4096)
+        assert body_answer.startswith(b"HTTP/1.1 408") and b"did not arrive within 1 s" in body_answer
+        for s in [*idle, slow_header, slow_body, surplus]:
+            s.close()
+        again = opened()  # the address's connections were counted back down
+        again.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert again.recv(4096).startswith(b"HTTP/1.1 200")
+        again.close()
+
+
+def test_websockets_are_not_compressed(tmp_path):
+    """A client offering permessage-deflate gets no compression (a spectator made the server compress every view
+    for it: 62 of them slowed a table 6.4x)."""
+    with LiveServer(str(tmp_path / "deflate.sqlite3")) as live:
+        rid = create_classic(live.url)
+
+        async def extensions() -> list[Any]:
+            async with websockets.connect(f"{live.ws_url}/ws/rooms/{rid}", compression="deflate") as ws:
+                await ws.recv()
+                return list(ws.protocol.extensions)
+
+        assert asyncio.run(extensions()) == []
+
+
+def test_a_bots_answer_does_not_come_sooner_when_it_had_no_choice(tmp_path):
+    """A searching bot with one legal play (a forced pass) answered in 3.5 ms where a chosen move took its whole
+    budget (480 ms): its timing told the table it had no choice. Every answer thought in a worker now waits for the
+    whole budget from when its thinking began, forced or chosen (the room's clock; no wall-clock ratio)."""
+    budget_ms = 120
+    with LiveServer(str(tmp_path / "forced.sqlite3"), bot_budget_ms=budget_ms) as live:
+        seats = [{"kind": "bot", "bot": "search"}] * 4
+        made = create_room(live.url, seats=seats, bot_delay=0, rounds=1, move_seconds=0)
+        rid = made["room"]["id"]
+        room = live.rooms.rooms[rid]
+        clock = live.rooms.clock
+        began: dict[int, float] = {}
+        answered: list[tuple[float, bool]] = []  # (seconds since the thinking began, whether it was forced)
+        think, submit = room._think, room.submit
+
+        def recording_think(seat: int, due: float) -> Any:
+            began[room.seq] = clock()
+            began[-1] = len(room.match.game.legal_plays()) == 1 if room.match.game is not None else False
+            return think(seat, due)
+
+        async def recording_submit(seat: int, answer: Any, by: str, seq: int | None = None) -> None:
+            if by == "bot" and seq in began:
+                answered.append((clock() - began[seq], bool(began[-1])))
+            await submit(seat, answer, by, seq)
+
+        room._think, room.submit = recording_think, recording_submit
+        r = httpx.post(f"{live.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+        assert r.status_code == 200, r.text
+        assert wait_for(lambda: sum(f for _, f in answered) >= 2 and len(answered) >= 8, 90), answered
+        room.stop()
+    assert all(seconds >= budget_ms / 1000 for seconds, _ in answered), answered
+
+
+def test_reading_views_and_watching_are_limited_per_address_and_per_table(tmp_path):
+    """Cheap reads are bounded: an address reading a table's view over HTTP past its pace is answered 429 in words
+    (916 views a second slowed a table 2.4x); watchers are capped per table and per address, with room kept for
+    the seat whose player is not connected (62 deflate spectators slowed a table 6.4x)."""
+    limits = {"views_per_second": 1, "view_burst": 3, "spectators_per_room": 2, "spectators_per_address": 1}
+    with LiveServer(str(tmp_path / "reads.sqlite3"), **limits) as live:
+        rid = create_classic(live.url)  # Bo, the host, is seated and not connected: one seat free
+        with client("127.0.0.93", live.url) as c:
+            statuses = [c.get(f"/api/rooms/{rid}/view").status_code for _ in range(6)]
+            assert statuses[:3] == [200, 200, 200] and 429 in statuses[3:], statuses
+            refused = c.get(f"/api/rooms/{rid}/view")
+            assert refused.status_code == 429 and "too many table views" in refused.json()["detail"]
+        with client("127.0.0.94", live.url) as other:
+            assert other.get(f"/api/rooms/{rid}/view").status_code == 200  # another address reads on
+
+        async def watch() -> list[str | None]:
+            held, said = [], []
+            for address in ("127.0.0.95", "127.0.0.95", "127.0.0.95", "127.0.0.96", "127.0.0.97"):
+                ws = await ws_connect(f"{live.ws_url}/ws/rooms/{rid}", address)
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                said.append(first.get("message") if first["type"] == "error" else None)
+                held.append(ws)
+            for ws in held:
+                await ws.close()
+            return said
+
+        said = asyncio.run(watch())
+        assert said[:2] == [None, None] and "your address watches this table 2 times over" in str(said[2]), said
+        assert said[3] is None and "this table has 3 spectators" in str(said[4]), said
+
+        async def at_once() -> list[bool]:  # sockets admitted together are all counted, attached or not yet
+            async def one() -> Any:
+                ws = await ws_connect(f"{live.ws_url}/ws/rooms/{rid}", "127.0.0.98")
+                return ws, json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "view"
+
+            got = await asyncio.gather(*(one() for _ in range(6)))
+            for ws, _ in got:
+                await ws.close()
+            return [admitted for _, admitted in got]
+
+        assert wait_for(lambda: not live.rooms.room_sockets)  # the sockets above were counted back down
+        assert sum(asyncio.run(at_once())) == 2  # one spectator for the address, and the room kept for Bo's seat
+
+
+def test_a_view_lists_the_latest_rounds_however_long_the_match():
+    """A view grew ~450 bytes with every finished round; it lists the latest VIEW_ROUNDS now, says how many earlier
+    ones it leaves out, and still sums every round's places."""
+    from bigtwo.match import Match
+    from bigtwo.server.views import VIEW_ROUNDS, ScoreTable, spectator_view
+    from bigtwo.words import Wording
+
+    match = Match(load_rules("classic"), players=4, seed=3, rounds=VIEW_ROUNDS + 5)
+    while len(match.completed) < VIEW_ROUNDS + 3:
+        match.apply(match.default_action())
+    rows = ScoreTable().rows(match, None, Wording(None))
+    view = spectator_view(match, done=rows)
+    assert len(view["rounds_done"]) == VIEW_ROUNDS and view["rounds_earlier"] == 3
+    assert [r["round"] for r in view["rounds_done"]] == list(range(3, VIEW_ROUNDS + 3))
+    orders = [list(rec.result.finishing_order) for rec in match.completed]
+    assert view["place_sums"] == [sum(o.index(s) + 1 for o in orders) for s in range(4)]
+    assert sum(view["place_sums"]) == len(orders) * (1 + 2 + 3 + 4)
+
+
+def test_names_that_read_the_same_are_the_same_name(tmp_path):
+    """Names are compared by their skeleton (NFKC, invisible characters dropped, case folded, look-alike letters
+    read as Latin): beside Alice, ``Alice`` with a zero-width joiner, with a zero-width non-joiner inside, or with a
+    Cyrillic А is refused as the same name; a bot-shaped name with a hidden joiner or fullwidth brackets is
+    refused as a bot's; a name that merely differs (Alicia) is welcome."""
+    with LiveServer(str(tmp_path / "names.sqlite3")) as live:
+        made = create_room(live.url, host_name="Alice", move_seconds=0)
+        rid = made["room"]["id"]
+        for name in ("Alice\u200d", "A\u200clice", "\u0410lice", "ALICE", "Ａｌｉｃｅ"):
+            r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": name})
+            assert r.status_code == 409 and "Alice is already at this table" in r.json()["detail"], (name, r.text)
+        for name in ("Ben (greedy\u200d)", "Chloe\uff08greedy\uff09", "Dev (gr\u0435edy)"):
+            r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": name})
+            assert r.status_code == 400 and "reads as a bot's name" in r.json()["detail"], (name, r.text)
+        r = httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Alicia"})
+        assert r.status_code == 200, r.text
+    assert skeleton("\u0410\u200dlice\ufe0f") == skeleton("alice") == "alice"
+
+
+def test_no_redirect_is_built_from_the_host_header_and_a_stranger_host_is_no_origin(tmp_path):
+    """A trailing slash is not redirected to an address built from the Host header; a page whose Origin equals a
+    Host the server was not told of (a stranger's domain resolving to it: DNS rebinding) is refused, while a page
+    of an IP address, of localhost or of the public URL's host is still the server's own."""
+    with LiveServer(str(tmp_path / "hosts.sqlite3")) as live:
+        r = httpx.get(f"{live.url}/api/presets/", headers={"Host": "evil.example"}, follow_redirects=False)
+        assert "evil.example" not in r.headers.get("location", "") and r.status_code == 404
+        for host in ("evil.example", f"evil.example:{live.port}"):
+            r = httpx.post(
+                f"{live.url}/api/rooms", json={"host_name": "Eve"}, headers={"Host": host, "Origin": f"http://{host}"}
+            )
+            assert r.status_code == 403, (host, r.text)
+        for host in (f"127.0.0.1:{live.port}", f"localhost:{live.port}"):
+            r = httpx.post(
+                f"{live.url}/api/rooms", json={"host_name": "Hal"}, headers={"Host": host, "Origin": f"http://{host}"}
+            )
+            assert r.status_code == 201, (host, r.text)
+    settings = Settings(public_url="https://cards.example")
+    assert settings.origin_allowed("https://cards.example", "cards.example", "https")
+    assert not settings.origin_allowed("http://rebound.example", "rebound.example", "http")
+
+
+def test_a_connection_ends_its_tasks_before_its_handler_returns():
+    """``finish()`` waits for the connection's sending task and its goodbye to end, so none is left pending when
+    the server's loop closes ("Task was destroyed but it is pending" for Connection._run)."""
+
+    class Socket:
+        async def send_text(self, text: str) -> None:
+            await asyncio.sleep(0)
+
+        async def send(self, message: dict) -> None:
+            await asyncio.sleep(0)
+
+    async def run() -> list[bool]:
+        done = []
+        for kicked in (False, True):
+            conn = Connection(Socket())
+            conn.start()
+            conn.send({"type": "hello"})
+            await asyncio.sleep(0)
+            if kicked:
+                conn.kick(4429, "too many messages")
+            await conn.finish()
+            done.append(conn._pump.done() and (conn._farewell is None or conn._farewell.done()))
+        return done
+
+    assert asyncio.run(run()) == [True, True]
+
+
+def test_searching_bots_at_a_table_of_bots_alone_think_briefly_at_low_priority(tmp_path):
+    """A table nobody is at gets the least of the bots' workers: its searching bots think ``bot_table_budget_ms`` at
+    most (a people's table's bot waits no longer than that for a worker busy with one) and at low priority."""
+    limits = {"bot_budget_ms": 500, "bot_table_budget_ms": 150, "bot_table_min_delay": 1.0}
+    with LiveServer(str(tmp_path / "alone.sqlite3"), **limits) as live:
+        asked: list[tuple[float | None, int]] = []
+        choose = live.rooms.bots.choose
+
+        async def recording(room_id, seat, name, seed, rules, obs, priority, budget_ms=None):
+            asked.append((budget_ms, priority))
+            return await choose(room_id, seat, name, seed, rules, obs, priority, budget_ms)
+
+        live.rooms.bots.choose = recording
+        made = create_room(live.url, seats=[{"kind": "bot", "bot": "search"}] * 4, bot_delay=0, rounds=1)
+        r = httpx.post(f"{live.url}/api/rooms/{made['room']['id']}/start", json={}, headers=auth(made["host_token"]))
+        assert r.status_code == 200, r.text
+        assert wait_for(lambda: len(asked) >= 2, 30)
+        live.rooms.rooms[made["room"]["id"]].stop()
+    assert all(budget == 150 and priority == BOTS_ALONE for budget, priority in asked), asked

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from datetime import UTC, datetime
 
 import httpx
 import pytest
+import websockets
 from sqlalchemy import create_engine, select, text
 
 from bigtwo.server import ratings
@@ -428,12 +430,17 @@ def test_a_quick_match_seats_bots_of_the_chosen_band(tmp_path):
         assert fresh.status_code == 201  # no bot rated in Winner yet: all are newcomers at 0.0, as bea is
 
 
-def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(tmp_path):
-    with LiveServer(str(tmp_path / "db.sqlite3")) as live, client(live) as c:
+def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(database):
+    """In a rated match the seats stay as they started: no turn is taken back, the host changes no seat (opening a
+    bot's seat would hand its hand to whoever joins), and a player who leaves is played out by a bot when their
+    time runs out, the match rated with their result; a rated table asked for no move clock keeps one."""
+    with LiveServer(database) as live, client(live) as c:
         csrf = sign_up(c, "cyd")
         seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "greedy"}] * 3
         spec = {"preset": "classic", "host_name": "ignored", "rated": True, "rounds": 1, "seats": seats}
-        made = c.post("/api/rooms", json={**spec, "bot_delay": 0, "move_seconds": 0}, headers={"X-CSRF-Token": csrf})
+        unclocked = c.post("/api/rooms", json={**spec, "move_seconds": 0}, headers={"X-CSRF-Token": csrf})
+        assert unclocked.status_code == 201 and unclocked.json()["room"]["move_seconds"] == 60
+        made = c.post("/api/rooms", json={**spec, "bot_delay": 0, "move_seconds": 1}, headers={"X-CSRF-Token": csrf})
         assert made.status_code == 201, made.text
         made = made.json()
         rid, host = made["room"]["id"], auth(made["host_token"])
@@ -441,20 +448,35 @@ def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(tm
         # a guest may not sit at a rated table; cy may not take a second seat
         assert httpx.post(f"{live.url}/api/rooms/{rid}/join", json={"name": "Gus"}).status_code in (403, 409)
         assert c.post(f"/api/rooms/{rid}/start", json={}, headers=host).status_code == 200
-        # cy is away: the host may not give the seat to someone else, only to a bot that plays it out for cy
-        opened = c.post(f"/api/rooms/{rid}/seats/0", json={"kind": "open"}, headers=host)
-        assert opened.status_code == 409 and "plays it out for them" in opened.json()["detail"]
-        given = c.post(f"/api/rooms/{rid}/seats/0", json={"kind": "bot", "bot": "random"}, headers=host)
-        assert given.status_code == 200, given.text
-        for _ in range(400):
+
+        async def undo() -> dict:
+            async with websockets.connect(f"{live.ws_url}/ws/rooms/{rid}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                await ws.send(json.dumps({"type": "undo"}))
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    if msg["type"] == "error":
+                        return msg
+
+        assert "a rated match stands as played" in asyncio.run(undo())["message"]
+        # the host may not open a seat, nor give one to a bot: the seats stay as they started
+        for seat, change in ((1, {"kind": "open"}), (0, {"kind": "open"}), (0, {"kind": "bot", "bot": "random"})):
+            r = c.post(f"/api/rooms/{rid}/seats/{seat}", json=change, headers=host)
+            assert r.status_code == 409 and "this table is rated" in r.json()["detail"], r.text
+        # cyd is away: when her time runs out a bot takes her seat, for her
+        for _ in range(600):
             if httpx.get(f"{live.url}/api/rooms/{rid}").json()["status"] == "over":
                 break
             time.sleep(0.05)
+        room = httpx.get(f"{live.url}/api/rooms/{rid}").json()
+        assert room["status"] == "over" and room["seats"][0]["kind"] == "bot" and room["seats"][0]["account"]
         me = c.get("/api/account").json()  # a table is shown over once its results are stored
         assert me["ratings"]["classic"]["matches"] == 1
         board = c.get("/api/leaderboard/classic").json()["players"]
         assert {p["player"]: p["matches"] for p in board} == {"account:1": 1, "bot:greedy": 1}
         assert [p["name"] for p in board if p["kind"] == "account"] == ["cyd"]
+    matches = rows(database, finished_matches)
+    assert [m["rated"] for m in matches] == [1]
 
 
 def test_the_known_addresses_of_a_lockout_are_bounded():

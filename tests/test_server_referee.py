@@ -184,6 +184,8 @@ def test_a_host_change_touches_memory_only_when_applied():
     assert len(change.writes) == 4 and ref.status == "waiting" and ref.seats[1].kind == "open"
     change.apply()
     assert ref.status == "playing" and [s.kind for s in ref.seats] == ["person", "bot", "bot", "bot"]
+    assert ref.bots_alone  # Ann's seat with nobody connected to it: nobody is at the table
+    ref.present = {0}
     assert ref.would_be_bots_alone(seat=0) and not ref.bots_alone
 
 
@@ -330,11 +332,14 @@ def test_settings_come_from_the_file_then_the_environment_then_options(tmp_path)
     assert public.origin_allowed(None, None)  # not a browser page
     assert Settings().origin_allowed("http://localhost:8000", "localhost:8000")
     assert not Settings().origin_allowed("http://evil.example", "localhost:8000")
-    # a page of the address the request was sent to is this server's own, whatever the public URL names
+    # a page of the address the request was sent to is this server's own, whatever the public URL names, when
+    # that address is an IP address, localhost or the public URL's host
     local = Settings(public_url="http://localhost:8000")
     assert local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", "http")
     assert local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", "ws")  # the table's socket
-    assert local.origin_allowed("https://Cards.Example", "cards.example", "wss")
+    # but a name the server was not told of may be a stranger's domain resolving here (DNS rebinding): no
+    assert not local.origin_allowed("https://Cards.Example", "cards.example", "wss")
+    assert Settings(public_url="https://cards.example").origin_allowed("https://Cards.Example", "cards.example", "wss")
     assert not local.origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8001", "http")  # another port
     assert not local.origin_allowed("https://127.0.0.1:8000", "127.0.0.1:8000", "http")  # another scheme
     assert not local.origin_allowed("http://evil.example", "127.0.0.1:8000", "http")
@@ -436,7 +441,8 @@ def test_an_abandoned_table_is_played_out_and_finishes(tmp_path):
 
     engine = make_engine(str(tmp_path / "rooms.sqlite3"))
     migrate(engine)
-    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0.05)
+    # (a table nobody is at plays at the pace of bots alone: that least delay is set to none here, to finish fast)
+    settings = Settings(idle_table_minutes=0.005, abandoned_move_seconds=0.05, bot_table_min_delay=0)
     rooms = Rooms(engine, settings)
     spec = CreateRoom(host_name="Ann", move_seconds=0, bot_delay=0, bot="greedy", rounds=1, break_seconds=0)
 

@@ -30,7 +30,7 @@ def _serve(
         import uvicorn
 
         from bigtwo.server import create_app
-        from bigtwo.server.protocol import WS_PROTOCOL
+        from bigtwo.server.serving import server_config
     except ImportError as e:
         typer.echo(f'bigtwo serve needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)', err=True)
         raise typer.Exit(2) from None
@@ -51,16 +51,13 @@ def _serve(
         raise typer.Exit(2) from None
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     typer.echo(f"bigtwo: open {settings.public_url}/ in a browser (database: {database})")
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws=WS_PROTOCOL,
-        ws_max_size=65536,
-        proxy_headers=True,
-        forwarded_allow_ips=settings.trusted_proxies,
-    )
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        typer.echo(
+            f"bigtwo: listening on {host}: on the open internet, serve behind a reverse proxy that terminates TLS "
+            "(and name it with --trusted-proxies and --public-url)",
+            err=True,
+        )
+    uvicorn.Server(server_config(app, settings, host, port, log_level)).run()
 
 
 def _options() -> list[inspect.Parameter]:
@@ -79,7 +76,12 @@ def _options() -> list[inspect.Parameter]:
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)"),
+    host: str = typer.Option(
+        "127.0.0.1",
+        "--host",
+        help="Address to listen on (the default: this machine only). To serve others, run a reverse proxy with TLS "
+        "in front (it listens publicly and forwards here) rather than listening on every interface",
+    ),
     port: int = typer.Option(8000, "--port", help="Port to listen on"),
     database: str = typer.Option(
         "bigtwo.sqlite3", "--database", help="A SQLite file path, or a postgresql://user:pass@host/db URL"

@@ -12,6 +12,12 @@ outright (that also covers signing up and in, where no session exists yet: login
 
 Sign-in attempts are limited per client address (right or wrong) and wrong passwords per username (from all
 addresses), in a sliding window; sign-ups per address and hour. The limits live in memory (one server process).
+
+Whether an account exists is public, by decision: a username is what its owner is shown as at every table, on the
+leaderboards and on their player page (``/players/<name>``, ``/api/players/<name>``), so sign-up says a name is
+taken (409) and a player page answers 404 for nobody. What stays private is whether a password is right for a
+name: sign-in answers the same words for an unknown name as for a wrong password, and the lockout counts wrong
+passwords for names that exist and names that do not alike.
 """
 
 from __future__ import annotations

@@ -117,9 +117,10 @@ class BodyLimit:
     """Refuse (413, in words) a request body larger than the limit, before the application reads any of it: a
     declared length is checked at once, a streamed body as it arrives."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int):
+    def __init__(self, app: ASGIApp, max_bytes: int, seconds: float = 30.0):
         self.app = app
         self.max_bytes = max_bytes
+        self.seconds = seconds  # the longest a body may take to arrive (a client sending it slowly holds a socket)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -130,18 +131,25 @@ class BodyLimit:
             await self._too_large(send, int(declared) if declared.isdigit() else None)
             return
         chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body = message.get("body", b"")
-            size += len(body)
-            if size > self.max_bytes:
-                await self._too_large(send, None)
-                return
-            chunks.append(body)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    body = message.get("body", b"")
+                    size += len(body)
+                    if size > self.max_bytes:
+                        await self._too_large(send, None)
+                        return
+                    chunks.append(body)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            detail = f"the request body did not arrive within {self.seconds:g} s"
+            response = JSONResponse({"detail": detail}, status_code=408, headers={"Connection": "close"})
+            await response({"type": "http"}, _nothing, send)
+            return
         whole, given = b"".join(chunks), False
 
         async def replay() -> Message:
@@ -255,7 +263,10 @@ def create_app(
         redoc_url=None,
     )
     app.router.route_class = StrictJSONRoute
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # a path with a trailing slash is not redirected: the redirect's address would be built from the request's
+    # Host header, which any client sets (links come from the public URL only)
+    app.router.redirect_slashes = False
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_timeout_seconds)
     app.state.rooms = rooms
     app.state.accounts = people
     app.state.settings = settings
@@ -504,8 +515,10 @@ def create_app(
         return await room_out(await rooms.get(room_id))
 
     @app.get("/api/rooms/{room_id}/view", responses=ERRORS, tags=["rooms"])
-    async def get_view(room_id: RoomId, credentials: Bearer) -> dict[str, Any]:
-        """What a seat sees now (with its token), or a spectator (without): the same as the WebSocket's view."""
+    async def get_view(room_id: RoomId, credentials: Bearer, request: Request) -> dict[str, Any]:
+        """What a seat sees now (with its token), or a spectator (without): the same as the WebSocket's view. An
+        address may read a limited number a second (429 past it): the WebSocket is how to follow a table."""
+        rooms.admit_read(client_address(request))
         room = await rooms.get(room_id)
         return await room.view_for_token(credentials.credentials if credentials else None)
 
@@ -725,7 +738,7 @@ def create_app(
             pass
         finally:
             conn.on_kick = None
-            rooms.socket_closed(address)
+            rooms.socket_closed(address, room)
             await conn.finish()
             await room.detach(conn)
 

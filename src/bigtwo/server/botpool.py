@@ -4,8 +4,10 @@ A bot that searches (``search``) thinks for hundreds of milliseconds a move; on 
 holding the interpreter's lock, that time is taken from every other table. Here such bots run in a pool of
 worker processes (``bot_workers``, at the lowest CPU priority the system grants), each decision within a
 thinking budget (``bot_budget_ms``, given to bots that take one), and the decisions of tables where people sit
-go before those of tables of bots alone. Quick bots (a fraction of a millisecond a move, measured) answer in
-place: sending them to another process would cost more than their thinking.
+go before those of tables of bots alone, and the tables take turns (one table's many jobs never starve another's
+bots). Every job has a deadline (``bot_job_seconds``): a job past it has its worker stopped and replaced, so a
+question that turns out to be too long cannot hold the pool. Quick bots (a fraction of a millisecond a move,
+measured) answer in place: sending them to another process would cost more than their thinking.
 """
 
 from __future__ import annotations
@@ -14,14 +16,13 @@ import asyncio
 import contextlib
 import functools
 import inspect
-import itertools
 import json
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -108,27 +109,80 @@ def lowest_play(text: str, obs: dict[str, Any]) -> Play:
 
 
 # --- in the server -----------------------------------------------------------------------------------------
-@dataclass(order=True)
+def _ready() -> bool:
+    """A worker's first job: it has started (spawned, imported the engine), so later jobs' clocks count their
+    work alone."""
+    return True
+
+
+class JobTimeout(Exception):
+    """A job ran past its deadline: its worker was stopped and replaced."""
+
+
+@dataclass
 class _Job:
-    priority: int
-    order: int
-    work: Callable[..., Any] = field(compare=False)
-    args: tuple[Any, ...] = field(compare=False)
-    future: asyncio.Future[Any] = field(compare=False)
+    table: str
+    work: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    seconds: float
+
+
+@dataclass
+class _Queue:
+    """Jobs waiting, fair among tables: people's tables first, then, within a priority, one job of each table in
+    turn (a table that sends a hundred jobs waits behind every other table's next one, not in front of them)."""
+
+    tables: dict[int, OrderedDict[str, deque[_Job]]] = field(default_factory=dict)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def put(self, priority: int, job: _Job) -> None:
+        self.tables.setdefault(priority, OrderedDict()).setdefault(job.table, deque()).append(job)
+        self.ready.set()
+
+    def take(self) -> _Job | None:
+        for priority in sorted(self.tables):
+            waiting = self.tables[priority]
+            while waiting:
+                table, jobs = next(iter(waiting.items()))
+                job = jobs.popleft()
+                if jobs:
+                    waiting.move_to_end(table)  # its next job waits for the other tables' turns
+                else:
+                    del waiting[table]
+                if not job.future.done():  # a turn given up before it started is dropped
+                    return job
+        return None
+
+    async def get(self) -> _Job:
+        while True:
+            job = self.take()
+            if job is not None:
+                return job
+            self.ready.clear()
+            await self.ready.wait()
 
 
 class BotPool:
-    """Runs bots' decisions: quick bots at once, the others in worker processes, people's tables first."""
+    """Runs bots' decisions: quick bots at once, the others in worker processes, people's tables first and the
+    tables in turn; every job within a deadline, past which its worker is stopped and replaced."""
 
-    def __init__(self, workers: int = 1, budget_ms: float = 500, named: dict[str, str] | None = None):
+    def __init__(
+        self,
+        workers: int = 1,
+        budget_ms: float = 500,
+        named: dict[str, str] | None = None,
+        job_seconds: float = 10.0,
+    ):
         self.workers = workers
         self.budget_ms = budget_ms
+        self.job_seconds = job_seconds  # the longest one job may hold a worker
         self.named = dict(named or {})  # the server's own bots (name -> spec), registered in every worker too
-        self._pool: ProcessPoolExecutor | None = None
-        self._queue: asyncio.PriorityQueue[_Job] | None = None
+        self._queue: _Queue | None = None
         self._runners: list[asyncio.Task[None]] = []
-        self._order = itertools.count()
+        self._pools: list[ProcessPoolExecutor] = []
         self.decisions = 0
+        self.replaced = 0  # workers stopped for running past a deadline
 
     @staticmethod
     def quick(name: str) -> bool:
@@ -150,41 +204,74 @@ class BotPool:
         """The bot's choice for ``obs``. A bot that is not quick thinks in a worker process, within its budget
         (``budget_ms``, the table's; by default the pool's)."""
         options = bot_options(name, self.budget_ms if budget_ms is None else budget_ms)
-        return await self.call(_choose, (room_id, seat, name), seed, options, rules_text(rules), obs, priority=priority)
+        return await self.call(
+            _choose, (room_id, seat, name), seed, options, rules_text(rules), obs, priority=priority, table=room_id
+        )
 
-    async def call(self, work: Callable[..., Any], *args: Any, priority: int = PEOPLE) -> Any:
+    async def call(
+        self,
+        work: Callable[..., Any],
+        *args: Any,
+        priority: int = PEOPLE,
+        table: str = "",
+        seconds: float | None = None,
+    ) -> Any:
         """``work(*args)`` in a worker process, in its turn among the bots' decisions: work that may take too
-        long for the event loop (``work`` a module's function, its arguments and result plain data)."""
+        long for the event loop (``work`` a module's function, its arguments and result plain data). ``table``
+        names whose work it is (the tables take turns); past ``seconds`` (by default the pool's deadline) it
+        raises :class:`JobTimeout`, and the worker that ran it is replaced."""
         if self._queue is None:
             self._start()
         assert self._queue is not None
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Job(priority, next(self._order), work, args, future))
+        self._queue.put(priority, _Job(table, work, args, future, self.job_seconds if seconds is None else seconds))
         try:
             return await future
         finally:
             future.cancel()  # a turn given up (the table moved on) is dropped if it has not started
 
-    def _start(self) -> None:
+    def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")  # a clean interpreter: no threads or locks copied
-        self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self.named)
-        )
-        self._queue = asyncio.PriorityQueue()
-        loop = asyncio.get_running_loop()
-        self._runners = [loop.create_task(self._run()) for _ in range(self.workers)]
+        return ProcessPoolExecutor(1, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self.named))
 
-    async def _run(self) -> None:
+    def _start(self) -> None:
+        self._queue = _Queue()
+        loop = asyncio.get_running_loop()
+        self._pools = [self._new_pool() for _ in range(self.workers)]
+        self._runners = [loop.create_task(self._run(i)) for i in range(self.workers)]
+
+    def _replace(self, slot: int) -> None:
+        """Stop a worker that ran past its deadline (its job is abandoned) and start another in its place."""
+        old = self._pools[slot]
+        for process in list(getattr(old, "_processes", {}).values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+        old.shutdown(wait=False, cancel_futures=True)
+        self._pools[slot] = self._new_pool()
+        self.replaced += 1
+
+    async def _run(self, slot: int) -> None:
         assert self._queue is not None
         loop = asyncio.get_running_loop()
+        started = False
         while True:
+            if not started:  # a fresh worker starts before its first job's clock runs
+                with contextlib.suppress(Exception):
+                    await loop.run_in_executor(self._pools[slot], _ready)
+                started = True
             job = await self._queue.get()
-            if job.future.done():
-                continue
+            running = loop.run_in_executor(self._pools[slot], job.work, *job.args)
             try:
-                result = await loop.run_in_executor(self._pool, job.work, *job.args)
+                result = await asyncio.wait_for(asyncio.shield(running), job.seconds)
             except asyncio.CancelledError:
                 raise
+            except TimeoutError:
+                log.warning("a job for table %s ran past %g s: its worker is replaced", job.table or "?", job.seconds)
+                running.cancel()
+                self._replace(slot)
+                started = False
+                if not job.future.done():
+                    job.future.set_exception(JobTimeout(f"the work took longer than {job.seconds:g} s"))
             except Exception as e:
                 if not job.future.done():
                     job.future.set_exception(e)
@@ -198,6 +285,6 @@ class BotPool:
             task.cancel()
         self._runners = []
         self._queue = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)  # a decision under way is at most a budget
-            self._pool = None
+        for pool in self._pools:
+            pool.shutdown(wait=True, cancel_futures=True)  # a decision under way is at most a deadline
+        self._pools = []

@@ -92,6 +92,7 @@ class Connection:
         self.incoming = RateLimit(self.limits.messages_per_second, self.limits.message_burst, clock)
         self.on_kick: Callable[[], None] | None = None
         self._pump: asyncio.Task[None] | None = None
+        self._farewell: asyncio.Task[None] | None = None
 
     # --- out ------------------------------------------------------------------------------------------------
     def send_view(self, text: str) -> None:
@@ -195,7 +196,8 @@ class Connection:
         self._goodbye = (code, reason)
         if self._pump is not None and self._pump is not asyncio.current_task():
             self._pump.cancel()
-        asyncio.get_running_loop().create_task(self._say_goodbye())
+        # held (a task nobody holds may be collected before it ends) and awaited by finish()
+        self._farewell = asyncio.get_running_loop().create_task(self._say_goodbye())
 
     @property
     def ending(self) -> bool:
@@ -209,6 +211,13 @@ class Connection:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.gone.wait(), self.limits.close_timeout_seconds)
         self.stop()
+        # the sending task and a goodbye under way end here, before the socket's handler returns: a task left
+        # pending when the server's loop closes is reported destroyed ("Task was destroyed but it is pending")
+        tasks = {t for t in (self._pump, self._farewell) if t is not None and t is not asyncio.current_task()}
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.limits.close_timeout_seconds)
 
     def stop(self) -> None:
         """The client is gone: stop sending."""

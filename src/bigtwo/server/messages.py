@@ -23,6 +23,9 @@ from pydantic import (
 
 from bigtwo.server.settings import SCHEMA_LIMITS as LIMITS
 
+MAX_ROUNDS = 100  # the longest match a table may play, in rounds, whether asked for or set by house rules
+MAX_POINTS = 100_000  # the highest points target a match may play to, likewise
+
 # Characters a text may hold besides the printable ones: the space, and the joiners that build emoji and scripts.
 ALLOWED_FORMAT = frozenset(" \u200c\u200d")
 
@@ -271,8 +274,8 @@ class CreateRoom(Strict):
         None, description="house rules as a TOML file's text (size and nesting: see the server's settings)"
     )
     players: int | None = Field(None, ge=2, le=8, description="default: the rules' own")
-    rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds")
-    points: int | None = Field(None, ge=1, le=100000, description="or: play until a total reaches this")
+    rounds: int | None = Field(None, ge=1, le=MAX_ROUNDS, description="match length in rounds")
+    points: int | None = Field(None, ge=1, le=MAX_POINTS, description="or: play until a total reaches this")
     bot: Word | None = Field(
         None, description="the strength of bots (GET /api/bots); default: the strongest that answers within bot_delay"
     )
@@ -282,7 +285,9 @@ class CreateRoom(Strict):
     host_name: str | None = Field(
         None, max_length=LIMITS["player_name_chars"], description="the host takes seat 0 under this name"
     )
-    move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
+    move_seconds: int = Field(
+        60, ge=0, le=3600, description="time for a move (0: no limit; a rated table keeps 60 s then)"
+    )
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
     public: bool = Field(True, description="listed in the lobby (a private room is reached by its link)")
@@ -311,8 +316,12 @@ class QuickMatch(Strict):
         "level",
         description="bots rated at or below you (weaker), near you (level), at or above you (stronger), or any",
     )
-    rounds: int | None = Field(None, ge=1, le=100, description="match length in rounds (default: the rules' own)")
-    move_seconds: int = Field(60, ge=0, le=3600, description="time for a move (0: no limit)")
+    rounds: int | None = Field(
+        None, ge=1, le=MAX_ROUNDS, description="match length in rounds (default: the rules' own)"
+    )
+    move_seconds: int = Field(
+        60, ge=0, le=3600, description="time for a move (0: no limit; a rated table keeps 60 s then)"
+    )
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
 

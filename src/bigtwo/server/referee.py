@@ -31,12 +31,14 @@ from bigtwo.legal import fewest_to_beat
 from bigtwo.match import Match
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
+from bigtwo.server.names import bot_shaped, skeleton
 from bigtwo.server.views import ScoreTable, match_view, spectator_view
-from bigtwo.words import TABLE_NAMES, Wording, bracketed, direction_said
+from bigtwo.words import TABLE_NAMES, Wording, direction_said
 
 log = logging.getLogger("bigtwo.server")
 Clock = Callable[[], float]
 AUTO_PASS_SECONDS = 0.4  # the pause before a standing order passes: long enough to see, short enough not to wait
+SEATING_GRACE = 30.0  # seconds a signed-in person just seated counts as at the table before their page connects
 
 
 class Rejected(Exception):
@@ -79,10 +81,12 @@ class Seat:
 
 
 def called(name: str) -> str:
-    """What a seat's name is called by, to tell two apart: a bot's without its kind (``Chloe (learned)`` is
-    ``chloe``), any case and spacing."""
-    split = bracketed(name)
-    return " ".join((split[0] if split else name).split()).casefold()
+    """What a seat's name is called by, to tell two apart: its skeleton (:func:`bigtwo.server.names.skeleton`:
+    any case, spacing, invisible characters, compatibility forms or look-alike letters), a bot's without its kind
+    (``Chloe (learned)`` is ``chloe``)."""
+    folded = skeleton(name)
+    split = bot_shaped(folded)
+    return split[0] if split else folded
 
 
 def bot_name(seat: Seat, others: Sequence[Seat] = ()) -> str:
@@ -191,6 +195,8 @@ class Referee:
         self.auto: set[int] = set()
         self.pass_trick: dict[int, tuple[int, int, int]] = {}
         self.rematch_votes: set[int] = set()
+        self.present: set[int] = set()  # seats with a live connection (the room keeps this up to date)
+        self.seated_at: dict[int, float] = {}  # when a person took each seat (this process's clock)
         self.next_room: str | None = row.get("rematch")
         self.scores = ScoreTable()
 
@@ -206,10 +212,26 @@ class Referee:
     def people(self) -> set[int]:
         return {s.seat for s in self.seats if s.kind == "person"}
 
+    def people_here(self, seats: Sequence[Seat] | None = None) -> set[int]:
+        """The people's seats someone is actually at: a live connection (:attr:`present`), or a signed-in person
+        seated moments ago (:data:`SEATING_GRACE`: a quick match starts before its page connects). A guest's seat
+        nobody connects to is nobody's."""
+        now = self.clock()
+        return {
+            s.seat
+            for s in (self.seats if seats is None else seats)
+            if s.kind == "person"
+            and (
+                s.seat in self.present
+                or (s.account is not None and now - self.seated_at.get(s.seat, -SEATING_GRACE) < SEATING_GRACE)
+            )
+        }
+
     @property
     def bots_alone(self) -> bool:
-        """Every seat is a bot's: nobody's game waits on this table, so it gets the least of the server's time."""
-        return all(s.kind == "bot" for s in self.seats)
+        """Nobody is at the table (every seat a bot's, or the people's seats without a live connection): nobody's
+        game waits on it, so it gets the least of the server's time and counts against ``max_bot_tables``."""
+        return not self.people_here()
 
     def seat_for_token(self, token: str | None) -> int | None:
         """The seat whose secret ``token`` is, now (None: no seat; a revoked token is no seat)."""
@@ -404,7 +426,7 @@ class Referee:
         if seat is None:
             return None
         if self.seats[seat].kind == "bot":
-            delay = self.bot_delay if self.people else max(self.bot_delay, self.min_bot_delay_alone)
+            delay = self.bot_delay if self.people_here() else max(self.bot_delay, self.min_bot_delay_alone)
             self.turn = Turn("bot", seat, self.seq, self.clock() + delay)
         elif self.abandoned_move_seconds is not None:  # nobody came back: the table plays itself out
             self.turn = Turn("timer", seat, self.seq, self.clock() + self.abandoned_move_seconds)
@@ -564,6 +586,8 @@ class Referee:
     # --- taking back a turn, at a table of one person and bots -----------------------------------------------
     def _undo_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back its last turn now (None: it may)."""
+        if self.rated:
+            return "a rated match stands as played: no turn is taken back"
         if self.status != "playing" or self.broken or self.match.is_over:
             return "only a game being played can take back a turn"
         if self.brk is not None:
@@ -666,13 +690,10 @@ class Referee:
         return Change(writes, apply)
 
     def would_be_bots_alone(self, fill_with_bots: bool = False, seat: int | None = None) -> bool:
-        """Would the table be bots alone after a start (filling the empty seats) or after ``seat`` goes to a bot?"""
-        kinds = [s.kind for s in self.seats]
-        if seat is not None:
-            kinds[seat] = "bot"
-        if fill_with_bots:
-            kinds = ["bot" if k == "open" else k for k in kinds]
-        return all(k == "bot" for k in kinds)
+        """Would the table be bots alone (:attr:`bots_alone`) after a start (filling the empty seats) or after
+        ``seat`` goes to a bot?"""
+        seats = [s for s in self.seats if s.seat != seat]
+        return not self.people_here(seats)
 
     def abandon(self, move_seconds: float) -> Change:
         """Nobody has been connected for a long time: the server moves for absent people after ``move_seconds``
@@ -723,21 +744,20 @@ class Referee:
         if self.status == "over":
             raise Rejected("the game is over", 409)
         s = self.seats[seat]
-        if s.kind == "person" and connected:
-            raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
-        # at a rated table in play, a signed-in player's seat stays theirs: a bot plays it out for them (their
-        # rating takes the result), so leaving a match that goes badly does not leave the rating untouched
-        keeps = self.rated and self.status != "waiting" and s.kind in ("person", "bot") and s.account is not None
-        if keeps and kind != "bot":
+        # a rated match is played by the seats it started with: a seat opened mid-match would hand its cards to
+        # whoever joins, and a seat left open would leave the match unrated; a player who leaves is played out
+        # by a bot (:meth:`take_over`), and the result is theirs
+        if self.rated and self.status != "waiting":
             raise Rejected(
-                f"this table is rated: {s.name}'s seat can be given to a bot, which plays it out for them, "
-                "but not to someone else",
+                "this table is rated: its seats stay as they are until the match ends (a player who leaves is "
+                "played out by a bot, and the result is still theirs)",
                 409,
             )
+        if s.kind == "person" and connected:
+            raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
         new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
         if kind == "bot":
             new.name = bot_name(new, self.seats)
-            new.account = s.account if keeps else None
 
         def apply() -> None:
             self.seats[seat] = new  # the old token is no seat from now on
@@ -749,6 +769,20 @@ class Referee:
         write = store.update_seat(
             self.id, seat, kind=new.kind, bot=new.bot, name=new.name, token=None, account_id=new.account
         )
+        return Change([write], apply)
+
+    def take_over(self, seat: int, bot: str) -> Change:
+        """A person's time ran out while they were away from a rated match: ``bot`` plays their seat out for them
+        (the seat keeps their account, so the result moves their rating: leaving cannot escape it)."""
+        s = self.seats[seat]
+        new = Seat(seat, "bot", "", bot, None, s.account)
+        new.name = bot_name(new, self.seats)
+
+        def apply() -> None:
+            self.seats[seat] = new
+            self.plan()
+
+        write = store.update_seat(self.id, seat, kind="bot", bot=bot, name=new.name, token=None, account_id=s.account)
         return Change([write], apply)
 
     def join(self, name: str, seat: int | None, account: int | None = None) -> Change:
@@ -784,6 +818,7 @@ class Referee:
 
         def apply() -> None:
             self.seats[taken] = new
+            self.seated_at[taken] = self.clock()
             self.plan()
 
         write = store.update_seat(

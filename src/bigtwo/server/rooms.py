@@ -37,11 +37,13 @@ from bigtwo.match import Match, derived_seed
 from bigtwo.record import Record
 from bigtwo.rules.ruleset import SECTIONS, Ruleset, list_presets, load_rules, rules_from_toml
 from bigtwo.server import advice, ratings, store
-from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, lowest_play, rules_text
+from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, BotPool, JobTimeout, lowest_play, rules_text
 from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import (
     EMOTES,
+    MAX_POINTS,
+    MAX_ROUNDS,
     AutoPass,
     Chat,
     Continue,
@@ -59,10 +61,11 @@ from bigtwo.server.messages import (
     Undo,
     text_problem,
 )
+from bigtwo.server.names import bot_shaped, skeleton
 from bigtwo.server.records import room_record
 from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, Seat, Turn, bot_name
 from bigtwo.server.settings import Settings
-from bigtwo.words import bracketed, plural, spec_name
+from bigtwo.words import plural, spec_name
 
 log = logging.getLogger("bigtwo.server")
 
@@ -72,6 +75,8 @@ DEFAULT_BOT_DELAY = 0.8  # a new table's bot delay unless it asks (CreateRoom.bo
 MIN_THINK_MS = 100.0  # a searching bot at a table whose delay is shorter thinks the server's budget, as asked
 LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
+RATED_MOVE_SECONDS = 60  # a rated table's move clock when it asks for none (a player away is played out)
+READ_PACES_KEPT = 10_000  # addresses whose pace of reading views is remembered
 SLEEP_TRIES = 8  # sleeps to reach a deadline, when the event loop wakes a timer early
 
 
@@ -98,8 +103,10 @@ def default_bot(
 
 def person_name(name: str) -> str:
     """A guest's name, refused where it reads as a bot's (``Dev (random)``: a name, then a bot in brackets), the
-    shape the tables give their bots, so that no one at a table passes for one."""
-    split = bracketed(name)
+    shape the tables give their bots, so that no one at a table passes for one: read by its skeleton
+    (:func:`bigtwo.server.names.skeleton`), so a zero-width joiner, fullwidth brackets or a look-alike letter
+    do not make it another name."""
+    split = bot_shaped(skeleton(name))
     if split is not None and spec_name(split[1]) in bot_registry.BOTS:
         raise Rejected(f"{name} reads as a bot's name (a name, then a bot in brackets): choose another name")
     return name
@@ -182,6 +189,31 @@ def check_hand_size(rules: Ruleset, players: int, most: int) -> None:
             "give the cards left over from the deal another way",
             422,
         )
+
+
+def check_table_plays(rules: Ruleset, players: int, most: int) -> None:
+    """Refuse, in words, rules under which one turn can offer more than ``most`` legal plays (the engine's upper
+    bound, :func:`bigtwo.bounds.legal_play_bound`, worked out from the rules alone when the table is opened):
+    every bot, hint and list of legal plays at the table works through them, and the time that takes grows
+    with them, so such a table would hold the bots' workers for minutes a question."""
+    bound = legal_play_bound(rules, players)
+    if bound > most:
+        raise Rejected(
+            f"these rules can offer one player up to {bound:,} different plays in a turn at a table of {players}; "
+            f"a table here allows at most {most:,} (working through more takes too long for the bots and the "
+            "hints): deal fewer cards, play with more players, or allow fewer kinds of combination, wild jokers "
+            "or long straights",
+            422,
+        )
+
+
+def check_match_length(rounds: int | None, points: int | None) -> None:
+    """Refuse, in words, a match longer than a table may ask for (house rules' ``match_rounds`` and
+    ``match_points`` included): the same caps as the API's ``rounds`` and ``points``."""
+    if rounds is not None and rounds > MAX_ROUNDS:
+        raise Rejected(f"a match here lasts at most {MAX_ROUNDS} rounds, not {rounds:,}", 422)
+    if points is not None and points > MAX_POINTS:
+        raise Rejected(f"a match here plays to at most {MAX_POINTS:,} points, not {points:,}", 422)
 
 
 def results_entries(ref: Referee) -> list[ratings.Entry]:
@@ -293,6 +325,7 @@ class Room:
     def _presence_changed(self) -> None:
         """After a connection came, went, or changed seats: a seated person present gives an abandoned table
         back to its people; the last one leaving starts the idle clock. Watching alone holds no table."""
+        self.ref.present = self.connected_seats()
         if any(c.seat is not None for c in self.conns):
             self.idle_since = None
             if self.ref.come_back():
@@ -495,7 +528,10 @@ class Room:
                 else:
                     answer = advice.in_place(kind, self.rules, obs, words, seed)
         if work is not None:
-            answer = await self.manager.bots.call(advice.in_worker, *work)
+            try:
+                answer = await self.manager.bots.call(advice.in_worker, *work, table=self.id)
+            except JobTimeout:
+                raise Rejected("working that out took too long at this table: it was given up", 503) from None
         conn.send({"type": "help", "seq": seq, **answer})
 
     # --- standing orders, taking back, a rematch -----------------------------------------------------------
@@ -675,32 +711,42 @@ class Room:
             held = self._bots[seat] = (name, make_bot(name, seed=derived_seed(self.seed, "bot", seat, self.seq)))
         return held
 
-    def _think(self, seat: int, due: float) -> asyncio.Future[Any] | None:
+    def _think(self, seat: int, due: float) -> tuple[asyncio.Future[Any] | None, float]:
         """A bot that thinks starts when its turn begins, in a worker process, so its thinking is part of the
         table's delay rather than added to it: its budget is the time until ``due`` (at most the server's; a
         delay shorter than MIN_THINK_MS leaves it the server's budget). None for a quick bot (it answers in place,
-        when the delay is over). Called under the room's lock."""
+        when the delay is over). Called under the room's lock.
+
+        Also when its answer may be given: not before its whole budget has passed, had it a choice or not. A
+        bot with one legal play (a forced pass) answers at once, one that chooses at the end of its budget, so
+        an answer given as soon as it came would tell the table which it was."""
         name = self.playing_bot(seat)
         if self.manager.bots.quick(name) and not self.large:
-            return None
-        budget = min(self.manager.settings.bot_budget_ms, 1000 * (due - self.manager.clock()))
+            return None, due
+        now = self.manager.clock()
+        settings = self.manager.settings
+        alone = self.ref.bots_alone  # nobody's game waits: a shorter think, so a people's bot waits less for it
+        server_budget = min(settings.bot_budget_ms, settings.bot_table_budget_ms) if alone else settings.bot_budget_ms
+        budget = min(server_budget, 1000 * (due - now))
+        given = budget if budget >= MIN_THINK_MS else (server_budget if alone else None)
         key = derived_seed(self.seed, "bot", seat, 0)
-        priority = BOTS_ALONE if self.ref.bots_alone else PEOPLE
-        return asyncio.ensure_future(
+        priority = BOTS_ALONE if alone else PEOPLE
+        thinking = asyncio.ensure_future(
             self.manager.bots.choose(
-                self.id, seat, name, key, self.rules, self.match.observe(seat).to_json(), priority,
-                budget if budget >= MIN_THINK_MS else None,
+                self.id, seat, name, key, self.rules, self.match.observe(seat).to_json(), priority, given,
             )
         )  # fmt: skip
+        return thinking, max(due, now + (server_budget if given is None else given) / 1000)
 
     async def _bot_turn(self, turn: Turn) -> None:
         seat, seq = turn.seat, turn.seq
         thinking: asyncio.Future[Any] | None = None
+        answer_at = turn.due
         try:
             async with self.lock:
                 if not self.ref.waiting_for(turn):
                     return
-                thinking = self._think(seat, turn.due)
+                thinking, answer_at = self._think(seat, turn.due)
             await self._sleep_until(turn.due)
             async with self.lock:
                 if not self.ref.waiting_for(turn):  # the table moved on meanwhile: the thinking is dropped
@@ -713,6 +759,7 @@ class Room:
                     choice = self._bot(seat)[1].choose(self.rules, obs)  # made here too: making one may fail
                 else:  # a bot that thinks runs in a worker process, within its budget
                     choice = await thinking
+                    await self._sleep_until(answer_at)  # a forced move waits as long as a chosen one
             except asyncio.CancelledError:
                 raise
             except Exception:  # a bot that fails must not stall the table: the engine's default moves instead
@@ -752,7 +799,9 @@ class Room:
         g = m.game
         if not self.large or m.pending is not None or g is None or g.pass_allowed():
             return m.default_action()
-        return await self.manager.bots.call(lowest_play, rules_text(self.rules), m.observe(seat).to_json())
+        return await self.manager.bots.call(
+            lowest_play, rules_text(self.rules), m.observe(seat).to_json(), table=self.id
+        )
 
     async def _fallback(self, seat: int, seq: int) -> Any:
         """The engine's own legal action for the turn ``seq`` (:meth:`_plain_move`), for a bot that failed; None
@@ -774,6 +823,10 @@ class Room:
             await self._sleep_until(turn.due)
             async with self.lock:
                 if not self.ref.time_up(turn):
+                    return
+                if self.ref.rated and not self.connected(turn.seat) and self.seats[turn.seat].kind == "person":
+                    # away from a rated match: a bot plays the seat out, and the result is still theirs
+                    await self._apply(self.ref.take_over(turn.seat, self.ref.bot))
                     return
                 choice = await self._plain_move(turn.seat)  # the pass when allowed, else the lowest play
                 await self._commit(self.ref.move(choice, seat=turn.seat, by="timeout", seq=turn.seq))
@@ -929,13 +982,16 @@ class Rooms:
         self.journal = store.Journal(engine)
         for name, spec in self.settings.bots.items():  # the operator's own bots, offered beside the built-in ones
             register_spec(name, spec)
-        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_budget_ms, self.settings.bots)
+        s = self.settings
+        self.bots = BotPool(s.bot_workers, s.bot_budget_ms, s.bots, job_seconds=s.bot_job_seconds)
         self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
         self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms
         self.sockets: Counter[str] = Counter()  # open WebSockets per address
+        self.room_sockets: Counter[Any] = Counter()  # open WebSockets per room id, and per (room id, address)
         self.connected: dict[str, deque[float]] = {}  # per address: when its recent WebSockets were admitted
         self.pending: Counter[str] = Counter()  # tables being stored, per address
+        self.reads: OrderedDict[str, RateLimit] = OrderedDict()  # per address: its pace of reading views
         self.expired = 0
 
     # --- loading ---------------------------------------------------------------------------------------------
@@ -1083,19 +1139,51 @@ class Rooms:
         return None
 
     def admit_socket(self, room: Room, address: str) -> str | None:
-        """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted)."""
+        """Why a new WebSocket from ``address`` to ``room`` is refused (None: it is admitted, and counted). A new
+        socket watches until it says hello with a seat's token: watchers are capped per table and per address
+        there (each view sent costs the server a write per watcher), with room kept for every seat whose player
+        is not connected, so a crowd of watchers never keeps a player from their seat."""
         s = self.settings
-        if len(room.conns) >= s.sockets_per_room:
-            return f"this table has {plural(len(room.conns), 'connection')}, the most allowed: try again later"
+        # counted from admission (not from attaching, which waits for the table's lock): sockets admitted at once
+        # are all counted
+        here = self.room_sockets[room.id]
+        if here >= s.sockets_per_room:
+            return f"this table has {plural(here, 'connection')}, the most allowed: try again later"
         if self.sockets[address] >= s.sockets_per_address:
             return f"your address has {plural(self.sockets[address], 'connection')} open, the most allowed: close some"
+        free = sum(1 for seat in room.seats if seat.kind == "person" and not room.connected(seat.seat))
+        seated = [c for c in room.conns if c.seat is not None]
+        watching = here - len(seated)
+        if watching >= s.spectators_per_room + free:
+            return f"this table has {plural(watching, 'spectator')}, the most allowed: try again later"
+        mine = self.room_sockets[(room.id, address)] - sum(1 for c in seated if c.address == address)
+        if mine >= s.spectators_per_address + free:
+            return f"your address watches this table {plural(mine, 'time')} over, the most allowed: close some"
         self.sockets[address] += 1
+        self.room_sockets[room.id] += 1
+        self.room_sockets[(room.id, address)] += 1
         return None
 
-    def socket_closed(self, address: str) -> None:
-        self.sockets[address] -= 1
-        if self.sockets[address] <= 0:
-            del self.sockets[address]
+    def admit_read(self, address: str) -> None:
+        """Refuse (429, in words) an address reading table views faster than ``views_per_second``."""
+        s = self.settings
+        pace = self.reads.get(address)
+        if pace is None:
+            pace = self.reads[address] = RateLimit(s.views_per_second, s.view_burst, self.clock)
+            while len(self.reads) > READ_PACES_KEPT:  # many addresses: the least recently seen are forgotten
+                self.reads.popitem(last=False)
+        self.reads.move_to_end(address)
+        if not pace.take():
+            raise Rejected(f"too many table views: at most {s.views_per_second:g} a second from one address", 429)
+
+    def socket_closed(self, address: str, room: Room | None = None) -> None:
+        keys: list[Any] = [address]
+        if room is not None:
+            keys += [room.id, (room.id, address)]
+        for counts, key in zip((self.sockets, self.room_sockets, self.room_sockets), keys, strict=False):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
 
     async def sweep(self) -> int:
         """Close and delete the tables never started within ``waiting_room_minutes``. Returns how many."""
@@ -1184,10 +1272,12 @@ class Rooms:
         players = rules.players if spec.players is None else spec.players
         seed = self.new_seed()
         try:
-            Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
+            match = Match(rules, players=players, seed=seed, rounds=spec.rounds, points=spec.points)
         except BigTwoError as e:
             raise Rejected(str(e)) from None
+        check_match_length(match.max_rounds, match.points)
         check_hand_size(rules, players, self.settings.max_hand_cards)
+        check_table_plays(rules, players, self.settings.max_table_plays)
         default = check_bot(
             spec.bot, default_bot(rules, players, spec.bot_delay, self.settings.bot_budget_ms), rules, players
         )
@@ -1232,7 +1322,8 @@ class Rooms:
             "status": "waiting",
             "public": int(spec.public),
             "host_token": store.token_hash(host_token),
-            "move_seconds": spec.move_seconds,
+            # a rated table keeps a move clock: a player who leaves is played out when their time runs out
+            "move_seconds": spec.move_seconds or (RATED_MOVE_SECONDS if spec.rated else 0),
             "bot_delay": spec.bot_delay,
             "break_seconds": spec.break_seconds,
             "bot": default,
@@ -1244,6 +1335,8 @@ class Rooms:
         seat_rows = [s.to_row(room_id) for s in seat_list]
         room = Room(self, row, seat_rows)
         room.creator = address
+        if host_seat is not None:
+            room.ref.seated_at[host_seat] = self.clock()
         try:  # what will be stored and shown must be shown to anyone without failing
             json.dumps(room.summary(), allow_nan=False).encode("utf-8")
             json.dumps(row["rules"], allow_nan=False).encode("utf-8")

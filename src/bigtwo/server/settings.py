@@ -13,6 +13,7 @@ than set here; they are listed in ``SCHEMA_LIMITS`` so the README and the models
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 import types
@@ -58,7 +59,7 @@ class Settings(BaseModel):
         default_factory=list,
         description="web pages (origins) of other addresses allowed to open the table's WebSocket and change "
         "state, comma-separated; '*' allows any (unset: the public URL's origin only); a page of the address a "
-        "request was sent to is always allowed",
+        "request was sent to is allowed too when it is an IP address, localhost or the public URL's host",
     )
     trusted_proxies: str = Field(
         "127.0.0.1",
@@ -67,6 +68,30 @@ class Settings(BaseModel):
     )
     docs: bool = Field(
         True, description="serve the API's Swagger UI at /docs (from the installed swagger-ui-py package)"
+    )
+
+    # --- connections ---------------------------------------------------------------------------------------
+    max_connections: int = Field(
+        900,
+        ge=1,
+        description="HTTP connections open at once, all clients together (keep it under the process's file "
+        "descriptors, often 1,024): one past it is answered 503 and closed",
+    )
+    connections_per_address: int = Field(
+        64,
+        ge=1,
+        description="HTTP connections one address may hold open at once (a trusted proxy is not counted): one past "
+        "it is answered 429 and closed",
+    )
+    header_timeout_seconds: float = Field(
+        10, gt=0, le=600, description="time a connection has to send a whole request's headers before it is closed"
+    )
+    body_timeout_seconds: float = Field(
+        30, gt=0, le=3600, description="time a request's body has to arrive (answered 408 past it)"
+    )
+    keep_alive_seconds: float = Field(5, ge=1, le=600, description="time an idle kept-alive HTTP connection stays open")
+    ws_ping_seconds: float = Field(
+        20, gt=0, le=600, description="a WebSocket is pinged this often, and closed when the answer takes as long"
     )
 
     # --- requests ------------------------------------------------------------------------------------------
@@ -110,6 +135,13 @@ class Settings(BaseModel):
         "preset for four or more players is under it), even the quick bots, hints and the list of legal plays "
         "are worked out in the bot worker processes, off the event loop",
     )
+    max_table_plays: int = Field(
+        2_000_000,
+        ge=1,
+        description="most legal plays one turn may offer at a table, by the engine's bound (computed from the "
+        "rules when the table is opened): house rules past it are refused, as every bot, hint and check at the "
+        "table would list them (Winner for two, the largest preset, is bounded by about one million)",
+    )
     max_bot_tables: int = Field(
         8, ge=0, description="tables playing with bots alone (no person seated) at once, all clients together"
     )
@@ -122,6 +154,19 @@ class Settings(BaseModel):
     bot_budget_ms: float = Field(
         500, gt=0, description="thinking time of a bot that takes a budget (search), per decision"
     )
+    bot_table_budget_ms: float = Field(
+        200,
+        gt=0,
+        description="thinking time of a searching bot at a table of bots alone, per decision (at most): a worker "
+        "busy with it keeps a people's table's bot waiting no longer than this",
+    )
+    bot_job_seconds: float = Field(
+        10,
+        gt=0,
+        le=600,
+        description="longest one job (a bot's decision, a hint, a list of legal plays) may hold a bot worker: past "
+        "it the worker is stopped and replaced, the question answered in words and a bot's move made by the engine",
+    )
     bots: dict[str, str] = Field(
         default_factory=dict,
         description="bots of this server's own, offered at its tables beside the built-in ones: NAME=SPEC, "
@@ -132,6 +177,18 @@ class Settings(BaseModel):
     # --- WebSockets ----------------------------------------------------------------------------------------
     sockets_per_room: int = Field(64, ge=1, description="WebSockets open on one table")
     sockets_per_address: int = Field(32, ge=1, description="WebSockets open from one address")
+    spectators_per_room: int = Field(
+        32,
+        ge=0,
+        description="WebSockets watching one table (no seat), beside one for each seat whose player is not connected",
+    )
+    spectators_per_address: int = Field(
+        4, ge=0, description="WebSockets one address may have watching one table (beside one for each free seat)"
+    )
+    views_per_second: float = Field(
+        20, gt=0, description="table views one address may read a second over HTTP (GET /api/rooms/ID/view)"
+    )
+    view_burst: int = Field(40, ge=1, description="table views one address may read at once over HTTP")
     sockets_per_address_per_minute: int = Field(
         120, ge=1, description="WebSockets one address may open a minute (a client reconnecting as fast as it can)"
     )
@@ -269,12 +326,15 @@ class Settings(BaseModel):
     def origin_allowed(self, origin: str | None, host: str | None, scheme: str = "http") -> bool:
         """May a page from ``origin`` act here (open a table's WebSocket, change state)? A client that sends no
         Origin is not a browser page and passes (Origin is how browsers say whose page sent a request). A page
-        from the address the request was sent to (``scheme``://``host``) is this server's own, whatever name
-        it was reached by (``127.0.0.1`` where the public URL says ``localhost``); any other page must be an
-        allowed origin, or the public URL's."""
+        from the address the request was sent to (``scheme``://``host``) is this server's own when that address
+        surely names this server (an IP address, ``localhost``, the public URL's host: ``127.0.0.1`` where the
+        public URL says ``localhost``), never by a Host alone, which a stranger's domain resolving here would
+        send (DNS rebinding); any other page must be an allowed origin, or the public URL's."""
         if origin is None:
             return True
         origin = origin.rstrip("/").lower()
+        if host is not None and not self._known_host(host):
+            host = None  # a name this server was not told of may be anyone's (DNS rebinding): it counts for nothing
         if host is not None and origin == f"{_page_scheme(scheme)}://{host}".lower():
             return True
         if "*" in self.allowed_origins:
@@ -285,6 +345,20 @@ class Settings(BaseModel):
             p = urlsplit(self.public_url)
             return origin == f"{p.scheme}://{p.netloc}".lower()
         return host is not None and urlsplit(origin).netloc == host.lower()
+
+    def _known_host(self, host: str) -> bool:
+        """Whether a request's Host names this server for sure: an address (a page cannot be served from an
+        address by a site that does not hold it), ``localhost``, or the public URL's host. Any other name may
+        be a stranger's domain pointed at this server (DNS rebinding), whose pages must not pass for its own."""
+        name = urlsplit(f"//{host}").hostname or ""
+        if name == "localhost":
+            return True
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            pass
+        return self.public_url is not None and (urlsplit(self.public_url).hostname or "") == name
 
     def link(self, path: str) -> str:
         """An absolute link when the public URL is known, else a path on this server."""

@@ -65,6 +65,9 @@ def rounds_done(match: Match, words: Wording | None = None) -> list[dict[str, An
     return out
 
 
+VIEW_ROUNDS = 20  # finished rounds a view lists (the latest): a view stays the same size however long the match
+
+
 class ScoreTable:
     """The score table of a match, built once per finished round (and once per viewer for its words): a finished
     round never changes, and every view sends the whole table."""
@@ -74,10 +77,12 @@ class ScoreTable:
         self._rounds: dict[int, tuple[RoundRecord, dict[str, Any], dict[int | None, list[str]]]] = {}
 
     def rows(self, match: Match, seat: int | None, words: Wording) -> list[dict[str, Any]]:
+        """The latest :data:`VIEW_ROUNDS` finished rounds (a view must not grow with the match: the record has
+        them all, and the totals and sums of places count every round)."""
         if match is not self._match:  # a rebuilt match (a restart, an undo): its rounds are new objects
             self._match, self._rounds = match, {}
         out = []
-        for rec in match.completed:
+        for rec in match.completed[-VIEW_ROUNDS:]:
             held = self._rounds.get(rec.index)
             if held is None or held[0] is not rec:
                 held = self._rounds[rec.index] = (rec, round_entry(rec, match.n), {})
@@ -128,7 +133,12 @@ def _extras(
     match: Match, view: dict[str, Any], words: Wording, tricks: Sequence[int], done: list[dict[str, Any]] | None
 ) -> dict[str, Any]:
     rules = match.rules
-    view["rounds_done"] = done if done is not None else rounds_done(match, words)
+    shown = done if done is not None else rounds_done(match, words)[-VIEW_ROUNDS:]
+    view["rounds_done"] = shown
+    view["rounds_earlier"] = len(match.completed) - len(shown)  # finished rounds not listed (the oldest)
+    # each seat's sum of finishing places over every finished round (rules scored by places show it as the total)
+    orders = [list(rec.result.finishing_order) for rec in match.completed if rec.result is not None]
+    view["place_sums"] = [sum(o.index(s) + 1 if s in o else 0 for o in orders) for s in range(match.n)]
     view["waiting"] = waiting(match)
     view["can_pass"] = False
     view["answers"] = None

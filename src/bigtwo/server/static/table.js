@@ -444,7 +444,7 @@ export function tablePage(roomId, app, statusLine) {
     const bubble = fresh ? h("span", { class: `bubble${line.emote ? " emote" : ""}` }, line.text) : null;
     const status = out >= 0 ? `out ${ordinal(out + 1)}` : passed ? "passed" : "";
     // the running score: points, or (rules scored by finishing order) the sum of places so far
-    const placeSum = g.rounds_done.reduce((t, r) => t + r.finishing_order.indexOf(s.seat) + 1, 0);
+    const placeSum = (g.place_sums || [])[s.seat] ?? 0;  // every finished round's, though the view lists the latest
     const total = g.ranks_only ? (g.rounds_done.length ? `${placeSum}` : null) : `${(g.totals || [])[s.seat] ?? 0}`;
     return h("div", { class: `seat pos-${pos}${turn ? " turn" : ""}${s.seat === me ? " me" : ""}`, "data-seat": s.seat, "data-pos": pos, id: `seat-${s.seat}` },
       h("div", { class: "who", title: s.name }, s.kind === "person" ? h("span", { class: `dot${s.connected ? " on" : ""}`, title: s.connected ? "connected" : "away" }) : null,
@@ -729,7 +729,7 @@ export function tablePage(roomId, app, statusLine) {
     const room = v.room, g = v.match, ranks = g.ranks_only, w = wording(room, v.you.seat);
     const names = room.seats.map((s) => w.name(s.seat));
     const place = (r, s) => r.finishing_order.indexOf(s) + 1;
-    const sums = names.map((_, s) => roundsDone.reduce((t, r) => t + place(r, s), 0));
+    const sums = names.map((_, s) => (g.place_sums || [])[s] ?? roundsDone.reduce((t, r) => t + place(r, s), 0));
     const totals = ranks ? sums : (g.totals || []);
     return h("div", { class: "scroll" }, h("table", { class: `scores${ranks ? " places" : ""}`, "data-scoring": ranks ? "places" : "points" },
       h("thead", {}, h("tr", {}, h("th", {}, "round"), names.map((n) => h("th", { title: n }, n)))),
