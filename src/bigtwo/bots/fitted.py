@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from bigtwo.bots.heuristic import DEFAULT_WEIGHTS, HeuristicWeights
+from bigtwo.bots.heuristic_weights import DEFAULT_WEIGHTS, HeuristicWeights
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset
 

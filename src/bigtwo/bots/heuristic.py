@@ -23,11 +23,12 @@ The same :class:`HeuristicPolicy` drives the search bot's rollouts.
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, fields
 from typing import Any
 
 from bigtwo.actions import Action, Give, Must
 from bigtwo.bots.base import BaseBot
+from bigtwo.bots.fitted import weights_for
+from bigtwo.bots.heuristic_weights import DEFAULT_WEIGHTS, HeuristicWeights
 from bigtwo.bots.plan import SAME_RANK, STRANDED, Plan, planner_for
 from bigtwo.bots.registry import register
 from bigtwo.bots.view import HistoryCache, SeatView, engine_of, view_from_observation
@@ -45,37 +46,6 @@ MAX_BREAKING = 24  # answers outside the plan scored at most (the lowest and hig
 CONTEST_AT = 5  # the urgency of contesting the lead grows to 1 as the shortest opponent hand shrinks from this many
 
 
-@dataclass(frozen=True, slots=True)
-class HeuristicWeights:
-    """What each consideration of a score is worth (the defaults: the heuristic's own, set by playing against
-    ``greedy`` and itself; :mod:`bigtwo.lab.fitting` refits them to another bot's choices)."""
-
-    size_bonus: float = 0.1  # on a lead, a bigger combination (more cards gone) by a little
-    cash_controls: float = 2.0  # lead a control first when at most one weak combination is left
-    take_lead: float = 1.5  # win a trick with a control when the rest of the plan can then run out
-    short_lead_single: float = 3.0  # penalty: leading a beatable single to an opponent with one card
-    short_lead_pair: float = 1.0  # penalty: leading a beatable pair to an opponent with two cards
-    defend: float = 0.5  # bonus for answering at all when an opponent is about to go out
-    defend_high: float = 1.5  # ... plus this much times the answer's strength
-    dump: float = 0.1  # per card played: cards left in hand are points lost when someone else goes out
-    dump_urgent: float = 0.5  # per card played, extra, growing from 0 to this as the shortest hand shrinks
-    pass_score: float = 0.0
-    control_value: float = 0.3  # a control is worth this much kept: it wins a trick back and with it a lead
-    high_spend: float = 1.0  # penalty: answering with a high card that others can still beat (a way back in)
-    high_from: float = 0.5  # static strength above which a card counts as high
-    contest: float = 1.0  # a pass costs this much a card held, times the urgency, when an opponent may go out first
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HeuristicWeights:
-        """Weights from a mapping of field names (unknown names refused, missing ones the defaults)."""
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ValueError(f"heuristic weights: unknown {', '.join(unknown)}; known: {', '.join(sorted(names))}")
-        return cls(**{k: float(v) for k, v in data.items()})
-
-
-DEFAULT_WEIGHTS = HeuristicWeights()
 #: the heuristic bot's ``weights=``: its own, those fitted to the search's choices or those tuned for points
 #: (:mod:`bigtwo.bots.fitted`)
 WEIGHT_SETS = ("default", "fitted", "tuned")
@@ -469,8 +439,6 @@ class HeuristicBot(BaseBot):
     def _policy(self, rules: Ruleset, observation: Observation) -> HeuristicPolicy:
         weights = DEFAULT_WEIGHTS
         if self.weights != "default":
-            from bigtwo.bots.fitted import weights_for
-
             weights = weights_for(self.weights, rules, observation.players)
         return policy_for(engine_of(rules, observation), self.contest, weights)
 
