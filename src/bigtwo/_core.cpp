@@ -82,6 +82,18 @@ i64 as_int(const py::dict& d, const char* name) {
     return d[name].cast<i64>();
 }
 
+// the picks of k cards from one rank's (at most 4, so at most 6 picks), without allocating
+struct Picks {
+    u64 m[6];
+    int n = 0;
+    void fill(u64 cards, int k) {
+        for (u64 sub = cards; sub; sub = (sub - 1) & cards)
+            if (popcount(sub) == k && n < 6) m[n++] = sub;
+    }
+    const u64* begin() const { return m; }
+    const u64* end() const { return m + n; }
+};
+
 // The compiled rules: everything the round asks, as numbers.
 struct Tables {
     int power[64] = {}, full_power[64] = {}, poker_power[64] = {}, rank_of[64] = {}, suit_of[64] = {};
@@ -419,16 +431,20 @@ struct Tables {
             choose(pool, k - 1, acc | low, out);
         }
     }
-    // one pick of `width` cards from each rank of `ranks`
-    void product(const u64* per_rank, int width, u64 ranks, u64 acc, std::vector<u64>& out) const {
+    // one pick of `width` cards from each rank of `ranks` (submasks of each rank's cards, no allocation)
+    static void product(const u64* per_rank, int width, u64 ranks, u64 acc, std::vector<u64>& out) {
         if (!ranks) {
             out.push_back(acc);
             return;
         }
         int r = lowbit(ranks);
-        std::vector<u64> picks;
-        choose(per_rank[r], width, 0, picks);
-        for (u64 p : picks) product(per_rank, width, ranks & (ranks - 1), acc | p, out);
+        u64 cards = per_rank[r], rest = ranks & (ranks - 1);
+        if (width == 1) {
+            for (u64 x = cards; x; x &= x - 1) product(per_rank, 1, rest, acc | (x & (~x + 1)), out);
+            return;
+        }
+        for (u64 sub = cards; sub; sub = (sub - 1) & cards)
+            if (popcount(sub) == width) product(per_rank, width, rest, acc | sub, out);
     }
 
     void candidates(u64 hand, u64 size_mask, std::vector<u64>& out) const {
@@ -449,12 +465,12 @@ struct Tables {
                 for (int r = 0; r < NRANKS; ++r)
                     if (cnt[r] >= s[1]) choose(per_rank[r], s[1], 0, out);
         if (on(JOKER_PAIR)) choose(hand & joker_mask, 2, 0, out);
-        std::vector<u64> pairs[NRANKS], triples[NRANKS];
+        Picks pairs[NRANKS], triples[NRANKS];
         bool need_pairs = on(TWO_PAIRS) || on(TWO_PAIR_JUNK) || on(SISTERS) || on(FULL_HOUSE);
         bool need_triples = on(FULL_HOUSE) || on(TRIPLE_JUNK);
         for (int r = 0; r < NRANKS; ++r) {
-            if (need_pairs && cnt[r] >= 2) choose(per_rank[r], 2, 0, pairs[r]);
-            if (need_triples && cnt[r] >= 3) choose(per_rank[r], 3, 0, triples[r]);
+            if (need_pairs && cnt[r] >= 2) pairs[r].fill(per_rank[r], 2);
+            if (need_triples && cnt[r] >= 3) triples[r].fill(per_rank[r], 3);
         }
         bool pairs5 = on(TWO_PAIR_JUNK) || on(SISTERS);
         if (on(TWO_PAIRS) || pairs5) {
@@ -534,8 +550,8 @@ struct Tables {
 
     // every combination the hand holds of the given sizes (each once, classified)
     void combos(u64 hand, u64 size_mask, std::vector<Play>& out) const {
-        std::vector<u64> cand;
-        cand.reserve(256);
+        static thread_local std::vector<u64> cand;
+        cand.clear();
         candidates(hand, size_mask, cand);
         std::sort(cand.begin(), cand.end());
         cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
@@ -642,7 +658,8 @@ struct Round {
         } else {
             t->combos(hand, (top.size < 64 ? 1ULL << top.size : 0) | t->bomb_sizes, out);
             bool bomb_top = !t->bombs.empty() && top.bomb;
-            std::vector<Play> extra;
+            static thread_local std::vector<Play> extra;
+            extra.clear();
             size_t w = 0;
             for (const auto& p : out) {
                 if (!t->beats(p, top)) continue;
