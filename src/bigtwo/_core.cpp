@@ -43,7 +43,19 @@ constexpr i64 SIZE_SPAN = 128;
 constexpr int KEY_BITS = 24;
 constexpr u64 ROYAL_RANKS = 0xF80;  // ranks 7..11: T J Q K A
 
-inline int popcount(u64 x) { return __builtin_popcountll(x); }
+// portable popcount without a library call (a wheel cannot assume the CPU's popcnt instruction)
+inline int popcount(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return int((x * 0x0101010101010101ULL) >> 56);
+}
+// the number of cards of each rank, one per 4-bit nibble (card i = rank * 4 + suit; the jokers, 52 and 53,
+// make rank 13's nibble)
+inline u64 rank_counts(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    return (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+}
 inline int lowbit(u64 x) { return __builtin_ctzll(x); }
 inline int highbit(u64 x) { return 63 - __builtin_clzll(x); }
 
@@ -132,8 +144,9 @@ struct Tables {
             poker_power[i] = int(pp[i]);
             rank_of[i] = int(rk[i]);
             suit_of[i] = int(st[i]);
-            if (rank_of[i] < 0 || rank_of[i] >= NRANKS || suit_of[i] < 0 || suit_of[i] > 4)
-                throw std::invalid_argument("card rank or suit out of range");
+            // the card layout (bigtwo.cards) that rank_counts relies on
+            if (rank_of[i] != (i < 52 ? i / 4 : JOKER_RANK) || suit_of[i] != (i < 52 ? i % 4 : 4))
+                throw std::invalid_argument("cards must be laid out rank * 4 + suit, the jokers at 52 and 53");
         }
         auto prp = as_vec(d, "poker_rank_power"), rp = as_vec(d, "rank_power"), sp = as_vec(d, "suit_power");
         for (int r = 0; r < NRANKS; ++r) poker_rank_power[r] = int(prp.at(r)), rank_power[r] = int(rp.at(r));
@@ -346,9 +359,9 @@ struct Tables {
         int n = popcount(m);
         if (n >= 64 || by_size[n].empty()) return false;
         int cnt[NRANKS];
-        u64 rbits = 0;
+        u64 rbits = 0, counts = rank_counts(m);
         for (int r = 0; r < NRANKS; ++r) {
-            cnt[r] = popcount(m & rank_mask[r]);
+            cnt[r] = int(counts >> (4 * r) & 15);
             if (cnt[r]) rbits |= 1ULL << r;
         }
         for (int k : by_size[n]) {
@@ -451,9 +464,10 @@ struct Tables {
         u64 per_rank[NRANKS];
         int cnt[NRANKS];
         u64 present = 0;
+        u64 counts = rank_counts(hand);
         for (int r = 0; r < NRANKS; ++r) {
             per_rank[r] = hand & rank_mask[r];
-            cnt[r] = popcount(per_rank[r]);
+            cnt[r] = int(counts >> (4 * r) & 15);
             if (cnt[r]) present |= 1ULL << r;
         }
         auto on = [&](int k) { return cat[k] >= 0 && (sizes[k] & size_mask); };
