@@ -620,6 +620,13 @@ struct Round {
         int decisions;
     };
     std::vector<Snap> undo_stack;
+    // the last listing of legal actions, kept for the apply that follows it from Python
+    std::vector<Play> listed;
+    bool listed_valid = false;
+    const std::vector<Play>& listing() {
+        if (!listed_valid) legal(listed), listed_valid = true;
+        return listed;
+    }
 
     Round() = default;
     Round(std::shared_ptr<const Tables> tables, const std::vector<u64>& hs, int first, u64 req)
@@ -707,6 +714,7 @@ struct Round {
     }
     void undo() {
         if (undo_stack.empty()) throw std::invalid_argument("nothing to undo: the round is at the deal");
+        listed_valid = false;
         const Snap& s = undo_stack.back();
         std::copy(s.hands, s.hands + 8, hands);
         to_move = s.to_move, top_seat = s.top_seat, blocked = s.blocked, nfinished = s.nfinished;
@@ -718,7 +726,8 @@ struct Round {
     }
 
     // apply a play already known legal (the fast loops) or checked by apply_mask
-    void apply(const Play& p, bool keep_undo) {
+    void apply(Play p, bool keep_undo) {
+        listed_valid = false;
         if (keep_undo) snapshot();
         ++decisions;
         if (p.mask == 0) return do_pass();
@@ -875,21 +884,17 @@ PYBIND11_MODULE(_core, m) {
         .def(py::init([](std::shared_ptr<Tables> t, std::vector<u64> hands, int first, u64 required) {
             return Round(std::move(t), hands, first, required);
         }), py::arg("tables"), py::arg("hands"), py::arg("first"), py::arg("required") = 0)
-        .def("legal_masks", [](const Round& r) {
-            std::vector<Play> acts;
-            r.legal(acts);
+        .def("legal_masks", [](Round& r) {
             std::vector<u64> out;
-            for (auto& p : acts) out.push_back(p.mask);
+            for (auto& p : r.listing()) out.push_back(p.mask);
             return out;
         }, "The legal actions' masks in the reference's order (0: the pass)")
         .def("apply", [](Round& r, u64 mask) {
             if (r.over) throw std::invalid_argument("the round is over");
-            std::vector<Play> acts;
-            r.legal(acts);
-            for (auto& p : acts)
+            for (auto& p : r.listing())
                 if (p.mask == mask) return r.apply(p, true);
             throw std::invalid_argument("not a legal action now");
-        })
+        }, "Take a legal action (its mask; 0 passes), keeping what undo needs")
         .def("undo", &Round::undo)
         .def("clone", [](const Round& r) { return Round(r); })
         .def_readonly("to_move", &Round::to_move)
