@@ -15,8 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' differential driver
 
-from bigtwo import list_presets, load_rules, native  # noqa: E402
-from tests.native_diff import Tally, compare_rules  # noqa: E402
+from tests.native_diff import Tally, compare_rules
+
+from bigtwo import list_presets, load_rules, native
 
 
 def main() -> int:
