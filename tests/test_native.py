@@ -222,3 +222,16 @@ def test_long_differential_run(request):
         seed += 1
     print(f"{tally.decisions} decisions, {tally.rounds} rounds, {len(tally.mismatches)} mismatches")
     assert_clean(tally)
+
+
+@pytest.mark.slow
+def test_sanitized_build_is_clean(request):
+    """The C++ built with AddressSanitizer and UndefinedBehaviorSanitizer plays every covered preset through
+    the differential check without a report (tests/native_sanitizers.py; needs g++ and pybind11)."""
+    if "slow" not in (request.config.getoption("-m") or ""):
+        pytest.skip("a long run: select it with -m slow")
+    pytest.importorskip("pybind11", reason="the sanitized build needs pybind11's headers")
+    script = os.path.join(os.path.dirname(__file__), "native_sanitizers.py")
+    done = subprocess.run([sys.executable, script, "--rounds", "1"], capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert "0 mismatches" in done.stdout
