@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bigtwo import Game, list_presets, load_rules, native
+from bigtwo.cards import parse_cards
 from bigtwo.moves import HandIndex
 from tests.house_rules import house_rules
 from tests.native_diff import Tally, compare_round, compare_rules
@@ -235,3 +236,16 @@ def test_sanitized_build_is_clean(request):
     done = subprocess.run([sys.executable, script, "--rounds", "1"], capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     assert "0 mismatches" in done.stdout
+
+
+@needs_core
+def test_three_threes_force_the_next_player_to_play_three_twos():
+    rules = load_rules("classic").replace(three_threes_force_twos=True)
+    hands = ["3D 3C 3H 5S 6S", "2D 2C 2H 9S", "4D 4C 7H", "8D 8C TD"]
+    g = Game(rules, hands=hands)
+    r = native.core().Round(native.tables(g.ev), list(g._hands), g.to_move, g._required)
+    lead = g.legal_plays()[[p.kind for p in g.legal_plays()].index("triple")]
+    g.apply(lead)
+    r.apply(lead.mask)
+    assert g.to_move == 1
+    assert [p.mask for p in g.legal_plays()] == r.legal_masks() == [parse_cards("2D 2C 2H").mask]  # no pass

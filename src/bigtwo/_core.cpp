@@ -128,6 +128,7 @@ struct Tables {
     // the round
     int forbid = 0;
     bool lock = false, one_pass = false, ends_on_out = false, plays_to_last = false;
+    bool three_threes = false;  // after a lead of three 3s, the next player holding three 2s must play them
     // the deal of the batched loops: the lead card (-1: the lowest dealt) and whether its holder must play it
     int lead_face = -1;
     bool lead_must = true;
@@ -205,6 +206,7 @@ struct Tables {
         one_pass = as_int(d, "one_pass_ends_trick");
         ends_on_out = as_int(d, "trick_ends_on_out");
         plays_to_last = as_int(d, "plays_to_last");
+        three_threes = as_int(d, "three_threes_force_twos");
         lead_face = int(as_int(d, "lead_face"));
         lead_must = as_int(d, "lead_must");
     }
@@ -609,6 +611,7 @@ struct Round {
     bool over = false;
     int order[8] = {};  // the finishing order once over
     int decisions = 0;
+    int since_open = 0;  // actions since the current trick (or the blocked lead) began
 
     struct Snap {
         u64 hands[8];
@@ -617,7 +620,7 @@ struct Round {
         bool has_top;
         u64 passed, required, active;
         int finished[8];
-        int decisions;
+        int decisions, since_open;
     };
     std::vector<Snap> undo_stack;
     // the last listing of legal actions, kept for the apply that follows it from Python
@@ -661,6 +664,12 @@ struct Round {
         return seat;
     }
 
+    // the "three 3s" rule: the player right after a lead of three 3s (the trick's first action) must answer
+    bool must_answer() const {
+        return t->three_threes && has_top && top.shape == TRIPLE && top.value == 0 && since_open == 1 &&
+               next_active(top_seat) == to_move;
+    }
+
     // legal actions, in the reference's order: plays, then the pass (mask 0) where allowed
     void legal(std::vector<Play>& out) const {
         out.clear();
@@ -700,6 +709,9 @@ struct Round {
             if (out.empty()) out.push_back(pass);
             return;
         }
+        if (must_answer() && !out.empty() &&
+            std::all_of(out.begin(), out.end(), [](const Play& p) { return p.shape == TRIPLE && p.value == TWO; }))
+            return;
         out.push_back(pass);
     }
 
@@ -709,7 +721,7 @@ struct Round {
         s.to_move = to_move, s.top_seat = top_seat, s.blocked = blocked, s.nfinished = nfinished;
         s.top = top, s.has_top = has_top, s.passed = passed, s.required = required, s.active = active;
         std::copy(finished, finished + 8, s.finished);
-        s.decisions = decisions;
+        s.decisions = decisions, s.since_open = since_open;
         undo_stack.push_back(s);
     }
     void undo() {
@@ -720,7 +732,7 @@ struct Round {
         to_move = s.to_move, top_seat = s.top_seat, blocked = s.blocked, nfinished = s.nfinished;
         top = s.top, has_top = s.has_top, passed = s.passed, required = s.required, active = s.active;
         std::copy(s.finished, s.finished + 8, finished);
-        decisions = s.decisions;
+        decisions = s.decisions, since_open = s.since_open;
         over = false;
         undo_stack.pop_back();
     }
@@ -730,6 +742,7 @@ struct Round {
         listed_valid = false;
         if (keep_undo) snapshot();
         ++decisions;
+        ++since_open;
         if (p.mask == 0) return do_pass();
         int s = to_move;
         u64 hand = hands[s] & ~p.mask;
@@ -751,6 +764,7 @@ struct Round {
         if (!has_top) {
             if (++blocked >= popcount(active)) return finish();
             to_move = next_active(s);
+            since_open = 0;
             return;
         }
         passed |= 1ULL << s;
@@ -762,7 +776,7 @@ struct Round {
         to_move = next_to_move(s);
     }
     void new_trick(int leader) {
-        has_top = false, top = Play(), top_seat = -1, passed = 0, to_move = leader;
+        has_top = false, top = Play(), top_seat = -1, passed = 0, to_move = leader, since_open = 0;
     }
     void finish() {
         over = true;

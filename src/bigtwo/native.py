@@ -68,8 +68,8 @@ if os.environ.get("BIGTWO_NATIVE", "1") == "0":
 else:
     try:
         from bigtwo import _core  # type: ignore[no-redef]
-    except ImportError as e:  # installed without a C++ compiler: pure Python
-        _why_not_loaded = f"the compiled core is not built ({e})"
+    except ImportError:  # installed without a C++ compiler: pure Python
+        _why_not_loaded = "the compiled core (bigtwo._core) is not built here"
 _noticed = False
 
 
@@ -124,8 +124,6 @@ def uncovered(rules: Ruleset) -> list[str]:
         why.append("drawing from a stock on a pass")
     if rules.auto_skip:
         why.append("the automatic turn skip")
-    if rules.three_threes_force_twos:
-        why.append("three 3s forcing three 2s")
     return why
 
 
@@ -199,6 +197,7 @@ def compile_tables(ev: Evaluator) -> dict[str, Any]:
         "one_pass_ends_trick": int(rules.one_pass_ends_trick),
         "trick_ends_on_out": int(rules.trick_ends_on_out),
         "plays_to_last": int(rules.plays_to_last),
+        "three_threes_force_twos": int(rules.three_threes_force_twos),
         "lead_face": -1 if lead == "lowest" else int(card(lead)),
         "lead_must": int(rules.lead_card_must_be_played),
     }
