@@ -249,3 +249,17 @@ def test_three_threes_force_the_next_player_to_play_three_twos():
     r.apply(lead.mask)
     assert g.to_move == 1
     assert [p.mask for p in g.legal_plays()] == r.legal_masks() == [parse_cards("2D 2C 2H").mask]  # no pass
+
+
+def test_rules_show_says_which_engine_plays():
+    from typer.testing import CliRunner
+
+    from bigtwo.cli.app import app
+
+    shown = CliRunner().invoke(app, ["rules", "show", "classic", "--set", "decks=2", "--set", "max_players=8"])
+    assert shown.exit_code == 0, shown.output
+    words = " ".join(shown.output.split())
+    if native.available():
+        assert "the compiled core does not cover two decks" in words
+    else:
+        assert "Engine: pure Python" in words

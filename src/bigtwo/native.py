@@ -132,6 +132,16 @@ def covers(rules: Ruleset) -> bool:
     return not uncovered(rules)
 
 
+def coverage_line(rules: Ruleset) -> str:
+    """One line for ``bigtwo rules show``: whether the compiled core plays these rules' rounds, and why not."""
+    why = uncovered(rules)
+    if _core is None:
+        return f"Engine: {status()}."
+    if why:
+        return "Engine: the Python engine plays these rules (the compiled core does not cover " + "; ".join(why) + ")."
+    return "Engine: the compiled core covers these rules' rounds (bigtwo._core)."
+
+
 # --- the compiler ----------------------------------------------------------------------------------------------
 def compile_tables(ev: Evaluator) -> dict[str, Any]:
     """The Evaluator's rules (one table size, one order of the 2s) as the flat tables ``_core.Tables`` reads.
@@ -221,6 +231,7 @@ __all__ = [
     "available",
     "compile_tables",
     "core",
+    "coverage_line",
     "covers",
     "notice",
     "status",
