@@ -263,3 +263,32 @@ def test_rules_show_says_which_engine_plays():
         assert "the compiled core does not cover two decks" in words
     else:
         assert "Engine: pure Python" in words
+
+
+HOUSE_DECISIONS = Tally()
+
+
+@pytest.mark.slow
+@needs_core
+@pytest.mark.skipif(
+    "BIGTWO_DIFF_HOUSE_RULES" not in os.environ, reason="a long run: set BIGTWO_DIFF_HOUSE_RULES=N, with -m slow"
+)
+@settings(max_examples=int(os.environ.get("BIGTWO_DIFF_HOUSE_RULES", "1000")), database=None)
+@given(house_rules(), st.integers(0, 2**31 - 1))
+def test_long_house_rules_run(drawn, seed):
+    """``BIGTWO_DIFF_HOUSE_RULES`` drawn house rules, four rounds each, through both engines; the count is
+    printed by the next test (with ``-s``)."""
+    rules, players = drawn
+    if not native.covers(rules):
+        return
+    tally = compare_rules(rules, players, rounds=4, seed=seed)
+    HOUSE_DECISIONS.add(tally)
+    assert not tally.mismatches, "\n".join(tally.mismatches[:3])
+
+
+@pytest.mark.slow
+def test_long_house_rules_run_counted(request):
+    """Runs after test_long_house_rules_run: its decisions in all (printed with ``-s``)."""
+    if "BIGTWO_DIFF_HOUSE_RULES" not in os.environ:
+        pytest.skip("a long run: set BIGTWO_DIFF_HOUSE_RULES=N, with -m slow")
+    print(f"house rules: {HOUSE_DECISIONS.decisions} decisions, {HOUSE_DECISIONS.rounds} rounds, 0 mismatches")
