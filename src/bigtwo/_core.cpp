@@ -671,6 +671,28 @@ struct Round {
     }
 
     // legal actions, in the reference's order: plays, then the pass (mask 0) where allowed
+    // each seat's combinations, sorted by (class, order, mask), for the hand they were listed from: a hand that
+    // has lost cards since filters its list, one that gained some (an undo) lists anew
+    mutable std::vector<Play> index[8];
+    mutable u64 index_hand[8] = {};
+    mutable bool index_built[8] = {};
+    const std::vector<Play>& seat_index(int s) const {
+        u64 hand = hands[s];
+        auto& idx = index[s];
+        if (!index_built[s] || (hand & ~index_hand[s])) {
+            idx.clear();
+            t->combos(hand, t->all_sizes(), idx);
+            std::sort(idx.begin(), idx.end(), by_order);
+            index_built[s] = true;
+        } else if (hand != index_hand[s]) {
+            u64 gone = index_hand[s] & ~hand;
+            idx.erase(std::remove_if(idx.begin(), idx.end(), [&](const Play& p) { return (p.mask & gone) != 0; }),
+                      idx.end());
+        }
+        index_hand[s] = hand;
+        return idx;
+    }
+
     void legal(std::vector<Play>& out) const {
         out.clear();
         if (over) return;
@@ -682,22 +704,20 @@ struct Round {
                 out.push_back(pass);
                 return;
             }
-            t->combos(hand, t->all_sizes(), out);
-            if (req) out.erase(std::remove_if(out.begin(), out.end(), [&](const Play& p) { return (p.mask & req) != req; }), out.end());
-            std::sort(out.begin(), out.end(), by_order);
+            const auto& idx = seat_index(to_move);
+            for (const auto& p : idx)
+                if ((p.mask & req) == req) out.push_back(p);
         } else {
-            t->combos(hand, (top.size < 64 ? 1ULL << top.size : 0) | t->bomb_sizes, out);
+            const auto& idx = seat_index(to_move);
             bool bomb_top = !t->bombs.empty() && top.bomb;
             static thread_local std::vector<Play> extra;
             extra.clear();
-            size_t w = 0;
-            for (const auto& p : out) {
+            for (const auto& p : idx) {
                 if (!t->beats(p, top)) continue;
                 if (!bomb_top && !t->normally_beats(p, top)) extra.push_back(p);
-                else out[w++] = p;
+                else out.push_back(p);
             }
-            out.resize(w);
-            std::sort(out.begin(), out.end(), bomb_top ? by_bomb : by_order);
+            if (bomb_top) std::sort(out.begin(), out.end(), by_bomb);
             std::sort(extra.begin(), extra.end(), by_bomb);
             out.insert(out.end(), extra.begin(), extra.end());
         }
