@@ -56,8 +56,7 @@ def compare_round(g: Game, rng: random.Random, undo_rate: float = 0.05) -> Tally
     tally = Tally(rounds=1)
     if g.is_over:
         return tally
-    core = native.core()
-    r = core.Round(native.tables(g.ev), list(g._hands), g.to_move, g._required)
+    r = native.round_of(g)
     where = f"{g.rules.name!r} {g.n} players seed {g.seed}"
 
     def same(step: str) -> bool:

@@ -292,3 +292,21 @@ def test_long_house_rules_run_counted(request):
     if "BIGTWO_DIFF_HOUSE_RULES" not in os.environ:
         pytest.skip("a long run: set BIGTWO_DIFF_HOUSE_RULES=N, with -m slow")
     print(f"house rules: {HOUSE_DECISIONS.decisions} decisions, {HOUSE_DECISIONS.rounds} rounds, 0 mismatches")
+
+
+@needs_core
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_round_taken_up_in_the_middle_plays_on_as_the_reference(name):
+    """``native.round_of`` copies a position in the middle of the play phase: both engines play on alike."""
+    rng = random.Random(name)
+    rules = load_rules(name)
+    tally = Tally()
+    for _ in range(6):
+        g = Game(rules, seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(30)):
+            if g.is_over:
+                break
+            g.apply(rng.choice(g.legal_plays()))
+        if not g.is_over:
+            tally.add(compare_round(g, rng))
+    assert not tally.mismatches, "\n".join(tally.mismatches[:3])

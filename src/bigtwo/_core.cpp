@@ -929,6 +929,36 @@ PYBIND11_MODULE(_core, m) {
                 if (p.mask == mask) return r.apply(p, true);
             throw std::invalid_argument("not a legal action now");
         }, "Take a legal action (its mask; 0 passes), keeping what undo needs")
+        .def_static("from_state", [](std::shared_ptr<Tables> t, std::vector<u64> hands, int to_move,
+                                     py::object top_mask, int top_seat, u64 passed, int blocked, u64 required,
+                                     u64 active, std::vector<int> finished, int since_open) {
+            // a round in the middle of its play phase, as the Python round holds it (bigtwo.native.round_of)
+            int n = int(hands.size());
+            if (n < 2 || n > 8 || to_move < 0 || to_move >= n || int(finished.size()) > n)
+                throw std::invalid_argument("not a position: seats out of range");
+            Round r(t, std::vector<u64>(size_t(n), 0), 0, 0);  // the shell: every field is set below
+            r.over = false;
+            r.nfinished = 0;
+            for (int s = 0; s < n; ++s) {
+                if (hands[size_t(s)] & ~t->pack) throw std::invalid_argument("a hand holds a card outside the pack");
+                r.hands[s] = hands[size_t(s)];
+            }
+            for (int s : finished) {
+                if (s < 0 || s >= n) throw std::invalid_argument("a finished seat is not a seat");
+                r.finished[r.nfinished++] = s;
+            }
+            r.to_move = to_move, r.passed = passed, r.blocked = blocked, r.required = required;
+            r.active = active, r.since_open = since_open, r.top_seat = -1, r.has_top = false;
+            if (!top_mask.is_none()) {
+                u64 m = top_mask.cast<u64>();
+                if (!t->classify(m, r.top)) throw std::invalid_argument("the trick's play is not a combination");
+                r.has_top = true, r.top_seat = top_seat;
+                if (top_seat < 0 || top_seat >= n) throw std::invalid_argument("the trick's seat is not a seat");
+            }
+            return r;
+        }, py::arg("tables"), py::arg("hands"), py::arg("to_move"), py::arg("top_mask"), py::arg("top_seat"),
+           py::arg("passed"), py::arg("blocked"), py::arg("required"), py::arg("active"), py::arg("finished"),
+           py::arg("since_open"))
         .def("undo", &Round::undo)
         .def("clone", [](const Round& r) { return Round(r); })
         .def_readonly("to_move", &Round::to_move)

@@ -224,6 +224,31 @@ def tables(ev: Evaluator) -> Any:
     return got
 
 
+def round_of(game: Any) -> Any:
+    """The compiled round at a :class:`~bigtwo.game.Game`'s position in its play phase (a copy: playing on it
+    leaves the game as it was), for play-outs from any position. Raises ValueError where the rules are not
+    covered or the round is over."""
+    if game.is_over:
+        raise ValueError("the round is over")
+    why = uncovered(game.rules)
+    if why:
+        raise ValueError(f"the compiled core does not cover {game.rules.name!r}: " + "; ".join(why))
+    top = game._top
+    return core().Round.from_state(
+        tables(game.ev),
+        list(game._hands),
+        game.to_move,
+        None if top is None else top.mask,
+        game._top_seat,
+        game._passed,
+        game._blocked,
+        game._required,
+        game._active,
+        list(game._finished),
+        len(game.history) - game.trick_start,
+    )
+
+
 __all__ = [
     "BOMB_TARGET_BITS",
     "FORBID",
@@ -234,6 +259,7 @@ __all__ = [
     "coverage_line",
     "covers",
     "notice",
+    "round_of",
     "status",
     "tables",
     "uncovered",
