@@ -6,13 +6,12 @@ class and order of every combination), is compiled here into flat integer tables
 the reference: tests/test_native.py plays both side by side and compares them bit for bit.
 
 ``BIGTWO_NATIVE=0`` forces pure Python. Where the extension was not built (no C++ compiler when installing),
-the package plays in pure Python and :func:`notice` says so once.
+the package plays in pure Python, and ``bigtwo rules show`` says so (:func:`coverage_line`).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import weakref
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -70,7 +69,6 @@ else:
         from bigtwo import _core  # type: ignore[no-redef]
     except ImportError:  # installed without a C++ compiler: pure Python
         _why_not_loaded = "the compiled core (bigtwo._core) is not built here"
-_noticed = False
 
 
 def available() -> bool:
@@ -83,16 +81,6 @@ def status() -> str:
     if _core is not None:
         return "compiled core (bigtwo._core) loaded"
     return f"pure Python: {_why_not_loaded}"
-
-
-def notice() -> None:
-    """Say once per process, on standard error, that the compiled core is missing (not when it was switched
-    off on purpose): a path that would use it calls this, so a user hears it once, not at every turn."""
-    global _noticed
-    if _noticed or _core is not None or os.environ.get("BIGTWO_NATIVE", "1") == "0":
-        return
-    _noticed = True
-    print(f"bigtwo: playing in pure Python, {_why_not_loaded}", file=sys.stderr)
 
 
 def core() -> ModuleType:
@@ -258,7 +246,6 @@ __all__ = [
     "core",
     "coverage_line",
     "covers",
-    "notice",
     "round_of",
     "status",
     "tables",
