@@ -41,6 +41,7 @@ def py_state(g: Game) -> tuple[Any, ...]:
         g._active,
         list(g._finished),
         g._over,
+        g._stock_pos,
     )
 
 

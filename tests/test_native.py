@@ -312,3 +312,12 @@ def test_a_round_taken_up_in_the_middle_plays_on_as_the_reference(name):
         if not g.is_over:
             tally.add(compare_round(g, rng))
     assert not tally.mismatches, "\n".join(tally.mismatches[:3])
+
+
+@needs_core
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_drawing_from_the_stock_on_a_pass_matches_the_reference(players):
+    rules = load_rules("classic").replace(draw_on_pass=True, leftover="stock", deal="fixed", hand_size=7)
+    assert native.covers(rules)
+    tally = compare_rules(rules, players, rounds=12, seed=players)
+    assert_clean(tally)

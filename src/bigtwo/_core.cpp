@@ -129,6 +129,7 @@ struct Tables {
     int forbid = 0;
     bool lock = false, one_pass = false, ends_on_out = false, plays_to_last = false;
     bool three_threes = false;  // after a lead of three 3s, the next player holding three 2s must play them
+    bool draw_on_pass = false;  // a player who passes draws the stock's top card
     // the deal of the batched loops: the lead card (-1: the lowest dealt) and whether its holder must play it
     int lead_face = -1;
     bool lead_must = true;
@@ -207,6 +208,7 @@ struct Tables {
         ends_on_out = as_int(d, "trick_ends_on_out");
         plays_to_last = as_int(d, "plays_to_last");
         three_threes = as_int(d, "three_threes_force_twos");
+        draw_on_pass = as_int(d, "draw_on_pass");
         lead_face = int(as_int(d, "lead_face"));
         lead_must = as_int(d, "lead_must");
     }
@@ -612,6 +614,8 @@ struct Round {
     int order[8] = {};  // the finishing order once over
     int decisions = 0;
     int since_open = 0;  // actions since the current trick (or the blocked lead) began
+    std::vector<int> stock;  // the cards drawn on a pass, top first
+    int stock_pos = 0;
 
     struct Snap {
         u64 hands[8];
@@ -620,7 +624,7 @@ struct Round {
         bool has_top;
         u64 passed, required, active;
         int finished[8];
-        int decisions, since_open;
+        int decisions, since_open, stock_pos;
     };
     std::vector<Snap> undo_stack;
     // the last listing of legal actions, kept for the apply that follows it from Python
@@ -741,7 +745,7 @@ struct Round {
         s.to_move = to_move, s.top_seat = top_seat, s.blocked = blocked, s.nfinished = nfinished;
         s.top = top, s.has_top = has_top, s.passed = passed, s.required = required, s.active = active;
         std::copy(finished, finished + 8, s.finished);
-        s.decisions = decisions, s.since_open = since_open;
+        s.decisions = decisions, s.since_open = since_open, s.stock_pos = stock_pos;
         undo_stack.push_back(s);
     }
     void undo() {
@@ -752,7 +756,7 @@ struct Round {
         to_move = s.to_move, top_seat = s.top_seat, blocked = s.blocked, nfinished = s.nfinished;
         top = s.top, has_top = s.has_top, passed = s.passed, required = s.required, active = s.active;
         std::copy(s.finished, s.finished + 8, finished);
-        decisions = s.decisions, since_open = s.since_open;
+        decisions = s.decisions, since_open = s.since_open, stock_pos = s.stock_pos;
         over = false;
         undo_stack.pop_back();
     }
@@ -781,6 +785,7 @@ struct Round {
     }
     void do_pass() {
         int s = to_move;
+        if (t->draw_on_pass && stock_pos < int(stock.size())) hands[s] |= 1ULL << stock[size_t(stock_pos++)];
         if (!has_top) {
             if (++blocked >= popcount(active)) return finish();
             to_move = next_active(s);
@@ -870,7 +875,10 @@ Round deal_round(const std::shared_ptr<const Tables>& t, int n, Rng& rng) {
     int first = 0;
     for (int s = 0; s < n; ++s)
         if (hands[size_t(s)] & lead) first = s;
-    return Round(t, hands, first, t->lead_must ? lead : 0);
+    Round r(t, hands, first, t->lead_must ? lead : 0);
+    if (t->draw_on_pass)
+        for (size_t i = each * size_t(n); i < cards.size(); ++i) r.stock.push_back(cards[i]);
+    return r;
 }
 
 }  // namespace
@@ -931,7 +939,8 @@ PYBIND11_MODULE(_core, m) {
         }, "Take a legal action (its mask; 0 passes), keeping what undo needs")
         .def_static("from_state", [](std::shared_ptr<Tables> t, std::vector<u64> hands, int to_move,
                                      py::object top_mask, int top_seat, u64 passed, int blocked, u64 required,
-                                     u64 active, std::vector<int> finished, int since_open) {
+                                     u64 active, std::vector<int> finished, int since_open,
+                                     std::vector<int> stock, int stock_pos) {
             // a round in the middle of its play phase, as the Python round holds it (bigtwo.native.round_of)
             int n = int(hands.size());
             if (n < 2 || n > 8 || to_move < 0 || to_move >= n || int(finished.size()) > n)
@@ -949,6 +958,10 @@ PYBIND11_MODULE(_core, m) {
             }
             r.to_move = to_move, r.passed = passed, r.blocked = blocked, r.required = required;
             r.active = active, r.since_open = since_open, r.top_seat = -1, r.has_top = false;
+            for (int c : stock)
+                if (c < 0 || c >= NCARDS || !(t->pack >> c & 1)) throw std::invalid_argument("a stock card outside the pack");
+            if (stock_pos < 0 || stock_pos > int(stock.size())) throw std::invalid_argument("the stock position is off");
+            r.stock = std::move(stock), r.stock_pos = stock_pos;
             if (!top_mask.is_none()) {
                 u64 m = top_mask.cast<u64>();
                 if (!t->classify(m, r.top)) throw std::invalid_argument("the trick's play is not a combination");
@@ -958,7 +971,7 @@ PYBIND11_MODULE(_core, m) {
             return r;
         }, py::arg("tables"), py::arg("hands"), py::arg("to_move"), py::arg("top_mask"), py::arg("top_seat"),
            py::arg("passed"), py::arg("blocked"), py::arg("required"), py::arg("active"), py::arg("finished"),
-           py::arg("since_open"))
+           py::arg("since_open"), py::arg("stock") = std::vector<int>(), py::arg("stock_pos") = 0)
         .def("undo", &Round::undo)
         .def("clone", [](const Round& r) { return Round(r); })
         .def_readonly("to_move", &Round::to_move)
@@ -969,10 +982,10 @@ PYBIND11_MODULE(_core, m) {
             return r.has_top ? py::object(play_tuple(r.top)) : py::none();
         })
         .def_property_readonly("state", [](const Round& r) {
-            // (hands, to move, top mask, top seat, passed, blocked, required, active, finished, over)
+            // (hands, to move, top mask, top seat, passed, blocked, required, active, finished, over, stock position)
             return py::make_tuple(std::vector<u64>(r.hands, r.hands + r.n), r.to_move, r.has_top ? r.top.mask : 0,
                                   r.top_seat, r.passed, r.blocked, r.required, r.active,
-                                  std::vector<int>(r.finished, r.finished + r.nfinished), r.over);
+                                  std::vector<int>(r.finished, r.finished + r.nfinished), r.over, r.stock_pos);
         })
         .def_property_readonly("finishing_order", [](const Round& r) -> py::object {
             if (!r.over) return py::none();

@@ -108,8 +108,6 @@ def uncovered(rules: Ruleset) -> list[str]:
         why.append("combinations the compiled core does not make: " + ", ".join(missing))
     if rules.horse_game:
         why.append("the Horse Game's face-down hands")
-    if rules.draw_on_pass:
-        why.append("drawing from a stock on a pass")
     if rules.auto_skip:
         why.append("the automatic turn skip")
     return why
@@ -196,6 +194,7 @@ def compile_tables(ev: Evaluator) -> dict[str, Any]:
         "trick_ends_on_out": int(rules.trick_ends_on_out),
         "plays_to_last": int(rules.plays_to_last),
         "three_threes_force_twos": int(rules.three_threes_force_twos),
+        "draw_on_pass": int(rules.draw_on_pass),
         "lead_face": -1 if lead == "lowest" else int(card(lead)),
         "lead_must": int(rules.lead_card_must_be_played),
     }
@@ -234,6 +233,8 @@ def round_of(game: Any) -> Any:
         game._active,
         list(game._finished),
         len(game.history) - game.trick_start,
+        list(game._stock),
+        game._stock_pos,
     )
 
 
