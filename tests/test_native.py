@@ -321,3 +321,18 @@ def test_drawing_from_the_stock_on_a_pass_matches_the_reference(players):
     assert native.covers(rules)
     tally = compare_rules(rules, players, rounds=12, seed=players)
     assert_clean(tally)
+
+
+@needs_core
+@pytest.mark.parametrize("name", PRESETS)
+def test_beats_matches_the_reference(name):
+    rng = random.Random(name)
+    rules = load_rules(name)
+    g = Game(rules, seed=rng.randrange(1 << 30))
+    t = native.tables(g.ev)
+    plays = [p for h in g._hands for p in HandIndex.build(g.ev, h).plays]
+    for _ in range(400):
+        a, b = rng.choice(plays), rng.choice(plays)
+        assert t.beats(a.mask, b.mask) == g.ev.beats(a, b), (str(a), str(b))
+    with pytest.raises(ValueError, match="not a combination"):
+        t.beats(plays[0].mask, 1 << 60)

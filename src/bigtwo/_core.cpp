@@ -896,7 +896,8 @@ PYBIND11_MODULE(_core, m) {
         }, "The play (mask, shape, category, key, value, class, order, bomb) the cards make, or None")
         .def("beats", [](const Tables& t, u64 a, u64 b) {
             Play p, q;
-            if (!t.classify(a, p) || !t.classify(b, q)) throw std::invalid_argument("not a combination");
+            if ((a | b) & ~t.pack || !t.classify(a, p) || !t.classify(b, q))
+                throw std::invalid_argument("not a combination");
             return t.beats(p, q);
         })
         .def("combos", [](const Tables& t, u64 hand) {
