@@ -240,7 +240,6 @@ def native_coverage() -> str:
     house = {
         "two decks": load_rules("house-code").replace(decks=2, max_players=8),
         "wild jokers": classic.replace(jokers=2, joker_mode="wild"),
-        "valueless jokers": classic.replace(jokers=2, joker_mode="valueless"),
         "the automatic turn skip": classic.replace(auto_skip=True),
     }
     for label, r in house.items():

@@ -336,3 +336,11 @@ def test_beats_matches_the_reference(name):
         assert t.beats(a.mask, b.mask) == g.ev.beats(a, b), (str(a), str(b))
     with pytest.raises(ValueError, match="not a combination"):
         t.beats(plays[0].mask, 1 << 60)
+
+
+@needs_core
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_valueless_jokers_match_the_reference(players):
+    rules = load_rules("classic").replace(jokers=2, joker_mode="valueless")
+    assert native.covers(rules)
+    assert_clean(compare_rules(rules, players, rounds=12, seed=players))

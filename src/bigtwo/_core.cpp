@@ -130,6 +130,7 @@ struct Tables {
     bool lock = false, one_pass = false, ends_on_out = false, plays_to_last = false;
     bool three_threes = false;  // after a lead of three 3s, the next player holding three 2s must play them
     bool draw_on_pass = false;  // a player who passes draws the stock's top card
+    bool valueless = false;     // jokers are played alone, as singles that beat any single and lose to any
     // the deal of the batched loops: the lead card (-1: the lowest dealt) and whether its holder must play it
     int lead_face = -1;
     bool lead_must = true;
@@ -209,6 +210,7 @@ struct Tables {
         plays_to_last = as_int(d, "plays_to_last");
         three_threes = as_int(d, "three_threes_force_twos");
         draw_on_pass = as_int(d, "draw_on_pass");
+        valueless = as_int(d, "valueless_jokers");
         lead_face = int(as_int(d, "lead_face"));
         lead_must = as_int(d, "lead_must");
     }
@@ -362,6 +364,7 @@ struct Tables {
     bool classify(u64 m, Play& out) const {
         int n = popcount(m);
         if (n >= 64 || by_size[n].empty()) return false;
+        if (valueless && (m & joker_mask) && (m & (m - 1))) return false;  // a valueless joker is played alone
         int cnt[NRANKS];
         u64 rbits = 0, counts = rank_counts(m);
         for (int r = 0; r < NRANKS; ++r) {
@@ -386,6 +389,7 @@ struct Tables {
         else p.cls = n;
         p.order = (i64(cat[k]) << KEY_BITS) | key;
         if (n == 5 && card_value_fives) p.order |= i64(rank_power[value]) << (KEY_BITS + 5);
+        if (valueless && k == SINGLE && (m & joker_mask)) p.order = -1;  // any single beats it
         p.bomb = 0;
         for (size_t i = 0; i < bombs.size(); ++i) {
             const auto& b = bombs[i];
@@ -420,6 +424,8 @@ struct Tables {
             }
             return bomb_hits(a, b) || normally_beats(a, b);
         }
+        if (valueless && a.cls == b.cls && a.shape == SINGLE && b.shape == SINGLE && ((a.mask | b.mask) & joker_mask))
+            return true;  // a valueless joker beats any single, and any single beats it
         return normally_beats(a, b);
     }
 
@@ -714,9 +720,15 @@ struct Round {
         } else {
             const auto& idx = seat_index(to_move);
             bool bomb_top = !t->bombs.empty() && top.bomb;
+            // valueless jokers answering a single come first, then the ordinary answers without them
+            bool jokers_first = !bomb_top && t->valueless && top.shape == SINGLE && (hand & t->joker_mask);
+            if (jokers_first)
+                for (const auto& p : idx)
+                    if (p.shape == SINGLE && (p.mask & t->joker_mask) && p.mask != top.mask) out.push_back(p);
             static thread_local std::vector<Play> extra;
             extra.clear();
             for (const auto& p : idx) {
+                if (jokers_first && (p.mask & t->joker_mask)) continue;
                 if (!t->beats(p, top)) continue;
                 if (!bomb_top && !t->normally_beats(p, top)) extra.push_back(p);
                 else out.push_back(p);

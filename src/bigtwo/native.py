@@ -100,8 +100,8 @@ def uncovered(rules: Ruleset) -> list[str]:
     why = []
     if rules.decks != 1:
         why.append("two decks (108 cards) do not fit a 64-bit card mask")
-    if rules.jokers and str(rules.joker_mode) != "high":
-        why.append(f"{rules.joker_mode} jokers are played by the Python engine only")
+    if rules.wild_jokers:
+        why.append("wild jokers are played by the Python engine only")
     kinds = [k for k in rules.combinations if k not in rules.kinds_not_played]
     missing = [k for k in kinds if k not in SHAPES]
     if missing:
@@ -195,6 +195,7 @@ def compile_tables(ev: Evaluator) -> dict[str, Any]:
         "plays_to_last": int(rules.plays_to_last),
         "three_threes_force_twos": int(rules.three_threes_force_twos),
         "draw_on_pass": int(rules.draw_on_pass),
+        "valueless_jokers": int(ev.valueless),
         "lead_face": -1 if lead == "lowest" else int(card(lead)),
         "lead_must": int(rules.lead_card_must_be_played),
     }
