@@ -4,7 +4,12 @@
   baseline: the same games with legal actions found naively (every subset of the hand, classify + beats);
 - microseconds to list every legal lead of a 13-card hand; baseline: the same by every subset.
 
-Run: python benchmarks/engine.py [--presets classic winner ... RULES.toml] [--seconds 5]
+Then, where the compiled core is built (bigtwo._core), the same random play three ways in the same run:
+the pure-Python ``Game``, the compiled round driven from Python one decision at a time (``legal_masks`` and
+``apply``), and the compiled batched loop (``Tables.random_games``: deal and play in C++); decisions and games
+a second, and each against the pure-Python ``Game``. Rules the compiled core does not cover say so.
+
+Run: python benchmarks/engine.py [--presets classic winner ... RULES.toml] [--seconds 5] [--native-only]
 (benchmarks/rules/wild-jokers.toml: classic with two wild jokers, which no preset plays)
 """
 
@@ -16,7 +21,7 @@ import statistics
 import time
 from itertools import combinations
 
-from bigtwo import Game, load_rules
+from bigtwo import Game, load_rules, native
 from bigtwo.cards import bits
 from bigtwo.combos.play import PASS
 from bigtwo.moves import HandIndex, all_combos
@@ -73,11 +78,78 @@ def lead_listing_us(rules, hands: list[int], naive: bool) -> float:
     return (time.perf_counter() - t0) / len(hands) * 1e6
 
 
+def python_random_play(rules, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(decisions/s, games/s) of the pure-Python ``Game`` under uniform random play."""
+    gps, apg = games_per_second(rules, Game.legal_plays, seconds, seed)
+    return gps * apg, gps
+
+
+def native_stepped_play(rules, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(decisions/s, games/s) of the compiled round driven from Python: Python deals (``Game``) and picks,
+    C++ lists the legal actions and applies them."""
+    rng = random.Random(seed)
+    core = native.core()
+    decisions = games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        g = Game(rules, seed=seed + games)
+        r = core.Round(native.tables(g.ev), list(g._hands), g.to_move, g._required)
+        while not r.over:
+            r.apply(rng.choice(r.legal_masks()))
+            decisions += 1
+        games += 1
+    dt = time.perf_counter() - t0
+    return decisions / dt, games / dt
+
+
+def native_batched_play(rules, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(decisions/s, games/s) of the compiled batched loop: deal and random play in C++, batches of games until
+    ``seconds`` pass."""
+    tables = native.tables(rules.engine)
+    decisions = games = 0
+    t0 = time.perf_counter()
+    batch = 200
+    while time.perf_counter() - t0 < seconds:
+        d, g = tables.random_games(rules.players, batch, seed=seed + games)
+        decisions += d
+        games += g
+    dt = time.perf_counter() - t0
+    return decisions / dt, games / dt
+
+
+def native_table(presets: list[str], seconds: float) -> None:
+    """Native against pure Python, random play, all in this run."""
+    if not native.available():
+        print(f"\nnative: {native.status()}")
+        return
+    print(
+        f"\n{'rules':<22}{'python dec/s':>14}{'games/s':>9}{'stepped dec/s':>15}{'x':>6}"
+        f"{'batched dec/s':>15}{'games/s':>10}{'x dec':>7}{'x games':>9}"
+    )
+    for preset in presets:
+        rules = load_rules(preset)
+        label = rules.name if preset.endswith(".toml") else preset
+        if not native.covers(rules):
+            print(f"{label:<22}not covered: {'; '.join(native.uncovered(rules))}")
+            continue
+        pd, pg = python_random_play(rules, seconds)
+        sd, _sg = native_stepped_play(rules, seconds)
+        bd, bg = native_batched_play(rules, seconds)
+        print(
+            f"{label:<22}{pd:>14,.0f}{pg:>9,.0f}{sd:>15,.0f}{sd / pd:>5.1f}x"
+            f"{bd:>15,.0f}{bg:>10,.0f}{bd / pd:>6.0f}x{bg / pg:>8.0f}x"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--presets", nargs="*", default=["classic"], help="preset names or rules .toml files")
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--native-only", action="store_true", help="only the native against pure Python table")
     args = ap.parse_args()
+    if args.native_only:
+        native_table(args.presets, args.seconds)
+        return
     print(
         f"{'rules':<22}{'games/s':>10}{'naive games/s':>15}{'speed-up':>10}{'actions/game':>14}"
         f"{'leads us':>10}{'naive us':>10}{'speed-up':>10}{'leads/hand':>12}"
@@ -98,6 +170,7 @@ def main() -> None:
             f"{label:<22}{gps:>10.0f}{ngps:>15.1f}{gps / ngps:>9.0f}x{apg:>14.1f}"
             f"{us:>10.0f}{nus:>10.0f}{nus / us:>9.0f}x{per_hand:>12.1f}"
         )
+    native_table(args.presets, args.seconds)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ always the installed package's, never a copy that drifts. An unknown name fails 
 - ``schema-limits``: the API's fixed shapes, :data:`bigtwo.server.settings.SCHEMA_LIMITS`;
 - ``bots``: every bot in :data:`bigtwo.bots.registry.BOTS` with a player's sentence about it and the options
   its factory takes (read by :func:`inspect.signature`; a typed config taken as one argument, a dataclass or a
-  pydantic model, is listed field by field).
+  pydantic model, is listed field by field);
+- ``native-coverage``: which presets the compiled core (:mod:`bigtwo.native`) plays, at which table sizes, and
+  what it leaves to the Python engine, read from :func:`bigtwo.native.uncovered`.
 """
 
 from __future__ import annotations
@@ -225,11 +227,32 @@ def bots() -> str:
     return "\n".join(parts)
 
 
+def native_coverage() -> str:
+    from bigtwo import list_presets, load_rules
+    from bigtwo.native import uncovered
+
+    rows = ["| rules | players | compiled core |", "| --- | --- | --- |"]
+    for name in list_presets():
+        r = load_rules(name)
+        why = uncovered(r)
+        rows.append(f"| `{name}` | {r.min_players}-{r.max_players} | {_cell('; '.join(why)) if why else 'covered'} |")
+    classic = load_rules("classic")
+    house = {
+        "two decks": load_rules("house-code").replace(decks=2, max_players=8),
+        "wild jokers": classic.replace(jokers=2, joker_mode="wild"),
+        "the automatic turn skip": classic.replace(auto_skip=True),
+    }
+    for label, r in house.items():
+        rows.append(f"| house rule: {label} | | {_cell('; '.join(uncovered(r)))} |")
+    return "\n".join(rows) + "\n"
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "ruleset-settings": ruleset_settings,
     "server-settings": server_settings,
     "schema-limits": schema_limits,
     "bots": bots,
+    "native-coverage": native_coverage,
 }
 
 

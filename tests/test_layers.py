@@ -15,6 +15,7 @@ LAYERS = {
     "rules": 2,
     "combos": 3,
     "moves": 4,
+    "native": 4,  # the compiled core's tables (bigtwo._core, C++, plays a round from them)
     "scoring": 4,
     "utilities": 5,
     "actions": 5,

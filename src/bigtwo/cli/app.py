@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from bigtwo import native
 from bigtwo.cli.bots import bots_app
 from bigtwo.cli.group import CommandGroup
 from bigtwo.cli.ladder import ladder_app
@@ -444,6 +445,7 @@ def rules_show(
     console().print(t)
     for note in r.notes():
         console().print(escape(note))
+    console().print(escape(native.coverage_line(r)))
     console().print("[dim]Yellow: differs from the classic defaults.[/dim]")
 
 

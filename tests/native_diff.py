@@ -1,0 +1,111 @@
+"""The differential check of the compiled core against the Python engine, shared by tests/test_native.py and
+benchmarks/native_differential.py: play rounds through both engines side by side, the Python engine choosing
+the actions, and compare the legal actions (in order), the state after every action, undo, and the result."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bigtwo import native
+from bigtwo.game import Game
+from bigtwo.rules.ruleset import Ruleset
+
+
+@dataclass
+class Tally:
+    """What a differential run compared: decisions (actions taken in both engines), rounds, and mismatches."""
+
+    decisions: int = 0
+    rounds: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.decisions += other.decisions
+        self.rounds += other.rounds
+        self.mismatches += other.mismatches
+
+
+def py_state(g: Game) -> tuple[Any, ...]:
+    """The Python round's state in the compiled round's ``state`` layout."""
+    top = g._top
+    return (
+        list(g._hands),
+        g.to_move,
+        top.mask if top is not None else 0,
+        g._top_seat,
+        g._passed,
+        g._blocked,
+        g._required,
+        g._active,
+        list(g._finished),
+        g._over,
+        g._stock_pos,
+    )
+
+
+def py_top(g: Game) -> tuple[int, ...] | None:
+    p = g._top
+    if p is None:
+        return None
+    return (p.mask, native.SHAPES[p.kind], p.cat, p.key, p.value, p.cls, p.order, p.bomb)
+
+
+def compare_round(g: Game, rng: random.Random, undo_rate: float = 0.05) -> Tally:
+    """Play ``g`` to its end by random choice, the compiled round beside it; stop at the first mismatch."""
+    tally = Tally(rounds=1)
+    if g.is_over:
+        return tally
+    r = native.round_of(g)
+    where = f"{g.rules.name!r} {g.n} players seed {g.seed}"
+
+    def same(step: str) -> bool:
+        ours, theirs = py_state(g), r.state
+        if ours != list(theirs) and ours != tuple(theirs):
+            tally.mismatches.append(f"{where}, {step}: state {ours} != {theirs}")
+            return False
+        if py_top(g) != r.top:
+            tally.mismatches.append(f"{where}, {step}: top {py_top(g)} != {r.top}")
+            return False
+        return True
+
+    if not same("at the deal"):
+        return tally
+    while not g.is_over:
+        plays = g.legal_plays()
+        py = [p.mask for p in plays]
+        cc = r.legal_masks()
+        if py != cc:
+            tally.mismatches.append(f"{where}, decision {tally.decisions}: legal {sorted(set(py) ^ set(cc))} differ")
+            return tally
+        play = rng.choice(plays)
+        g.apply(play)
+        r.apply(play.mask)
+        tally.decisions += 1
+        if not same(f"after {play}"):
+            return tally
+        if rng.random() < undo_rate:
+            g.undo()
+            r.undo()
+            if not same(f"undoing {play}"):
+                return tally
+            g.apply(play)
+            r.apply(play.mask)
+    res = g.result
+    assert res is not None
+    if tuple(r.finishing_order) != tuple(res.finishing_order) or tuple(r.cards_left) != tuple(
+        h.bit_count() for h in g._hands
+    ):
+        tally.mismatches.append(f"{where}: finishing order {res.finishing_order} != {r.finishing_order}")
+    return tally
+
+
+def compare_rules(rules: Ruleset, players: int, rounds: int, seed: int) -> Tally:
+    """``rounds`` random rounds of ``rules`` at ``players``, dealt from seeds drawn from ``seed``."""
+    rng = random.Random(seed)
+    tally = Tally()
+    for _ in range(rounds):
+        g = Game(rules, players=players, seed=rng.randrange(1 << 31))
+        tally.add(compare_round(g, rng))
+    return tally
