@@ -131,3 +131,29 @@ def test_the_tables_list_a_play_of_two_decks_once_whichever_copy_it_holds():
     assert doubled  # some deal holds both copies of a card
     one = Game("classic", seed=3)
     assert distinct_plays(one.legal_plays()) == one.legal_plays()
+
+
+def test_the_listings_behind_the_turn_skip_and_the_bombs_leave_every_set_its_own_kind():
+    """The automatic turn skip (legal.fewest_to_beat) and the heuristic's strongest bombs once listed one kind at a
+    time, and a set listed under a lesser kind was remembered as that kind (a suited straight as a plain straight):
+    the same cards played later were misread. After those listings, every set the evaluator has seen must read as a
+    fresh evaluator reads it."""
+    from bigtwo.bots.heuristic import strongest_bombs
+    from bigtwo.combos.evaluator import Evaluator
+    from bigtwo.legal import fewest_to_beat
+    from bigtwo.rules.ruleset import list_presets
+
+    for preset in list_presets():
+        rules = load_rules(preset)
+        ev, fresh = Evaluator(rules), Evaluator(rules)
+        rng = random.Random(7)
+        for seed in range(10):
+            game = Game(rules, seed=seed)
+            for seat in range(game.players):
+                hand = game.hand(seat).mask
+                strongest_bombs(ev, hand)
+                plays = all_combos(fresh, hand)
+                for top in rng.sample(plays, min(4, len(plays))):
+                    fewest_to_beat(ev, hand, top)
+        wrong = [(m, p.kind) for m, p in ev.cache.items() if p is not None and fresh.classify(m).kind != p.kind]
+        assert not wrong, (preset, wrong[:3])

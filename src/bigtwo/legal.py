@@ -161,22 +161,13 @@ def hand_index(ev: Evaluator, hand: int, previous: HandIndex | None = None) -> H
 def fewest_to_beat(ev: Evaluator, pool: int, top: Play) -> int:
     """Fewest cards of a combination drawn from ``pool`` that beats ``top`` (a large number if none can).
 
-    Kinds are tried strongest first and sizes smallest first, so the usual answer is found at once; only a
-    play near the top of its class makes the search exhaust its class.
+    Sizes are tried smallest first, each listed whole (every kind of that size: a listing of fewer kinds would
+    read a set of cards as a lesser kind than it is), so the usual answer is found at the first size.
     """
-    sizes = sorted({top.size} | set(ev.bomb_sizes))
-    best = 1 << 30
-    for size in sizes:
-        if size >= best:
-            break
-        for kind in ev.kinds_by_size.get(size, ()):
-            for p in all_combos(ev, pool, frozenset((size,)), kinds=frozenset((kind,))):
-                if ev.beats(p, top):
-                    best = size
-                    break
-            if best <= size:
-                break
-    return best
+    for size in sorted({top.size} | set(ev.bomb_sizes)):
+        if any(ev.beats(p, top) for p in all_combos(ev, pool, frozenset((size,)))):
+            return size
+    return 1 << 30
 
 
 def distinct_plays(plays: list[Play]) -> list[Play]:

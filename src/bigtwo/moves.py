@@ -39,9 +39,8 @@ def all_combos(
     ev: Evaluator,
     hand: int,
     sizes: frozenset[int] | set[int] | None = None,
-    kinds: frozenset[str] | None = None,
 ) -> list[Play]:
-    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes`` and ``kinds``), sorted by
+    """Every combination the hand holds under ``ev``'s rules (of the given ``sizes``), sorted by
     (class, order). With wild jokers, sets holding a joker are classified one by one (see ``_wild_combos``).
 
     Kinds whose shapes cannot coincide go straight to their (cached) Play; the few that can (a suited
@@ -49,19 +48,19 @@ def all_combos(
     go through ``found``, which keeps the highest category for a set of cards, as classification does.
     """
     if ev.wild and hand & ev.joker_mask:
-        return _wild_combos(ev, hand, sizes, kinds)
+        return _wild_combos(ev, hand, sizes)
     if ev.valueless and hand & ev.joker_mask:
         # a valueless joker is only ever a single
-        alone = all_combos(ev, hand & ~ev.joker_mask, sizes, kinds) if hand & ~ev.joker_mask else []
-        if "single" in ev.enabled and (sizes is None or 1 in sizes) and (kinds is None or "single" in kinds):
+        alone = all_combos(ev, hand & ~ev.joker_mask, sizes) if hand & ~ev.joker_mask else []
+        if "single" in ev.enabled and (sizes is None or 1 in sizes):
             alone += [ev.make(1 << c, "single", ev.power[c], ev.rank_of[c]) for c in bits(hand & ev.joker_mask)]
         alone.sort(key=_sort_key)
         return alone
     cs = bits(hand)
     rank_of, suit_of, power = ev.rank_of, ev.suit_of, ev.power
+    # every kind of the sizes asked for, never fewer: a set of cards is cached as its final classification, which a
+    # listing of some kinds only would get wrong (a suited straight read as a plain one)
     en = ev.enabled if sizes is None else ev.kinds_of_sizes(sizes)
-    if kinds is not None:
-        en = en & kinds
     cat = ev.cat
     cache = ev.cache
     make = ev.make
@@ -261,14 +260,14 @@ def all_combos(
 
 
 def _wild_combos(
-    ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None, kinds: frozenset[str] | None
+    ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
 ) -> list[Play]:
     """Combinations of a hand holding wild jokers: those of its natural cards, then the sets that hold a joker,
     classified (the classifier tries the joker as itself and as what it may stand for). Of the natural cards
     beside the jokers, only sets that could make some kind of the size are looked at (:func:`_wild_partners`)."""
     jokers = hand & ev.joker_mask
     natural = hand & ~jokers
-    out = all_combos(ev, natural, sizes, kinds) if natural else []
+    out = all_combos(ev, natural, sizes) if natural else []
     want = sorted(ev.kinds_by_size if sizes is None else (n for n in sizes if n in ev.kinds_by_size))
     nat = bits(natural)
     jok = bits(jokers)
@@ -285,7 +284,7 @@ def _wild_combos(
                         continue
                     seen.add(m)
                     p = ev.classify(m)
-                    if p is not None and (kinds is None or p.kind in kinds):
+                    if p is not None:
                         out.append(p)
     out.sort(key=_sort_key)
     return out

@@ -144,8 +144,8 @@ def strongest_bombs(ev: Any, pool: int) -> list[Play]:
             continue
         k = _PER_RANK.get(kind)
         src = pool if k is None else _strongest_per_rank(ev, pool, k)
-        for b in all_combos(ev, src, frozenset(sizes), frozenset((kind,))):
-            if b.bomb:
+        for b in all_combos(ev, src, frozenset(sizes)):
+            if b.kind == kind and b.bomb:
                 slot = b.bomb >> 32  # the bomb rule and size
                 if slot not in best or b.bomb > best[slot].bomb:
                     best[slot] = b
