@@ -278,6 +278,7 @@ def test_local_processes_give_the_same_games_as_one_process():
 
 
 @pytest.mark.xdist_group("ray")  # one local Ray instance at a time
+@pytest.mark.slow
 def test_the_same_run_on_a_local_ray_instance():
     ray = pytest.importorskip("ray")
     lineup = "heuristic,greedy,random"

@@ -252,6 +252,7 @@ def test_the_field_is_every_reference_bot():
 
 
 @pytest.mark.xdist_group("ray")  # one local Ray instance at a time
+@pytest.mark.slow
 def test_the_ray_path_gives_the_same_board():
     ray = pytest.importorskip("ray")
     specs = [BotSpec.parse("heuristic")]

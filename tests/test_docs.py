@@ -93,6 +93,7 @@ PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 EXAMPLE_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]  # the lab log's pages are history
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", EXAMPLE_PAGES, ids=lambda p: p.name)
 def test_every_python_example_runs(page, tmp_path, monkeypatch):
     """Each page's ```python blocks run, in order, in one namespace (a later block may use an earlier one's

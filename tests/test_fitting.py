@@ -82,6 +82,7 @@ def test_the_fit_recovers_the_weights_that_made_the_choices():
     assert got.temperature > 0
 
 
+@pytest.mark.slow
 def test_fitted_weights_predict_the_search_better_than_the_heuristics_own():
     """The shipped fit for classic: fitted to search's choices, measured here on decisions of another seed."""
     rules = load_rules("classic")

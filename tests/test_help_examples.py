@@ -12,6 +12,7 @@ import time
 import urllib.request
 from importlib import resources
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -114,6 +115,7 @@ def run_serve(argv: list[str], cwd) -> None:
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow
 def test_every_help_example_runs(tmp_path, monkeypatch):
     examples = help_examples()
     for path in [("play",), ("replay",), ("simulate",), ("bots",), ("serve",), ("rules", "list"), ("rules", "show")]:
