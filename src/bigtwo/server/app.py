@@ -29,7 +29,8 @@ from bigtwo.server.context import ServerContext
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.messages import describe
 from bigtwo.server.middleware import BodyLimit, StrictJSONRoute
-from bigtwo.server.rooms import Rejected, Rooms
+from bigtwo.server.referee import Rejected
+from bigtwo.server.rooms import Rooms
 from bigtwo.server.routes import accounts, pages, ratings, records, rooms, table
 from bigtwo.server.settings import Settings
 

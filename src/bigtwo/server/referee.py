@@ -10,7 +10,7 @@ engine (to learn whether it is legal and its canonical spelling) and returned as
 writes it, then calls :meth:`Referee.confirm` (or :meth:`Referee.undo` when the write failed). A host's change
 is returned as a :class:`Change`: the writes it needs, and ``apply`` to call once they are committed.
 
-:class:`bigtwo.server.rooms.Room` is the asynchronous shell around it: the lock, the database journal, the
+:class:`bigtwo.server.room.Room` is the asynchronous shell around it: the lock, the database journal, the
 WebSockets, the bots' thinking and the timers' sleeping.
 """
 

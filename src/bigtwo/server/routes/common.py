@@ -13,7 +13,8 @@ from bigtwo.server import ratings
 from bigtwo.server.accounts import COOKIE, CSRF_HEADER, Session
 from bigtwo.server.context import ServerContext
 from bigtwo.server.messages import Problem, RoomOut
-from bigtwo.server.rooms import Rejected, Room
+from bigtwo.server.referee import Rejected
+from bigtwo.server.room import Room
 from bigtwo.server.settings import Settings
 
 RoomId = Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_-]+$")]

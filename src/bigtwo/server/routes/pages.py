@@ -15,8 +15,9 @@ from fastapi.staticfiles import StaticFiles
 
 from bigtwo.server import pages, ratings
 from bigtwo.server.context import Context
-from bigtwo.server.rooms import Rejected, available_bots
+from bigtwo.server.referee import Rejected
 from bigtwo.server.routes.ratings import account_player, bot_player, read_leaderboard, read_player
+from bigtwo.server.setup import available_bots
 
 STATIC = FilePath(__file__).parent.with_name("static")
 CSP = (

@@ -11,8 +11,9 @@ from bigtwo.server import ratings
 from bigtwo.server.context import Context, ServerContext
 from bigtwo.server.messages import Created, QuickMatch
 from bigtwo.server.middleware import StrictJSONRoute
-from bigtwo.server.rooms import Rejected, available_bots
+from bigtwo.server.referee import Rejected
 from bigtwo.server.routes.common import ERRORS, Family, PlayerName, client_address, must_sign_in, room_out
+from bigtwo.server.setup import available_bots
 
 router = APIRouter(route_class=StrictJSONRoute)
 

@@ -13,7 +13,8 @@ from bigtwo.server.context import Context, ServerContext
 from bigtwo.server.messages import RecordSummary
 from bigtwo.server.middleware import StrictJSONRoute
 from bigtwo.server.records import FORMATS, replay_steps
-from bigtwo.server.rooms import Rejected, Room
+from bigtwo.server.referee import Rejected
+from bigtwo.server.room import Room
 from bigtwo.server.routes.common import ERRORS, RoomId
 from bigtwo.words import direction_said
 

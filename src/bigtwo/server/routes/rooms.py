@@ -24,7 +24,7 @@ from bigtwo.server.messages import (
     Start,
 )
 from bigtwo.server.middleware import StrictJSONRoute
-from bigtwo.server.rooms import answer_of, available_bots, default_bot, phase_of
+from bigtwo.server.room import answer_of, phase_of
 from bigtwo.server.routes.common import (
     ERRORS,
     Bearer,
@@ -34,6 +34,7 @@ from bigtwo.server.routes.common import (
     signed_in_for_change,
     token_of,
 )
+from bigtwo.server.setup import available_bots, default_bot
 
 log = logging.getLogger("bigtwo.server")
 router = APIRouter(route_class=StrictJSONRoute)

@@ -12,7 +12,7 @@ from fastapi.responses import PlainTextResponse
 from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection
 from bigtwo.server.context import Context
 from bigtwo.server.messages import parse_client_message
-from bigtwo.server.rooms import Rejected
+from bigtwo.server.referee import Rejected
 from bigtwo.server.routes.common import client_address, origin_refused
 
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
