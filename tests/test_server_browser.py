@@ -404,7 +404,7 @@ def test_a_match_against_bots_from_the_lobby_to_the_rematch(browser, server, vie
     assert page.locator("#seat-0.turn .timer").count() == 1 and "Your turn" in page.inner_text("#prompt")
     assert page.title().startswith("▶ Your turn")
     # an illegal play is answered with the engine's reason in the players' words, and nothing moves
-    legal = {p.mask for p in legal_plays_from_observation(rules, g)}
+    legal = {p.mask for p in legal_plays_from_observation(rules, Observation.from_json(g, rules))}
     bad = next([a, b] for i, a in enumerate(g["hand"]) for b in g["hand"][i + 1 :] if to_mask([a, b]) not in legal)
     click_cards(page, bad)
     page.click("#play")
@@ -563,7 +563,7 @@ def test_hand_order_hint_explain_legal_plays_and_undo(browser, server, viewport)
     # the legal plays, each one a button that selects it
     page.click("#legal")
     page.wait_for_selector("#legal-list")
-    plays = legal_plays_from_observation(rules, page.evaluate(STATE)["match"])
+    plays = legal_plays_from_observation(rules, Observation.from_json(page.evaluate(STATE)["match"], rules))
     assert page.locator("#legal-list .legal-play").count() == len(plays)
     assert page.inner_text("#help .text") == f"{len(plays)} legal plays"
     page.locator("#legal-list .legal-play").last.click()

@@ -21,6 +21,7 @@ from bigtwo.bounds import legal_play_bound
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
 from bigtwo.match import derived_seed
+from bigtwo.observation import Phase
 from bigtwo.record import Record
 from bigtwo.server import advice, ratings, store
 from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, JobTimeout, lowest_play, rules_text
@@ -42,7 +43,7 @@ from bigtwo.server.messages import (
     Undo,
 )
 from bigtwo.server.records import room_record
-from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, Turn
+from bigtwo.server.referee import Break, Change, Move, Referee, Rejected, SeatKind, Turn
 from bigtwo.server.setup import check_bot, default_bot, person_name
 
 if TYPE_CHECKING:
@@ -84,8 +85,9 @@ def finish_write(ref: Referee) -> store.Write:
     return store.together([over, results])
 
 
-def phase_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> str:
-    return "exchange" if getattr(msg, "type", None) == "exchange" else "play"
+def phase_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> Phase:
+    """The phase a client's move is meant for (its message type): an exchange answer, or a play or a pass."""
+    return Phase.EXCHANGE if getattr(msg, "type", None) == "exchange" else Phase.PLAY
 
 
 def answer_of(msg: PlayCards | Pass | ExchangeAnswer | Any) -> Any:
@@ -377,7 +379,7 @@ class Room:
         """A person's standing orders to pass (see :meth:`Referee.set_orders`)."""
         async with self.lock:
             seat = self._ask(conn)
-            if self.seats[seat].kind != "person":
+            if self.seats[seat].kind != SeatKind.PERSON:
                 raise Rejected("only a person's seat takes standing orders", 403)
             self.ref.set_orders(seat, msg.auto, msg.trick)
             self._schedule()
@@ -415,7 +417,7 @@ class Room:
         self,
         token: str | None,
         answer: Any,
-        phase: str | None = None,
+        phase: Phase | None = None,
         seq: int | None = None,
         seat: int | None = None,
         conn: Connection | None = None,
@@ -662,7 +664,7 @@ class Room:
             async with self.lock:
                 if not self.ref.time_up(turn):
                     return
-                if self.ref.rated and not self.connected(turn.seat) and self.seats[turn.seat].kind == "person":
+                if self.ref.rated and not self.connected(turn.seat) and self.seats[turn.seat].kind == SeatKind.PERSON:
                     # away from a rated match: a bot plays the seat out, and the result is still theirs
                     await self._apply(self.ref.take_over(turn.seat, self.ref.bot))
                     return
@@ -737,9 +739,9 @@ class Room:
     async def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None) -> None:
         async with self.lock:
             self._check_open()
-            name = check_bot(bot, self.ref.bot, self.rules, self.ref.players) if kind == "bot" else None
+            name = check_bot(bot, self.ref.bot, self.rules, self.ref.players) if kind == SeatKind.BOT else None
             change = self.ref.change_seat(token, seat, kind, name, connected=self.connected(seat))
-            if kind == "bot" and self.status == "playing" and self.ref.would_be_bots_alone(seat=seat):
+            if kind == SeatKind.BOT and self.status == "playing" and self.ref.would_be_bots_alone(seat=seat):
                 self.manager.check_bot_tables(self)
             await self.manager.journal.write(store.together(change.writes))
             change.apply()

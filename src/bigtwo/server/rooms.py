@@ -27,7 +27,7 @@ from bigtwo.server import ratings, store
 from bigtwo.server.botpool import BotPool
 from bigtwo.server.connections import RateLimit
 from bigtwo.server.messages import CreateRoom, QuickMatch
-from bigtwo.server.referee import Rejected, Seat
+from bigtwo.server.referee import Rejected, Seat, SeatKind
 from bigtwo.server.room import Room, finish_write
 from bigtwo.server.settings import Settings
 from bigtwo.server.setup import (
@@ -237,7 +237,7 @@ class Rooms:
             return f"this table has {plural(here, 'connection')}, the most allowed: try again later"
         if self.sockets[address] >= s.sockets_per_address:
             return f"your address has {plural(self.sockets[address], 'connection')} open, the most allowed: close some"
-        free = sum(1 for seat in room.seats if seat.kind == "person" and not room.connected(seat.seat))
+        free = sum(1 for seat in room.seats if seat.kind == SeatKind.PERSON and not room.connected(seat.seat))
         seated = [c for c in room.conns if c.seat is not None]
         watching = here - len(seated)
         if watching >= s.spectators_per_room + free:
@@ -360,9 +360,9 @@ class Rooms:
             seat_token = secrets.token_urlsafe(24)
             host_seat = 0
             if account is not None:
-                host = Seat(0, "person", account[1], None, store.token_hash(seat_token), account[0])
+                host = Seat(0, SeatKind.PERSON, account[1], None, store.token_hash(seat_token), account[0])
             else:
-                host = Seat(0, "person", person_name(spec.host_name), None, store.token_hash(seat_token))
+                host = Seat(0, SeatKind.PERSON, person_name(spec.host_name), None, store.token_hash(seat_token))
         seat_list = table_seats(spec, players, rules, default, host)
         row = {
             "id": room_id,
@@ -426,7 +426,7 @@ class Rooms:
             "rounds": ref.rounds,
             "points": ref.points,
             "seed": self.new_seed(),
-            "status": "waiting" if any(s.kind == "open" for s in ref.seats) else "playing",
+            "status": "waiting" if any(s.kind == SeatKind.OPEN for s in ref.seats) else "playing",
             "public": int(ref.public),
             "host_token": ref.host_token,
             "move_seconds": ref.move_seconds,

@@ -22,7 +22,7 @@ from bigtwo.server import ratings
 from bigtwo.server.inputs import BadInput, check_house_rules, house_rules_toml
 from bigtwo.server.messages import MAX_POINTS, MAX_ROUNDS, CreateRoom, text_problem
 from bigtwo.server.names import bot_shaped, skeleton
-from bigtwo.server.referee import Rejected, Seat, bot_name
+from bigtwo.server.referee import Rejected, Seat, SeatKind, bot_name
 from bigtwo.server.settings import Settings
 from bigtwo.words import plural, spec_name
 
@@ -214,9 +214,9 @@ def table_seats(spec: CreateRoom, players: int, rules: Ruleset, default: str, ho
                 check_bot(sp.bot, default, rules, players)  # refused in words, as it always was
             s = host
         elif sp is not None and sp.kind == "bot":
-            s = Seat(i, "bot", "", check_bot(sp.bot, default, rules, players))
+            s = Seat(i, SeatKind.BOT, "", check_bot(sp.bot, default, rules, players))
             s.name = bot_name(s, [*seat_list, *([host] if host is not None else [])])
         else:
-            s = Seat(i, "open", "empty")
+            s = Seat(i, SeatKind.OPEN, "empty")
         seat_list.append(s)
     return seat_list
