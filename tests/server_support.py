@@ -134,7 +134,7 @@ class LiveServer:
 
     @property
     def rooms(self) -> Any:
-        return self.app.state.rooms
+        return self.app.state.context.rooms
 
     def __enter__(self) -> LiveServer:
         self.thread.start()

@@ -26,7 +26,8 @@ from bigtwo.record import read_record, replay
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server.db import actions, database_url, make_engine, metadata, migrate
 from bigtwo.server.messages import parse_client_message
-from bigtwo.server.rooms import Rejected, answer_of, phase_of
+from bigtwo.server.referee import Rejected
+from bigtwo.server.room import answer_of, phase_of
 from bigtwo.server.store import ActionRow
 from bigtwo.words import Wording
 from tests.server_support import (

@@ -31,8 +31,8 @@ from bigtwo.server.botpool import BOTS_ALONE, BotPool, JobTimeout
 from bigtwo.server.connections import Connection
 from bigtwo.server.names import skeleton
 from bigtwo.server.referee import Rejected
-from bigtwo.server.rooms import check_hand_size, check_table_plays
 from bigtwo.server.settings import Settings
+from bigtwo.server.setup import check_hand_size, check_table_plays
 from tests.server_support import (
     LiveServer,
     ServerProcess,

@@ -262,7 +262,7 @@ def test_a_rated_match_moves_exactly_the_seated_players_once(database):
         # the room's results are stored once: storing them again is refused by their key
         room = live.rooms.rooms.get(rid) or live.rooms.finished[rid]
         engine = create_engine(database_url(database))
-        from bigtwo.server.rooms import results_entries
+        from bigtwo.server.room import results_entries
 
         with engine.begin() as conn:
             again = ratings.record_match(

@@ -20,8 +20,9 @@ from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.inputs import BadInput, house_rules_toml, strict_json
 from bigtwo.server.messages import CreateRoom
 from bigtwo.server.referee import Referee, Rejected
-from bigtwo.server.rooms import Rooms, build_rules
+from bigtwo.server.rooms import Rooms
 from bigtwo.server.settings import Settings
+from bigtwo.server.setup import build_rules
 from tests.rulesets import PROCEDURES
 from tests.server_support import rules_of
 

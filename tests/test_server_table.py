@@ -789,7 +789,7 @@ def test_a_deadline_is_slept_to_even_when_the_event_loop_wakes_early(tmp_path):
     """The move timer acts only once the room's clock has reached its deadline; an event loop that wakes a timer
     early by that clock (uvloop counts milliseconds) must not make it give up. Here the room's clock runs 1% slow,
     so every sleep ends a little early by it: the room sleeps the rest until the deadline is reached."""
-    from bigtwo.server.rooms import Room
+    from bigtwo.server.room import Room
 
     start = time.monotonic()
 

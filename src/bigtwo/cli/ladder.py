@@ -67,7 +67,7 @@ def arena_matches(path: Path) -> tuple[str, list[tuple[str, list[Any]]]]:
     from bigtwo.arena.results import ArenaResult
     from bigtwo.rules.ruleset import list_presets, load_rules
     from bigtwo.server.ratings import Entry, family_of
-    from bigtwo.server.rooms import available_bots
+    from bigtwo.server.setup import available_bots
 
     try:
         result = ArenaResult.load(path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtwo.actions import Action, Answer, action_text
+from bigtwo.actions import Action, Answer, DecisionKind, action_text
 from bigtwo.bots import BOTS, make
 from bigtwo.cards import CardSet, to_mask, token
 from bigtwo.combos.play import Play
@@ -47,10 +47,15 @@ def describe(rules: Ruleset, obs: Observation, action: Action | CardSet, words: 
         if action.kind == "single":
             return shown
         return f"{shown} ({words.render(ev.describe(action), opens=False)})"
-    if isinstance(action, Answer) and action.kind == "trade" and action.word == "offer" and action.to is not None:
+    if (
+        isinstance(action, Answer)
+        and action.kind == DecisionKind.TRADE
+        and action.word == "offer"
+        and action.to is not None
+    ):
         give, want = _faces(ev, action.mask), _faces(ev, action.want)
         return f"offer {give} for {want} to {words.object(action.to)}"
-    if isinstance(action, Answer) and action.kind == "ask":
+    if isinstance(action, Answer) and action.kind == DecisionKind.ASK:
         return question_words(action.word, words)
     mask = action.mask if isinstance(action, CardSet | Answer) else 0
     if mask:
@@ -64,9 +69,12 @@ def _answer(rules: Ruleset, obs: Observation, action: Action, words: Wording) ->
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
     if isinstance(action, Play):
         return {"action": "pass" if action.is_pass else "play", "cards": _tokens(ev, action.mask)}
-    if action.kind in ("give", "surrender", "bid") and (action.mask or action.kind == "give"):
+    if action.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER, DecisionKind.BID) and (
+        action.mask or action.kind == DecisionKind.GIVE
+    ):
         return {"action": "cards", "cards": _tokens(ev, action.mask)}
-    if action.kind in ("trade", "request") and action.mask:  # cards of another seat named: the answer as text
+    if action.kind in (DecisionKind.TRADE, DecisionKind.REQUEST) and action.mask:
+        # cards of another seat named: the answer as text
         return {"action": "answer", "answer": action_text(action), "cards": []}
     return {"action": "answer", "answer": action.word or "decline", "cards": []}
 
@@ -139,22 +147,26 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
     if d is not None:
         if d.answered_by_options:
             words_ = list(d.options)
-        elif d.kind in ("trade", "request"):
+        elif d.kind in (DecisionKind.TRADE, DecisionKind.REQUEST):
             # offers and requests name cards of other seats: far too many to list (an offer of 3 cards for 3:
             # millions), so only the words are
             words_ = list(d.options)
             plays = [{"action": "answer", "answer": w, "cards": [], "text": w} for w in words_]
-            what = "offers" if d.kind == "trade" else "requests"
+            what = "offers" if d.kind == DecisionKind.TRADE else "requests"
             text = f"{plural(len(plays), 'answer')}, and {what} of cards (not listed): {words.render(d.reason)}"
             return {"kind": "legal", "ok": True, "text": text, "plays": plays, "count": len(plays)}
-        elif d.kind == "bid":
+        elif d.kind == DecisionKind.BID:
             words_ = [action_text(a) for a in new_kind_answers(rules, obs)]  # pass, and each card that may bid
-        elif d.kind in ("give", "surrender"):
+        elif d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
             text = f"Select {plural(d.count, 'card')} from your hand to answer: {words.render(d.reason)}"
             return {"kind": "legal", "ok": True, "text": text, "plays": [], "count": 0}
         else:
             words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]
-        said = (lambda w: question_words(w, words)) if d.kind == "ask" else (lambda w: words.render(w, opens=False))
+        said = (
+            (lambda w: question_words(w, words))
+            if d.kind == DecisionKind.ASK
+            else (lambda w: words.render(w, opens=False))
+        )
         plays = [{"action": "answer", "answer": w, "cards": [], "text": said(w)} for w in words_]
         return {"kind": "legal", "ok": True, "text": plural(len(plays), "answer"), "plays": plays, "count": len(plays)}
     options = distinct_plays(legal_plays_from_observation(rules, obs))

@@ -10,7 +10,7 @@ engine (to learn whether it is legal and its canonical spelling) and returned as
 writes it, then calls :meth:`Referee.confirm` (or :meth:`Referee.undo` when the write failed). A host's change
 is returned as a :class:`Change`: the writes it needs, and ``apply`` to call once they are committed.
 
-:class:`bigtwo.server.rooms.Room` is the asynchronous shell around it: the lock, the database journal, the
+:class:`bigtwo.server.room.Room` is the asynchronous shell around it: the lock, the database journal, the
 WebSockets, the bots' thinking and the timers' sleeping.
 """
 
@@ -23,12 +23,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, Literal
 
 from bigtwo.actions import action_text
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.legal import fewest_to_beat
 from bigtwo.match import Match
+from bigtwo.observation import Phase
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server import store
 from bigtwo.server.names import bot_shaped, skeleton
@@ -50,10 +52,19 @@ class Rejected(Exception):
         self.status = status
 
 
+class SeatKind(StrEnum):
+    """Who holds a seat: nobody yet (``open``), a ``person`` (a guest or an account), or a ``bot``. Members equal
+    their words, as the database and the views write them."""
+
+    OPEN = "open"
+    PERSON = "person"
+    BOT = "bot"
+
+
 @dataclass
 class Seat:
     seat: int
-    kind: str  # open, person, bot
+    kind: SeatKind
     name: str
     bot: str | None = None
     token: str | None = None  # sha256 of the secret
@@ -73,9 +84,10 @@ class Seat:
     @property
     def player(self) -> str:
         """Who the seat is for ratings and player pages: ``account:<id>``, ``bot:<name>`` or ``guest``."""
-        if self.account is not None and self.kind in ("person", "bot"):  # a bot playing out an account's seat
+        # a bot playing out an account's seat is still the account's
+        if self.account is not None and self.kind in (SeatKind.PERSON, SeatKind.BOT):
             return f"account:{self.account}"
-        if self.kind == "bot":
+        if self.kind == SeatKind.BOT:
             return f"bot:{self.bot or 'greedy'}"
         return "guest"
 
@@ -93,7 +105,7 @@ def bot_name(seat: Seat, others: Sequence[Seat] = ()) -> str:
     """A bot's name at the table: the tables' name for its seat (or the first of them no other seat is called by),
     with its kind (``Chloe (learned)``), so that the players read names, as everywhere else, and still see
     which bot it is."""
-    used = {called(s.name) for s in others if s.seat != seat.seat and s.kind != "open"}
+    used = {called(s.name) for s in others if s.seat != seat.seat and s.kind != SeatKind.OPEN}
     names = [TABLE_NAMES[seat.seat % len(TABLE_NAMES)], *TABLE_NAMES]
     name = next((n for n in names if n.casefold() not in used), f"Bot {seat.seat}")
     return f"{name} ({seat.bot or 'greedy'})"
@@ -127,7 +139,7 @@ class Move:
     seat: int
     answer: str
     by: str
-    phase: str
+    phase: Phase
     round_before: int
 
     def row(self, room_id: str) -> store.ActionRow:
@@ -177,7 +189,7 @@ class Referee:
         self.finished_at: datetime | None = row.get("finished_at")
         self.rated = bool(row.get("rated") or 0)  # results move ratings (bigtwo.server.ratings)
         self.seats = [
-            Seat(r["seat"], r["kind"], r["name"], r["bot"], r["token"], r.get("account_id"))
+            Seat(r["seat"], SeatKind(r["kind"]), r["name"], r["bot"], r["token"], r.get("account_id"))
             for r in sorted(seat_rows, key=lambda r: r["seat"])
         ]
         self.match = self.new_match()
@@ -210,7 +222,7 @@ class Referee:
 
     @property
     def people(self) -> set[int]:
-        return {s.seat for s in self.seats if s.kind == "person"}
+        return {s.seat for s in self.seats if s.kind == SeatKind.PERSON}
 
     def people_here(self, seats: Sequence[Seat] | None = None) -> set[int]:
         """The people's seats someone is actually at: a live connection (:attr:`present`), or a signed-in person
@@ -220,7 +232,7 @@ class Referee:
         return {
             s.seat
             for s in (self.seats if seats is None else seats)
-            if s.kind == "person"
+            if s.kind == SeatKind.PERSON
             and (
                 s.seat in self.present
                 or (s.account is not None and now - self.seated_at.get(s.seat, -SEATING_GRACE) < SEATING_GRACE)
@@ -348,7 +360,8 @@ class Referee:
         other on the way to a slow client) still learns that the timer, or a standing order, moved for someone."""
         out = []
         for a in self.actions[-count:]:
-            kind = "exchange" if a["phase"] in ("exchange", "deal") else "pass" if a["answer"] == "pass" else "play"
+            deciding = a["phase"] in (Phase.EXCHANGE, Phase.DEAL)
+            kind = "exchange" if deciding else "pass" if a["answer"] == "pass" else "play"
             out.append({"seq": a["seq"], "seat": a["seat"], "by": a["by"], "action": kind})
         return out
 
@@ -396,7 +409,7 @@ class Referee:
 
     def _note_trick(self) -> None:
         """After an action: remember where the trick in progress began (a new game starts a new list)."""
-        g = self.match.game if self.match.phase in ("play", "over") else None
+        g = self.match.game if self.match.phase in (Phase.PLAY, Phase.OVER) else None
         if g is None:
             return
         if g is not self._tricks_of:
@@ -408,7 +421,7 @@ class Referee:
     def _trick_key(self) -> tuple[int, int, int] | None:
         """The trick in progress (round, shoot-out, where it began), or None when there is none to beat."""
         m = self.match
-        if m.phase != "play" or m.pending is not None:
+        if m.phase != Phase.PLAY or m.pending is not None:
             return None
         g = m.game
         if g is None or g.is_over or g.trick is None:
@@ -425,7 +438,7 @@ class Referee:
         seat = self.match.to_move
         if seat is None:
             return None
-        if self.seats[seat].kind == "bot":
+        if self.seats[seat].kind == SeatKind.BOT:
             delay = self.bot_delay if self.people_here() else max(self.bot_delay, self.min_bot_delay_alone)
             self.turn = Turn("bot", seat, self.seq, self.clock() + delay)
         elif self.abandoned_move_seconds is not None:  # nobody came back: the table plays itself out
@@ -503,7 +516,7 @@ class Referee:
         seat: int | None = None,
         by: str = "player",
         seq: int | None = None,
-        phase: str | None = None,
+        phase: Phase | None = None,
     ) -> Move:
         """Apply a move to the match if the mover may make it and the engine accepts it; raises :class:`Rejected`.
 
@@ -523,15 +536,15 @@ class Referee:
             seat = mine
         elif seat is None or not 0 <= seat < self.players:
             raise Rejected("no seat named for this move", 400)
-        elif by == "bot" and self.seats[seat].kind != "bot":
+        elif by == "bot" and self.seats[seat].kind != SeatKind.BOT:
             raise Rejected(f"{self.seats[seat].name}'s seat is no longer a bot's", 409)
-        elif by in ("timeout", "auto") and self.seats[seat].kind == "bot":
+        elif by in ("timeout", "auto") and self.seats[seat].kind == SeatKind.BOT:
             raise Rejected(f"{self.seats[seat].name} is a bot: the {by} move is for people", 409)
         m = self.match
         try:
             self._check_turn(seat, seq)
             deciding = m.pending is not None  # a decision (at the deal or in an exchange), not a play
-            if phase is not None and (phase == "play") == deciding:
+            if phase is not None and (phase == Phase.PLAY) == deciding:
                 wanted = "an answer to the decision" if deciding else "a play or a pass"
                 raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
             phase, before = m.phase, m.round_index
@@ -592,7 +605,7 @@ class Referee:
             return "only a game being played can take back a turn"
         if self.brk is not None:
             return "the round is over: a finished round stands"
-        if any(s.kind != "bot" for s in self.seats if s.seat != seat):
+        if any(s.kind != SeatKind.BOT for s in self.seats if s.seat != seat):
             return "a turn can be taken back only at a table where every other seat is a bot's"
         if self.undo_point(seat) is None:
             return "you have not played in this round yet: there is nothing to take back"
@@ -601,7 +614,7 @@ class Referee:
     def undo_point(self, seat: int) -> int | None:
         """The move (its seq) where ``seat``'s last turn of this round's play began, or None."""
         for a in reversed(self.actions[self.round_start :]):
-            if a["phase"] != "play":
+            if a["phase"] != Phase.PLAY:
                 return None
             if a["seat"] == seat:
                 return int(a["seq"])
@@ -628,7 +641,7 @@ class Referee:
         """A person asks for a rematch; True when every connected person has (the room then opens it)."""
         if self.status != "over":
             raise Rejected("a rematch can be asked for once the match is over", 409)
-        if self.seats[seat].kind != "person":
+        if self.seats[seat].kind != SeatKind.PERSON:
             raise Rejected("only a person at the table can ask for a rematch", 403)
         self.rematch_votes.add(seat)
         wanted = self.people & connected
@@ -666,19 +679,21 @@ class Referee:
         self.check_host(token)
         if self.status != "waiting":
             raise Rejected(f"the game has already started (it is {self.status})", 409)
-        empty = [s.seat for s in self.seats if s.kind == "open"]
+        empty = [s.seat for s in self.seats if s.kind == SeatKind.OPEN]
         if empty and not fill_with_bots:
             if len(empty) == 1:
                 said = f"seat {empty[0]} is empty: invite a friend, give it to a bot"
             else:
                 said = f"seats {', '.join(map(str, empty))} are empty: invite friends, give them to bots"
             raise Rejected(f"{said}, or fill with bots", 409)
-        filled = [Seat(i, "bot", "", self.bot) for i in empty]
-        named = [s for s in self.seats if s.kind != "open"]
+        filled = [Seat(i, SeatKind.BOT, "", self.bot) for i in empty]
+        named = [s for s in self.seats if s.kind != SeatKind.OPEN]
         for s in filled:
             s.name = bot_name(s, named)
             named.append(s)
-        writes = [store.update_seat(self.id, s.seat, kind="bot", bot=s.bot, name=s.name, token=None) for s in filled]
+        writes = [
+            store.update_seat(self.id, s.seat, kind=SeatKind.BOT, bot=s.bot, name=s.name, token=None) for s in filled
+        ]
         writes.append(store.update_room(self.id, status="playing"))
 
         def apply() -> None:
@@ -734,7 +749,7 @@ class Referee:
         if seat is None or not 0 <= seat < self.players:
             return f"seat {seat}"
         s = self.seats[seat]
-        return f"seat {seat}" if s.kind == "open" else f"{s.name}'s seat"
+        return f"seat {seat}" if s.kind == SeatKind.OPEN else f"{s.name}'s seat"
 
     def change_seat(self, token: str | None, seat: int, kind: str, bot: str | None, connected: bool) -> Change:
         """The host gives a seat to a bot (``bot``: its checked name) or opens it; a connected person keeps it."""
@@ -753,10 +768,10 @@ class Referee:
                 "played out by a bot, and the result is still theirs)",
                 409,
             )
-        if s.kind == "person" and connected:
+        if s.kind == SeatKind.PERSON and connected:
             raise Rejected(f"{s.name} is connected: only a disconnected player can be replaced", 409)
-        new = Seat(seat, "bot", "", bot) if kind == "bot" else Seat(seat, "open", "empty")
-        if kind == "bot":
+        new = Seat(seat, SeatKind.BOT, "", bot) if kind == SeatKind.BOT else Seat(seat, SeatKind.OPEN, "empty")
+        if kind == SeatKind.BOT:
             new.name = bot_name(new, self.seats)
 
         def apply() -> None:
@@ -775,14 +790,16 @@ class Referee:
         """A person's time ran out while they were away from a rated match: ``bot`` plays their seat out for them
         (the seat keeps their account, so the result moves their rating: leaving cannot escape it)."""
         s = self.seats[seat]
-        new = Seat(seat, "bot", "", bot, None, s.account)
+        new = Seat(seat, SeatKind.BOT, "", bot, None, s.account)
         new.name = bot_name(new, self.seats)
 
         def apply() -> None:
             self.seats[seat] = new
             self.plan()
 
-        write = store.update_seat(self.id, seat, kind="bot", bot=bot, name=new.name, token=None, account_id=s.account)
+        write = store.update_seat(
+            self.id, seat, kind=SeatKind.BOT, bot=bot, name=new.name, token=None, account_id=s.account
+        )
         return Change([write], apply)
 
     def join(self, name: str, seat: int | None, account: int | None = None) -> Change:
@@ -795,7 +812,7 @@ class Referee:
         mine = [s.seat for s in self.seats if account is not None and s.account == account]
         if mine:
             raise Rejected(f"you already have a seat at this table, as {self.seats[mine[0]].name}", 409)
-        open_seats = [s.seat for s in self.seats if s.kind == "open"]
+        open_seats = [s.seat for s in self.seats if s.kind == SeatKind.OPEN]
         if seat is None:
             if not open_seats:
                 raise Rejected("the table is full: you can watch", 409)
@@ -808,12 +825,12 @@ class Referee:
                 f"{', '.join(map(str, open_seats)) or 'none'}",
                 409,
             )
-        same = [s for s in self.seats if s.kind != "open" and called(s.name) == called(name)]
+        same = [s for s in self.seats if s.kind != SeatKind.OPEN and called(s.name) == called(name)]
         if same:
             fix = "choose another name" if account is None else "a signed-in player plays under their username"
             raise Rejected(f"{same[0].name} is already at this table: {fix}", 409)
         token = secrets.token_urlsafe(24)
-        new = Seat(seat, "person", name, None, store.token_hash(token), account)
+        new = Seat(seat, SeatKind.PERSON, name, None, store.token_hash(token), account)
         taken = seat
 
         def apply() -> None:
@@ -822,6 +839,6 @@ class Referee:
             self.plan()
 
         write = store.update_seat(
-            self.id, seat, kind="person", name=name, bot=None, token=new.token, account_id=account
+            self.id, seat, kind=SeatKind.PERSON, name=name, bot=None, token=new.token, account_id=account
         )
         return Change([write], apply, (seat, token))

@@ -10,7 +10,7 @@ header a byte at a time) open for ever, so a thousand idle connections stop ever
   ``trusted_proxies`` is not counted: it speaks for many people), and the server ``max_connections``; a
   connection past either is answered at once and closed;
 - an idle kept-alive connection is closed after ``keep_alive_seconds``; a body that does not arrive within
-  ``body_timeout_seconds`` is answered 408 (:class:`bigtwo.server.app.BodyLimit`);
+  ``body_timeout_seconds`` is answered 408 (:class:`bigtwo.server.middleware.BodyLimit`);
 - a WebSocket is pinged every ``ws_ping_seconds`` and closed when the pong does not come as long again, and
   never compressed (permessage-deflate would let a spectator make the server compress every view for it).
 """

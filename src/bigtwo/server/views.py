@@ -23,16 +23,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bigtwo.actions import DecisionKind
 from bigtwo.cards import SUIT_CHARS, SUIT_SYMBOLS, token
 from bigtwo.exchange import legal_exchange_choices
 from bigtwo.legal import pass_is_legal
 from bigtwo.match import Match, RoundRecord
+from bigtwo.observation import Phase
 from bigtwo.words import Wording
 
 # decisions whose answers are words the table lists (cards are picked from the hand instead)
-WORD_ANSWERS = ("ask", "demand", "surrender", "reply", "grant")
+WORD_ANSWERS = (DecisionKind.ASK, DecisionKind.DEMAND, DecisionKind.SURRENDER, DecisionKind.REPLY, DecisionKind.GRANT)
 # decisions answered with cards picked from the hand (or typed, for an offer) or one of their options' words
-CARD_OR_WORD = ("bid", "request", "trade")
+CARD_OR_WORD = (DecisionKind.BID, DecisionKind.REQUEST, DecisionKind.TRADE)
 
 
 def round_entry(rec: RoundRecord, players: int) -> dict[str, Any]:
@@ -106,7 +108,7 @@ def match_view(
     view = _extras(match, obs.to_json(), words or Wording(seat), tricks, done)
     d = obs.decision
     if match.to_move == seat:
-        if d is None and obs.phase == "play":
+        if d is None and obs.phase == Phase.PLAY:
             view["can_pass"] = pass_is_legal(match.rules, obs)
         elif d is not None and (d.answered_by_options or d.kind in CARD_OR_WORD):
             # the deal's choices, a face-down hand's; beside cards, a bid's, a request's, a trade's words (the
@@ -117,7 +119,7 @@ def match_view(
     if view["answers"] is not None and d is not None:
         # each answer as the table words it (a question as asked), beside the answer itself that is sent back
         w = words or Wording(seat)
-        said = (lambda a: question_words(a, w)) if d.kind == "ask" else (lambda a: w.render(a, opens=False))
+        said = (lambda a: question_words(a, w)) if d.kind == DecisionKind.ASK else (lambda a: w.render(a, opens=False))
         view["answers_said"] = [said(a) for a in view["answers"]]
     return view
 
