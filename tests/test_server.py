@@ -670,6 +670,7 @@ def restart_resumes(database: str) -> None:
         assert again.seq == before[0]["seq"] + 5
 
 
+@pytest.mark.slow
 def test_a_restarted_server_resumes_every_game_where_it_stood(tmp_path):
     restart_resumes(str(tmp_path / "games.sqlite3"))
 

@@ -279,6 +279,7 @@ def test_a_rated_match_moves_exactly_the_seated_players_once(database):
     assert places[0] == 1 and all(r["mu_after"] is not None for r in results)
 
 
+@pytest.mark.slow
 def test_a_match_ended_before_a_restart_is_rated_once_after_it(tmp_path):
     """The last move was stored but not the end (a crash between the two commits): the restart rates it once."""
     database = str(tmp_path / "db.sqlite3")
@@ -299,6 +300,7 @@ def test_a_match_ended_before_a_restart_is_rated_once_after_it(tmp_path):
         assert conn.execute("SELECT count(*) FROM match_results").fetchone()[0] == 4
 
 
+@pytest.mark.slow
 def test_killing_the_server_mid_match_rates_the_match_once(database):
     port = free_port()
     server = ServerProcess(database, port, env={"BIGTWO_ARGON2_MEMORY_KIB": "8192"}).start()

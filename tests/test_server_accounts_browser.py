@@ -14,6 +14,8 @@ import pytest
 from tests.server_support import ARTIFACTS, ROOT, LiveServer, rules_of
 from tests.test_server_browser import DESKTOP, PHONE, browser, take_turn, watch_errors
 
+pytestmark = pytest.mark.slow  # a real browser: the suite's slowest tests
+
 __all__ = ["browser"]  # the module's browser fixture, shared
 
 

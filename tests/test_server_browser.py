@@ -53,6 +53,8 @@ from tests.server_support import (
     secrets_by_seq,
 )
 
+pytestmark = pytest.mark.slow  # a real browser: the suite's slowest tests
+
 BOT_NAMES = "|".join(TABLE_NAMES)  # a bot's name at a table, as a regular expression's alternatives
 
 playwright = pytest.importorskip("playwright.sync_api")

@@ -7,6 +7,7 @@ import json
 import sqlite3
 
 import httpx
+import pytest
 import websockets
 
 from bigtwo import Match
@@ -42,6 +43,7 @@ def stored(database: str) -> list[tuple[int, int, str]]:
         return conn.execute("SELECT seq, seat, answer FROM actions ORDER BY seq").fetchall()
 
 
+@pytest.mark.slow
 def test_killing_the_server_mid_game_loses_no_action(tmp_path):
     database = str(tmp_path / "games.sqlite3")
     port = free_port()
