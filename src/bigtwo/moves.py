@@ -259,9 +259,7 @@ def all_combos(
     return out
 
 
-def _wild_combos(
-    ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None
-) -> list[Play]:
+def _wild_combos(ev: Evaluator, hand: int, sizes: frozenset[int] | set[int] | None) -> list[Play]:
     """Combinations of a hand holding wild jokers: those of its natural cards, then the sets that hold a joker,
     classified (the classifier tries the joker as itself and as what it may stand for). Of the natural cards
     beside the jokers, only sets that could make some kind of the size are looked at (:func:`_wild_partners`)."""
