@@ -30,11 +30,12 @@ from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_de
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Observation, Phase
 from bigtwo.rules.choices import FourTwos
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
 from bigtwo.words import plural
 
-AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
+AUTO_PASS = Play(0, Kind.PASS)  # a pass the automatic turn skip made; equal to Play.PASS
 MAX_REDEALS = 100  # deals thrown in by a rule (all four 2s) before a round gives up
 MAX_REDEAL_REQUESTS = 20  # new deals players may ask for in one round, so every round ends
 
@@ -530,7 +531,7 @@ class Game:
         if not self.rules.three_threes_force_twos or self._top is None:
             return False
         top = self._top
-        if top.kind != "triple" or top.value != THREE or self._trick_open != len(self._history) - 1:
+        if top.kind != Kind.TRIPLE or top.value != THREE or self._trick_open != len(self._history) - 1:
             return False
         return self._next_active(self._top_seat) == self.to_move
 

@@ -32,6 +32,7 @@ from bigtwo.match import Match
 from bigtwo.observation import Observation, Phase
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.choices import ExchangeMode
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.words import table_names
 
@@ -420,7 +421,7 @@ class TableSession:
             return False, words.render(reason)
         p = g.ev.classify(mask) if not mask & ~g.hand(self.seat).mask else g.ev.classify(_own(g, mask, self.seat))
         what = faces(g.ev.sort_cards(mask), words.ascii)
-        if p is not None and p.kind != "single":
+        if p is not None and p.kind != Kind.SINGLE:
             what = f"{what} ({words.render(g.ev.describe(p, detail=True), opens=False)})"
         if g.trick is not None:
             top = faces(g.ev.sort_cards(g.trick.mask), words.ascii)
@@ -575,7 +576,7 @@ class TableSession:
                 self.log.append(f"[dim]{w.subject(s, 'passes')}{extra}[/dim]")
             else:
                 line = f"{w.subject(s, 'plays')} {self.cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
-                line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != "single" else ""
+                line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != Kind.SINGLE else ""
                 if note == "called":
                     line += " [b]last card![/b]"
                 if s in out and last_play[s] == i:
@@ -645,7 +646,7 @@ def _describe(session: TableSession, choice: Any) -> str:
         if choice.is_pass:
             return "pass"
         shown = faces(ev.sort_cards(choice.mask), w.ascii)
-        return f"{shown} ({w.render(ev.describe(choice), opens=False)})" if choice.kind != "single" else shown
+        return f"{shown} ({w.render(ev.describe(choice), opens=False)})" if choice.kind != Kind.SINGLE else shown
     if isinstance(choice, CardSet):
         return faces(ev.sort_cards(choice.mask), w.ascii) if choice else "decline"
     return w.render(choice, opens=False) if str(choice) else "decline"

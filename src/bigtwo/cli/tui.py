@@ -31,6 +31,7 @@ from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.observation import Phase
 from bigtwo.record.build import ordinal
+from bigtwo.rules.kinds import Kind
 
 KEYS_HELP = """\
 [b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
@@ -679,7 +680,9 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
         t.append_text(styles.text(g.ev.sort_cards(g.trick.mask)))
         lines.append(t)
         what = (
-            "a single" if g.trick.kind == "single" else s.words.render(g.ev.describe(g.trick, detail=True), opens=False)
+            "a single"
+            if g.trick.kind == Kind.SINGLE
+            else s.words.render(g.ev.describe(g.trick, detail=True), opens=False)
         )
         lines.append(Text(f"{what}, by {s.name(g.trick_seat or 0)}", style="dim"))
     else:

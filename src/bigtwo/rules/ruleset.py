@@ -60,7 +60,7 @@ from bigtwo.rules.choices import (
     StraightOrder,
     TrickEnd,
 )
-from bigtwo.rules.kinds import KINDS
+from bigtwo.rules.kinds import KINDS, Kind
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 if TYPE_CHECKING:
@@ -182,7 +182,16 @@ class Ruleset(BaseModel):
 
     # --- combinations --------------------------------------------------------------------------------
     combinations: tuple[str, ...] = _f(
-        ("single", "pair", "triple", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush"),
+        (
+            Kind.SINGLE,
+            Kind.PAIR,
+            Kind.TRIPLE,
+            Kind.STRAIGHT,
+            Kind.FLUSH,
+            Kind.FULL_HOUSE,
+            Kind.FOUR_OF_A_KIND,
+            Kind.STRAIGHT_FLUSH,
+        ),
         "combinations",
         "Enabled kinds, from lowest to highest where kinds of the same size compete",
     )
@@ -515,14 +524,14 @@ class Ruleset(BaseModel):
                 f"and max_players={self.max_players}"
             )
         table = STRAIGHT_TABLES[self.straight_table]
-        uses_straights = {"straight", "straight_flush"} & set(self.combinations)
+        uses_straights = {Kind.STRAIGHT, Kind.STRAIGHT_FLUSH} & set(self.combinations)
         too_long = [n for n in self.straight_lengths if n > table.max_length()]
         if uses_straights and too_long:
             raise ValueError(
                 f"straight_lengths {too_long} are longer than the {self.straight_table!r} table allows "
                 f"({table.max_length()} ranks)"
             )
-        if "royal_flush" in self.combinations and 5 not in self.straight_lengths:
+        if Kind.ROYAL_FLUSH in self.combinations and 5 not in self.straight_lengths:
             raise ValueError("royal_flush needs five-card straights (straight_lengths must include 5)")
         for bomb in self.bombs:
             if bomb.kind not in self.combinations:
@@ -677,15 +686,15 @@ class Ruleset(BaseModel):
         return self.jokers > 0 and self.joker_mode == JokerMode.VALUELESS
 
     @property
-    def kinds_not_played(self) -> dict[str, str]:
+    def kinds_not_played(self) -> dict[Kind, str]:
         """Listed kinds the pack cannot make, with why: they drop out by themselves (004: "Jokers may be kept
         or removed" is one setting, ``jokers = 0``)."""
-        out: dict[str, str] = {}
-        if "joker_pair" in self.combinations:
+        out: dict[Kind, str] = {}
+        if Kind.JOKER_PAIR in self.combinations:
             if self.jokers * self.decks < 2:
-                out["joker_pair"] = "the pack has no pair of jokers"
+                out[Kind.JOKER_PAIR] = "the pack has no pair of jokers"
             elif self.joker_mode == JokerMode.VALUELESS:
-                out["joker_pair"] = "valueless jokers are played alone"
+                out[Kind.JOKER_PAIR] = "valueless jokers are played alone"
         return out
 
     @property
@@ -722,11 +731,11 @@ class Ruleset(BaseModel):
             ("joker_mode", "high_joker"): (self.jokers > 0, "jokers"),
             ("redeal_points",): ("low-points" in self.redeal_requests, 'redeal_requests with "low-points"'),
             ("pair_straight_min", "pair_straight_max"): (
-                "pair_straight" in self.combinations,
+                Kind.PAIR_STRAIGHT in self.combinations,
                 'combinations with "pair_straight"',
             ),
             ("triple_straight_min", "triple_straight_max"): (
-                "triple_straight" in self.combinations,
+                Kind.TRIPLE_STRAIGHT in self.combinations,
                 'combinations with "triple_straight"',
             ),
             ("straight_lengths_five_plus",): (self.max_players >= 5, "max_players of 5 or more"),
