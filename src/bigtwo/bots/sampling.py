@@ -34,7 +34,7 @@ from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation
+from bigtwo.observation import HistoryEntry, Note, Observation
 from bigtwo.positions import position_from_observation
 from bigtwo.rules.choices import LastPlayForbidden, Leftover
 from bigtwo.rules.ruleset import Ruleset
@@ -298,7 +298,7 @@ class PlayModel:
         clock = time.perf_counter
         for e in history:
             s = e.seat
-            if s != self.seat and e.note != "auto":
+            if s != self.seat and e.note != Note.AUTO:
                 legal = game.legal_plays()
                 if len(legal) > 1:
                     if deadline is not None and clock() >= deadline:

@@ -29,7 +29,7 @@ from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exch
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
-from bigtwo.observation import Observation, Phase
+from bigtwo.observation import Note, Observation, Phase
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.kinds import Kind
@@ -570,14 +570,14 @@ class TableSession:
         w = self.words
         for i, ((s, p), note) in enumerate(zip(hist[start:], notes[start:], strict=True), start):
             if p.is_pass:
-                extra = " (automatic skip)" if note == "auto" else ""
-                if note == "drew":
+                extra = " (automatic skip)" if note == Note.AUTO else ""
+                if note == Note.DREW:
                     extra = f" and {'draw' if s == self.seat else 'draws'} a card"
                 self.log.append(f"[dim]{w.subject(s, 'passes')}{extra}[/dim]")
             else:
                 line = f"{w.subject(s, 'plays')} {self.cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
                 line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != Kind.SINGLE else ""
-                if note == "called":
+                if note == Note.CALLED:
                     line += " [b]last card![/b]"
                 if s in out and last_play[s] == i:
                     line += " [b]and go out![/b]" if s == self.seat else " [b]and goes out![/b]"

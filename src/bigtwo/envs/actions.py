@@ -44,6 +44,7 @@ import numpy as np
 
 from bigtwo.cards import JOKER_RANK, CardSet, CardsLike, fold_copies, to_mask
 from bigtwo.combos.play import PASS, Play
+from bigtwo.envs.options import ActionEncoding
 from bigtwo.moves import all_combos
 from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset, load_rules
@@ -294,14 +295,15 @@ def catalogue(
     return got
 
 
-def auto_encoding(rules: Ruleset | str, players: int | None = None) -> str:
+def auto_encoding(rules: Ruleset | str, players: int | None = None) -> ActionEncoding:
     """What the environments' ``action_encoding="auto"`` picks: ``"catalogue"`` when the ruleset's catalogue
     at this table size has at most ``AUTO_CATALOGUE_LIMIT`` combinations (estimated) and no wild jokers
     (whose catalogue is listed by classifying every set that holds a joker: minutes), else ``"legal"``."""
     rules = load_rules(rules)
     n = rules.players if players is None else players
     wild = rules.wild_jokers
-    return "catalogue" if not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT else "legal"
+    small = not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT
+    return ActionEncoding.CATALOGUE if small else ActionEncoding.LEGAL
 
 
 def fits_catalogue(rules: Ruleset | str, limit: int = CATALOGUE_LIMIT, *, players: int | None = None) -> bool:

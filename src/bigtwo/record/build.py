@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bigtwo.actions import Word
 from bigtwo.game import Game
 from bigtwo.match import Match
+from bigtwo.observation import Note
 from bigtwo.record.model import Action, Deal, Record, Request, Round, Trade, seat_token
 from bigtwo.record.notation import write_cards
 from bigtwo.record.trades import trade_of
@@ -53,16 +55,16 @@ def played_deal(game: Game, dealt: Sequence[int] | None = None) -> tuple[Deal, G
     walk = start.clone()
     tricks: list[list[Action]] = []
     for (seat, p), note in zip(game.history, game.history_notes, strict=True):
-        if note == "auto":  # the engine made it during the action before
-            tricks[-1].append(Action(seat, None, "auto"))
+        if note == Note.AUTO:  # the engine made it during the action before
+            tricks[-1].append(Action(seat, None, Note.AUTO))
             continue
         lead = walk.trick is None
         before = walk.hand(seat).mask
-        if walk.look_pending and (not p.is_pass or note == "forfeit"):
+        if walk.look_pending and (not p.is_pass or note == Note.FORFEIT):
             walk.look()  # the Horse Game: a hand is looked at before it plays (or is given up)
-        walk.play(p, call_last_card=note == "called")
+        walk.play(p, call_last_card=note == Note.CALLED)
         a = Action(seat, None if p.is_pass else notation(ev, p.mask), note)
-        if note == "drew":
+        if note == Note.DREW:
             a.drew = notation(ev, walk.hand(seat).mask & ~before)
         if lead or not tricks:
             tricks.append([a])
@@ -170,7 +172,7 @@ def record_match(
                 dealer=rec.dealer,
                 game=deal,
                 roles=list(rec.roles) if rec.roles else None,
-                requests=[Request(a["seat"], a["answer"]) for a in rec.deal_answers if a["answer"] != "keep"],
+                requests=[Request(a["seat"], a["answer"]) for a in rec.deal_answers if a["answer"] != Word.KEEP],
                 face_up=face_up,
                 stock=stock,
                 trades=trades,

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from bigtwo.errors import BigTwoError
+from bigtwo.observation import Note
 from bigtwo.record.model import (
     FORMAT,
     NOTES,
@@ -162,12 +163,12 @@ class _Reader:
                 note = self.get(a, "note", aw, str, optional=True)
                 if note is not None and note not in NOTES:
                     raise RecordError(f"{note!r} is not a note: {', '.join(NOTES)}", where=f"{aw}.note")
-                if note is not None and (note == "called") != (action.cards is not None):
+                if note is not None and (note == Note.CALLED) != (action.cards is not None):
                     raise RecordError(f"note {note!r} does not go with this action", where=f"{aw}.note")
                 action.note = note
                 drew = self.get(a, "drew", aw, str, optional=True)
                 if drew is not None:
-                    if note != "drew":
+                    if note != Note.DREW:
                         raise RecordError("'drew' goes with the note 'drew'", where=f"{aw}.drew")
                     action.drew = self.cards(drew, f"{aw}.drew", ev)
                 trick.append(action)

@@ -45,6 +45,7 @@ from typing import Any
 
 from bigtwo.actions import DecisionKind
 from bigtwo.errors import BigTwoError
+from bigtwo.observation import Note
 from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
 from bigtwo.record.notation import read_cards, write_cards
 from bigtwo.words import plural
@@ -117,13 +118,13 @@ def trade_text(t: Trade) -> str:
 
 def action_text(a: Action) -> str:
     body = f"{seat_token(a.seat)}: {a.cards if a.cards is not None else 'pass'}"
-    if a.note == "auto":
+    if a.note == Note.AUTO:
         body += " {auto}"
-    elif a.note == "drew":
+    elif a.note == Note.DREW:
         body += f" {{drew {a.drew}}}" if a.drew else " {drew}"
-    elif a.note == "called":
+    elif a.note == Note.CALLED:
         body += " {last card}"
-    elif a.note == "forfeit":
+    elif a.note == Note.FORFEIT:
         body += " {gave up}"
     return body
 
@@ -544,19 +545,19 @@ class _Parser:
             a.cards = self.cards(rest)
         if notes:
             note = notes[0].strip()
-            if note == "auto":
-                a.note = "auto"
+            if note == Note.AUTO:
+                a.note = Note.AUTO
             elif note == "last card":
-                a.note = "called"
+                a.note = Note.CALLED
             elif note == "gave up":
-                a.note = "forfeit"
-            elif note == "drew" or note.startswith("drew "):
-                a.note = "drew"
+                a.note = Note.FORFEIT
+            elif note == Note.DREW or note.startswith("drew "):
+                a.note = Note.DREW
                 drawn = note[4:].strip()
                 a.drew = self.cards(drawn) if drawn else None
             else:
                 raise self.fail(f"{{{note}}} is not a note: {{auto}}, {{drew CARD}}, {{last card}} or {{gave up}}")
-            if (a.note == "called") != (a.cards is not None):
+            if (a.note == Note.CALLED) != (a.cards is not None):
                 raise self.fail(f"{{{note}}} does not go with {'a pass' if a.cards is None else 'a play'}")
         return a
 
