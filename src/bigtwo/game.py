@@ -32,7 +32,7 @@ from bigtwo.observation import HistoryEntry, Note, Observation, Phase
 from bigtwo.rules.choices import FourTwos
 from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset, load_rules
-from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
+from bigtwo.scoring import RoundOutcome, RoundResult, Verdict, instant_result, score_round
 from bigtwo.words import plural
 
 AUTO_PASS = Play(0, Kind.PASS)  # a pass the automatic turn skip made; equal to Play.PASS
@@ -235,12 +235,12 @@ class Game:
         for seat, h in enumerate(self._hands):
             if rules.malta_dragon:
                 verdict = malta_dragon(ev, h)
-                if verdict == "win":
-                    return self._finish(instant=(seat, "win", "a Malta dragon: six pairs and a single"))
-                if verdict == "lose":
-                    return self._finish(instant=(seat, "lose", "a Malta dragon holding a pair of 3s"))
+                if verdict == Verdict.WIN:
+                    return self._finish(instant=(seat, Verdict.WIN, "a Malta dragon: six pairs and a single"))
+                if verdict == Verdict.LOSE:
+                    return self._finish(instant=(seat, Verdict.LOSE, "a Malta dragon holding a pair of 3s"))
             if rules.four_twos in (FourTwos.WIN, FourTwos.DRAW) and four_twos(ev, h):
-                outcome = "win" if rules.four_twos == FourTwos.WIN else "draw"
+                outcome = Verdict.WIN if rules.four_twos == FourTwos.WIN else Verdict.DRAW
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
@@ -860,13 +860,13 @@ class Game:
         return fewest
 
     # --- the end --------------------------------------------------------------------------------------
-    def _finish(self, instant: tuple[int, str, str] | None = None) -> None:
+    def _finish(self, instant: tuple[int, Verdict, str] | None = None) -> None:
         self._over = True
         finished = list(self._finished)
         if instant is not None:
             seat, verdict, _why = instant
             others = [(seat + k) % self.n for k in range(1, self.n)]
-            finished = [*others, seat] if verdict == "lose" else [seat, *others]
+            finished = [*others, seat] if verdict == Verdict.LOSE else [seat, *others]
             rest: list[int] = []
         else:
             gone = set(self._forfeited)

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from bigtwo.actions import WORD_DECISIONS, DecisionKind
+from bigtwo.actions import WORD_DECISIONS, DecisionKind, Word
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.bots.strength import strongest_bot
@@ -506,9 +506,9 @@ class TableSession:
     def _deal_line(self, a: dict[str, Any]) -> str:
         """A deal-time answer as a log line: who asked for a new deal, swapped, or kept the deal."""
         who, word = a["seat"], a["answer"]
-        if word == "redeal":
+        if word == Word.REDEAL:
             return f"[b]{self.words.subject(who, 'asks')} for a new deal[/b]: the cards are shuffled and dealt again."
-        if word == "swap":
+        if word == Word.SWAP:
             return f"{self.words.subject(who, 'takes')} the leftover card for the lead card."
         return f"[dim]{self.words.subject(who, 'keeps')} the deal.[/dim]"
 
@@ -547,7 +547,7 @@ class TableSession:
                 f"{self.cards_markup(e['want'])}."
             )
         if e["type"] == "reply":
-            verb = "accepts" if e["answer"] == "accept" else "declines"
+            verb = "accepts" if e["answer"] == Word.ACCEPT else "declines"
             return f"{w.subject(frm, verb)} the offer."
         if e["type"] == "vote":
             return f"[dim]{w.subject(frm, 'lets')} trading end ({e['votes']} of {e['needed']}).[/dim]"
@@ -558,7 +558,7 @@ class TableSession:
         if e["type"] == "request":
             return f"{w.subject(frm, 'asks')} {w.object(to)} for {self.cards_markup(e['cards'])}."
         if e["type"] == "grant":
-            verb = "grants" if e["answer"] == "grant" else "refuses"
+            verb = "grants" if e["answer"] == Word.GRANT else "refuses"
             return f"{w.subject(frm, verb)} {self.cards_markup(e['cards'])} to {w.object(to)}."
         return None
 

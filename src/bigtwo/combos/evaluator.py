@@ -30,7 +30,16 @@ from bigtwo.cards import (
 )
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError
-from bigtwo.rules.choices import BombVsBomb, FiveCardBeating, FlushOrder, HighJoker, MatchBy, PokerTwos, StraightOrder
+from bigtwo.rules.choices import (
+    UNORDERED_SUITS,
+    BombVsBomb,
+    FiveCardBeating,
+    FlushOrder,
+    HighJoker,
+    MatchBy,
+    PokerTwos,
+    StraightOrder,
+)
 from bigtwo.rules.kinds import KINDS, Kind
 from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
@@ -75,7 +84,7 @@ class Evaluator:
         self.players = rules.players if players is None else players
         self.twos_low = twos_low
         so = rules.suit_order
-        self.suit_ranked = so != "none"
+        self.suit_ranked = so != UNORDERED_SUITS
         self.suit_power = [so.index(s) for s in "DCHS"] if self.suit_ranked else [0, 0, 0, 0]
         self.pack = CardSet.deck(rules.jokers, rules.decks).mask
         high_joker = RED_JOKER if rules.high_joker == HighJoker.RED else BLACK_JOKER

@@ -234,8 +234,10 @@ def _replay_requests(m: Match, r: Round) -> None:
     if pending:
         q = pending[0]
         why = "play has begun" if m.phase not in (Phase.DEAL,) else "it is not offered"
+        asked = "a new deal" if q.kind == DecisionKind.REDEAL else "the swap"
         raise _fail(
-            f"{seat_token(q.seat)} may not ask for {'a new deal' if q.kind == 'redeal' else 'the swap'}: {why}", q
+            f"{seat_token(q.seat)} may not ask for {asked}: {why}",
+            q,
         )
 
 

@@ -43,7 +43,7 @@ import json
 import re
 from typing import Any
 
-from bigtwo.actions import DecisionKind
+from bigtwo.actions import DecisionKind, Word
 from bigtwo.errors import BigTwoError
 from bigtwo.observation import Note
 from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
@@ -104,13 +104,14 @@ def trade_text(t: Trade) -> str:
     if t.kind == DecisionKind.ASK:
         return f"asks {other}: {t.answer}"
     if t.kind == DecisionKind.BID:
-        return "passes on the auction" if t.answer == "pass" else f"bids {t.answer}"
+        return "passes on the auction" if t.answer == Word.PASS else f"bids {t.answer}"
     if t.kind == DecisionKind.TRADE:
-        return {"done": "lets trading end", "play": "starts play"}.get(t.answer, f"offers {t.answer} to {other}")
+        said: dict[str, str] = {Word.DONE: "lets trading end", Word.PLAY: "starts play"}
+        return said.get(t.answer, f"offers {t.answer} to {other}")
     if t.kind == DecisionKind.REPLY:
         return f"{t.answer}s {other}'s offer"
     if t.kind == DecisionKind.REQUEST:
-        return f"asks {other} for {'nothing' if t.answer == 'none' else t.answer}"
+        return f"asks {other} for {'nothing' if t.answer == Word.NONE else t.answer}"
     if t.kind == DecisionKind.GRANT:
         return f"{t.answer}s {other}'s request"
     return f"demands {t.answer} from {other}"

@@ -31,6 +31,7 @@ from pydantic import (
 from bigtwo.cards import RANK_CHARS, SUIT_CHARS, card
 from bigtwo.errors import CardParseError, RulesError, read_text_file
 from bigtwo.rules.choices import (
+    UNORDERED_SUITS,
     BgaBase,
     BgaMode,
     BombTarget,
@@ -457,8 +458,8 @@ class Ruleset(BaseModel):
     @classmethod
     def _check_suit_order(cls, v: str) -> str:
         s = v.strip().upper().replace(" ", "").replace(",", "").replace("<", "")
-        if s == "NONE":
-            return "none"
+        if s == UNORDERED_SUITS.upper():
+            return UNORDERED_SUITS
         if len(s) != 4 or sorted(s) != sorted(SUIT_CHARS):
             raise ValueError(f"{v!r} is not a suit order; allowed: any order of D, C, H, S, or 'none'")
         return s
@@ -779,7 +780,7 @@ class Ruleset(BaseModel):
             differ = {k for k in differ if k == "teams" or field_section(k) not in ("scoring", "match")}
         if differ:
             return None
-        if "none" in (self.suit_order, other.suit_order):  # suits without an order: only the names equal
+        if UNORDERED_SUITS in (self.suit_order, other.suit_order):  # suits without an order: only the names equal
             same = self.suit_order == other.suit_order and self.lead_card == other.lead_card
             return (0, 1, 2, 3) if same else None
         relabel = [0] * 4
