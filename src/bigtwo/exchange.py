@@ -91,7 +91,7 @@ from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, che
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
-from bigtwo.observation import Observation, Phase
+from bigtwo.observation import ExchangeEvent, Observation, Phase
 from bigtwo.rules.choices import ExchangeMode, FreeTradeEnd, PresidentGives
 
 ROLE_NAMES = {
@@ -538,7 +538,7 @@ class Exchange:
             if e.get("public"):
                 out.append(dict(e))
                 continue
-            if e["type"] != "give":
+            if e["type"] != ExchangeEvent.GIVE:
                 if seat in parties:
                     out.append(dict(e))
                 continue
@@ -729,7 +729,7 @@ class Exchange:
         self._stage.moves.append((giver, receiver, mask))
         event: dict[str, Any] = {
             "stage": self._stage_no,
-            "type": "give",
+            "type": ExchangeEvent.GIVE,
             "from": giver,
             "to": receiver,
             "count": mask.bit_count(),
@@ -742,7 +742,7 @@ class Exchange:
             event["seen"] = True
         self.events.append(event)
 
-    def _note(self, kind: str, giver: int, receiver: int, **extra: Any) -> None:
+    def _note(self, kind: ExchangeEvent, giver: int, receiver: int, **extra: Any) -> None:
         self.events.append({"stage": self._stage_no, "type": kind, "from": giver, "to": receiver, **extra})
 
     def _end_stage(self) -> None:
@@ -772,7 +772,7 @@ class Exchange:
             yield from self._free_trade()
 
     # --- auctions of the out cards (004 Zheng Shangyou, Higher-Bid and Free-Bid Auction) --------------------
-    def _public(self, kind: str, **fields: Any) -> None:
+    def _public(self, kind: ExchangeEvent, **fields: Any) -> None:
         """An event everyone hears (bids and offers are called out): its cards are shown to all."""
         self.events.append({"stage": self._stage_no, "type": kind, "public": True, **fields})
 
@@ -816,18 +816,18 @@ class Exchange:
             if a.mask:
                 best, bidder, passes = a.mask, seat, 0
                 self.known[seat] = self.known.get(seat, 0) | a.mask
-                self._public("bid", **{"from": seat}, card=card_name, cards=self._cards(a.mask))
+                self._public(ExchangeEvent.BID, **{"from": seat}, card=card_name, cards=self._cards(a.mask))
             else:
                 passes += 1
             seat = (seat + 1) % n
         if bidder is None:
-            self._public("unsold", cards=[card_name])
+            self._public(ExchangeEvent.UNSOLD, cards=[card_name])
             return None
         pay = best.bit_length() - 1
         self.hands[bidder] = (self.hands[bidder] & ~best) | (1 << lot)
         self.table = (self.table & ~(1 << lot)) | best
         self.known[bidder] = (self.known.get(bidder, 0) & ~best) | (1 << lot)
-        self._public("sold", to=bidder, cards=[card_name], paid=self._cards(best))
+        self._public(ExchangeEvent.SOLD, to=bidder, cards=[card_name], paid=self._cards(best))
         return pay
 
     # --- free trade (003 section 3.3; 004 Zheng Shangyou, Trading) --------------------------------------------
@@ -865,30 +865,30 @@ class Exchange:
             )
             a = yield Trade(seat, k, why, options=options)
             if a.word == Word.PLAY:
-                self._public("trade-ended", **{"from": seat}, reason="play")
+                self._public(ExchangeEvent.TRADE_ENDED, **{"from": seat}, reason="play")
                 return
             if a.word == Word.DONE:
                 votes.add(seat)
-                self._public("vote", **{"from": seat}, votes=len(votes), needed=need)
+                self._public(ExchangeEvent.VOTE, **{"from": seat}, votes=len(votes), needed=need)
             else:
                 votes.discard(seat)
                 left[seat] -= 1
                 yield from self._offer(seat, a)
             seat = (seat + 1) % n
-        self._public("trade-ended", reason="vote")
+        self._public(ExchangeEvent.TRADE_ENDED, reason="vote")
 
     def _offer(self, seat: int, a: Answer) -> Steps:
         to = a.to
         assert to is not None
         give, want = a.mask, a.want
         self.known[seat] = self.known.get(seat, 0) | give
-        self._public("offer", **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
+        self._public(ExchangeEvent.OFFER, **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
         why = f"seat {seat} offers {CardSet(give)} for your {CardSet(want)}: accept or decline"
         reply = yield Reply(
             to, give.bit_count(), why, source=seat, options=(Word.ACCEPT, Word.DECLINE), cards=give, want=want
         )
         accepted = reply.word == Word.ACCEPT
-        self._public("reply", **{"from": to}, to=seat, answer=reply.word)
+        self._public(ExchangeEvent.REPLY, **{"from": to}, to=seat, answer=reply.word)
         if accepted:
             have = held_copies(want, self.hands[to])
             self.hands[seat] = (self.hands[seat] & ~give) | have
@@ -967,10 +967,10 @@ class Exchange:
             )
             mask = yield Surrender(giver, k, why, to=taker, options=(Word.SURRENDER, Word.DECLINE))
             if mask:
-                self._note("surrender", giver, taker, count=k)
+                self._note(ExchangeEvent.SURRENDER, giver, taker, count=k)
                 self._give(giver, taker, mask, f"surrendered by the {g_role}", seen=True)
             else:
-                self._note("decline", giver, taker, count=k)
+                self._note(ExchangeEvent.DECLINE, giver, taker, count=k)
                 yield from self._questions(taker, giver, k)
             self._end_stage()
             why = (
@@ -978,7 +978,7 @@ class Exchange:
                 "(003 section 3.2.3.1)"
             )
             demand = yield Demand(giver, k, why, source=taker, options=(Word.LOWEST, Word.ANY))
-            self._note("demand", giver, taker, choice=demand)
+            self._note(ExchangeEvent.DEMAND, giver, taker, choice=demand)
             rest = k
             if demand == Word.ANY and self.rules.trade_requests:
                 rest = yield from self._requests(taker, giver, k)
@@ -1009,12 +1009,12 @@ class Exchange:
             a = yield Request(giver, rest, why, source=taker, options=(Word.NONE,))
             if not a.mask:
                 break
-            self._note("request", giver, taker, cards=self._cards(a.mask))
+            self._note(ExchangeEvent.REQUEST, giver, taker, cards=self._cards(a.mask))
             why = f"the {g_role} asks you for {CardSet(a.mask)}: grant (give them) or refuse (003 section 3.2.3.2)"
             g = yield Grant(
                 taker, a.mask.bit_count(), why, source=giver, options=(Word.GRANT, Word.REFUSE), want=a.mask
             )
-            self._note("grant", taker, giver, answer=g.word, cards=self._cards(a.mask))
+            self._note(ExchangeEvent.GRANT, taker, giver, answer=g.word, cards=self._cards(a.mask))
             if g.word == Word.GRANT:
                 have = held_copies(a.mask, self.hand(taker))
                 self._give(taker, giver, have, f"granted to the {g_role} on request", seen=True)
@@ -1078,6 +1078,6 @@ class Exchange:
                 taken += got.bit_count()
             entry = {"question": q, "answer": reply, "cards": [token(c) for c in ev.sort_cards(got)]}
             answers.append(entry)
-            self._note("question", taker, giver, question=q, answer=reply, cards=entry["cards"])
+            self._note(ExchangeEvent.QUESTION, taker, giver, question=q, answer=reply, cards=entry["cards"])
             if got:
                 self._give(giver, taker, got, f"stolen by the {self._role(taker)}", seen=True)

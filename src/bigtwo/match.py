@@ -44,7 +44,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
 from bigtwo.game import Game, _seat_arg
-from bigtwo.observation import EntryAction, Note, Observation, Phase
+from bigtwo.observation import EntryAction, ExchangeEvent, Note, Observation, Phase
 from bigtwo.rules.choices import MatchEnd, MatchPointsSide
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
@@ -352,7 +352,7 @@ class Match:
             common["exchanges"] = tuple(
                 e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"}
                 for e in ex.events
-                if e.get("type") == "give" or e.get("public")
+                if e.get("type") == ExchangeEvent.GIVE or e.get("public")
             )
         if phase in (Phase.PLAY, Phase.OVER) and self.game is not None:
             obs = self.game.observe(seat)

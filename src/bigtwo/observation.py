@@ -73,6 +73,29 @@ class EntryAction(StrEnum):
         return repr(self.value)
 
 
+class ExchangeEvent(StrEnum):
+    """The ``type`` of an entry of :attr:`Observation.exchanges` (what happened before play: cards given, a
+    question asked, a lot sold...): the one source of these words, which records write unchanged."""
+
+    GIVE = "give"
+    QUESTION = "question"
+    SURRENDER = "surrender"
+    DECLINE = "decline"
+    DEMAND = "demand"
+    BID = "bid"
+    SOLD = "sold"
+    UNSOLD = "unsold"
+    OFFER = "offer"
+    REPLY = "reply"
+    VOTE = "vote"
+    TRADE_ENDED = "trade-ended"
+    REQUEST = "request"
+    GRANT = "grant"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 PUBLIC = MappingProxyType({"public": True})
 PRIVATE = MappingProxyType({"public": False})
 
@@ -185,7 +208,7 @@ class Observation:
         observer does not need told; the engine's own spectator view (``observe(None)``) has them all.
         """
         hidden: dict[str, Any] = {f.name: f.default for f in fields(self) if not f.metadata.get("public")}
-        shown = tuple(e for e in self.exchanges if e.get("type") == "give" or e.get("public"))
+        shown = tuple(e for e in self.exchanges if e.get("type") == ExchangeEvent.GIVE or e.get("public"))
         hidden["exchanges"] = tuple(
             e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"} for e in shown
         )

@@ -29,7 +29,7 @@ from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exch
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
-from bigtwo.observation import Note, Observation, Phase
+from bigtwo.observation import ExchangeEvent, Note, Observation, Phase
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.choices import ExchangeMode
 from bigtwo.rules.kinds import Kind
@@ -516,7 +516,7 @@ class TableSession:
         """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""
         frm, to = int(e.get("from", -1)), int(e.get("to", -1))
         w = self.words
-        if e["type"] == "give":
+        if e["type"] == ExchangeEvent.GIVE:
             if self.seat in (frm, to) and e["reason"].startswith("stolen"):
                 return None  # the question's answer shows it
             cards = f": {self.cards_markup(e['cards'])}" if "cards" in e else ""
@@ -524,40 +524,40 @@ class TableSession:
                 f"{w.subject(frm, 'gives')} {plural(e['count'], 'card')} to {w.object(to)}{cards} "
                 f"[dim]({w.markup(e['reason'], opens=False)})[/dim]"
             )
-        if e["type"] == "question":
+        if e["type"] == ExchangeEvent.QUESTION:
             taken = f" {self.cards_markup(e['cards'])}" if e["cards"] else ""
             question, answer = w.markup(e["question"], opens=False), w.markup(e["answer"], opens=False)
             return f"{w.subject(frm, 'asks')} '{question}': {answer}{taken}"
-        if e["type"] == "surrender":
+        if e["type"] == ExchangeEvent.SURRENDER:
             return f"{w.subject(frm, 'surrenders')} the highest cards."
-        if e["type"] == "decline":
+        if e["type"] == ExchangeEvent.DECLINE:
             return f"{w.subject(frm, 'declines')} to surrender."
-        if e["type"] == "demand":
+        if e["type"] == ExchangeEvent.DEMAND:
             return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'], opens=False)} cards back."
-        if e["type"] == "bid":
+        if e["type"] == ExchangeEvent.BID:
             return f"{w.subject(frm, 'bids')} {self.cards_markup(e['cards'])} for {self.cards_markup([e['card']])}."
-        if e["type"] == "sold":
+        if e["type"] == ExchangeEvent.SOLD:
             paid = self.cards_markup(e["paid"])
             return f"[b]{w.subject(to, 'buys')} {self.cards_markup(e['cards'])}[/b] with {paid}, now on the table."
-        if e["type"] == "unsold":
+        if e["type"] == ExchangeEvent.UNSOLD:
             return f"[dim]Nobody bids for {self.cards_markup(e['cards'])}.[/dim]"
-        if e["type"] == "offer":
+        if e["type"] == ExchangeEvent.OFFER:
             return (
                 f"{w.subject(frm, 'offers')} {self.cards_markup(e['cards'])} to {w.object(to)} for "
                 f"{self.cards_markup(e['want'])}."
             )
-        if e["type"] == "reply":
+        if e["type"] == ExchangeEvent.REPLY:
             verb = "accepts" if e["answer"] == Word.ACCEPT else "declines"
             return f"{w.subject(frm, verb)} the offer."
-        if e["type"] == "vote":
+        if e["type"] == ExchangeEvent.VOTE:
             return f"[dim]{w.subject(frm, 'lets')} trading end ({e['votes']} of {e['needed']}).[/dim]"
-        if e["type"] == "trade-ended":
+        if e["type"] == ExchangeEvent.TRADE_ENDED:
             if e.get("reason") == "play":
                 return f"{w.subject(frm, 'ends')} trading to lead."
             return "Trading ends."
-        if e["type"] == "request":
+        if e["type"] == ExchangeEvent.REQUEST:
             return f"{w.subject(frm, 'asks')} {w.object(to)} for {self.cards_markup(e['cards'])}."
-        if e["type"] == "grant":
+        if e["type"] == ExchangeEvent.GRANT:
             verb = "grants" if e["answer"] == Word.GRANT else "refuses"
             return f"{w.subject(frm, verb)} {self.cards_markup(e['cards'])} to {w.object(to)}."
         return None
