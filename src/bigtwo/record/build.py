@@ -14,7 +14,7 @@ from bigtwo.actions import Word
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.observation import Note
-from bigtwo.record.model import Action, Deal, Record, Request, Round, Trade, seat_token
+from bigtwo.record.model import Action, Deal, Record, RecordKind, Request, Round, Trade, seat_token
 from bigtwo.record.notation import write_cards
 from bigtwo.record.trades import trade_of
 
@@ -115,7 +115,7 @@ def record_game(
     if res and _is_ranking(game.rules):
         result = result_text(res.finishing_order, None, True)
     return Record(
-        kind="game",
+        kind=RecordKind.GAME,
         rules=game.rules.changes(),
         players=n,
         names=_names(names, n),
@@ -187,7 +187,7 @@ def record_match(
         ranking = _is_ranking(match.rules)
         result = result_text(match.standings(), match.places if ranking else match.totals, ranking)
     return Record(
-        kind="match",
+        kind=RecordKind.MATCH,
         rules=match.rules.changes(),
         players=n,
         names=_names(names, n),

@@ -9,6 +9,7 @@ Line numbers (``line``) and JSON paths (``where``) only locate errors: they take
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bigtwo.errors import BigTwoError
@@ -146,11 +147,21 @@ class Round:
     where: str | None = field(default=None, compare=False, repr=False)
 
 
+class RecordKind(StrEnum):
+    """What a :class:`Record` holds (its ``[Type]``, its JSON ``type``): one round, or a match of rounds."""
+
+    GAME = "game"
+    MATCH = "match"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 @dataclass
 class Record:
     """A whole record: a single round (``kind == "game"``) or a match of rounds (``"match"``)."""
 
-    kind: str
+    kind: RecordKind
     rules: dict[str, Any]  # Ruleset.changes(): the name, the description and every non-default setting
     players: int
     names: list[str]

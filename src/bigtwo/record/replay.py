@@ -20,7 +20,7 @@ from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.observation import Note, Phase
 from bigtwo.record.build import _is_ranking, notation, result_text
-from bigtwo.record.model import Action, Deal, Record, RecordError, Round, seat_token
+from bigtwo.record.model import Action, Deal, Record, RecordError, RecordKind, Round, seat_token
 from bigtwo.record.notation import read_cards
 from bigtwo.record.trades import answer_of, decision_other
 from bigtwo.words import plural
@@ -331,6 +331,6 @@ def _opt(seat: int | None) -> str:
 def replay(record: Record, on_action: Callable[[Game, Action], None] | None = None) -> Game | Match:
     """Rebuild the game or match a record describes, checking it; ``on_action`` sees each action as played."""
     rules = record.ruleset()
-    if record.kind == "game":
+    if record.kind == RecordKind.GAME:
         return _replay_game(record, rules, on_action)
     return _replay_match(record, rules, on_action)

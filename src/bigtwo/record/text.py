@@ -46,7 +46,7 @@ from typing import Any
 from bigtwo.actions import DecisionKind, Word
 from bigtwo.errors import BigTwoError
 from bigtwo.observation import Note
-from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
+from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, RecordKind, Request, Round, Trade, seat_token
 from bigtwo.record.notation import read_cards, write_cards
 from bigtwo.words import plural
 
@@ -340,7 +340,7 @@ class _Parser:
         if name in _HEADER or name == "Result":
             if name == "Format" and self.string(name, v) != FORMAT:
                 raise self.fail(f"format {v!r} is not {FORMAT!r}")
-            if name == "Type" and v not in ("game", "match"):
+            if name == "Type" and v not in tuple(RecordKind):
                 raise self.fail(f'type must be "game" or "match", not {_value(v)}')
             if name in ("Date", "Rules", "Description", "Result"):
                 self.string(name, v)
@@ -368,11 +368,11 @@ class _Parser:
                 raise self.fail(f"the header has no [{need}] tag")
         if len(self.names) != self.n:
             raise self.fail(f"[Player] tags name {plural(len(self.names), 'seat')}; the table has {self.n}")
-        if self.head["Type"] == "match" and "Seed" not in self.head:
+        if self.head["Type"] == RecordKind.MATCH and "Seed" not in self.head:
             raise self.fail("a match record needs its [Seed]")
         rules = {"name": self.head["Rules"], "description": self.head.get("Description", ""), **self.rules}
         self.rules = rules
-        record = Record(kind="game", rules=rules, players=self.n, names=[], rounds=[])
+        record = Record(kind=RecordKind.GAME, rules=rules, players=self.n, names=[], rounds=[])
         record.line_of["Rules"] = self.head_lines.get("Rules", self.line)
         self.ev = record.ruleset().engine_for(self.n)
 
@@ -384,7 +384,7 @@ class _Parser:
         number = self.integer("Round", v, low=1)
         if number != len(self.rounds) + 1:
             raise self.fail(f"round {number} is out of order: round {len(self.rounds) + 1} comes next")
-        if self.head["Type"] == "game" and number > 1:
+        if self.head["Type"] == RecordKind.GAME and number > 1:
             raise self.fail('a record of [Type "game"] holds one round; use [Type "match"]')
         r = Round(number=number, dealer=-1, game=Deal(hands=[]), line=self.line)
         self.rounds.append(r)
@@ -565,7 +565,7 @@ class _Parser:
     def finish(self) -> Record:
         h = self.head
         record = Record(
-            kind=h["Type"],
+            kind=RecordKind(h["Type"]),
             rules=self.rules,
             players=self.n,
             names=[self.names[s] for s in range(self.n)],
