@@ -94,9 +94,11 @@ from bigtwo.errors import CardParseError
 from bigtwo.observation import ExchangeEvent, Observation, Phase
 from bigtwo.rules.choices import ExchangeMode, FreeTradeEnd, PresidentGives
 
+# the role of a seat that neither gives nor takes in the exchanges (the tables leave it unsaid)
+NEUTRAL = "neutral"
 ROLE_NAMES = {
-    "mandatory-trading": ("president", "vice-president", "neutral", "vice-bum", "bum"),
-    "big-two-president": ("president", "vice-president", "neutral", "vice-scum", "scum"),
+    ExchangeMode.MANDATORY_TRADING: ("president", "vice-president", NEUTRAL, "vice-bum", "bum"),
+    ExchangeMode.BIG_TWO_PRESIDENT: ("president", "vice-president", NEUTRAL, "vice-scum", "scum"),
 }
 _SUIT_WORDS = {
     "d": "D",
@@ -145,7 +147,7 @@ def roles_for(rules: Any, order: Sequence[int] | None, n: int) -> list[str] | No
         return None
     system = rules.exchange
     if system == ExchangeMode.LOSER_TO_WINNER:
-        roles = ["neutral"] * n
+        roles = [NEUTRAL] * n
         roles[order[0]], roles[order[-1]] = "winner", "loser"
         return roles
     names = ROLE_NAMES.get(system)

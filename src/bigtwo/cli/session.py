@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from bigtwo.actions import WORD_DECISIONS, DecisionKind, Word
+from bigtwo.actions import WORD_DECISIONS, DecisionKind, Must, Word
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.bots.strength import strongest_bot
@@ -25,7 +25,7 @@ from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
+from bigtwo.exchange import NEUTRAL, SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
@@ -479,7 +479,7 @@ class TableSession:
                 deals = self.words.subject(rec.dealer, "deals")
                 self.log.append(f"{deals}." if self.one_round else f"[b]Round {idx + 1}{total}[/b]: {deals}.")
                 if rec.roles:
-                    roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
+                    roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != NEUTRAL)
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
             for a in rec.deal_answers[self._deals :]:
                 self.log.append(self._deal_line(a))
@@ -605,7 +605,7 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     if kind == DecisionKind.GIVE:
         noun = SUIT_NAMES[d["suit"]] if d.get("suit") else "card"  # any spade, your lowest 2 cards
         what = noun if k == 1 else f"{k} {noun}s"
-        which = "any" if d.get("must", "any") == "any" else f"your {d['must']}"
+        which = "any" if d.get("must", Must.ANY) == Must.ANY else f"your {d['must']}"
         return f"Give {which} {what} to {w.object(d['to'])}", why
     if kind == DecisionKind.SURRENDER:
         return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why

@@ -29,6 +29,7 @@ from bigtwo.cli.session import TableSession, bound_text, decision_question, proc
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
+from bigtwo.exchange import NEUTRAL
 from bigtwo.observation import Phase
 from bigtwo.record.build import ordinal
 from bigtwo.rules.kinds import Kind
@@ -636,7 +637,7 @@ def seats_table(s: TableSession) -> Table:
             state = "passed"
         elif g is not None and not g.is_over and g.trick is not None and g.trick_seat == seat:
             state = "on top"
-        if roles and roles[seat] not in ("neutral",):
+        if roles and roles[seat] != NEUTRAL:
             state = (state + " " if state else "") + roles[seat]
         name = "You" if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
         if m is not None and m.current.dealer == seat:
