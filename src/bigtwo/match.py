@@ -448,7 +448,7 @@ class Match:
                 ex = self.current.exchange
                 assert ex is not None
                 if answer.kind == DecisionKind.SURRENDER and answer.word == Word.SURRENDER and not answer.mask:
-                    value = ex.decide("surrender")
+                    value = ex.decide(Word.SURRENDER)
                     taken = Answer(DecisionKind.SURRENDER, Word.SURRENDER, value)
                 else:
                     ex.decide(answer)

@@ -12,14 +12,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bigtwo.actions import DecisionKind
 from bigtwo.errors import BigTwoError
+from bigtwo.observation import Note
 from bigtwo.rules.ruleset import Ruleset
 
 FORMAT = "bigtwo-record/1"
 # an automatic pass, a pass that drew from the stock, a called last card, a Horse Game hand given up
-NOTES = ("auto", "drew", "called", "forfeit")
-TRADE_KINDS = ("give", "surrender", "ask", "demand", "bid", "trade", "reply", "request", "grant")
-REQUESTS = ("redeal", "swap")
+NOTES: tuple[Note, ...] = tuple(Note)
+# the decisions a record's exchange section holds, and its requests at the deal
+TRADE_KINDS = tuple(k for k in DecisionKind if k not in (DecisionKind.REDEAL, DecisionKind.SWAP, DecisionKind.LOOK))
+REQUESTS = (DecisionKind.REDEAL, DecisionKind.SWAP)
 RESERVED_TAGS = frozenset(
     [
         "Format",
