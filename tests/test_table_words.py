@@ -373,7 +373,12 @@ def test_the_direction_words_are_one_set_for_every_table(players):
     assert play_direction("clockwise", players, short=True) == "↻ Play passes to the left"
     assert play_direction("counter-clockwise", players) == "Play passes to the right (counter-clockwise)"
     assert play_direction("counter-clockwise", players, short=True) == "↺ Play passes to the right"
-    for direction in ("clockwise", "counter-clockwise"):
-        for words in direction_said(direction, players).values():
-            check_words(words)
+    from bigtwo import words
+    from bigtwo.rules.choices import Direction
+
+    assert set(words._WAYS) == set(Direction)  # the words layer's table covers the rules' directions, no more
+    for direction in Direction:  # the rules' members read as their words
+        assert direction_said(direction, players) == direction_said(str(direction.value), players)
+        for words_ in direction_said(direction, players).values():
+            check_words(words_)
         assert direction_said(direction, 2) is None and play_direction(direction, 2) is None

@@ -55,6 +55,32 @@ class Must(StrEnum):
         return repr(self.value)
 
 
+class Word(StrEnum):
+    """The words an :class:`Answer` may carry (beside cards and the questions of an ``ask``): the one source of
+    them. Members equal their words, so records and observations write them unchanged; the ``repr`` is the
+    word's."""
+
+    KEEP = "keep"  # redeal, swap: keep the deal as it is
+    REDEAL = "redeal"
+    SWAP = "swap"
+    LOOK = "look"  # look: see the face-down cards
+    PASS = "pass"  # look: play blind; bid: no bid
+    DONE = "done"  # trade: let trading end
+    PLAY = "play"  # trade: the lead starts play
+    OFFER = "offer"  # trade: an offer of cards for cards
+    ACCEPT = "accept"  # reply
+    DECLINE = "decline"  # reply; surrender: decline to surrender
+    NONE = "none"  # request: ask for nothing
+    GRANT = "grant"
+    REFUSE = "refuse"  # grant
+    SURRENDER = "surrender"
+    LOWEST = "lowest"  # demand
+    ANY = "any"  # demand
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 DECISION_KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)
 # decisions made at the deal, before any exchange or play
 DEAL_DECISIONS = frozenset({DecisionKind.REDEAL, DecisionKind.SWAP})
@@ -74,22 +100,29 @@ PROCEDURE_DECISIONS = frozenset(
     }
 )
 # the words each decision kind understands, beside cards: (word typed, answer meant)
-_SYNONYMS: dict[str, dict[str, str]] = {
-    "redeal": {
-        "no": "keep",
-        "decline": "keep",
-        "pass": "keep",
-        "yes": "redeal",
-        "new deal": "redeal",
-        "reshuffle": "redeal",
+_SYNONYMS: dict[DecisionKind, dict[str, Word]] = {
+    DecisionKind.REDEAL: {
+        "no": Word.KEEP,
+        "decline": Word.KEEP,
+        "pass": Word.KEEP,
+        "yes": Word.REDEAL,
+        "new deal": Word.REDEAL,
+        "reshuffle": Word.REDEAL,
     },
-    "swap": {"no": "keep", "decline": "keep", "pass": "keep", "yes": "swap"},
-    "look": {"yes": "look", "no": "pass", "blind": "pass"},
-    "bid": {"no": "pass", "": "pass"},
-    "trade": {"no": "done", "pass": "done", "end": "done", "stop": "done", "": "done", "start": "play"},
-    "reply": {"yes": "accept", "no": "decline", "refuse": "decline"},
-    "request": {"no": "none", "nothing": "none", "pass": "none", "": "none"},
-    "grant": {"yes": "grant", "no": "refuse", "decline": "refuse"},
+    DecisionKind.SWAP: {"no": Word.KEEP, "decline": Word.KEEP, "pass": Word.KEEP, "yes": Word.SWAP},
+    DecisionKind.LOOK: {"yes": Word.LOOK, "no": Word.PASS, "blind": Word.PASS},
+    DecisionKind.BID: {"no": Word.PASS, "": Word.PASS},
+    DecisionKind.TRADE: {
+        "no": Word.DONE,
+        "pass": Word.DONE,
+        "end": Word.DONE,
+        "stop": Word.DONE,
+        "": Word.DONE,
+        "start": Word.PLAY,
+    },
+    DecisionKind.REPLY: {"yes": Word.ACCEPT, "no": Word.DECLINE, "refuse": Word.DECLINE},
+    DecisionKind.REQUEST: {"no": Word.NONE, "nothing": Word.NONE, "pass": Word.NONE, "": Word.NONE},
+    DecisionKind.GRANT: {"yes": Word.GRANT, "no": Word.REFUSE, "decline": Word.REFUSE},
 }
 _OFFER = re.compile(r"^(?:offer\s+)?(.+?)\s+for\s+(.+?)\s+to\s+(?:seat\s+|p)?(\d)$", re.IGNORECASE)
 
@@ -119,7 +152,7 @@ class Answer(HoldsCards):
         return False
 
     def __str__(self) -> str:
-        if self.kind == DecisionKind.TRADE and self.word == "offer":
+        if self.kind == DecisionKind.TRADE and self.word == Word.OFFER:
             return f"offer {CardSet.from_mask(self.mask)} for {CardSet.from_mask(self.want)} to seat {self.to}"
         if self.kind in (DecisionKind.GIVE, DecisionKind.BID, DecisionKind.REQUEST) and self.mask:
             return str(CardSet.from_mask(self.mask))
@@ -149,11 +182,11 @@ class Answer(HoldsCards):
         kind = str(d["kind"])
         mask, want = int(d.get("mask", 0)), int(d.get("want", 0))
         if kind == DecisionKind.TRADE and want:
-            return cls(kind, "offer", mask, want, d.get("to"))
+            return cls(kind, Word.OFFER, mask, want, d.get("to"))
         if mask and kind in (DecisionKind.GIVE, DecisionKind.BID, DecisionKind.REQUEST):
             return cls(kind, "", mask)
         if kind == DecisionKind.SURRENDER and mask:
-            return cls(kind, "surrender", mask)
+            return cls(kind, Word.SURRENDER, mask)
         return cls(kind, str(d.get("answer", "")))
 
 
@@ -263,21 +296,25 @@ class Decision:
         if kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
             if isinstance(value, str):
                 word = value.strip().lower()
-                if kind == DecisionKind.SURRENDER and word in ("decline", "no", ""):
-                    return Answer("surrender", "decline")
-                if kind == DecisionKind.SURRENDER and word in ("surrender", "yes"):
-                    return Answer("surrender", "surrender")  # the cards are the state's to fill in
+                if kind == DecisionKind.SURRENDER and word in (Word.DECLINE, "no", ""):
+                    return Answer(DecisionKind.SURRENDER, Word.DECLINE)
+                if kind == DecisionKind.SURRENDER and word in (Word.SURRENDER, "yes"):
+                    return Answer(DecisionKind.SURRENDER, Word.SURRENDER)  # the cards are the state's to fill in
             mask = _cards_of(value)
             if kind == DecisionKind.SURRENDER:
-                return Answer("surrender", "surrender", mask) if mask else Answer("surrender", "decline")
-            return Answer("give", "", mask)
+                return (
+                    Answer(DecisionKind.SURRENDER, Word.SURRENDER, mask)
+                    if mask
+                    else Answer(DecisionKind.SURRENDER, Word.DECLINE)
+                )
+            return Answer(DecisionKind.GIVE, "", mask)
         if kind in (DecisionKind.BID, DecisionKind.REQUEST, DecisionKind.TRADE):
             return self._read_cards_or_word(value)
         if value is None or (isinstance(value, Play | CardSet) and kind != DecisionKind.ASK):
             raise IllegalAnswer(f"{value!r} is not an answer to this decision: answer {_words(self)}")
         if kind == DecisionKind.ASK:
             text = value if isinstance(value, str) else str(CardSet(to_mask(value)))
-            return Answer("ask", text.strip())
+            return Answer(DecisionKind.ASK, text.strip())
         word = str(value).strip().lower()
         word = _SYNONYMS.get(kind, {}).get(word, word)
         return Answer(kind, word)
@@ -297,7 +334,7 @@ class Decision:
                         f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1', or answer {_words(self)}"
                     )
                 give, want = _cards_of(m.group(1)), _cards_of(m.group(2))
-                return Answer("trade", "offer", give, want, int(m.group(3)))
+                return Answer(DecisionKind.TRADE, Word.OFFER, give, want, int(m.group(3)))
         if kind == DecisionKind.TRADE:
             raise IllegalAnswer(f"{value!r} is not an offer: write e.g. '5D for 2S to seat 1'")
         return Answer(kind, "", _cards_of(value))
@@ -412,7 +449,7 @@ def action_text(action: Action) -> str:
     1``, words as they are."""
     if isinstance(action, Play):
         return "pass" if action.is_pass else " ".join(token(c) for c in bits(action.mask))
-    if action.kind == DecisionKind.TRADE and action.word == "offer":
+    if action.kind == DecisionKind.TRADE and action.word == Word.OFFER:
         give, want = (" ".join(token(c) for c in bits(m)) for m in (action.mask, action.want))
         return f"{give} for {want} to seat {action.to}"
     if (

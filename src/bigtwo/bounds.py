@@ -24,10 +24,11 @@ from math import comb
 
 from bigtwo.cards import JOKER_RANK, bits
 from bigtwo.game import Game
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
-SAME_RANK = {"pair": 2, "triple": 3, "quad": 4, "five_of_a_kind": 5}
-RUNS = {"straight", "straight_flush", "royal_flush", "pair_straight", "triple_straight", "dragon"}
+SAME_RANK = {Kind.PAIR: 2, Kind.TRIPLE: 3, Kind.QUAD: 4, Kind.FIVE_OF_A_KIND: 5}
+RUNS = {Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH, Kind.PAIR_STRAIGHT, Kind.TRIPLE_STRAIGHT, Kind.DRAGON}
 # the most cards a hand holds at a table that plays at an even pace: every preset deals at most 26, and a turn's
 # legal plays grow about tenfold with every three cards (a 39-card hand's first turn has over half a million,
 # 16-22 s to list); the server refuses larger hands and the terminal warns of them
@@ -86,13 +87,13 @@ def _bound(rules: Ruleset, players: int, h: int) -> int:
     wild = (ev.pack & ev.joker_mask).bit_count() if ev.wild else 0
     natural = {r: k for r, k in caps_by_rank.items() if not (wild and r == JOKER_RANK)}
 
-    def runs(kind: str, size: int) -> list[tuple[tuple[int, ...], int]]:
+    def runs(kind: Kind, size: int) -> list[tuple[tuple[int, ...], int]]:
         """(ranks, width) of every run of ``kind`` with ``size`` cards."""
-        if kind in ("straight", "straight_flush", "royal_flush"):
+        if kind in (Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH):
             return [(ranks, 1) for _pos, ranks, _tb in ev.straight_seqs.get(size, ())]
-        if kind == "dragon":
+        if kind == Kind.DRAGON:
             return [(tuple(range(JOKER_RANK)), 1)]
-        width = 2 if kind == "pair_straight" else 3
+        width = 2 if kind == Kind.PAIR_STRAIGHT else 3
         return [(run, width) for _pos, run in ev.run_seqs[width].get(size // width, ())]
 
     total = 1  # pass
@@ -100,25 +101,25 @@ def _bound(rules: Ruleset, players: int, h: int) -> int:
         if size > h:
             continue
         every = comb(h, size)
-        if any(k not in RUNS and k not in SAME_RANK and k not in ("single", "joker_pair") for k in kinds):
+        if any(k not in RUNS and k not in SAME_RANK and k not in (Kind.SINGLE, Kind.JOKER_PAIR) for k in kinds):
             total += every
             continue
         most = 0
         for j in range(min(wild, h) + 1):  # j wild jokers in the hand, standing in for any rank
             budget = h - j
             count = 0
-            if "single" in kinds:
+            if Kind.SINGLE in kinds:
                 count += h
-            if "joker_pair" in kinds:
+            if Kind.JOKER_PAIR in kinds:
                 count += comb((ev.pack & ev.joker_mask).bit_count(), 2)
             for kind in kinds:
                 if kind in SAME_RANK:
                     caps = tuple(sorted(natural.values()))
                     count += _best(caps, budget, j, SAME_RANK[kind], False)
-            straight_like = [k for k in kinds if k in ("straight", "straight_flush", "royal_flush")]
+            straight_like = [k for k in kinds if k in (Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH)]
             counted = [k for k in kinds if k in RUNS and k not in straight_like]
             if straight_like:  # a set of cards is one straight-like play, whichever of these kinds it is
-                counted.append("straight")
+                counted.append(Kind.STRAIGHT)
             for kind in counted:
                 for ranks, width in runs(kind, size):
                     caps = tuple(sorted(natural.get(r, 0) for r in ranks))

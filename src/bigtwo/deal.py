@@ -15,6 +15,7 @@ from typing import Any
 from bigtwo.cards import DECK_SIZE, bits, card
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.choices import DealMode, Leftover
+from bigtwo.scoring import Verdict
 
 
 @dataclass
@@ -151,7 +152,7 @@ def four_twos(ev: Any, mask: int) -> bool:
     return sum(1 for c in bits(mask) if ev.rank_of[c] == 12) >= 4
 
 
-def malta_dragon(ev: Any, mask: int) -> str | None:
+def malta_dragon(ev: Any, mask: int) -> Verdict | None:
     """'win' for six pairs and a single in 13 cards, 'lose' when one of the pairs is of 3s, else None."""
     if mask.bit_count() != 13:
         return None
@@ -160,4 +161,4 @@ def malta_dragon(ev: Any, mask: int) -> str | None:
         counts[ev.rank_of[c]] = counts.get(ev.rank_of[c], 0) + 1
     if sum(v // 2 for v in counts.values()) != 6:
         return None
-    return "lose" if counts.get(0, 0) >= 2 else "win"
+    return Verdict.LOSE if counts.get(0, 0) >= 2 else Verdict.WIN

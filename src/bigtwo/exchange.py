@@ -85,17 +85,20 @@ from bigtwo.actions import (
     Request,
     Surrender,
     Trade,
+    Word,
 )
 from bigtwo.cards import CARDS, JOKER_RANK, SUIT_CHARS, CardSet, bits, card, checked_mask, held_copies, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.deal import holder, lead_card_mask
 from bigtwo.errors import CardParseError
-from bigtwo.observation import Observation, Phase
+from bigtwo.observation import ExchangeEvent, Observation, Phase
 from bigtwo.rules.choices import ExchangeMode, FreeTradeEnd, PresidentGives
 
+# the role of a seat that neither gives nor takes in the exchanges (the tables leave it unsaid)
+NEUTRAL = "neutral"
 ROLE_NAMES = {
-    "mandatory-trading": ("president", "vice-president", "neutral", "vice-bum", "bum"),
-    "big-two-president": ("president", "vice-president", "neutral", "vice-scum", "scum"),
+    ExchangeMode.MANDATORY_TRADING: ("president", "vice-president", NEUTRAL, "vice-bum", "bum"),
+    ExchangeMode.BIG_TWO_PRESIDENT: ("president", "vice-president", NEUTRAL, "vice-scum", "scum"),
 }
 _SUIT_WORDS = {
     "d": "D",
@@ -144,7 +147,7 @@ def roles_for(rules: Any, order: Sequence[int] | None, n: int) -> list[str] | No
         return None
     system = rules.exchange
     if system == ExchangeMode.LOSER_TO_WINNER:
-        roles = ["neutral"] * n
+        roles = [NEUTRAL] * n
         roles[order[0]], roles[order[-1]] = "winner", "loser"
         return roles
     names = ROLE_NAMES.get(system)
@@ -305,24 +308,29 @@ def new_kind_answers(rules: Any, obs: Observation) -> list[Answer]:
     order = sorted(bits(hand), key=lambda c: (ev.power[c], c))
     if isinstance(d, Bid):
         floor = _bid_floor(ev, d, rules.exchange == ExchangeMode.HIGHER_BID_AUCTION)
-        return [Answer("bid", "pass")] + [Answer("bid", "", 1 << c) for c in order if card_price(ev, c) > floor]
+        return [Answer(DecisionKind.BID, Word.PASS)] + [
+            Answer(DecisionKind.BID, "", 1 << c) for c in order if card_price(ev, c) > floor
+        ]
     if isinstance(d, Reply | Grant):
-        yes = "accept" if kind == DecisionKind.REPLY else "grant"
+        yes = Word.ACCEPT if kind == DecisionKind.REPLY else Word.GRANT
         return [Answer(kind, w) for w in d.options if w != yes or d.want & hand == d.want]
     pool = sorted(bits(_offer_pool(obs)), key=lambda c: (ev.power[c], c))
     if kind == DecisionKind.REQUEST:
-        out = [Answer("request", "none")]
+        out = [Answer(DecisionKind.REQUEST, Word.NONE)]
         for k in range(1, d.count + 1):
-            out += [Answer("request", "", sum(1 << c for c in combo)) for combo in itertools.combinations(pool, k)]
+            out += [
+                Answer(DecisionKind.REQUEST, "", sum(1 << c for c in combo))
+                for combo in itertools.combinations(pool, k)
+            ]
         return out
-    out = [Answer("trade", w) for w in d.options]
+    out = [Answer(DecisionKind.TRADE, w) for w in d.options]
     seat = obs.seat
     for k in range(1, d.count + 1):
         gives = [sum(1 << c for c in combo) for combo in itertools.combinations(order, k)]
         wants = [sum(1 << c for c in combo) for combo in itertools.combinations(pool, k)]
         for to in range(obs.players):
             if to != seat:
-                out += [Answer("trade", "offer", g, w, to) for g in gives for w in wants]
+                out += [Answer(DecisionKind.TRADE, Word.OFFER, g, w, to) for g in gives for w in wants]
     return out
 
 
@@ -338,7 +346,11 @@ def exchange_answers(rules: Any, obs: Observation) -> list[Answer]:
     for c in legal_exchange_choices(rules, obs):
         if isinstance(c, CardSet):
             if kind == DecisionKind.SURRENDER:
-                out.append(Answer("surrender", "surrender", c.mask) if c.mask else Answer("surrender", "decline"))
+                out.append(
+                    Answer(DecisionKind.SURRENDER, Word.SURRENDER, c.mask)
+                    if c.mask
+                    else Answer(DecisionKind.SURRENDER, Word.DECLINE)
+                )
             else:
                 out.append(Answer(kind, "", c.mask))
         else:
@@ -404,7 +416,7 @@ def _random_offer(rules: Any, obs: Observation, rng: random.Random) -> Answer:
     """A trade answer drawn uniformly from the legal ones, without listing every offer."""
     d = obs.decision
     assert d is not None
-    words = [Answer("trade", w) for w in d.options]
+    words = [Answer(DecisionKind.TRADE, w) for w in d.options]
     hand, pool = bits(obs.hand), bits(_offer_pool(obs))
     seats = [t for t in range(obs.players) if t != obs.seat]
     counts = [math.comb(len(hand), k) * math.comb(len(pool), k) * len(seats) for k in range(1, d.count + 1)]
@@ -418,7 +430,7 @@ def _random_offer(rules: Any, obs: Observation, rng: random.Random) -> Answer:
         k += 1
     give = sum(1 << c for c in rng.sample(hand, k))
     want = sum(1 << c for c in rng.sample(pool, k))
-    return Answer("trade", "offer", give, want, rng.choice(seats))
+    return Answer(DecisionKind.TRADE, Word.OFFER, give, want, rng.choice(seats))
 
 
 def default_exchange_choice(rules: Any, obs: Observation) -> CardSet | str:
@@ -449,7 +461,13 @@ def default_exchange_choice(rules: Any, obs: Observation) -> CardSet | str:
 
 # the answer always legal to each procedure's decision, whatever the hand: no bid, no offer, no request, and
 # declining what another asks (the cards asked for may not all be in hand)
-_PLAIN_WORDS = {"bid": "pass", "trade": "done", "reply": "decline", "request": "none", "grant": "refuse"}
+_PLAIN_WORDS = {
+    DecisionKind.BID: Word.PASS,
+    DecisionKind.TRADE: Word.DONE,
+    DecisionKind.REPLY: Word.DECLINE,
+    DecisionKind.REQUEST: Word.NONE,
+    DecisionKind.GRANT: Word.REFUSE,
+}
 
 
 def _seat(obs: Observation) -> Any:
@@ -522,7 +540,7 @@ class Exchange:
             if e.get("public"):
                 out.append(dict(e))
                 continue
-            if e["type"] != "give":
+            if e["type"] != ExchangeEvent.GIVE:
                 if seat in parties:
                     out.append(dict(e))
                 continue
@@ -666,11 +684,11 @@ class Exchange:
             raise IllegalExchange(str(e)) from None
         words = ", ".join(repr(o) for o in d.options)
         if not a.mask and not a.want:
-            if a.word not in d.options or (d.kind == DecisionKind.TRADE and a.word == "offer"):
+            if a.word not in d.options or (d.kind == DecisionKind.TRADE and a.word == Word.OFFER):
                 raise IllegalExchange(
                     f"{a.word or 'nothing'}: answer {words}" + (" or make an offer" if d.count else "")
                 )
-            if isinstance(d, Reply | Grant) and a.word in ("accept", "grant") and d.want & ~hand:
+            if isinstance(d, Reply | Grant) and a.word in (Word.ACCEPT, Word.GRANT) and d.want & ~hand:
                 raise IllegalExchange(f"{who} does not hold {CardSet(d.want & ~hand)} ({d.reason})")
             return Answer(d.kind, a.word)
         if d.kind in (DecisionKind.REPLY, DecisionKind.GRANT):
@@ -683,14 +701,14 @@ class Exchange:
             if card_price(ev, mask.bit_length() - 1) <= floor:
                 what = f"the bid of {CardSet(d.best)}" if d.best else f"{CardSet(d.cards)}"
                 raise IllegalExchange(f"{CardSet(mask)} does not outbid {what}: offer a card of higher rank")
-            return Answer("bid", "", mask)
+            return Answer(DecisionKind.BID, "", mask)
         pool = int(ev.pack) & ~hand & ~self.table
         if d.kind == DecisionKind.REQUEST:
             if not 1 <= a.mask.bit_count() <= d.count:
                 raise IllegalExchange(f"{CardSet(a.mask)}: ask for 1 to {d.count} cards ({d.reason})")
             if a.mask & ~pool:
                 raise IllegalExchange(f"{CardSet(a.mask & ~pool)} cannot be asked for: it is not in another hand")
-            return Answer("request", "", a.mask)
+            return Answer(DecisionKind.REQUEST, "", a.mask)
         if not d.count:
             raise IllegalExchange(f"{who} has made every offer allowed; answer {words}")
         give = self._held(d.seat, a.mask)
@@ -704,7 +722,7 @@ class Exchange:
             raise IllegalExchange(f"{CardSet(a.want & ~pool)} cannot be asked for: it is not in another hand")
         if not isinstance(a.to, int) or not 0 <= a.to < self.n or a.to == d.seat:
             raise IllegalExchange(f"an offer goes to another player at the table, not {a.to!r}")
-        return Answer("trade", "offer", give, a.want, a.to)
+        return Answer(DecisionKind.TRADE, Word.OFFER, give, a.want, a.to)
 
     # --- bookkeeping -------------------------------------------------------------------------------------
     def _give(self, giver: int, receiver: int, mask: int, reason: str, shown: bool = False, seen: bool = False) -> None:
@@ -713,7 +731,7 @@ class Exchange:
         self._stage.moves.append((giver, receiver, mask))
         event: dict[str, Any] = {
             "stage": self._stage_no,
-            "type": "give",
+            "type": ExchangeEvent.GIVE,
             "from": giver,
             "to": receiver,
             "count": mask.bit_count(),
@@ -726,7 +744,7 @@ class Exchange:
             event["seen"] = True
         self.events.append(event)
 
-    def _note(self, kind: str, giver: int, receiver: int, **extra: Any) -> None:
+    def _note(self, kind: ExchangeEvent, giver: int, receiver: int, **extra: Any) -> None:
         self.events.append({"stage": self._stage_no, "type": kind, "from": giver, "to": receiver, **extra})
 
     def _end_stage(self) -> None:
@@ -756,7 +774,7 @@ class Exchange:
             yield from self._free_trade()
 
     # --- auctions of the out cards (004 Zheng Shangyou, Higher-Bid and Free-Bid Auction) --------------------
-    def _public(self, kind: str, **fields: Any) -> None:
+    def _public(self, kind: ExchangeEvent, **fields: Any) -> None:
         """An event everyone hears (bids and offers are called out): its cards are shown to all."""
         self.events.append({"stage": self._stage_no, "type": kind, "public": True, **fields})
 
@@ -794,24 +812,24 @@ class Exchange:
             floor = _bid_floor(ev, Bid(seat, 1, "", cards=1 << lot, best=best), higher_bid)
             if any(card_price(ev, c) > floor for c in bits(self.hand(seat))):
                 why = f"{card_name} is on auction: bid {rule}" + (", higher than the best bid" if best else "")
-                a = yield Bid(seat, 1, why, source=bidder, options=("pass",), cards=1 << lot, best=best)
+                a = yield Bid(seat, 1, why, source=bidder, options=(Word.PASS,), cards=1 << lot, best=best)
             else:
-                a = Answer("bid", "pass")  # nothing in the hand could outbid: a pass without asking
+                a = Answer(DecisionKind.BID, Word.PASS)  # nothing in the hand could outbid: a pass without asking
             if a.mask:
                 best, bidder, passes = a.mask, seat, 0
                 self.known[seat] = self.known.get(seat, 0) | a.mask
-                self._public("bid", **{"from": seat}, card=card_name, cards=self._cards(a.mask))
+                self._public(ExchangeEvent.BID, **{"from": seat}, card=card_name, cards=self._cards(a.mask))
             else:
                 passes += 1
             seat = (seat + 1) % n
         if bidder is None:
-            self._public("unsold", cards=[card_name])
+            self._public(ExchangeEvent.UNSOLD, cards=[card_name])
             return None
         pay = best.bit_length() - 1
         self.hands[bidder] = (self.hands[bidder] & ~best) | (1 << lot)
         self.table = (self.table & ~(1 << lot)) | best
         self.known[bidder] = (self.known.get(bidder, 0) & ~best) | (1 << lot)
-        self._public("sold", to=bidder, cards=[card_name], paid=self._cards(best))
+        self._public(ExchangeEvent.SOLD, to=bidder, cards=[card_name], paid=self._cards(best))
         return pay
 
     # --- free trade (003 section 3.3; 004 Zheng Shangyou, Trading) --------------------------------------------
@@ -848,31 +866,31 @@ class Exchange:
                 + " (003 section 3.3; 004 Zheng Shangyou, Trading)"
             )
             a = yield Trade(seat, k, why, options=options)
-            if a.word == "play":
-                self._public("trade-ended", **{"from": seat}, reason="play")
+            if a.word == Word.PLAY:
+                self._public(ExchangeEvent.TRADE_ENDED, **{"from": seat}, reason="play")
                 return
-            if a.word == "done":
+            if a.word == Word.DONE:
                 votes.add(seat)
-                self._public("vote", **{"from": seat}, votes=len(votes), needed=need)
+                self._public(ExchangeEvent.VOTE, **{"from": seat}, votes=len(votes), needed=need)
             else:
                 votes.discard(seat)
                 left[seat] -= 1
                 yield from self._offer(seat, a)
             seat = (seat + 1) % n
-        self._public("trade-ended", reason="vote")
+        self._public(ExchangeEvent.TRADE_ENDED, reason="vote")
 
     def _offer(self, seat: int, a: Answer) -> Steps:
         to = a.to
         assert to is not None
         give, want = a.mask, a.want
         self.known[seat] = self.known.get(seat, 0) | give
-        self._public("offer", **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
+        self._public(ExchangeEvent.OFFER, **{"from": seat}, to=to, cards=self._cards(give), want=self._cards(want))
         why = f"seat {seat} offers {CardSet(give)} for your {CardSet(want)}: accept or decline"
         reply = yield Reply(
-            to, give.bit_count(), why, source=seat, options=("accept", "decline"), cards=give, want=want
+            to, give.bit_count(), why, source=seat, options=(Word.ACCEPT, Word.DECLINE), cards=give, want=want
         )
-        accepted = reply.word == "accept"
-        self._public("reply", **{"from": to}, to=seat, answer=reply.word)
+        accepted = reply.word == Word.ACCEPT
+        self._public(ExchangeEvent.REPLY, **{"from": to}, to=seat, answer=reply.word)
         if accepted:
             have = held_copies(want, self.hands[to])
             self.hands[seat] = (self.hands[seat] & ~give) | have
@@ -949,28 +967,28 @@ class Exchange:
                 f"the {g_role} may surrender their {k} highest card{plural} to the {t_role}, or let the "
                 f"{t_role} steal {k} by questions (003 section 3.2.2)"
             )
-            mask = yield Surrender(giver, k, why, to=taker, options=("surrender", "decline"))
+            mask = yield Surrender(giver, k, why, to=taker, options=(Word.SURRENDER, Word.DECLINE))
             if mask:
-                self._note("surrender", giver, taker, count=k)
+                self._note(ExchangeEvent.SURRENDER, giver, taker, count=k)
                 self._give(giver, taker, mask, f"surrendered by the {g_role}", seen=True)
             else:
-                self._note("decline", giver, taker, count=k)
+                self._note(ExchangeEvent.DECLINE, giver, taker, count=k)
                 yield from self._questions(taker, giver, k)
             self._end_stage()
             why = (
                 f"the {g_role} may demand the {t_role}'s {k} lowest card{plural}; otherwise the {t_role} chooses "
                 "(003 section 3.2.3.1)"
             )
-            demand = yield Demand(giver, k, why, source=taker, options=("lowest", "any"))
-            self._note("demand", giver, taker, choice=demand)
+            demand = yield Demand(giver, k, why, source=taker, options=(Word.LOWEST, Word.ANY))
+            self._note(ExchangeEvent.DEMAND, giver, taker, choice=demand)
             rest = k
-            if demand == "any" and self.rules.trade_requests:
+            if demand == Word.ANY and self.rules.trade_requests:
                 rest = yield from self._requests(taker, giver, k)
             if rest:
                 plural = "s" if rest > 1 else ""
                 why = (
                     f"the {t_role} gives {rest} card{plural} back to the {g_role}"
-                    + (", their lowest as demanded" if demand == "lowest" else ", of their choosing")
+                    + (", their lowest as demanded" if demand == Word.LOWEST else ", of their choosing")
                     + " (003 section 3.2.3)"
                 )
                 mask = yield Give(taker, rest, why, to=giver, must=Must(demand))
@@ -990,14 +1008,16 @@ class Exchange:
                 f"you may ask the {t_role} for any {'card' if rest == 1 else f'{rest} cards or fewer'} of theirs, "
                 f"which they may grant or refuse; 'none' lets them choose (003 section 3.2.3.2)"
             )
-            a = yield Request(giver, rest, why, source=taker, options=("none",))
+            a = yield Request(giver, rest, why, source=taker, options=(Word.NONE,))
             if not a.mask:
                 break
-            self._note("request", giver, taker, cards=self._cards(a.mask))
+            self._note(ExchangeEvent.REQUEST, giver, taker, cards=self._cards(a.mask))
             why = f"the {g_role} asks you for {CardSet(a.mask)}: grant (give them) or refuse (003 section 3.2.3.2)"
-            g = yield Grant(taker, a.mask.bit_count(), why, source=giver, options=("grant", "refuse"), want=a.mask)
-            self._note("grant", taker, giver, answer=g.word, cards=self._cards(a.mask))
-            if g.word == "grant":
+            g = yield Grant(
+                taker, a.mask.bit_count(), why, source=giver, options=(Word.GRANT, Word.REFUSE), want=a.mask
+            )
+            self._note(ExchangeEvent.GRANT, taker, giver, answer=g.word, cards=self._cards(a.mask))
+            if g.word == Word.GRANT:
                 have = held_copies(a.mask, self.hand(taker))
                 self._give(taker, giver, have, f"granted to the {g_role} on request", seen=True)
                 granted += have.bit_count()
@@ -1060,6 +1080,6 @@ class Exchange:
                 taken += got.bit_count()
             entry = {"question": q, "answer": reply, "cards": [token(c) for c in ev.sort_cards(got)]}
             answers.append(entry)
-            self._note("question", taker, giver, question=q, answer=reply, cards=entry["cards"])
+            self._note(ExchangeEvent.QUESTION, taker, giver, question=q, answer=reply, cards=entry["cards"])
             if got:
                 self._give(giver, taker, got, f"stolen by the {self._role(taker)}", seen=True)

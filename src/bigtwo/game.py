@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bigtwo.actions import Decision, DecisionKind, Redeal, Swap
+from bigtwo.actions import Decision, DecisionKind, Redeal, Swap, Word
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
 from bigtwo.deal import (
@@ -28,13 +28,14 @@ from bigtwo.deal import (
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation, Phase
+from bigtwo.observation import HistoryEntry, Note, Observation, Phase
 from bigtwo.rules.choices import FourTwos
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset, load_rules
-from bigtwo.scoring import RoundOutcome, RoundResult, instant_result, score_round
+from bigtwo.scoring import RoundOutcome, RoundResult, Verdict, instant_result, score_round
 from bigtwo.words import plural
 
-AUTO_PASS = Play(0, "pass")  # a pass the automatic turn skip made; equal to Play.PASS
+AUTO_PASS = Play(0, Kind.PASS)  # a pass the automatic turn skip made; equal to Play.PASS
 MAX_REDEALS = 100  # deals thrown in by a rule (all four 2s) before a round gives up
 MAX_REDEAL_REQUESTS = 20  # new deals players may ask for in one round, so every round ends
 
@@ -195,7 +196,7 @@ class Game:
         self._over = False
         self._result: RoundResult | None = None
         self._history: list[tuple[int, Play]] = []
-        self._notes: list[str | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
+        self._notes: list[Note | None] = []  # per action: 'auto' (skipped), 'drew', 'called', or None
         self._entries: list[HistoryEntry] = []  # observation history entries, built once per action
         self._entries_of = self._notes
         self._trick_open = 0  # history index where the current trick began
@@ -234,12 +235,12 @@ class Game:
         for seat, h in enumerate(self._hands):
             if rules.malta_dragon:
                 verdict = malta_dragon(ev, h)
-                if verdict == "win":
-                    return self._finish(instant=(seat, "win", "a Malta dragon: six pairs and a single"))
-                if verdict == "lose":
-                    return self._finish(instant=(seat, "lose", "a Malta dragon holding a pair of 3s"))
+                if verdict == Verdict.WIN:
+                    return self._finish(instant=(seat, Verdict.WIN, "a Malta dragon: six pairs and a single"))
+                if verdict == Verdict.LOSE:
+                    return self._finish(instant=(seat, Verdict.LOSE, "a Malta dragon holding a pair of 3s"))
             if rules.four_twos in (FourTwos.WIN, FourTwos.DRAW) and four_twos(ev, h):
-                outcome = "win" if rules.four_twos == FourTwos.WIN else "draw"
+                outcome = Verdict.WIN if rules.four_twos == FourTwos.WIN else Verdict.DRAW
                 return self._finish(instant=(seat, outcome, "all four 2s"))
         return None
 
@@ -332,12 +333,12 @@ class Game:
                 reasons = self.redeal_reasons(seat)
                 if reasons:
                     why = f"you may ask for a new deal: {reasons[0]}"
-                    return Redeal(seat, 0, why, options=("redeal", "keep"))
+                    return Redeal(seat, 0, why, options=(Word.REDEAL, Word.KEEP))
         if self.can_swap_leftover and not swap_answered:
             offer = self.swap_offer
             shown = f" ({offer})" if self.rules.leftover_shown and offer else ""
             why = f"you may take the leftover card{shown} and set {self.required_card or 'the lead card'} aside"
-            return Swap(self.swap_seat, 1, why, options=("swap", "keep"))
+            return Swap(self.swap_seat, 1, why, options=(Word.SWAP, Word.KEEP))
         return None
 
     def take_deal_answer(self, decision: Decision, word: str, kept: set[int]) -> None:
@@ -345,10 +346,10 @@ class Game:
         again), the swap, or keeping (the seat joins ``kept``). A word the decision does not offer is refused."""
         if word not in decision.options:
             raise IllegalPlay(f"{word!r}: answer {' or '.join(repr(o) for o in decision.options)}")
-        if word == "redeal":
+        if word == Word.REDEAL:
             self.request_redeal(decision.seat)
             kept.clear()
-        elif word == "swap":
+        elif word == Word.SWAP:
             self.swap_leftover()
         elif decision.kind == DecisionKind.REDEAL:
             kept.add(decision.seat)
@@ -419,7 +420,7 @@ class Game:
         return list(self._history)
 
     @property
-    def history_notes(self) -> list[str | None]:
+    def history_notes(self) -> list[Note | None]:
         """Per action: 'auto' (a pass made by the automatic skip), 'drew' (passed and drew), 'called'."""
         return list(self._notes)
 
@@ -530,7 +531,7 @@ class Game:
         if not self.rules.three_threes_force_twos or self._top is None:
             return False
         top = self._top
-        if top.kind != "triple" or top.value != THREE or self._trick_open != len(self._history) - 1:
+        if top.kind != Kind.TRIPLE or top.value != THREE or self._trick_open != len(self._history) - 1:
             return False
         return self._next_active(self._top_seat) == self.to_move
 
@@ -739,7 +740,7 @@ class Game:
         note = None
         if self.rules.last_card_call and hand.bit_count() == 1:
             if call_last_card:
-                note = "called"
+                note = Note.CALLED
             else:
                 self._uncalled |= 1 << s
         self._notes.append(note)
@@ -760,9 +761,9 @@ class Game:
                 return
         self.to_move = self._next_to_move(s)
 
-    def _do_pass(self, note: str | None = None) -> None:
+    def _do_pass(self, note: Note | None = None) -> None:
         s = self.to_move
-        self._history.append((s, AUTO_PASS if note == "auto" else PASS))
+        self._history.append((s, AUTO_PASS if note == Note.AUTO else PASS))
         self._notes.append(note)
         if self.rules.draw_on_pass and self._stock_pos < len(self._stock):
             c = self._stock[self._stock_pos]
@@ -770,7 +771,7 @@ class Game:
             self._hands[s] |= 1 << c
             self._idx[s] = HandIndex.build(self.ev, self._hands[s])
             if note is None:
-                self._notes[-1] = "drew"
+                self._notes[-1] = Note.DREW
         if self._top is None:
             # a leader with nothing legal to lead (end restrictions) hands the lead on
             self._blocked += 1
@@ -794,7 +795,7 @@ class Game:
         deck gets last place (or, if last place is taken, second-to-last place)")."""
         s = self.to_move
         self._looked &= ~(1 << s)
-        self._do_pass("forfeit")
+        self._do_pass(Note.FORFEIT)
         if self._over:
             return
         self._forfeited += (s,)
@@ -840,7 +841,7 @@ class Game:
         while not self._over and self._top is not None:
             if self._hands[self.to_move].bit_count() >= self._fewest_to_beat():
                 return
-            self._do_pass("auto")
+            self._do_pass(Note.AUTO)
 
     def _fewest_to_beat(self) -> int:
         """Fewest cards a play beating the one on the table could have, judged from public information only:
@@ -859,13 +860,13 @@ class Game:
         return fewest
 
     # --- the end --------------------------------------------------------------------------------------
-    def _finish(self, instant: tuple[int, str, str] | None = None) -> None:
+    def _finish(self, instant: tuple[int, Verdict, str] | None = None) -> None:
         self._over = True
         finished = list(self._finished)
         if instant is not None:
             seat, verdict, _why = instant
             others = [(seat + k) % self.n for k in range(1, self.n)]
-            finished = [*others, seat] if verdict == "lose" else [seat, *others]
+            finished = [*others, seat] if verdict == Verdict.LOSE else [seat, *others]
             rest: list[int] = []
         else:
             gone = set(self._forfeited)

@@ -13,6 +13,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import HandIndex, all_combos
 from bigtwo.observation import Observation, Phase
 from bigtwo.rules.choices import LastPlayForbidden
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -31,11 +32,11 @@ def last_play_reason(ev: Evaluator, rule: str, p: Play) -> str | None:
     cs = bits(p.mask)
     all_twos = all(ev.rank_of[c] == TWO for c in cs)
     top = ev.highest_face
-    if rule == LastPlayForbidden.TWO_SINGLE_OR_PAIR and p.kind in ("single", "pair") and all_twos:
+    if rule == LastPlayForbidden.TWO_SINGLE_OR_PAIR and p.kind in (Kind.SINGLE, Kind.PAIR) and all_twos:
         return "you may not go out with a single 2 or a pair of 2s"
-    if rule == LastPlayForbidden.TWO_SINGLE and p.kind == "single" and all_twos:
+    if rule == LastPlayForbidden.TWO_SINGLE and p.kind == Kind.SINGLE and all_twos:
         return "you may not go out with a single 2"
-    if rule == LastPlayForbidden.HIGHEST_SINGLE and p.kind == "single" and cs[0] % DECK_SIZE == top:
+    if rule == LastPlayForbidden.HIGHEST_SINGLE and p.kind == Kind.SINGLE and cs[0] % DECK_SIZE == top:
         return f"you may not go out with {CARDS[top]} as a single"
     if rule == LastPlayForbidden.HIGHEST_CARD and any(c % DECK_SIZE == top for c in cs):
         return f"you may not go out with a play containing {CARDS[top]}"
@@ -47,7 +48,7 @@ def answers(ev: Evaluator, idx: HandIndex, top: Play) -> list[Play]:
     if ev.has_bombs and top.bomb:
         return [p for p in idx.bombs() if ev.beats(p, top)]
     out = idx.answers(top)
-    if ev.valueless and top.kind == "single" and idx.hand & ev.joker_mask:
+    if ev.valueless and top.kind == Kind.SINGLE and idx.hand & ev.joker_mask:
         # valueless jokers answer any single and any single answers them (002 Joker rules): they come first,
         # being the lowest singles
         out = [p for p in idx.jokers() if p.mask != top.mask] + [p for p in out if not p.mask & ev.joker_mask]
@@ -85,7 +86,7 @@ def hand_actions(
         plays = [p for p in plays if p.mask != hand or last_play_reason(ev, forbid, p) is None]
     if top is None:
         return plays if plays else [PASS]
-    if must_answer and plays and all(p.kind == "triple" and p.value == TWO for p in plays):
+    if must_answer and plays and all(p.kind == Kind.TRIPLE and p.value == TWO for p in plays):
         return plays
     if must_play and plays:
         return plays

@@ -38,13 +38,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer, Look
+from bigtwo.actions import Action, Answer, Decision, DecisionKind, IllegalAnswer, Look, Word
 from bigtwo.cards import CardSet, CardsLike, bits, tokens
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.exchange import NEW_KINDS, Exchange, default_exchange_choice, exchange_answers
 from bigtwo.game import Game, _seat_arg
-from bigtwo.observation import Observation, Phase
+from bigtwo.observation import EntryAction, ExchangeEvent, Note, Observation, Phase
 from bigtwo.rules.choices import MatchEnd, MatchPointsSide
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.scoring import RoundResult
@@ -151,19 +151,19 @@ def _actions(game: Game) -> list[dict[str, Any]]:
 
 def _replay_actions(m: Match, actions: list[dict[str, Any]]) -> None:
     for a in actions:
-        if a.get("note") == "auto":
+        if a.get("note") == Note.AUTO:
             continue
         d = m.pending
         if d is not None and d.kind == DecisionKind.LOOK:
             # the Horse Game: a play, or a hand given up, was made after looking; any other pass was blind
-            blind = a["action"] == "pass" and a.get("note") != "forfeit"
-            m.apply("pass" if blind else "look", seat=a["seat"])
+            blind = a["action"] == EntryAction.PASS and a.get("note") != Note.FORFEIT
+            m.apply(Word.PASS if blind else Word.LOOK, seat=a["seat"])
             if blind:
                 continue
         m.apply(
-            "pass" if a["action"] == "pass" else a["cards"],
+            "pass" if a["action"] == EntryAction.PASS else a["cards"],
             seat=a["seat"],
-            call_last_card=a.get("note") == "called",
+            call_last_card=a.get("note") == Note.CALLED,
         )
 
 
@@ -300,7 +300,7 @@ class Match:
             "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
             "or pass without looking (004 Zheng Shangyou, Horse Game)"
         )
-        return Look(g.to_move, 0, why, options=("look", "pass"))
+        return Look(g.to_move, 0, why, options=(Word.LOOK, Word.PASS))
 
     @property
     def to_move(self) -> int | None:
@@ -352,7 +352,7 @@ class Match:
             common["exchanges"] = tuple(
                 e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"}
                 for e in ex.events
-                if e.get("type") == "give" or e.get("public")
+                if e.get("type") == ExchangeEvent.GIVE or e.get("public")
             )
         if phase in (Phase.PLAY, Phase.OVER) and self.game is not None:
             obs = self.game.observe(seat)
@@ -402,9 +402,9 @@ class Match:
         d = self.pending
         if d is not None:
             if d.at_deal:
-                return Answer(d.kind, "keep")
+                return Answer(d.kind, Word.KEEP)
             if d.kind == DecisionKind.LOOK:
-                return Answer("look", "pass")
+                return Answer(DecisionKind.LOOK, Word.PASS)
             return d.read(default_exchange_choice(self.rules, self.observe(d.seat)))
         g = self.game
         assert g is not None
@@ -433,7 +433,7 @@ class Match:
                     raise IllegalAnswer(_options_reason(d, answer))
                 g = self.game
                 assert g is not None
-                if answer.word == "look":
+                if answer.word == Word.LOOK:
                     g.look()
                 else:
                     g.play(PASS)
@@ -447,9 +447,9 @@ class Match:
             else:
                 ex = self.current.exchange
                 assert ex is not None
-                if answer.kind == DecisionKind.SURRENDER and answer.word == "surrender" and not answer.mask:
-                    value = ex.decide("surrender")
-                    taken = Answer("surrender", "surrender", value)
+                if answer.kind == DecisionKind.SURRENDER and answer.word == Word.SURRENDER and not answer.mask:
+                    value = ex.decide(Word.SURRENDER)
+                    taken = Answer(DecisionKind.SURRENDER, Word.SURRENDER, value)
                 else:
                     ex.decide(answer)
                     taken = answer

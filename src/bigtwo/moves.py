@@ -22,6 +22,7 @@ from bigtwo.combos.evaluator import (
     Evaluator,
 )
 from bigtwo.combos.play import Play
+from bigtwo.rules.kinds import Kind
 
 _BIT = [1 << i for i in range(128)]
 # kinds whose wild-joker sets _wild_partners finds by suit or sequence (the rest of its kinds by their ranks)
@@ -52,8 +53,8 @@ def all_combos(
     if ev.valueless and hand & ev.joker_mask:
         # a valueless joker is only ever a single
         alone = all_combos(ev, hand & ~ev.joker_mask, sizes) if hand & ~ev.joker_mask else []
-        if "single" in ev.enabled and (sizes is None or 1 in sizes):
-            alone += [ev.make(1 << c, "single", ev.power[c], ev.rank_of[c]) for c in bits(hand & ev.joker_mask)]
+        if Kind.SINGLE in ev.enabled and (sizes is None or 1 in sizes):
+            alone += [ev.make(1 << c, Kind.SINGLE, ev.power[c], ev.rank_of[c]) for c in bits(hand & ev.joker_mask)]
         alone.sort(key=_sort_key)
         return alone
     cs = bits(hand)
@@ -70,9 +71,9 @@ def all_combos(
         by_rank.setdefault(rank_of[c], []).append(c)
         by_suit.setdefault(suit_of[c], []).append(c)
     out: list[Play] = []
-    found: dict[int, tuple[int, str, int, int] | Play] = {}
+    found: dict[int, tuple[int, Kind, int, int] | Play] = {}
 
-    def add(mask: int, kind: str, key: int, value: int) -> None:
+    def add(mask: int, kind: Kind, key: int, value: int) -> None:
         prev = found.get(mask)
         if prev is None:
             cached = cache.get(mask)
@@ -81,12 +82,12 @@ def all_combos(
         elif prev.__class__ is tuple and cat[kind] > prev[0]:
             found[mask] = (cat[kind], kind, key, value)
 
-    if "single" in en:
+    if Kind.SINGLE in en:
         for c in cs:
             m = _BIT[c]
             p = cache.get(m)
-            out.append(p if p is not None else make(m, "single", power[c], rank_of[c]))
-    for kind, k in (("pair", 2), ("triple", 3), ("quad", 4), ("five_of_a_kind", 5)):
+            out.append(p if p is not None else make(m, Kind.SINGLE, power[c], rank_of[c]))
+    for kind, k in ((Kind.PAIR, 2), (Kind.TRIPLE, 3), (Kind.QUAD, 4), (Kind.FIVE_OF_A_KIND, 5)):
         if kind in en:
             for r, g in by_rank.items():
                 if len(g) >= k:
@@ -98,37 +99,37 @@ def all_combos(
                         p = cache.get(m)
                         out.append(p if p is not None else make(m, kind, max(power[c] for c in combo), r))
 
-    if "joker_pair" in en:
+    if Kind.JOKER_PAIR in en:
         jokers = [c for c in cs if c % 54 >= 52]
         for a, b in combinations(jokers, 2):
             m = _BIT[a] | _BIT[b]
             hi, lo = sorted((power[a], power[b]), reverse=True)
-            add(m, "joker_pair", hi * POWER_SPAN + lo, JOKER_RANK)
+            add(m, Kind.JOKER_PAIR, hi * POWER_SPAN + lo, JOKER_RANK)
 
-    if "dragon" in en and all(r in by_rank for r in range(JOKER_RANK)):
+    if Kind.DRAGON in en and all(r in by_rank for r in range(JOKER_RANK)):
         for choice in product(*(by_rank[r] for r in range(JOKER_RANK))):
-            add(_mask(choice), "dragon", power[choice[12]], 12)
+            add(_mask(choice), Kind.DRAGON, power[choice[12]], 12)
 
-    need_pairs = en & {"two_pairs", "two_pair_junk", "sisters", "full_house"}
+    need_pairs = en & {Kind.TWO_PAIRS, Kind.TWO_PAIR_JUNK, Kind.SISTERS, Kind.FULL_HOUSE}
     pairs = {r: list(combinations(g, 2)) for r, g in by_rank.items() if len(g) >= 2} if need_pairs else {}
     pair_ranks = sorted(pairs)
 
-    if "two_pairs" in en:
+    if Kind.TWO_PAIRS in en:
         for i, r1 in enumerate(pair_ranks):
             for r2 in pair_ranks[i + 1 :]:
                 for p1 in pairs[r1]:
                     k1 = max(power[c] for c in p1)
                     for p2 in pairs[r2]:
-                        add(_mask(p1) | _mask(p2), "two_pairs", max(power[c] for c in p2) * POWER_SPAN + k1, r2)
+                        add(_mask(p1) | _mask(p2), Kind.TWO_PAIRS, max(power[c] for c in p2) * POWER_SPAN + k1, r2)
 
-    if en & {"two_pair_junk", "sisters"}:
+    if en & {Kind.TWO_PAIR_JUNK, Kind.SISTERS}:
         for i, r1 in enumerate(pair_ranks):
             for r2 in pair_ranks[i + 1 :]:
-                shapes: list[str] = []
-                if "two_pair_junk" in en:
-                    shapes.append("two_pair_junk")
-                if "sisters" in en and r2 == r1 + 1 and r2 < JOKER_RANK:
-                    shapes.append("sisters")
+                shapes: list[Kind] = []
+                if Kind.TWO_PAIR_JUNK in en:
+                    shapes.append(Kind.TWO_PAIR_JUNK)
+                if Kind.SISTERS in en and r2 == r1 + 1 and r2 < JOKER_RANK:
+                    shapes.append(Kind.SISTERS)
                 if not shapes:
                     continue
                 junk = [c for c in cs if rank_of[c] != r1 and rank_of[c] != r2]
@@ -140,7 +141,7 @@ def all_combos(
                             for shape in shapes:
                                 add(m | _BIT[j], shape, key, r2)
 
-    if "full_house" in en:
+    if Kind.FULL_HOUSE in en:
         for t, g in by_rank.items():
             if len(g) >= 3:
                 for trip in combinations(g, 3):
@@ -150,9 +151,9 @@ def all_combos(
                             for pr in pairs[r2]:
                                 m = tm | _BIT[pr[0]] | _BIT[pr[1]]
                                 p = cache.get(m)
-                                out.append(p if p is not None else make(m, "full_house", tk, t))
+                                out.append(p if p is not None else make(m, Kind.FULL_HOUSE, tk, t))
 
-    if "four_of_a_kind" in en:
+    if Kind.FOUR_OF_A_KIND in en:
         for r, g in by_rank.items():
             if len(g) >= 4:
                 kickers = [c for c in cs if rank_of[c] != r]
@@ -161,9 +162,9 @@ def all_combos(
                     for j in kickers:
                         m = qm | _BIT[j]
                         p = cache.get(m)
-                        out.append(p if p is not None else make(m, "four_of_a_kind", qk, r))
+                        out.append(p if p is not None else make(m, Kind.FOUR_OF_A_KIND, qk, r))
 
-    if "triple_junk" in en:
+    if Kind.TRIPLE_JUNK in en:
         for t, g in by_rank.items():
             if len(g) >= 3:
                 others = [c for c in cs if rank_of[c] != t]
@@ -173,13 +174,13 @@ def all_combos(
                         if rank_of[a] != rank_of[b]:
                             m = tm | _BIT[a] | _BIT[b]
                             p = cache.get(m)
-                            out.append(p if p is not None else make(m, "triple_junk", tk, t))
+                            out.append(p if p is not None else make(m, Kind.TRIPLE_JUNK, tk, t))
 
-    flush_on = "flush" in en
+    flush_on = Kind.FLUSH in en
     if ev.straights:
-        want_straight = "straight" in en
-        want_sf = "straight_flush" in en
-        want_royal = "royal_flush" in en
+        want_straight = Kind.STRAIGHT in en
+        want_sf = Kind.STRAIGHT_FLUSH in en
+        want_royal = Kind.ROYAL_FLUSH in en
         held = 0  # ranks present, as bits
         for r in by_rank:
             held |= 1 << r
@@ -192,9 +193,9 @@ def all_combos(
                 groups = [by_rank[r] for r in ranks]
                 tbi = ranks.index(tb)
                 royal = want_royal and length == 5 and sum(1 << r for r in ranks) == ROYAL_RANKS
-                suited_kinds = [k for k in ("straight", "straight_flush") if k in en]
+                suited_kinds: list[Kind] = [k for k in (Kind.STRAIGHT, Kind.STRAIGHT_FLUSH) if k in en]
                 if royal:
-                    suited_kinds.append("royal_flush")
+                    suited_kinds.append(Kind.ROYAL_FLUSH)
                 # a suited one is the best of its enabled kinds; only a five-card flush can coincide with it
                 # elsewhere (the flush generator), so only then does it go through the resolving dict
                 best_suited = max(suited_kinds, key=cat.__getitem__) if suited_kinds else None
@@ -207,7 +208,7 @@ def all_combos(
                         if best_suited is None:
                             continue  # a flush only, which the flush generator makes
                         kind = best_suited
-                        if kind == "royal_flush":
+                        if kind == Kind.ROYAL_FLUSH:
                             key, value = power[choice[ranks.index(11)]], 11
                         else:
                             key, value = ev.straight_kv(pos, choice, choice[tbi], tb)
@@ -215,25 +216,25 @@ def all_combos(
                             add(m, kind, key, value)
                             continue
                     elif want_straight:
-                        kind = "straight"
+                        kind = Kind.STRAIGHT
                         key, value = ev.straight_kv(pos, choice, choice[tbi], tb)
                     else:
                         continue
                     p = cache.get(m)
                     out.append(p if p is not None else make(m, kind, key, value))
 
-    if "flush" in en:
+    if Kind.FLUSH in en:
         for s, g in by_suit.items():
             if s != 4 and len(g) >= 5:
                 for combo in combinations(g, 5):
                     m = _mask(combo)
                     hit = cache.get(m) if m not in found else None
                     if hit is None:
-                        add(m, "flush", ev.flush_key(combo), max(rank_of[c] for c in combo))
+                        add(m, Kind.FLUSH, ev.flush_key(combo), max(rank_of[c] for c in combo))
                     else:
                         found[m] = hit
 
-    for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
+    for width, kind in ((2, Kind.PAIR_STRAIGHT), (3, Kind.TRIPLE_STRAIGHT)):
         if kind in en:
             deep = 0  # ranks held at least `width` times, as bits
             for r, g in by_rank.items():

@@ -50,6 +50,52 @@ class Phase(StrEnum):
         return repr(self.value)
 
 
+class Note(StrEnum):
+    """What a :class:`HistoryEntry`'s ``note`` says of its action (none for a plain play or pass): the one source
+    of these words, which records and observations write unchanged (members equal them)."""
+
+    AUTO = "auto"  # a pass the automatic turn skip made
+    DREW = "drew"  # passed and drew from the stock
+    CALLED = "called"  # announced 'last card'
+    FORFEIT = "forfeit"  # the hand was given up (the Horse Game)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class EntryAction(StrEnum):
+    """The ``action`` of a history entry as observations and records write it: a play or a pass."""
+
+    PLAY = "play"
+    PASS = "pass"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class ExchangeEvent(StrEnum):
+    """The ``type`` of an entry of :attr:`Observation.exchanges` (what happened before play: cards given, a
+    question asked, a lot sold...): the one source of these words, which records write unchanged."""
+
+    GIVE = "give"
+    QUESTION = "question"
+    SURRENDER = "surrender"
+    DECLINE = "decline"
+    DEMAND = "demand"
+    BID = "bid"
+    SOLD = "sold"
+    UNSOLD = "unsold"
+    OFFER = "offer"
+    REPLY = "reply"
+    VOTE = "vote"
+    TRADE_ENDED = "trade-ended"
+    REQUEST = "request"
+    GRANT = "grant"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 PUBLIC = MappingProxyType({"public": True})
 PRIVATE = MappingProxyType({"public": False})
 
@@ -64,7 +110,7 @@ class HistoryEntry:
 
     seat: int
     play: Play
-    note: str | None = None
+    note: Note | None = None
 
     @property
     def is_pass(self) -> bool:
@@ -162,7 +208,7 @@ class Observation:
         observer does not need told; the engine's own spectator view (``observe(None)``) has them all.
         """
         hidden: dict[str, Any] = {f.name: f.default for f in fields(self) if not f.metadata.get("public")}
-        shown = tuple(e for e in self.exchanges if e.get("type") == "give" or e.get("public"))
+        shown = tuple(e for e in self.exchanges if e.get("type") == ExchangeEvent.GIVE or e.get("public"))
         hidden["exchanges"] = tuple(
             e if e.get("shown") or e.get("public") else {k: v for k, v in e.items() if k != "cards"} for e in shown
         )
@@ -312,7 +358,7 @@ def _mask(value: Any) -> int:
 
 def _entry_json(e: HistoryEntry, cards: Any) -> dict[str, Any]:
     p = e.play
-    out: dict[str, Any] = {"seat": e.seat, "action": "pass" if p.is_pass else "play"}
+    out: dict[str, Any] = {"seat": e.seat, "action": EntryAction.PASS if p.is_pass else EntryAction.PLAY}
     if not p.is_pass:
         out["cards"] = cards(p.mask)
         out["kind"] = p.kind
@@ -322,7 +368,7 @@ def _entry_json(e: HistoryEntry, cards: Any) -> dict[str, Any]:
 
 
 def _entry_from_json(d: Mapping[str, Any], ev: Any) -> HistoryEntry:
-    if d["action"] == "pass":
+    if d["action"] == EntryAction.PASS:
         return HistoryEntry(int(d["seat"]), PASS, d.get("note"))
     mask = _mask(d["cards"])
     p = ev.classify(mask)

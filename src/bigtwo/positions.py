@@ -15,7 +15,7 @@ from bigtwo.combos.play import PASS
 from bigtwo.deal import lead_card_mask
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
-from bigtwo.observation import Observation
+from bigtwo.observation import Note, Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 
@@ -58,7 +58,7 @@ def position_from_observation(rules: Ruleset | str, obs: Observation, hands: Seq
     g.face_up = obs.face_up
     made = iter(plays)
     for entry in history:
-        if g.look_pending and (not entry.is_pass or entry.note == "forfeit"):
+        if g.look_pending and (not entry.is_pass or entry.note == Note.FORFEIT):
             g.look()  # the Horse Game: every play, and every hand given up, was looked at first
         g.play(PASS if entry.is_pass else CardSet.from_mask(next(made)))
     if rules.horse_game:

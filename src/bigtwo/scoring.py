@@ -45,10 +45,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bigtwo.cards import DECK_SIZE, TWO, bits
 from bigtwo.rules.choices import BgaBase, BgaMode, Scoring
+from bigtwo.rules.kinds import Kind
+
+
+class Verdict(StrEnum):
+    """How a round decided at the deal ends for the seat whose hand decided it (a Malta dragon, four 2s)."""
+
+    WIN = "win"
+    LOSE = "lose"
+    DRAW = "draw"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
 
 _FACE_VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1, 2)
 _JOKER_FACE_VALUE = 15
@@ -165,7 +179,7 @@ def unused_bombs(rules: Any, hand: int) -> int:
     for mask in by_rank.values():
         if mask.bit_count() >= 4:
             groups.append(_lowest_bits(mask, 4))
-    if "straight_flush" in ev.enabled or "royal_flush" in ev.enabled:
+    if Kind.STRAIGHT_FLUSH in ev.enabled or Kind.ROYAL_FLUSH in ev.enabled:
         for ranks in ev.straights.get(5, {}):
             for cards in by_suit.values():
                 if all(ranks >> r & 1 == 0 or r in cards for r in range(13)):
@@ -234,9 +248,9 @@ def finishing_play_doubles(rules: Any, mask: int) -> str | None:
         return "went out with a 2"
     p = rules.engine.classify(mask)
     kind = p.kind if p is not None else ""
-    if kind in ("four_of_a_kind", "quad"):
+    if kind in (Kind.FOUR_OF_A_KIND, Kind.QUAD):
         return "went out with a four of a kind"
-    if kind in ("straight_flush", "royal_flush"):
+    if kind in (Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH):
         return "went out with a straight flush"
     return None
 
@@ -413,18 +427,18 @@ def _score_teams(outcome: RoundOutcome) -> RoundResult:
     return RoundResult(order, scores, list(outcome.cards_left), [detail])
 
 
-def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, str, str]) -> RoundResult:
+def instant_result(rules: Any, outcome: RoundOutcome, instant: tuple[int, Verdict, str]) -> RoundResult:
     """A round decided at the deal: an immediate win, an immediate loss, or a draw."""
     seat, verdict, why = instant
     n = len(outcome.cards_left)
-    if verdict == "draw":
+    if verdict == Verdict.DRAW:
         return RoundResult(
             list(outcome.finishing_order),
             [0] * n,
             list(outcome.cards_left),
             [f"the deal is a draw: seat {seat} holds {why}"],
         )
-    if verdict == "win":
+    if verdict == Verdict.WIN:
         result = score_round(rules, outcome)
         return RoundResult(
             result.finishing_order,

@@ -91,6 +91,12 @@ def _number(n: float) -> str:
     return str(n)
 
 
+# each of the rules' ``direction`` words (``bigtwo.rules.choices.Direction``, which this layer may not import;
+# tests/test_table_words.py holds the keys equal to its members): the side play passes to, seen from above, and
+# its arrow
+_WAYS: dict[str, tuple[str, str]] = {"clockwise": ("left", "↻"), "counter-clockwise": ("right", "↺")}
+
+
 def direction_said(direction: str, players: int) -> dict[str, str] | None:
     """Which way play goes round the table (the rules' ``direction``), in the words every table uses; None at two
     players, where play goes back and forth. Seen from above, clockwise play passes to the left:
@@ -101,13 +107,13 @@ def direction_said(direction: str, players: int) -> dict[str, str] | None:
       list of the seats in seat order (the waiting room's, the replay's), which is the order of play."""
     if players < 3:
         return None
-    ccw = direction == "counter-clockwise"
-    short = f"Play passes to the {'right' if ccw else 'left'}"
-    long = f"{short} ({'counter-clockwise' if ccw else 'clockwise'})"
+    side, arrow = _WAYS[direction]
+    short = f"Play passes to the {side}"
+    long = f"{short} ({direction})"
     return {
         "long": long,
         "short": short,
-        "arrow": "↺" if ccw else "↻",
+        "arrow": arrow,
         "listed": f"{long}: the seats are listed in the order of play.",
     }
 

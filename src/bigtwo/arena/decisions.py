@@ -67,7 +67,7 @@ from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.legal import legal_plays_from_observation
-from bigtwo.observation import Observation
+from bigtwo.observation import Observation, Phase
 from bigtwo.rules.ruleset import Ruleset
 
 FORMAT = "bigtwo-decisions/1"
@@ -129,7 +129,7 @@ class DecisionRecorder:
 
     def decision(self, game: Game, seat: int, obs: Observation, action: Action) -> None:
         """Record a decision answered with a play or a pass (anything else is not an imitation target)."""
-        if obs.decision is not None or obs.phase != "play" or not isinstance(action, Play):
+        if obs.decision is not None or obs.phase != Phase.PLAY or not isinstance(action, Play):
             return
         legal = legal_plays_from_observation(self.rules, obs)
         chosen = next((i for i, p in enumerate(legal) if p.mask == action.mask), None)

@@ -23,6 +23,7 @@ from bigtwo.actions import (
     Grant,
     Must,
     Reply,
+    Word,
 )
 from bigtwo.cards import CARDS, SUIT_CHARS, CardSet, bits
 from bigtwo.combos.play import Play
@@ -91,35 +92,35 @@ class BaseBot:
         d = observation.decision
         assert d is not None
         if d.kind == DecisionKind.LOOK:
-            return Answer("look", "look" if self._worth_looking(rules, observation) else "pass")
+            return Answer(DecisionKind.LOOK, Word.LOOK if self._worth_looking(rules, observation) else Word.PASS)
         ev = observation.ev if observation.ev is not None else rules.engine_for(observation.players)
         hand, power = observation.hand, ev.power
         if isinstance(d, Bid):
             return self._bid(rules, observation, ev, d)
         if isinstance(d, Reply):
             gain = sum(power[c] for c in bits(d.cards)) > sum(power[c] for c in bits(d.want))
-            return Answer("reply", "accept" if gain and d.want & hand == d.want else "decline")
+            return Answer(DecisionKind.REPLY, Word.ACCEPT if gain and d.want & hand == d.want else Word.DECLINE)
         if isinstance(d, Grant):
             lowest = sorted(bits(hand), key=lambda c: (power[c], c))[: d.count]
             cheap = d.want & hand == d.want and not d.want & ~sum(1 << c for c in lowest)
-            return Answer("grant", "grant" if cheap else "refuse")
+            return Answer(DecisionKind.GRANT, Word.GRANT if cheap else Word.REFUSE)
         if d.kind == DecisionKind.REQUEST:
-            return Answer("request", "none")
-        return Answer("trade", "done")
+            return Answer(DecisionKind.REQUEST, Word.NONE)
+        return Answer(DecisionKind.TRADE, Word.DONE)
 
     def _bid(self, rules: Ruleset, obs: Observation, ev: Any, d: Bid) -> Answer:
         offers = [a for a in new_kind_answers(rules, obs) if a.mask]  # lowest first
         if not offers or not d.cards:
-            return Answer("bid", "pass")
+            return Answer(DecisionKind.BID, Word.PASS)
         lot = d.cards.bit_length() - 1
         ranks = [ev.rank_of[c] for c in bits(obs.hand)]
         if rules.exchange == ExchangeMode.HIGHER_BID_AUCTION:
             if ev.rank_of[lot] not in ranks:
-                return Answer("bid", "pass")
+                return Answer(DecisionKind.BID, Word.PASS)
             loose = [a for a in offers if ranks.count(ev.rank_of[a.mask.bit_length() - 1]) == 1]
-            return loose[0] if loose else Answer("bid", "pass")
+            return loose[0] if loose else Answer(DecisionKind.BID, Word.PASS)
         cheaper = [a for a in offers if ev.power[a.mask.bit_length() - 1] < ev.power[lot]]
-        return cheaper[0] if cheaper else Answer("bid", "pass")
+        return cheaper[0] if cheaper else Answer(DecisionKind.BID, Word.PASS)
 
     def _worth_looking(self, rules: Ruleset, obs: Observation) -> bool:
         """Look only when the hand could answer: the remembered hand has a play, or (never seen) it holds as
@@ -152,7 +153,7 @@ class BaseBot:
         """A choice at the deal (``redeal`` or ``swap`` offered): keep what was dealt."""
         d = observation.decision
         assert d is not None
-        return Answer(d.kind, "keep")
+        return Answer(d.kind, Word.KEEP)
 
     def choose_exchange(self, rules: Ruleset, observation: Observation) -> CardSet | str:
         """The answer to an exchange decision (see :mod:`bigtwo.exchange`).

@@ -35,7 +35,7 @@ from bigtwo.cards import bits
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
-from bigtwo.observation import Observation
+from bigtwo.observation import Note, Observation
 from bigtwo.rules.ruleset import Ruleset
 
 BELIEF_FORMAT = "bigtwo-beliefs/1"
@@ -119,7 +119,7 @@ class BeliefEncoder:
         made = [[0] * GROUPS for _ in range(n)]
         for e, top in zip(obs.history, public_tricks(self.rules, obs), strict=True):
             if e.is_pass:
-                if top is not None and e.note != "auto":
+                if top is not None and e.note != Note.AUTO:
                     passed[e.seat][group_of(top)] |= top.mask
             else:
                 made[e.seat][group_of(e.play)] |= e.play.mask

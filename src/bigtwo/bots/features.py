@@ -46,7 +46,13 @@ FEATURES_VERSION = 1
 """Bumped whenever a vector's layout or meaning changes: weights record the version they were trained on."""
 
 _ONE_COPY = (1 << DECK_SIZE) - 1
-_KNOWN_LEFTOVER = ("lead-holder", "highest-holder", "lowest-diamond-holder", "dealer", "swap")
+_KNOWN_LEFTOVER = (
+    Leftover.LEAD_HOLDER,
+    Leftover.HIGHEST_HOLDER,
+    Leftover.LOWEST_DIAMOND_HOLDER,
+    Leftover.DEALER,
+    Leftover.SWAP,
+)
 CARDS_LEFT_ONE_HOT = 16
 
 

@@ -37,6 +37,7 @@ from bigtwo.combos.evaluator import RUN_WIDTH, SUIT_SLOTS
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
 from bigtwo.observation import Observation
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset
 
 WIN = 100.0  # going out
@@ -112,7 +113,7 @@ class _Unseen:
 # the most cards of one rank a combination of these kinds holds: the strongest of them is among the strongest
 # cards of each rank, so bombs are looked for in that much smaller pool (pair straights would run to tens of
 # thousands of suit choices in the full one)
-_PER_RANK = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "four_of_a_kind": 4, "five_of_a_kind": 5}
+_PER_RANK = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIPLE: 3, Kind.QUAD: 4, Kind.FOUR_OF_A_KIND: 4, Kind.FIVE_OF_A_KIND: 5}
 _PER_RANK.update(RUN_WIDTH)
 
 
@@ -200,7 +201,7 @@ class HeuristicPolicy:
         """0-1: for a single, the share of unseen cards below it; else the static strength."""
         if control:
             return 1.0
-        if p.kind == "single":
+        if p.kind == Kind.SINGLE:
             return unseen.share_below(p.key)
         return self.planner.strength(p)
 

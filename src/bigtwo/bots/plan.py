@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from bigtwo.cards import JOKER_RANK, bits
 from bigtwo.combos.play import Play
 from bigtwo.moves import all_combos
+from bigtwo.rules.kinds import Kind
 
 BETA = 0.5  # how much a strong combination is cheaper than a weak one
 STRANDED = 3.0  # a card that fits no combination (e.g. a lone card where singles are not played)
-SAME_RANK = {"single": 1, "pair": 2, "triple": 3, "quad": 4}
+SAME_RANK = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIPLE: 3, Kind.QUAD: 4}
 BEAM = (5, 3, 2, 2)  # structured combinations explored at each depth of the plan search
 # Hands a cache keeps before it starts again. Few hands recur beyond one decision's play-outs, so a bigger cache
 # barely saves work (16 games of search at 40 deals a decision: CPU within 1% from 5,000 to 200,000), while the

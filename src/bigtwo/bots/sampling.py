@@ -34,7 +34,7 @@ from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
-from bigtwo.observation import HistoryEntry, Observation
+from bigtwo.observation import ExchangeEvent, HistoryEntry, Note, Observation
 from bigtwo.positions import position_from_observation
 from bigtwo.rules.choices import LastPlayForbidden, Leftover
 from bigtwo.rules.ruleset import Ruleset
@@ -50,7 +50,7 @@ def known_cards(obs: Observation) -> dict[int, int]:
     me = obs.seat
     held: dict[int, int] = {}
     for e in obs.exchanges:
-        if e.get("type") != "give":
+        if e.get("type") != ExchangeEvent.GIVE:
             continue
         giver, taker = e["from"], e["to"]
         if "cards" not in e:
@@ -298,7 +298,7 @@ class PlayModel:
         clock = time.perf_counter
         for e in history:
             s = e.seat
-            if s != self.seat and e.note != "auto":
+            if s != self.seat and e.note != Note.AUTO:
                 legal = game.legal_plays()
                 if len(legal) > 1:
                     if deadline is not None and clock() >= deadline:

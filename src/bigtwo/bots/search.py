@@ -131,7 +131,7 @@ class SearchBot(BaseBot):
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if candidates < 1:
             raise ValueError(f"candidates must be at least 1, not {candidates}")
-        if utility != "auto" and utility not in UTILITIES:
+        if utility != AUTO and utility not in UTILITIES:
             raise ValueError(f"utility {utility!r} is not 'auto' or one of {', '.join(UTILITIES)}")
         self.budget_ms = budget_ms
         self.iterations = iterations
@@ -146,7 +146,7 @@ class SearchBot(BaseBot):
 
     def measure(self, rules: Ruleset) -> str:
         """What its play-outs are scored in: ``utility``, or the rules' own measure (``'auto'``)."""
-        return rules.play_measure if self.utility == "auto" else self.utility
+        return rules.play_measure if self.utility == AUTO else self.utility
 
     def _decide(self, rules: Ruleset, observation: Observation) -> Play:
         deadline = decision_deadline(self.budget_ms)

@@ -23,6 +23,7 @@ from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
 from bigtwo.match import Match
 from bigtwo.record.build import ordinal
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset
 
 HELP = (
@@ -176,7 +177,9 @@ class PlainTable:
         assert g is not None
         if g.trick is not None:
             what = (
-                "a single" if g.trick.kind == "single" else w.markup(g.ev.describe(g.trick, detail=True), opens=False)
+                "a single"
+                if g.trick.kind == Kind.SINGLE
+                else w.markup(g.ev.describe(g.trick, detail=True), opens=False)
             )
             top = s.cards_markup([str(c) for c in g.ev.sort_cards(g.trick.mask)])
             self.say(f"To beat: {top}  ({what}, by {w.object(g.trick_seat or 0)})")

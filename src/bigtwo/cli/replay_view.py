@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static
 from bigtwo.cards import card
 from bigtwo.cli.widgets import CardsPanel, CardStyles
 from bigtwo.cli.words import Wording, card_face, plural
+from bigtwo.exchange import NEUTRAL
 from bigtwo.record.build import ordinal
 from bigtwo.record.frames import Frame
 from bigtwo.record.model import Record
@@ -85,7 +86,7 @@ def seat_rows(record: Record, f: Frame, styles: CardStyles | None) -> Table:
             state.append(f"out {ordinal(f.finished.index(s) + 1)}")
         elif s in f.passed:
             state.append("passed")
-        if f.roles and f.roles[s] != "neutral":
+        if f.roles and f.roles[s] != NEUTRAL:
             state.append(f.roles[s])
         cards = _cards_text(hand, styles)
         if state:

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from bigtwo.actions import WORD_DECISIONS, DecisionKind
+from bigtwo.actions import WORD_DECISIONS, DecisionKind, Must, Word
 from bigtwo.bots import BOTS, make
 from bigtwo.bots.spec import BotSpec, split_lineup
 from bigtwo.bots.strength import strongest_bot
@@ -25,13 +25,14 @@ from bigtwo.cards import CardSet, CardsLike, card, held_copies, to_mask
 from bigtwo.cli.words import Wording, card_face, faces, plural
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
-from bigtwo.exchange import SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
+from bigtwo.exchange import NEUTRAL, SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
 from bigtwo.game import Game
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
-from bigtwo.observation import Observation, Phase
+from bigtwo.observation import ExchangeEvent, Note, Observation, Phase
 from bigtwo.record import Record, record_of, save_record
 from bigtwo.rules.choices import ExchangeMode
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.words import table_names
 
@@ -420,7 +421,7 @@ class TableSession:
             return False, words.render(reason)
         p = g.ev.classify(mask) if not mask & ~g.hand(self.seat).mask else g.ev.classify(_own(g, mask, self.seat))
         what = faces(g.ev.sort_cards(mask), words.ascii)
-        if p is not None and p.kind != "single":
+        if p is not None and p.kind != Kind.SINGLE:
             what = f"{what} ({words.render(g.ev.describe(p, detail=True), opens=False)})"
         if g.trick is not None:
             top = faces(g.ev.sort_cards(g.trick.mask), words.ascii)
@@ -478,7 +479,7 @@ class TableSession:
                 deals = self.words.subject(rec.dealer, "deals")
                 self.log.append(f"{deals}." if self.one_round else f"[b]Round {idx + 1}{total}[/b]: {deals}.")
                 if rec.roles:
-                    roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != "neutral")
+                    roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != NEUTRAL)
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
             for a in rec.deal_answers[self._deals :]:
                 self.log.append(self._deal_line(a))
@@ -505,9 +506,9 @@ class TableSession:
     def _deal_line(self, a: dict[str, Any]) -> str:
         """A deal-time answer as a log line: who asked for a new deal, swapped, or kept the deal."""
         who, word = a["seat"], a["answer"]
-        if word == "redeal":
+        if word == Word.REDEAL:
             return f"[b]{self.words.subject(who, 'asks')} for a new deal[/b]: the cards are shuffled and dealt again."
-        if word == "swap":
+        if word == Word.SWAP:
             return f"{self.words.subject(who, 'takes')} the leftover card for the lead card."
         return f"[dim]{self.words.subject(who, 'keeps')} the deal.[/dim]"
 
@@ -515,7 +516,7 @@ class TableSession:
         """An exchange event as a log line (markup): names, plurals, the table's card faces, no citations."""
         frm, to = int(e.get("from", -1)), int(e.get("to", -1))
         w = self.words
-        if e["type"] == "give":
+        if e["type"] == ExchangeEvent.GIVE:
             if self.seat in (frm, to) and e["reason"].startswith("stolen"):
                 return None  # the question's answer shows it
             cards = f": {self.cards_markup(e['cards'])}" if "cards" in e else ""
@@ -523,41 +524,41 @@ class TableSession:
                 f"{w.subject(frm, 'gives')} {plural(e['count'], 'card')} to {w.object(to)}{cards} "
                 f"[dim]({w.markup(e['reason'], opens=False)})[/dim]"
             )
-        if e["type"] == "question":
+        if e["type"] == ExchangeEvent.QUESTION:
             taken = f" {self.cards_markup(e['cards'])}" if e["cards"] else ""
             question, answer = w.markup(e["question"], opens=False), w.markup(e["answer"], opens=False)
             return f"{w.subject(frm, 'asks')} '{question}': {answer}{taken}"
-        if e["type"] == "surrender":
+        if e["type"] == ExchangeEvent.SURRENDER:
             return f"{w.subject(frm, 'surrenders')} the highest cards."
-        if e["type"] == "decline":
+        if e["type"] == ExchangeEvent.DECLINE:
             return f"{w.subject(frm, 'declines')} to surrender."
-        if e["type"] == "demand":
+        if e["type"] == ExchangeEvent.DEMAND:
             return f"{w.subject(frm, 'demands')} the {w.markup(e['choice'], opens=False)} cards back."
-        if e["type"] == "bid":
+        if e["type"] == ExchangeEvent.BID:
             return f"{w.subject(frm, 'bids')} {self.cards_markup(e['cards'])} for {self.cards_markup([e['card']])}."
-        if e["type"] == "sold":
+        if e["type"] == ExchangeEvent.SOLD:
             paid = self.cards_markup(e["paid"])
             return f"[b]{w.subject(to, 'buys')} {self.cards_markup(e['cards'])}[/b] with {paid}, now on the table."
-        if e["type"] == "unsold":
+        if e["type"] == ExchangeEvent.UNSOLD:
             return f"[dim]Nobody bids for {self.cards_markup(e['cards'])}.[/dim]"
-        if e["type"] == "offer":
+        if e["type"] == ExchangeEvent.OFFER:
             return (
                 f"{w.subject(frm, 'offers')} {self.cards_markup(e['cards'])} to {w.object(to)} for "
                 f"{self.cards_markup(e['want'])}."
             )
-        if e["type"] == "reply":
-            verb = "accepts" if e["answer"] == "accept" else "declines"
+        if e["type"] == ExchangeEvent.REPLY:
+            verb = "accepts" if e["answer"] == Word.ACCEPT else "declines"
             return f"{w.subject(frm, verb)} the offer."
-        if e["type"] == "vote":
+        if e["type"] == ExchangeEvent.VOTE:
             return f"[dim]{w.subject(frm, 'lets')} trading end ({e['votes']} of {e['needed']}).[/dim]"
-        if e["type"] == "trade-ended":
+        if e["type"] == ExchangeEvent.TRADE_ENDED:
             if e.get("reason") == "play":
                 return f"{w.subject(frm, 'ends')} trading to lead."
             return "Trading ends."
-        if e["type"] == "request":
+        if e["type"] == ExchangeEvent.REQUEST:
             return f"{w.subject(frm, 'asks')} {w.object(to)} for {self.cards_markup(e['cards'])}."
-        if e["type"] == "grant":
-            verb = "grants" if e["answer"] == "grant" else "refuses"
+        if e["type"] == ExchangeEvent.GRANT:
+            verb = "grants" if e["answer"] == Word.GRANT else "refuses"
             return f"{w.subject(frm, verb)} {self.cards_markup(e['cards'])} to {w.object(to)}."
         return None
 
@@ -569,14 +570,14 @@ class TableSession:
         w = self.words
         for i, ((s, p), note) in enumerate(zip(hist[start:], notes[start:], strict=True), start):
             if p.is_pass:
-                extra = " (automatic skip)" if note == "auto" else ""
-                if note == "drew":
+                extra = " (automatic skip)" if note == Note.AUTO else ""
+                if note == Note.DREW:
                     extra = f" and {'draw' if s == self.seat else 'draws'} a card"
                 self.log.append(f"[dim]{w.subject(s, 'passes')}{extra}[/dim]")
             else:
                 line = f"{w.subject(s, 'plays')} {self.cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
-                line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != "single" else ""
-                if note == "called":
+                line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != Kind.SINGLE else ""
+                if note == Note.CALLED:
                     line += " [b]last card![/b]"
                 if s in out and last_play[s] == i:
                     line += " [b]and go out![/b]" if s == self.seat else " [b]and goes out![/b]"
@@ -604,7 +605,7 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     if kind == DecisionKind.GIVE:
         noun = SUIT_NAMES[d["suit"]] if d.get("suit") else "card"  # any spade, your lowest 2 cards
         what = noun if k == 1 else f"{k} {noun}s"
-        which = "any" if d.get("must", "any") == "any" else f"your {d['must']}"
+        which = "any" if d.get("must", Must.ANY) == Must.ANY else f"your {d['must']}"
         return f"Give {which} {what} to {w.object(d['to'])}", why
     if kind == DecisionKind.SURRENDER:
         return f"Surrender your {k} highest {'card' if k == 1 else 'cards'} to {w.object(d['to'])}?", why
@@ -645,7 +646,7 @@ def _describe(session: TableSession, choice: Any) -> str:
         if choice.is_pass:
             return "pass"
         shown = faces(ev.sort_cards(choice.mask), w.ascii)
-        return f"{shown} ({w.render(ev.describe(choice), opens=False)})" if choice.kind != "single" else shown
+        return f"{shown} ({w.render(ev.describe(choice), opens=False)})" if choice.kind != Kind.SINGLE else shown
     if isinstance(choice, CardSet):
         return faces(ev.sort_cards(choice.mask), w.ascii) if choice else "decline"
     return w.render(choice, opens=False) if str(choice) else "decline"

@@ -29,8 +29,10 @@ from bigtwo.cli.session import TableSession, bound_text, decision_question, proc
 from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
+from bigtwo.exchange import NEUTRAL
 from bigtwo.observation import Phase
 from bigtwo.record.build import ordinal
+from bigtwo.rules.kinds import Kind
 
 KEYS_HELP = """\
 [b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
@@ -635,7 +637,7 @@ def seats_table(s: TableSession) -> Table:
             state = "passed"
         elif g is not None and not g.is_over and g.trick is not None and g.trick_seat == seat:
             state = "on top"
-        if roles and roles[seat] not in ("neutral",):
+        if roles and roles[seat] != NEUTRAL:
             state = (state + " " if state else "") + roles[seat]
         name = "You" if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
         if m is not None and m.current.dealer == seat:
@@ -679,7 +681,9 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
         t.append_text(styles.text(g.ev.sort_cards(g.trick.mask)))
         lines.append(t)
         what = (
-            "a single" if g.trick.kind == "single" else s.words.render(g.ev.describe(g.trick, detail=True), opens=False)
+            "a single"
+            if g.trick.kind == Kind.SINGLE
+            else s.words.render(g.ev.describe(g.trick, detail=True), opens=False)
         )
         lines.append(Text(f"{what}, by {s.name(g.trick_seat or 0)}", style="dim"))
     else:

@@ -30,8 +30,17 @@ from bigtwo.cards import (
 )
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError
-from bigtwo.rules.choices import BombVsBomb, FiveCardBeating, FlushOrder, HighJoker, MatchBy, PokerTwos, StraightOrder
-from bigtwo.rules.kinds import KINDS
+from bigtwo.rules.choices import (
+    UNORDERED_SUITS,
+    BombVsBomb,
+    FiveCardBeating,
+    FlushOrder,
+    HighJoker,
+    MatchBy,
+    PokerTwos,
+    StraightOrder,
+)
+from bigtwo.rules.kinds import KINDS, Kind
 from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
 from bigtwo.words import plural
@@ -44,26 +53,26 @@ SIZE_SPAN = 128  # every combination has fewer cards than this
 ROYAL_RANKS = sum(1 << r for r in range(7, 12))  # T J Q K A
 KEY_BITS = 24
 MatchResult = tuple[int, int] | None  # (key, value)
-RUN_WIDTH = {"pair_straight": 2, "triple_straight": 3}
+RUN_WIDTH = {Kind.PAIR_STRAIGHT: 2, Kind.TRIPLE_STRAIGHT: 3}
 # the most ranks a kind's natural cards may show for wild jokers to complete it (the rest stand in)
 RANKS_AT_MOST = {
-    "single": 1,
-    "pair": 1,
-    "triple": 1,
-    "quad": 1,
-    "five_of_a_kind": 1,
-    "joker_pair": 0,
-    "full_house": 2,
-    "four_of_a_kind": 2,
-    "two_pairs": 2,
-    "two_pair_junk": 3,
-    "sisters": 3,
-    "triple_junk": 3,
+    Kind.SINGLE: 1,
+    Kind.PAIR: 1,
+    Kind.TRIPLE: 1,
+    Kind.QUAD: 1,
+    Kind.FIVE_OF_A_KIND: 1,
+    Kind.JOKER_PAIR: 0,
+    Kind.FULL_HOUSE: 2,
+    Kind.FOUR_OF_A_KIND: 2,
+    Kind.TWO_PAIRS: 2,
+    Kind.TWO_PAIR_JUNK: 3,
+    Kind.SISTERS: 3,
+    Kind.TRIPLE_JUNK: 3,
 }
 # kinds whose cards share one suit, and kinds whose ranks run in one straight's sequence: what wild jokers can
 # complete them to depends on the natural cards' suits, and on the sequences their ranks lie in
-SUITED_KINDS = frozenset(("flush", "straight_flush", "royal_flush"))
-STRAIGHT_KINDS = frozenset(("straight", "straight_flush", "royal_flush"))
+SUITED_KINDS = frozenset((Kind.FLUSH, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH))
+STRAIGHT_KINDS = frozenset((Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH))
 
 
 class Evaluator:
@@ -75,7 +84,7 @@ class Evaluator:
         self.players = rules.players if players is None else players
         self.twos_low = twos_low
         so = rules.suit_order
-        self.suit_ranked = so != "none"
+        self.suit_ranked = so != UNORDERED_SUITS
         self.suit_power = [so.index(s) for s in "DCHS"] if self.suit_ranked else [0, 0, 0, 0]
         self.pack = CardSet.deck(rules.jokers, rules.decks).mask
         high_joker = RED_JOKER if rules.high_joker == HighJoker.RED else BLACK_JOKER
@@ -124,7 +133,7 @@ class Evaluator:
         self.valueless = rules.valueless_jokers
         self.highest_face = max(range(52), key=lambda c: (self.power[c], c))
         self.highest_card_straights = rules.straight_order == StraightOrder.HIGHEST_CARD
-        self.kinds = tuple(k for k in rules.combinations if k not in rules.kinds_not_played)
+        self.kinds = tuple(Kind(k) for k in rules.combinations if k not in rules.kinds_not_played)
         self.enabled = frozenset(self.kinds)
         self.cat = {k: i for i, k in enumerate(self.kinds)}
         families = sorted({KINDS[k].family for k in self.kinds})
@@ -145,7 +154,7 @@ class Evaluator:
         if rules.people(self.players) >= 5 and rules.straight_lengths_five_plus:
             lengths = rules.straight_lengths_five_plus
         self.straight_lengths = lengths
-        if self.enabled & {"straight", "straight_flush", "royal_flush"}:
+        if self.enabled & {Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH}:
             for length in lengths:
                 seqs = table.sequences(length)
                 self.straights[length] = {sum(1 << r for r in ranks): (pos, tb) for pos, (ranks, tb) in enumerate(seqs)}
@@ -159,8 +168,8 @@ class Evaluator:
         self.runs: dict[int, dict[int, dict[int, tuple[int, int]]]] = {2: {}, 3: {}}
         self.run_seqs: dict[int, dict[int, list[tuple[int, tuple[int, ...]]]]] = {2: {}, 3: {}}
         for width, kind, least, most in (
-            (2, "pair_straight", rules.pair_straight_min, rules.pair_straight_max),
-            (3, "triple_straight", rules.triple_straight_min, rules.triple_straight_max),
+            (2, Kind.PAIR_STRAIGHT, rules.pair_straight_min, rules.pair_straight_max),
+            (3, Kind.TRIPLE_STRAIGHT, rules.triple_straight_min, rules.triple_straight_max),
         ):
             if kind in self.enabled:
                 for n in range(least, min(most, table.max_length()) + 1):
@@ -174,32 +183,32 @@ class Evaluator:
                             if self.runs[width][n][m := sum(1 << r for r in run)][0] == pos
                         ]
 
-        sizes: dict[int, list[str]] = {}
+        sizes: dict[int, list[Kind]] = {}
         for kind in self.kinds:
             for n in self._sizes_of(kind):
                 sizes.setdefault(n, []).append(kind)
-        self._reachable_seen: dict[tuple[int, bool, bool, int], list[str]] = {}  # see _wild_reachable
+        self._reachable_seen: dict[tuple[int, bool, bool, int], list[Kind]] = {}  # see _wild_reachable
         self.kinds_by_size = {n: sorted(ks, key=self.cat.__getitem__, reverse=True) for n, ks in sizes.items()}
         self._matchers: dict[str, Callable[[list[int], dict[int, list[int]]], MatchResult]] = {
-            "single": self._m_single,
-            "pair": self._m_same_rank,
-            "triple": self._m_same_rank,
-            "quad": self._m_same_rank,
-            "two_pairs": self._m_two_pairs,
-            "straight": self._m_straight,
-            "straight_flush": self._m_straight_flush,
-            "royal_flush": self._m_royal_flush,
-            "flush": self._m_flush,
-            "full_house": self._m_full_house,
-            "four_of_a_kind": self._m_four_of_a_kind,
-            "two_pair_junk": self._m_two_pair_junk,
-            "sisters": self._m_sisters,
-            "triple_junk": self._m_triple_junk,
-            "pair_straight": self._m_pair_straight,
-            "triple_straight": self._m_triple_straight,
-            "five_of_a_kind": self._m_same_rank,
-            "joker_pair": self._m_joker_pair,
-            "dragon": self._m_dragon,
+            Kind.SINGLE: self._m_single,
+            Kind.PAIR: self._m_same_rank,
+            Kind.TRIPLE: self._m_same_rank,
+            Kind.QUAD: self._m_same_rank,
+            Kind.TWO_PAIRS: self._m_two_pairs,
+            Kind.STRAIGHT: self._m_straight,
+            Kind.STRAIGHT_FLUSH: self._m_straight_flush,
+            Kind.ROYAL_FLUSH: self._m_royal_flush,
+            Kind.FLUSH: self._m_flush,
+            Kind.FULL_HOUSE: self._m_full_house,
+            Kind.FOUR_OF_A_KIND: self._m_four_of_a_kind,
+            Kind.TWO_PAIR_JUNK: self._m_two_pair_junk,
+            Kind.SISTERS: self._m_sisters,
+            Kind.TRIPLE_JUNK: self._m_triple_junk,
+            Kind.PAIR_STRAIGHT: self._m_pair_straight,
+            Kind.TRIPLE_STRAIGHT: self._m_triple_straight,
+            Kind.FIVE_OF_A_KIND: self._m_same_rank,
+            Kind.JOKER_PAIR: self._m_joker_pair,
+            Kind.DRAGON: self._m_dragon,
         }
         self.bomb_rules = [(b.kind, b.length, frozenset(b.beats)) for b in rules.bombs if b.kind in self.enabled]
         self.has_bombs = bool(self.bomb_rules)
@@ -210,9 +219,9 @@ class Evaluator:
         # mask -> Play: a mask's classification never changes under one ruleset, and small combinations
         # recur in every deal, so generation and validation mostly become dict lookups
         self.cache: dict[int, Play | None] = {}
-        self._kinds_of_sizes: dict[frozenset[int], frozenset[str]] = {}
+        self._kinds_of_sizes: dict[frozenset[int], frozenset[Kind]] = {}
 
-    def kinds_of_sizes(self, sizes: frozenset[int] | set[int]) -> frozenset[str]:
+    def kinds_of_sizes(self, sizes: frozenset[int] | set[int]) -> frozenset[Kind]:
         """Enabled kinds that can have one of ``sizes`` cards (cached)."""
         got = self._kinds_of_sizes.get(sizes if isinstance(sizes, frozenset) else frozenset(sizes))
         if got is None:
@@ -220,15 +229,23 @@ class Evaluator:
             self._kinds_of_sizes[frozenset(sizes)] = got
         return got
 
-    def _sizes_of(self, kind: str) -> list[int]:
-        fixed = {"single": 1, "pair": 2, "triple": 3, "quad": 4, "two_pairs": 4, "joker_pair": 2, "dragon": 13}
+    def _sizes_of(self, kind: Kind) -> list[int]:
+        fixed = {
+            Kind.SINGLE: 1,
+            Kind.PAIR: 2,
+            Kind.TRIPLE: 3,
+            Kind.QUAD: 4,
+            Kind.TWO_PAIRS: 4,
+            Kind.JOKER_PAIR: 2,
+            Kind.DRAGON: 13,
+        }
         if kind in fixed:
             return [fixed[kind]]
-        if kind in ("straight", "straight_flush"):
+        if kind in (Kind.STRAIGHT, Kind.STRAIGHT_FLUSH):
             return sorted(self.straights)
-        if kind == "pair_straight":
+        if kind == Kind.PAIR_STRAIGHT:
             return [2 * n for n in self.runs[2]]
-        if kind == "triple_straight":
+        if kind == Kind.TRIPLE_STRAIGHT:
             return [3 * n for n in self.runs[3]]
         return [5]
 
@@ -272,7 +289,7 @@ class Evaluator:
 
     CACHE_LIMIT = 400_000
 
-    def make(self, mask: int, kind: str, key: int, value: int) -> Play:
+    def make(self, mask: int, kind: Kind, key: int, value: int) -> Play:
         """The Play for a classified mask (cached): its comparison class and order under these rules."""
         p = self.cache.get(mask)
         if p is not None:
@@ -283,7 +300,7 @@ class Evaluator:
         self.cache[mask] = p
         return p
 
-    def _make(self, mask: int, kind: str, key: int, value: int) -> Play:
+    def _make(self, mask: int, kind: Kind, key: int, value: int) -> Play:
         cat = self.cat[kind]
         size = mask.bit_count()
         if self.match_kind:
@@ -295,7 +312,7 @@ class Evaluator:
         order = (cat << KEY_BITS) | key
         if size == 5 and self.card_value_fives:
             order |= self.rank_power[value] << (KEY_BITS + 5)
-        if self.valueless and kind == "single" and mask & self.joker_mask:
+        if self.valueless and kind == Kind.SINGLE and mask & self.joker_mask:
             order = -1  # a valueless joker: any single beats it (it beats any single by the rule in beats())
         bomb = 0
         for i, (bkind, length, _targets) in enumerate(self.bomb_rules):
@@ -322,7 +339,7 @@ class Evaluator:
             return None
         return self.make(mask, best[0], best[1], best[2])
 
-    def _match(self, cs: list[int], kinds: list[str]) -> tuple[str, int, int] | None:
+    def _match(self, cs: list[int], kinds: list[Kind]) -> tuple[Kind, int, int] | None:
         """The highest-category kind (of ``kinds``, sorted high first) the cards ``cs`` make, with key and value."""
         groups: dict[int, list[int]] = {}
         rank_of = self.rank_of
@@ -334,7 +351,7 @@ class Evaluator:
                 return kind, res[0], res[1]
         return None
 
-    def _best_wild(self, mask: int, kinds: list[str]) -> tuple[str, int, int] | None:
+    def _best_wild(self, mask: int, kinds: list[Kind]) -> tuple[Kind, int, int] | None:
         """Best reading of a set holding wild jokers: the jokers as themselves, or standing for other cards.
 
         Each reading tries only the kinds its cards could still make (:meth:`_wild_reachable`): with natural
@@ -360,7 +377,7 @@ class Evaluator:
                     best, best_rank = res, rank
         return best
 
-    def _wild_reachable(self, cards: list[int], size: int) -> list[str]:
+    def _wild_reachable(self, cards: list[int], size: int) -> list[Kind]:
         """The kinds of ``size`` cards that ``cards`` could make, wild jokers standing in for the rest.
 
         A necessary condition, kind by kind, on the cards given: their number of ranks (a pair needs one, a full
@@ -383,15 +400,15 @@ class Evaluator:
             got = self._reachable_seen[key] = self._reachable_kinds(rm, distinct, one_suit, size, kinds)
         return got
 
-    def _reachable_kinds(self, rm: int, distinct: bool, one_suit: bool, size: int, kinds: list[str]) -> list[str]:
+    def _reachable_kinds(self, rm: int, distinct: bool, one_suit: bool, size: int, kinds: list[Kind]) -> list[Kind]:
         out = []
         for kind in kinds:
             most = RANKS_AT_MOST.get(kind)
             if most is not None:
                 ok = rm.bit_count() <= most
-            elif kind == "flush":
+            elif kind == Kind.FLUSH:
                 ok = one_suit
-            elif kind == "dragon":
+            elif kind == Kind.DRAGON:
                 ok = distinct
             elif kind in STRAIGHT_KINDS:
                 ok = distinct and (one_suit or kind not in SUITED_KINDS) and self._in_window(rm, size, 1)
@@ -436,7 +453,7 @@ class Evaluator:
                             ranks.update(run)
             if size == 13:
                 ranks.update(range(JOKER_RANK))
-            if size == 5 and "sisters" in self.enabled:
+            if size == 5 and Kind.SISTERS in self.enabled:
                 # two pairs of neighbouring ranks: a joker may pair up beside a rank present (7 7 3 + two jokers
                 # as 8 8 makes higher sisters than as 6 6)
                 ranks.update(r + d for r in present for d in (-1, 1) if 0 <= r + d < JOKER_RANK)
@@ -592,7 +609,7 @@ class Evaluator:
             return self._bomb_beats(new, old)
         if new.cls != old.cls:
             return False
-        if self.valueless and (new.mask | old.mask) & self.joker_mask and new.kind == old.kind == "single":
+        if self.valueless and (new.mask | old.mask) & self.joker_mask and new.kind == old.kind == Kind.SINGLE:
             return True  # 002 Joker rules: it beats any card, and any card beats it
         return new.order >= old.order if self.equal_beats else new.order > old.order
 
@@ -617,16 +634,16 @@ class Evaluator:
         if "any" in targets:
             return True
         kind = target.kind
-        if "singles-and-pairs" in targets and kind in ("single", "pair"):
+        if "singles-and-pairs" in targets and kind in (Kind.SINGLE, Kind.PAIR):
             return True
         twos = target.value == TWO
-        if "single-two" in targets and kind == "single" and twos:
+        if "single-two" in targets and kind == Kind.SINGLE and twos:
             return True
-        if "pair-of-twos" in targets and kind == "pair" and twos:
+        if "pair-of-twos" in targets and kind == Kind.PAIR and twos:
             return True
-        if "three-twos" in targets and kind == "triple" and twos:
+        if "three-twos" in targets and kind == Kind.TRIPLE and twos:
             return True
-        if "highest-single" in targets and kind == "single":
+        if "highest-single" in targets and kind == Kind.SINGLE:
             c = target.mask.bit_length() - 1
             return c < VIRTUAL and c % DECK_SIZE == self.highest_face
         return False
@@ -669,33 +686,33 @@ class Evaluator:
             top = max(cs, key=lambda c: self.power[c])
             if self.suit_of[top] != 4:
                 suffix = f" with the {SUIT_NAMES_SINGULAR[self.suit_of[top]]}"
-        if k == "single":
+        if k == Kind.SINGLE:
             return str(CardSet.from_mask(play.mask))
-        if k == "pair":
+        if k == Kind.PAIR:
             return f"a pair of {ranks}{suffix}"
-        if k == "triple":
+        if k == Kind.TRIPLE:
             return f"three {ranks}{suffix}"
-        if k == "quad":
+        if k == Kind.QUAD:
             return f"four {ranks}"
-        if k == "full_house":
+        if k == Kind.FULL_HOUSE:
             return f"a full house of {ranks}"
-        if k == "four_of_a_kind":
+        if k == Kind.FOUR_OF_A_KIND:
             return f"four {ranks} with a kicker"
-        if k in ("straight", "straight_flush", "royal_flush", "pair_straight", "triple_straight"):
+        if k in (Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH, Kind.PAIR_STRAIGHT, Kind.TRIPLE_STRAIGHT):
             seq = "-".join(RANK_CHARS[r] for r in self._sequence_ranks(play))
             label = KINDS[k].label
-            if k in ("straight_flush", "royal_flush"):
+            if k in (Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH):
                 return f"a {label} {seq} in {self._suit_words(cs)}"
             return f"a {label} {seq}{suffix}"
-        if k == "flush":  # value is the top rank, a wild joker's stand-in included
+        if k == Kind.FLUSH:  # value is the top rank, a wild joker's stand-in included
             high = RANK_NAMES[play.value]
             article = "an" if high in ("A", "8") else "a"  # said "an ace", "an eight"
             return f"{article} {high}-high flush in {self._suit_words(cs)}"
-        if k == "two_pairs":
+        if k == Kind.TWO_PAIRS:
             return f"two pairs, {ranks} high"
-        if k in ("two_pair_junk", "sisters"):
+        if k in (Kind.TWO_PAIR_JUNK, Kind.SISTERS):
             return f"{KINDS[k].label} ({ranks} high)"
-        if k == "triple_junk":
+        if k == Kind.TRIPLE_JUNK:
             return f"three {ranks} with two junk cards"
         return f"{KINDS[k].label} ({rank_name})"
 
@@ -723,7 +740,7 @@ class Evaluator:
                     return list(run)
         return sorted(ranks)
 
-    def kind_words(self, kind: str) -> str:
+    def kind_words(self, kind: Kind) -> str:
         return KINDS[kind].plural
 
     def permissive(self) -> Evaluator:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bigtwo.cards import CARDS, HoldsCards, bits
+from bigtwo.rules.kinds import Kind
 
 
 class Play(HoldsCards):
@@ -17,7 +18,7 @@ class Play(HoldsCards):
     def __init__(
         self,
         mask: int,
-        kind: str,
+        kind: Kind,
         cat: int = 0,
         key: int = 0,
         value: int = 0,
@@ -59,5 +60,5 @@ class Play(HoldsCards):
         return f"Play({str(self)!r}, kind={self.kind!r})"
 
 
-PASS = Play(0, "pass")
+PASS = Play(0, Kind.PASS)
 Combo = Play

@@ -44,7 +44,9 @@ import numpy as np
 
 from bigtwo.cards import JOKER_RANK, CardSet, CardsLike, fold_copies, to_mask
 from bigtwo.combos.play import PASS, Play
+from bigtwo.envs.options import ActionEncoding
 from bigtwo.moves import all_combos
+from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 CATALOGUE_LIMIT = 2_000_000
@@ -218,23 +220,23 @@ def estimate_catalogue_size(rules: Ruleset, pack: int | None = None, players: in
             per_suit[su] = per_suit.get(su, 0) + jokers
     en = ev.enabled
     count = 0
-    for kind, k in (("single", 1), ("pair", 2), ("triple", 3), ("quad", 4), ("five_of_a_kind", 5)):
+    for kind, k in ((Kind.SINGLE, 1), (Kind.PAIR, 2), (Kind.TRIPLE, 3), (Kind.QUAD, 4), (Kind.FIVE_OF_A_KIND, 5)):
         if kind in en:
             count += total if k == 1 else sum(comb(c, k) for c in per_rank.values())
-    if "joker_pair" in en:
+    if Kind.JOKER_PAIR in en:
         count += comb(jokers, 2)
-    if "dragon" in en:
+    if Kind.DRAGON in en:
         count += prod(per_rank.get(r, 0) for r in range(JOKER_RANK))
-    if en & {"straight", "straight_flush", "royal_flush"}:
+    if en & {Kind.STRAIGHT, Kind.STRAIGHT_FLUSH, Kind.ROYAL_FLUSH}:
         for seqs in ev.straight_seqs.values():
             for _pos, ranks, _tb in seqs:
                 count += prod(per_rank.get(r, 0) for r in ranks)
-    for width, kind in ((2, "pair_straight"), (3, "triple_straight")):
+    for width, kind in ((2, Kind.PAIR_STRAIGHT), (3, Kind.TRIPLE_STRAIGHT)):
         if kind in en:
             for runs in ev.run_seqs[width].values():
                 for _pos, run in runs:
                     count += prod(comb(per_rank.get(r, 0), width) for r in run)
-    if "flush" in en:
+    if Kind.FLUSH in en:
         count += sum(comb(c, 5) for s, c in per_suit.items() if s != 4)
     pairs = {r: comb(c, 2) for r, c in per_rank.items()}
     triples = {r: comb(c, 3) for r, c in per_rank.items()}
@@ -242,20 +244,20 @@ def estimate_catalogue_size(rules: Ruleset, pack: int | None = None, players: in
     def outside(*ranks: int) -> int:  # cards of other ranks (with wild jokers: any card, to stay an upper bound)
         return total if ev.wild and jokers else total - sum(per_rank[r] for r in ranks)
 
-    if "full_house" in en:
+    if Kind.FULL_HOUSE in en:
         count += sum(t * (sum(pairs.values()) - pairs[r]) for r, t in triples.items())
-    if "four_of_a_kind" in en:
+    if Kind.FOUR_OF_A_KIND in en:
         count += sum(comb(c, 4) * outside(r) for r, c in per_rank.items())
-    if "triple_junk" in en:
+    if Kind.TRIPLE_JUNK in en:
         count += sum(t * comb(outside(r), 2) for r, t in triples.items())
-    if en & {"two_pairs", "two_pair_junk", "sisters"}:
+    if en & {Kind.TWO_PAIRS, Kind.TWO_PAIR_JUNK, Kind.SISTERS}:
         paired = sorted(pairs)
         for i, r1 in enumerate(paired):
             for r2 in paired[i + 1 :]:
                 both = pairs[r1] * pairs[r2]
-                if "two_pairs" in en:
+                if Kind.TWO_PAIRS in en:
                     count += both
-                if en & {"two_pair_junk", "sisters"}:
+                if en & {Kind.TWO_PAIR_JUNK, Kind.SISTERS}:
                     count += both * outside(r1, r2)
     return count
 
@@ -293,14 +295,15 @@ def catalogue(
     return got
 
 
-def auto_encoding(rules: Ruleset | str, players: int | None = None) -> str:
+def auto_encoding(rules: Ruleset | str, players: int | None = None) -> ActionEncoding:
     """What the environments' ``action_encoding="auto"`` picks: ``"catalogue"`` when the ruleset's catalogue
     at this table size has at most ``AUTO_CATALOGUE_LIMIT`` combinations (estimated) and no wild jokers
     (whose catalogue is listed by classifying every set that holds a joker: minutes), else ``"legal"``."""
     rules = load_rules(rules)
     n = rules.players if players is None else players
     wild = rules.wild_jokers
-    return "catalogue" if not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT else "legal"
+    small = not wild and estimate_catalogue_size(rules, players=n) <= AUTO_CATALOGUE_LIMIT
+    return ActionEncoding.CATALOGUE if small else ActionEncoding.LEGAL
 
 
 def fits_catalogue(rules: Ruleset | str, limit: int = CATALOGUE_LIMIT, *, players: int | None = None) -> bool:

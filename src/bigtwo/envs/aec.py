@@ -60,19 +60,20 @@ looks (the engine's own observation of the seat). Each of the six hands is an ag
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer, Look
+from bigtwo.actions import Answer, Decision, DecisionKind, IllegalAnswer, Look, Word
 from bigtwo.cards import CardSet, to_mask
 from bigtwo.combos.play import Play
 from bigtwo.envs.actions import ActionCatalogue, auto_encoding, catalogue, fold_copies, masks_to_vectors
 from bigtwo.envs.legal_bound import answer_bound, first_round_procedures, has_procedures, legal_play_bound
 from bigtwo.envs.observations import ObservationEncoder, ObservationTracker
+from bigtwo.envs.options import ActionEncoding, ActionEncodingWord, RenderMode, RenderModeWord
 from bigtwo.envs.rewards import RewardMode, Rewards
 from bigtwo.errors import BigTwoError, whole_number
 from bigtwo.exchange import Exchange, exchange_answers
@@ -108,7 +109,7 @@ class BigTwoAECEnv(AECEnv):
     """One round of a climbing game under any ruleset, for any table size the ruleset allows."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": [m.value for m in RenderMode],
         "name": f"bigtwo_v{ENV_VERSION}",
         "is_parallelizable": False,
     }
@@ -121,10 +122,10 @@ class BigTwoAECEnv(AECEnv):
         reward: RewardMode = "auto",
         normalize_rewards: bool = False,
         history: int = 8,
-        action_encoding: Literal["auto", "catalogue", "legal"] = "auto",
+        action_encoding: ActionEncodingWord = "auto",
         max_legal: int | None = None,
         illegal_reward: float | None = None,
-        render_mode: str | None = None,
+        render_mode: RenderModeWord | None = None,
         procedures: bool | None = None,
         max_answers: int | None = None,
     ):
@@ -140,7 +141,7 @@ class BigTwoAECEnv(AECEnv):
         self.n = n
         self.illegal_reward = illegal_reward
         self._abandoned = False
-        self.render_mode = render_mode
+        self.render_mode = None if render_mode is None else RenderMode(render_mode)
         # PettingZoo's convention: the instance's metadata names its game
         self.metadata = {**self.metadata, "name": f"bigtwo_{self.rules.name}_v{ENV_VERSION}"}  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -150,11 +151,12 @@ class BigTwoAECEnv(AECEnv):
         self.procedures = first_round_procedures(self.rules) if procedures is None else bool(procedures)
         self.procedures = self.procedures and has_procedures(self.rules)
         self.encoder = ObservationEncoder(self.rules, n, history, decisions=self.procedures)
-        if action_encoding not in ("auto", "catalogue", "legal"):
-            raise ValueError(f"action_encoding={action_encoding!r}; allowed: 'auto', 'catalogue' or 'legal'")
-        encoding = auto_encoding(self.rules, n) if action_encoding == "auto" else action_encoding
+        if action_encoding not in tuple(ActionEncoding):
+            raise ValueError(f"action_encoding={action_encoding!r}; allowed: {ActionEncoding.words()}")
+        chosen = ActionEncoding(action_encoding)
+        encoding = auto_encoding(self.rules, n) if chosen == ActionEncoding.AUTO else chosen
         self.action_encoding = encoding
-        if encoding == "catalogue":
+        if encoding == ActionEncoding.CATALOGUE:
             self.catalogue: ActionCatalogue | None = catalogue(self.rules, n)
             self.num_actions = len(self.catalogue)
         else:
@@ -377,7 +379,7 @@ class BigTwoAECEnv(AECEnv):
 
     def deal_action(self, answer: Answer) -> int:
         """The action index of an answer to the pending deal-time decision."""
-        return self.keep_action if answer.word == "keep" else self.take_action
+        return self.keep_action if answer.word == Word.KEEP else self.take_action
 
     def _sync(self) -> None:
         """Take up the game's current position (the tracked public state, the legal-play cache)."""
@@ -533,15 +535,16 @@ class BigTwoAECEnv(AECEnv):
             if self.illegal_reward is not None and 0 <= a < self.num_actions:
                 self._end_illegal(agent, a)
                 return
+            take = "asks for a new deal" if d.kind == DecisionKind.REDEAL else "swaps for the leftover card"
             raise IllegalAction(
                 f"action {a}: {agent} answers the deal's decision: {self.keep_action} keeps the deal, "
-                f"{self.take_action} {'asks for a new deal' if d.kind == 'redeal' else 'swaps for the leftover card'}"
+                f"{self.take_action} {take}"
             )
         g = self.game
-        word = "keep" if a == self.keep_action else d.kind
+        word = Word.KEEP if a == self.keep_action else d.kind
         g.take_deal_answer(d, word, self._kept)
         self._swap_answered = self._swap_answered or d.kind == DecisionKind.SWAP
-        if word != "keep":
+        if word != Word.KEEP:
             self._sync()  # new hands
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -558,7 +561,7 @@ class BigTwoAECEnv(AECEnv):
             "your hand lies face down: look at it (then you must play, or the hand takes the last free place), "
             "or pass without looking"
         )
-        return replace(self.game.observe(seat), decision=Look(seat, 0, why, options=("look", "pass")))
+        return replace(self.game.observe(seat), decision=Look(seat, 0, why, options=(Word.LOOK, Word.PASS)))
 
     def _look(self, agent: str) -> None:
         """The Horse Game: the agent picks its face-down hand up; it stays to move, and must now play (a pass
@@ -649,7 +652,7 @@ class BigTwoAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[self.seat_to_move]
             self._after_move()
         self._accumulate_rewards()
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             self.render()
 
     def _end_illegal(self, agent: str, action: int) -> None:
@@ -675,7 +678,7 @@ class BigTwoAECEnv(AECEnv):
         if self.exchange is not None:  # the answers' meaning, whatever the play encoding
             self.infos = {a: {} for a in self.agents}
             self.infos[self.agent_selection] = self.answer_info()
-        elif self.action_encoding == "legal":
+        elif self.action_encoding == ActionEncoding.LEGAL:
             cards = self.action_cards()
             self.infos = {a: {} for a in self.agents}
             self.infos[self.agent_selection] = {"action_cards": cards}
@@ -720,7 +723,7 @@ class BigTwoAECEnv(AECEnv):
             return None
         g = self.game
         text = self.describe(None if g is None or g.is_over else self.seat_to_move)
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             print(text)
             return None
         return text

@@ -68,11 +68,17 @@ from bigtwo.actions import DECISION_KINDS
 from bigtwo.cards import DECK_SIZE
 from bigtwo.envs.actions import card_width, fold_copies, masks_to_vectors, pack_mask
 from bigtwo.observation import Observation, Phase
-from bigtwo.rules.choices import ExchangeMode
+from bigtwo.rules.choices import ExchangeMode, Leftover
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 _ONE_COPY = (1 << DECK_SIZE) - 1
-_KNOWN_LEFTOVER = ("lead-holder", "highest-holder", "lowest-diamond-holder", "dealer", "swap")
+_KNOWN_LEFTOVER = (
+    Leftover.LEAD_HOLDER,
+    Leftover.HIGHEST_HOLDER,
+    Leftover.LOWEST_DIAMOND_HOLDER,
+    Leftover.DEALER,
+    Leftover.SWAP,
+)
 
 
 def add_cards(a: int, b: int) -> int:

@@ -37,30 +37,29 @@ For classic at four players: three untouched losers at 3 x 13 = 39 each, 117.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from bigtwo.bounds import max_hand_size
 from bigtwo.cards import DECK_SIZE, TWO, bits
+from bigtwo.envs.options import RewardKind, RewardMode
 from bigtwo.game import Game
 from bigtwo.rules.choices import BgaBase, BgaMode, Scoring
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.scoring import RoundResult, count_multiplier, face_value, rank_sum
-
-RewardMode = Literal["auto", "score", "place"]
 
 
 class Rewards:
     """Turns a finished round's result into one float per seat."""
 
     def __init__(self, rules: Ruleset, players: int, mode: RewardMode = "auto", normalize: bool = False):
-        if mode not in ("auto", "score", "place"):
-            raise ValueError(f"reward={mode!r} is not a reward mode; allowed: 'auto', 'score', 'place'")
+        if mode not in tuple(RewardKind):
+            allowed = ", ".join(repr(m.value) for m in RewardKind)
+            raise ValueError(f"reward={mode!r} is not a reward mode; allowed: {allowed}")
         self.rules = rules
         self.n = players
         ranks_only = rules.ranks_only
-        self.mode = ("place" if ranks_only else "score") if mode == "auto" else mode
+        kind = RewardKind(mode)
+        self.mode = (RewardKind.PLACE if ranks_only else RewardKind.SCORE) if kind == RewardKind.AUTO else kind
         self.normalize = normalize
-        if self.mode == "place":
+        if self.mode == RewardKind.PLACE:
             self.scale = (players - 1) / 2 if normalize else 1.0
         else:
             self.scale = (self.bound() or 1.0) if normalize else 1.0
@@ -127,7 +126,7 @@ class Rewards:
         return self.bound()
 
     def __call__(self, result: RoundResult) -> list[float]:
-        if self.mode == "place":
+        if self.mode == RewardKind.PLACE:
             mid = (self.n + 1) / 2
             return [(mid - place) / self.scale for place in result.places]
         return [s / self.scale for s in result.scores]

@@ -27,10 +27,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
-from bigtwo.actions import Answer
+from bigtwo.actions import Answer, Word
 from bigtwo.bots import Bot, make
 from bigtwo.combos.play import PASS, Play
 from bigtwo.envs.aec import BigTwoAECEnv
+from bigtwo.envs.options import RANDOM_SEAT, RenderMode, RenderModeWord, SeatChoice
 from bigtwo.errors import BigTwoError
 from bigtwo.rules.ruleset import Ruleset, list_presets
 
@@ -40,7 +41,7 @@ OpponentSpec = str | Bot
 class BigTwoGymEnv(gymnasium.Env):
     """One round per episode, played by the learning seat against bots in every other seat."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's own convention)
+    metadata = {"render_modes": [m.value for m in RenderMode], "render_fps": 1}  # noqa: RUF012  (gymnasium's own convention)
 
     def __init__(
         self,
@@ -48,9 +49,9 @@ class BigTwoGymEnv(gymnasium.Env):
         players: int | None = None,
         *,
         opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
-        seat: int | str = 0,
+        seat: SeatChoice = 0,
         illegal_reward: float = -1.0,
-        render_mode: str | None = None,
+        render_mode: RenderModeWord | None = None,
         **env_kwargs: Any,
     ):
         self.aec = BigTwoAECEnv(rules, players, **env_kwargs)
@@ -58,8 +59,8 @@ class BigTwoGymEnv(gymnasium.Env):
         self.n = n = self.aec.n
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}; allowed: {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
-        if seat != "random" and not (isinstance(seat, int | np.integer) and 0 <= seat < n):
+        self.render_mode = None if render_mode is None else RenderMode(render_mode)
+        if seat != RANDOM_SEAT and not (isinstance(seat, int | np.integer) and 0 <= seat < n):
             raise ValueError(f"seat={seat!r}: the learning seat is 0-{n - 1} or 'random'")
         self._seat_choice = seat
         specs = [opponents] * (n - 1) if isinstance(opponents, str | Bot) else list(opponents)
@@ -72,7 +73,7 @@ class BigTwoGymEnv(gymnasium.Env):
         self.illegal_reward = float(illegal_reward)
         self.observation_space = self.aec.encoder.space()
         self.action_space = spaces.Discrete(self.aec.num_actions)
-        self.seat = 0 if seat == "random" else int(seat)
+        self.seat = 0 if seat == RANDOM_SEAT else int(seat)
         self._bots: dict[int, Bot] = {}
         self._done = True
         self._mask_key: tuple[int, bool] | None = None
@@ -82,7 +83,7 @@ class BigTwoGymEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         rng = self.np_random
-        if self._seat_choice == "random":
+        if self._seat_choice == RANDOM_SEAT:
             self.seat = int(rng.integers(self.n))
         others = [s for s in range(self.n) if s != self.seat]
         self._bots = {}
@@ -113,7 +114,7 @@ class BigTwoGymEnv(gymnasium.Env):
         over = aec.game.is_over
         reward = float(aec.rewards[aec.possible_agents[self.seat]]) if over else 0.0
         self._done = over
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             self.render()
         return self._observation(), reward, over, False, self._info()
 
@@ -136,7 +137,7 @@ class BigTwoGymEnv(gymnasium.Env):
                 continue
             if aec.offers_look and g.look_pending:  # the Horse Game: the bot looks, or passes blind
                 answer = self._bots[s].choose(self.rules, aec.look_observation(s))
-                if getattr(answer, "word", None) == "look":
+                if getattr(answer, "word", None) == Word.LOOK:
                     aec.step(aec.look_action)
                     continue
                 aec.step_play(PASS)
@@ -194,7 +195,7 @@ class BigTwoGymEnv(gymnasium.Env):
         if self.render_mode is None:
             return None
         text = self.aec.describe(self.seat)
-        if self.render_mode == "human":
+        if self.render_mode == RenderMode.HUMAN:
             print(text)
             return None
         return text

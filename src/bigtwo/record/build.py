@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bigtwo.actions import Word
 from bigtwo.game import Game
 from bigtwo.match import Match
-from bigtwo.record.model import Action, Deal, Record, Request, Round, Trade, seat_token
+from bigtwo.observation import Note
+from bigtwo.record.model import Action, Deal, Record, RecordKind, Request, Round, Trade, seat_token
 from bigtwo.record.notation import write_cards
 from bigtwo.record.trades import trade_of
 
@@ -53,16 +55,16 @@ def played_deal(game: Game, dealt: Sequence[int] | None = None) -> tuple[Deal, G
     walk = start.clone()
     tricks: list[list[Action]] = []
     for (seat, p), note in zip(game.history, game.history_notes, strict=True):
-        if note == "auto":  # the engine made it during the action before
-            tricks[-1].append(Action(seat, None, "auto"))
+        if note == Note.AUTO:  # the engine made it during the action before
+            tricks[-1].append(Action(seat, None, Note.AUTO))
             continue
         lead = walk.trick is None
         before = walk.hand(seat).mask
-        if walk.look_pending and (not p.is_pass or note == "forfeit"):
+        if walk.look_pending and (not p.is_pass or note == Note.FORFEIT):
             walk.look()  # the Horse Game: a hand is looked at before it plays (or is given up)
-        walk.play(p, call_last_card=note == "called")
+        walk.play(p, call_last_card=note == Note.CALLED)
         a = Action(seat, None if p.is_pass else notation(ev, p.mask), note)
-        if note == "drew":
+        if note == Note.DREW:
             a.drew = notation(ev, walk.hand(seat).mask & ~before)
         if lead or not tricks:
             tricks.append([a])
@@ -113,7 +115,7 @@ def record_game(
     if res and _is_ranking(game.rules):
         result = result_text(res.finishing_order, None, True)
     return Record(
-        kind="game",
+        kind=RecordKind.GAME,
         rules=game.rules.changes(),
         players=n,
         names=_names(names, n),
@@ -170,7 +172,7 @@ def record_match(
                 dealer=rec.dealer,
                 game=deal,
                 roles=list(rec.roles) if rec.roles else None,
-                requests=[Request(a["seat"], a["answer"]) for a in rec.deal_answers if a["answer"] != "keep"],
+                requests=[Request(a["seat"], a["answer"]) for a in rec.deal_answers if a["answer"] != Word.KEEP],
                 face_up=face_up,
                 stock=stock,
                 trades=trades,
@@ -185,7 +187,7 @@ def record_match(
         ranking = _is_ranking(match.rules)
         result = result_text(match.standings(), match.places if ranking else match.totals, ranking)
     return Record(
-        kind="match",
+        kind=RecordKind.MATCH,
         rules=match.rules.changes(),
         players=n,
         names=_names(names, n),

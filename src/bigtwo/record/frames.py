@@ -12,6 +12,7 @@ from typing import Any
 
 from bigtwo.game import Game
 from bigtwo.match import Match
+from bigtwo.observation import Note
 from bigtwo.record.build import notation, start_of_play
 from bigtwo.record.model import Record, seat_token
 from bigtwo.record.replay import replay
@@ -70,19 +71,19 @@ def _walk(game: Game, rnd: int, out: list[Frame], roles: list[str] | None, title
         seat, p = hist[i]
         if walk.trick is None:
             trick += 1
-        if walk.look_pending and (not p.is_pass or notes[i] == "forfeit"):
+        if walk.look_pending and (not p.is_pass or notes[i] == Note.FORFEIT):
             walk.look()  # the Horse Game: the hand was looked at first
-        walk.play(p, call_last_card=notes[i] == "called")
+        walk.play(p, call_last_card=notes[i] == Note.CALLED)
         words = "passes" if p.is_pass else f"plays {notation(walk.ev, p.mask)}"
-        if notes[i] == "forfeit":
+        if notes[i] == Note.FORFEIT:
             words = "looks, cannot play, and gives the hand up (last free place)"
-        if notes[i] == "drew":
+        if notes[i] == Note.DREW:
             words += " and draws a card"
-        if notes[i] == "called":
+        if notes[i] == Note.CALLED:
             words += ", calling 'last card'"
         i += 1
         skipped = []
-        while i < len(hist) and notes[i] == "auto":
+        while i < len(hist) and notes[i] == Note.AUTO:
             skipped.append(seat_token(hist[i][0]))
             i += 1
         label = f"{trick}. {seat_token(seat)} {words}"

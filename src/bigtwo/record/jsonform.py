@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from bigtwo.errors import BigTwoError
+from bigtwo.observation import Note
 from bigtwo.record.model import (
     FORMAT,
     NOTES,
@@ -20,6 +21,7 @@ from bigtwo.record.model import (
     Deal,
     Record,
     RecordError,
+    RecordKind,
     Request,
     Round,
     Trade,
@@ -162,12 +164,12 @@ class _Reader:
                 note = self.get(a, "note", aw, str, optional=True)
                 if note is not None and note not in NOTES:
                     raise RecordError(f"{note!r} is not a note: {', '.join(NOTES)}", where=f"{aw}.note")
-                if note is not None and (note == "called") != (action.cards is not None):
+                if note is not None and (note == Note.CALLED) != (action.cards is not None):
                     raise RecordError(f"note {note!r} does not go with this action", where=f"{aw}.note")
                 action.note = note
                 drew = self.get(a, "drew", aw, str, optional=True)
                 if drew is not None:
-                    if note != "drew":
+                    if note != Note.DREW:
                         raise RecordError("'drew' goes with the note 'drew'", where=f"{aw}.drew")
                     action.drew = self.cards(drew, f"{aw}.drew", ev)
                 trick.append(action)
@@ -193,7 +195,7 @@ def record_from_dict(data: Any) -> Record:
     if fmt != FORMAT:
         raise RecordError(f"format {fmt!r} is not {FORMAT!r}", where="format")
     kind = r.get(data, "type", "", str)
-    if kind not in ("game", "match"):
+    if kind not in tuple(RecordKind):
         raise RecordError(f'type must be "game" or "match", not {kind!r}', where="type")
     players = r.get(data, "players", "", int)
     if not 2 <= players <= 8:
@@ -204,7 +206,7 @@ def record_from_dict(data: Any) -> Record:
         if not isinstance(rules.get(key, ""), str):
             raise RecordError("expected text", where=f"rules.{key}")
     record = Record(
-        kind=kind,
+        kind=RecordKind(kind),
         rules={"name": rules.get("name", "custom"), "description": rules.get("description", ""), **rules},
         players=players,
         names=r.ints(data, "names", "", str, optional=False) or [],
@@ -221,7 +223,7 @@ def record_from_dict(data: Any) -> Record:
         v = data.get(key)
         if v is not None and v < 1:
             raise RecordError("must be at least 1", where=key)
-    if kind == "match" and record.seed is None:
+    if kind == RecordKind.MATCH and record.seed is None:
         raise RecordError("a match record needs its seed", where="seed")
     tags = r.get(data, "tags", "", dict, optional=True) or {}
     for k, v in tags.items():
@@ -234,7 +236,7 @@ def record_from_dict(data: Any) -> Record:
     rounds = r.get(data, "rounds", "", list)
     if not rounds:
         raise RecordError("a record holds at least one round", where="rounds")
-    if kind == "game" and len(rounds) != 1:
+    if kind == RecordKind.GAME and len(rounds) != 1:
         raise RecordError('a record of type "game" holds one round', where="rounds")
     for i, rd in enumerate(rounds):
         w = f"rounds[{i}]"

@@ -9,16 +9,20 @@ Line numbers (``line``) and JSON paths (``where``) only locate errors: they take
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
+from bigtwo.actions import DecisionKind
 from bigtwo.errors import BigTwoError
+from bigtwo.observation import Note
 from bigtwo.rules.ruleset import Ruleset
 
 FORMAT = "bigtwo-record/1"
 # an automatic pass, a pass that drew from the stock, a called last card, a Horse Game hand given up
-NOTES = ("auto", "drew", "called", "forfeit")
-TRADE_KINDS = ("give", "surrender", "ask", "demand", "bid", "trade", "reply", "request", "grant")
-REQUESTS = ("redeal", "swap")
+NOTES: tuple[Note, ...] = tuple(Note)
+# the decisions a record's exchange section holds, and its requests at the deal
+TRADE_KINDS = tuple(k for k in DecisionKind if k not in (DecisionKind.REDEAL, DecisionKind.SWAP, DecisionKind.LOOK))
+REQUESTS = (DecisionKind.REDEAL, DecisionKind.SWAP)
 RESERVED_TAGS = frozenset(
     [
         "Format",
@@ -146,11 +150,21 @@ class Round:
     where: str | None = field(default=None, compare=False, repr=False)
 
 
+class RecordKind(StrEnum):
+    """What a :class:`Record` holds (its ``[Type]``, its JSON ``type``): one round, or a match of rounds."""
+
+    GAME = "game"
+    MATCH = "match"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 @dataclass
 class Record:
     """A whole record: a single round (``kind == "game"``) or a match of rounds (``"match"``)."""
 
-    kind: str
+    kind: RecordKind
     rules: dict[str, Any]  # Ruleset.changes(): the name, the description and every non-default setting
     players: int
     names: list[str]

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
-from bigtwo.actions import DecisionKind
+from bigtwo.actions import DecisionKind, Word
 from bigtwo.cards import DECK_SIZE, CardSet, bits
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.game import Game
 from bigtwo.match import Match
-from bigtwo.observation import Phase
+from bigtwo.observation import Note, Phase
 from bigtwo.record.build import _is_ranking, notation, result_text
-from bigtwo.record.model import Action, Deal, Record, RecordError, Round, seat_token
+from bigtwo.record.model import Action, Deal, Record, RecordError, RecordKind, Round, seat_token
 from bigtwo.record.notation import read_cards
 from bigtwo.record.trades import answer_of, decision_other
 from bigtwo.words import plural
@@ -70,10 +70,10 @@ def play_deal(
             if a.seat >= game.n:
                 raise _fail(f"{who} is not at this {game.n}-player table", a)
             hist, notes = game.history, game.history_notes
-            if a.note == "auto":
+            if a.note == Note.AUTO:
                 if i == 0:
                     raise _fail("an automatic pass cannot lead a trick", a)
-                if k >= len(hist) or hist[k][0] != a.seat or not hist[k][1].is_pass or notes[k] != "auto":
+                if k >= len(hist) or hist[k][0] != a.seat or not hist[k][1].is_pass or notes[k] != Note.AUTO:
                     raise _fail(f"the automatic turn skip did not pass for {who} here", a)
                 k += 1
                 if on_action:
@@ -93,20 +93,22 @@ def play_deal(
                 raise _fail(f"the trick before is not over ({top} by {seat_token(game.trick_seat or 0)})", a)
             before = game.hand(a.seat).mask
             try:
-                act("pass" if a.cards is None else CardSet.from_mask(read_cards(a.cards)), a.note == "called", a.note)
+                act(
+                    "pass" if a.cards is None else CardSet.from_mask(read_cards(a.cards)), a.note == Note.CALLED, a.note
+                )
             except BigTwoError as e:
                 raise _fail(f"{who}: {a.cards or 'pass'}: {getattr(e, 'reason', e)}", a) from None
             note = game.history_notes[k]
             if note != a.note:
-                said = {
+                said: dict[str | None, str] = {
                     None: "no note",
-                    "drew": "{drew}",
-                    "called": "{last card}",
-                    "auto": "{auto}",
-                    "forfeit": "{gave up}",
+                    Note.DREW: "{drew}",
+                    Note.CALLED: "{last card}",
+                    Note.AUTO: "{auto}",
+                    Note.FORFEIT: "{gave up}",
                 }
                 raise _fail(f"{who}'s action has {said[note]} in the engine, {said[a.note]} in the record", a)
-            if note == "drew" and a.drew is not None:
+            if note == Note.DREW and a.drew is not None:
                 drawn = notation(game.ev, game.hand(a.seat).mask & ~before)
                 if drawn != a.drew:
                     raise _fail(f"{who} drew {drawn}, not {a.drew}", a)
@@ -176,7 +178,7 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
         else:
             if r.requests:
                 raise _fail("requests need a seeded deal ([Seed])", r.requests[0])
-            drawn = [a.drew for a in d.actions if a.note == "drew"]
+            drawn = [a.drew for a in d.actions if a.note == Note.DREW]
             if any(x is None for x in drawn):
                 raise _fail("a round dealt by hand must say which card each {drew} drew", r)
             masks = hands_from_notation(d.hands + [x for x in drawn if x])
@@ -199,7 +201,7 @@ def _replay_game(record: Record, rules: Any, on_action: Callable[[Game, Action],
     _start_checks(g, r)
 
     def act_on_game(cards: Any, called: bool, note: str | None = None) -> None:
-        if g.look_pending and (cards != "pass" or note == "forfeit"):
+        if g.look_pending and (cards != "pass" or note == Note.FORFEIT):
             g.look()  # the Horse Game: a hand is looked at before it plays (or is given up)
         g.play(cards, call_last_card=called)
 
@@ -228,12 +230,14 @@ def _replay_requests(m: Match, r: Round) -> None:
         if pending and (pending[0].seat, pending[0].kind) == (d.seat, d.kind):
             m.apply(pending.pop(0).kind)
         else:
-            m.apply("keep")
+            m.apply(Word.KEEP)
     if pending:
         q = pending[0]
         why = "play has begun" if m.phase not in (Phase.DEAL,) else "it is not offered"
+        asked = "a new deal" if q.kind == DecisionKind.REDEAL else "the swap"
         raise _fail(
-            f"{seat_token(q.seat)} may not ask for {'a new deal' if q.kind == 'redeal' else 'the swap'}: {why}", q
+            f"{seat_token(q.seat)} may not ask for {asked}: {why}",
+            q,
         )
 
 
@@ -285,8 +289,8 @@ def _replay_match(record: Record, rules: Any, on_action: Callable[[Game, Action]
             d = m.pending
             if d is not None and d.kind == DecisionKind.LOOK:
                 # the Horse Game: a play, or a hand given up, was looked at first; another pass was blind
-                blind = cards == "pass" and note != "forfeit"
-                m.apply("pass" if blind else "look")
+                blind = cards == "pass" and note != Note.FORFEIT
+                m.apply(Word.PASS if blind else Word.LOOK)
                 if blind:
                     return
             m.apply(cards, call_last_card=called)
@@ -327,6 +331,6 @@ def _opt(seat: int | None) -> str:
 def replay(record: Record, on_action: Callable[[Game, Action], None] | None = None) -> Game | Match:
     """Rebuild the game or match a record describes, checking it; ``on_action`` sees each action as played."""
     rules = record.ruleset()
-    if record.kind == "game":
+    if record.kind == RecordKind.GAME:
         return _replay_game(record, rules, on_action)
     return _replay_match(record, rules, on_action)

@@ -43,9 +43,10 @@ import json
 import re
 from typing import Any
 
-from bigtwo.actions import DecisionKind
+from bigtwo.actions import DecisionKind, Word
 from bigtwo.errors import BigTwoError
-from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, Request, Round, Trade, seat_token
+from bigtwo.observation import Note
+from bigtwo.record.model import FORMAT, Action, Deal, Record, RecordError, RecordKind, Request, Round, Trade, seat_token
 from bigtwo.record.notation import read_cards, write_cards
 from bigtwo.words import plural
 
@@ -103,13 +104,14 @@ def trade_text(t: Trade) -> str:
     if t.kind == DecisionKind.ASK:
         return f"asks {other}: {t.answer}"
     if t.kind == DecisionKind.BID:
-        return "passes on the auction" if t.answer == "pass" else f"bids {t.answer}"
+        return "passes on the auction" if t.answer == Word.PASS else f"bids {t.answer}"
     if t.kind == DecisionKind.TRADE:
-        return {"done": "lets trading end", "play": "starts play"}.get(t.answer, f"offers {t.answer} to {other}")
+        said: dict[str, str] = {Word.DONE: "lets trading end", Word.PLAY: "starts play"}
+        return said.get(t.answer, f"offers {t.answer} to {other}")
     if t.kind == DecisionKind.REPLY:
         return f"{t.answer}s {other}'s offer"
     if t.kind == DecisionKind.REQUEST:
-        return f"asks {other} for {'nothing' if t.answer == 'none' else t.answer}"
+        return f"asks {other} for {'nothing' if t.answer == Word.NONE else t.answer}"
     if t.kind == DecisionKind.GRANT:
         return f"{t.answer}s {other}'s request"
     return f"demands {t.answer} from {other}"
@@ -117,13 +119,13 @@ def trade_text(t: Trade) -> str:
 
 def action_text(a: Action) -> str:
     body = f"{seat_token(a.seat)}: {a.cards if a.cards is not None else 'pass'}"
-    if a.note == "auto":
+    if a.note == Note.AUTO:
         body += " {auto}"
-    elif a.note == "drew":
+    elif a.note == Note.DREW:
         body += f" {{drew {a.drew}}}" if a.drew else " {drew}"
-    elif a.note == "called":
+    elif a.note == Note.CALLED:
         body += " {last card}"
-    elif a.note == "forfeit":
+    elif a.note == Note.FORFEIT:
         body += " {gave up}"
     return body
 
@@ -338,7 +340,7 @@ class _Parser:
         if name in _HEADER or name == "Result":
             if name == "Format" and self.string(name, v) != FORMAT:
                 raise self.fail(f"format {v!r} is not {FORMAT!r}")
-            if name == "Type" and v not in ("game", "match"):
+            if name == "Type" and v not in tuple(RecordKind):
                 raise self.fail(f'type must be "game" or "match", not {_value(v)}')
             if name in ("Date", "Rules", "Description", "Result"):
                 self.string(name, v)
@@ -366,11 +368,11 @@ class _Parser:
                 raise self.fail(f"the header has no [{need}] tag")
         if len(self.names) != self.n:
             raise self.fail(f"[Player] tags name {plural(len(self.names), 'seat')}; the table has {self.n}")
-        if self.head["Type"] == "match" and "Seed" not in self.head:
+        if self.head["Type"] == RecordKind.MATCH and "Seed" not in self.head:
             raise self.fail("a match record needs its [Seed]")
         rules = {"name": self.head["Rules"], "description": self.head.get("Description", ""), **self.rules}
         self.rules = rules
-        record = Record(kind="game", rules=rules, players=self.n, names=[], rounds=[])
+        record = Record(kind=RecordKind.GAME, rules=rules, players=self.n, names=[], rounds=[])
         record.line_of["Rules"] = self.head_lines.get("Rules", self.line)
         self.ev = record.ruleset().engine_for(self.n)
 
@@ -382,7 +384,7 @@ class _Parser:
         number = self.integer("Round", v, low=1)
         if number != len(self.rounds) + 1:
             raise self.fail(f"round {number} is out of order: round {len(self.rounds) + 1} comes next")
-        if self.head["Type"] == "game" and number > 1:
+        if self.head["Type"] == RecordKind.GAME and number > 1:
             raise self.fail('a record of [Type "game"] holds one round; use [Type "match"]')
         r = Round(number=number, dealer=-1, game=Deal(hands=[]), line=self.line)
         self.rounds.append(r)
@@ -544,26 +546,26 @@ class _Parser:
             a.cards = self.cards(rest)
         if notes:
             note = notes[0].strip()
-            if note == "auto":
-                a.note = "auto"
+            if note == Note.AUTO:
+                a.note = Note.AUTO
             elif note == "last card":
-                a.note = "called"
+                a.note = Note.CALLED
             elif note == "gave up":
-                a.note = "forfeit"
-            elif note == "drew" or note.startswith("drew "):
-                a.note = "drew"
+                a.note = Note.FORFEIT
+            elif note == Note.DREW or note.startswith("drew "):
+                a.note = Note.DREW
                 drawn = note[4:].strip()
                 a.drew = self.cards(drawn) if drawn else None
             else:
                 raise self.fail(f"{{{note}}} is not a note: {{auto}}, {{drew CARD}}, {{last card}} or {{gave up}}")
-            if (a.note == "called") != (a.cards is not None):
+            if (a.note == Note.CALLED) != (a.cards is not None):
                 raise self.fail(f"{{{note}}} does not go with {'a pass' if a.cards is None else 'a play'}")
         return a
 
     def finish(self) -> Record:
         h = self.head
         record = Record(
-            kind=h["Type"],
+            kind=RecordKind(h["Type"]),
             rules=self.rules,
             players=self.n,
             names=[self.names[s] for s in range(self.n)],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtwo.actions import Answer, Decision, DecisionKind
+from bigtwo.actions import Answer, Decision, DecisionKind, Word
 from bigtwo.cards import CardSet
 from bigtwo.exchange import NEW_KINDS
 from bigtwo.record.model import Trade
@@ -26,7 +26,7 @@ def decision_other(d: Decision, answer: Answer | None = None) -> int | None:
     if d.kind == DecisionKind.BID:
         return None
     if d.kind == DecisionKind.TRADE:
-        return answer.to if answer is not None and answer.word == "offer" else None
+        return answer.to if answer is not None and answer.word == Word.OFFER else None
     return d.source
 
 
@@ -34,7 +34,7 @@ def trade_of(d: Decision, entry: dict[str, Any], ev: Any) -> tuple[Trade, Any]:
     """The record line of a match's exchange answer ``entry`` to ``d``, and the value that answers it again."""
     if d.kind in NEW_KINDS:
         a = Answer.from_dict(entry)
-        if a.word == "offer":
+        if a.word == Word.OFFER:
             text = f"{write_cards(ev, a.mask)}{_OFFER_SPLIT}{write_cards(ev, a.want)}"
         elif a.mask:
             text = write_cards(ev, a.mask)
@@ -55,7 +55,7 @@ def answer_of(t: Trade) -> Any:
         return CardSet.from_mask(read_cards(t.answer))
     if t.kind == DecisionKind.TRADE and _OFFER_SPLIT in t.answer:
         give, want = t.answer.split(_OFFER_SPLIT, 1)
-        return Answer("trade", "offer", read_cards(give), read_cards(want), t.other)
+        return Answer(DecisionKind.TRADE, Word.OFFER, read_cards(give), read_cards(want), t.other)
     if t.kind in (DecisionKind.BID, DecisionKind.REQUEST) and t.answer not in ("pass", "none"):
         return Answer(t.kind, "", read_cards(t.answer))
     return t.answer

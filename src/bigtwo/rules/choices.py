@@ -17,6 +17,10 @@ class Choice(StrEnum):
         return repr(self.value)
 
 
+# ``suit_order``'s word for suits without an order (its other values are orders of the suit letters, "DCHS")
+UNORDERED_SUITS = "none"
+
+
 class JokerMode(Choice):
     """The words of ``joker_mode`` (see the Ruleset field for what each means)."""
 

@@ -3,75 +3,108 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Kind(StrEnum):
+    """The name of a combination kind: the one source of these names. A member equals the word rules files,
+    records and observations write (``Kind.FULL_HOUSE == "full_house"``), so their text is unchanged; its
+    ``repr`` is the word's, so messages that quote a kind read as before."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "triple"
+    QUAD = "quad"
+    TWO_PAIRS = "two_pairs"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+    TWO_PAIR_JUNK = "two_pair_junk"
+    TRIPLE_JUNK = "triple_junk"
+    SISTERS = "sisters"
+    PAIR_STRAIGHT = "pair_straight"
+    TRIPLE_STRAIGHT = "triple_straight"
+    FIVE_OF_A_KIND = "five_of_a_kind"
+    JOKER_PAIR = "joker_pair"
+    DRAGON = "dragon"
+    PASS = "pass"  # a pass's (no cards): never a combination a ruleset enables, so not in KINDS
+
+    def __repr__(self) -> str:
+        return repr(self.value)
 
 
 @dataclass(frozen=True)
 class KindInfo:
-    name: str
+    name: Kind
     label: str  # singular noun phrase, e.g. "full house"
     plural: str
-    family: str  # kinds of one family answer each other when plays must match the lead's kind
+    family: Kind  # kinds of one family answer each other when plays must match the lead's kind
     shape: str  # what the cards look like, for `bigtwo rules show`
 
 
-KINDS: dict[str, KindInfo] = {
+KINDS: dict[Kind, KindInfo] = {
     k.name: k
     for k in (
-        KindInfo("single", "single", "singles", "single", "one card"),
-        KindInfo("pair", "pair", "pairs", "pair", "two cards of one rank"),
-        KindInfo("triple", "triple", "triples", "triple", "three cards of one rank"),
-        KindInfo("quad", "four of a kind", "fours of a kind", "quad", "four cards of one rank, no kicker"),
-        KindInfo("two_pairs", "two pairs", "two pairs", "two_pairs", "two pairs of different ranks (4 cards)"),
-        KindInfo("straight", "straight", "straights", "straight", "consecutive ranks per the straight table"),
-        KindInfo("flush", "flush", "flushes", "flush", "five cards of one suit"),
-        KindInfo("full_house", "full house", "full houses", "full_house", "a triple and a pair"),
+        KindInfo(Kind.SINGLE, "single", "singles", Kind.SINGLE, "one card"),
+        KindInfo(Kind.PAIR, "pair", "pairs", Kind.PAIR, "two cards of one rank"),
+        KindInfo(Kind.TRIPLE, "triple", "triples", Kind.TRIPLE, "three cards of one rank"),
+        KindInfo(Kind.QUAD, "four of a kind", "fours of a kind", Kind.QUAD, "four cards of one rank, no kicker"),
+        KindInfo(Kind.TWO_PAIRS, "two pairs", "two pairs", Kind.TWO_PAIRS, "two pairs of different ranks (4 cards)"),
+        KindInfo(Kind.STRAIGHT, "straight", "straights", Kind.STRAIGHT, "consecutive ranks per the straight table"),
+        KindInfo(Kind.FLUSH, "flush", "flushes", Kind.FLUSH, "five cards of one suit"),
+        KindInfo(Kind.FULL_HOUSE, "full house", "full houses", Kind.FULL_HOUSE, "a triple and a pair"),
         KindInfo(
-            "four_of_a_kind",
+            Kind.FOUR_OF_A_KIND,
             "four of a kind",
             "fours of a kind",
-            "four_of_a_kind",
+            Kind.FOUR_OF_A_KIND,
             "four cards of one rank and a kicker",
         ),
-        KindInfo("straight_flush", "straight flush", "straight flushes", "straight", "a straight in one suit"),
-        KindInfo("royal_flush", "royal flush", "royal flushes", "straight", "10-J-Q-K-A in one suit"),
+        KindInfo(Kind.STRAIGHT_FLUSH, "straight flush", "straight flushes", Kind.STRAIGHT, "a straight in one suit"),
+        KindInfo(Kind.ROYAL_FLUSH, "royal flush", "royal flushes", Kind.STRAIGHT, "10-J-Q-K-A in one suit"),
         KindInfo(
-            "two_pair_junk",
+            Kind.TWO_PAIR_JUNK,
             "two pairs and a junk card",
             "two-pair-and-junk hands",
-            "two_pair_junk",
+            Kind.TWO_PAIR_JUNK,
             "two pairs of different ranks and an odd card ('butterfly')",
         ),
         KindInfo(
-            "triple_junk",
+            Kind.TRIPLE_JUNK,
             "triple and two junk cards",
             "triple-and-junk hands",
-            "triple_junk",
+            Kind.TRIPLE_JUNK,
             "a triple and two odd cards of different ranks",
         ),
-        KindInfo("sisters", "sisters", "sisters hands", "sisters", "two consecutive pairs and any odd card"),
-        KindInfo("pair_straight", "pair straight", "pair straights", "pair_straight", "consecutive pairs"),
-        KindInfo("triple_straight", "triple straight", "triple straights", "triple_straight", "consecutive triples"),
+        KindInfo(Kind.SISTERS, "sisters", "sisters hands", Kind.SISTERS, "two consecutive pairs and any odd card"),
+        KindInfo(Kind.PAIR_STRAIGHT, "pair straight", "pair straights", Kind.PAIR_STRAIGHT, "consecutive pairs"),
         KindInfo(
-            "five_of_a_kind",
+            Kind.TRIPLE_STRAIGHT, "triple straight", "triple straights", Kind.TRIPLE_STRAIGHT, "consecutive triples"
+        ),
+        KindInfo(
+            Kind.FIVE_OF_A_KIND,
             "five of a kind",
             "fives of a kind",
-            "five_of_a_kind",
+            Kind.FIVE_OF_A_KIND,
             "five cards of one rank (two decks, or wild jokers)",
         ),
-        KindInfo("joker_pair", "pair of jokers", "pairs of jokers", "joker_pair", "the two jokers"),
-        KindInfo("dragon", "dragon", "dragons", "dragon", "thirteen cards, one of every rank 3 to 2"),
+        KindInfo(Kind.JOKER_PAIR, "pair of jokers", "pairs of jokers", Kind.JOKER_PAIR, "the two jokers"),
+        KindInfo(Kind.DRAGON, "dragon", "dragons", Kind.DRAGON, "thirteen cards, one of every rank 3 to 2"),
     )
 }
 
 FIVE_CARD_KINDS = frozenset(
     {
-        "flush",
-        "full_house",
-        "four_of_a_kind",
-        "royal_flush",
-        "two_pair_junk",
-        "triple_junk",
-        "sisters",
-        "five_of_a_kind",
+        Kind.FLUSH,
+        Kind.FULL_HOUSE,
+        Kind.FOUR_OF_A_KIND,
+        Kind.ROYAL_FLUSH,
+        Kind.TWO_PAIR_JUNK,
+        Kind.TRIPLE_JUNK,
+        Kind.SISTERS,
+        Kind.FIVE_OF_A_KIND,
     }
 )

@@ -31,6 +31,7 @@ from pydantic import (
 from bigtwo.cards import RANK_CHARS, SUIT_CHARS, card
 from bigtwo.errors import CardParseError, RulesError, read_text_file
 from bigtwo.rules.choices import (
+    UNORDERED_SUITS,
     BgaBase,
     BgaMode,
     BombTarget,
@@ -60,7 +61,7 @@ from bigtwo.rules.choices import (
     StraightOrder,
     TrickEnd,
 )
-from bigtwo.rules.kinds import KINDS
+from bigtwo.rules.kinds import KINDS, Kind
 from bigtwo.rules.straights import STRAIGHT_TABLES
 
 if TYPE_CHECKING:
@@ -182,7 +183,16 @@ class Ruleset(BaseModel):
 
     # --- combinations --------------------------------------------------------------------------------
     combinations: tuple[str, ...] = _f(
-        ("single", "pair", "triple", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush"),
+        (
+            Kind.SINGLE,
+            Kind.PAIR,
+            Kind.TRIPLE,
+            Kind.STRAIGHT,
+            Kind.FLUSH,
+            Kind.FULL_HOUSE,
+            Kind.FOUR_OF_A_KIND,
+            Kind.STRAIGHT_FLUSH,
+        ),
         "combinations",
         "Enabled kinds, from lowest to highest where kinds of the same size compete",
     )
@@ -448,8 +458,8 @@ class Ruleset(BaseModel):
     @classmethod
     def _check_suit_order(cls, v: str) -> str:
         s = v.strip().upper().replace(" ", "").replace(",", "").replace("<", "")
-        if s == "NONE":
-            return "none"
+        if s == UNORDERED_SUITS.upper():
+            return UNORDERED_SUITS
         if len(s) != 4 or sorted(s) != sorted(SUIT_CHARS):
             raise ValueError(f"{v!r} is not a suit order; allowed: any order of D, C, H, S, or 'none'")
         return s
@@ -515,14 +525,14 @@ class Ruleset(BaseModel):
                 f"and max_players={self.max_players}"
             )
         table = STRAIGHT_TABLES[self.straight_table]
-        uses_straights = {"straight", "straight_flush"} & set(self.combinations)
+        uses_straights = {Kind.STRAIGHT, Kind.STRAIGHT_FLUSH} & set(self.combinations)
         too_long = [n for n in self.straight_lengths if n > table.max_length()]
         if uses_straights and too_long:
             raise ValueError(
                 f"straight_lengths {too_long} are longer than the {self.straight_table!r} table allows "
                 f"({table.max_length()} ranks)"
             )
-        if "royal_flush" in self.combinations and 5 not in self.straight_lengths:
+        if Kind.ROYAL_FLUSH in self.combinations and 5 not in self.straight_lengths:
             raise ValueError("royal_flush needs five-card straights (straight_lengths must include 5)")
         for bomb in self.bombs:
             if bomb.kind not in self.combinations:
@@ -677,15 +687,15 @@ class Ruleset(BaseModel):
         return self.jokers > 0 and self.joker_mode == JokerMode.VALUELESS
 
     @property
-    def kinds_not_played(self) -> dict[str, str]:
+    def kinds_not_played(self) -> dict[Kind, str]:
         """Listed kinds the pack cannot make, with why: they drop out by themselves (004: "Jokers may be kept
         or removed" is one setting, ``jokers = 0``)."""
-        out: dict[str, str] = {}
-        if "joker_pair" in self.combinations:
+        out: dict[Kind, str] = {}
+        if Kind.JOKER_PAIR in self.combinations:
             if self.jokers * self.decks < 2:
-                out["joker_pair"] = "the pack has no pair of jokers"
+                out[Kind.JOKER_PAIR] = "the pack has no pair of jokers"
             elif self.joker_mode == JokerMode.VALUELESS:
-                out["joker_pair"] = "valueless jokers are played alone"
+                out[Kind.JOKER_PAIR] = "valueless jokers are played alone"
         return out
 
     @property
@@ -722,11 +732,11 @@ class Ruleset(BaseModel):
             ("joker_mode", "high_joker"): (self.jokers > 0, "jokers"),
             ("redeal_points",): ("low-points" in self.redeal_requests, 'redeal_requests with "low-points"'),
             ("pair_straight_min", "pair_straight_max"): (
-                "pair_straight" in self.combinations,
+                Kind.PAIR_STRAIGHT in self.combinations,
                 'combinations with "pair_straight"',
             ),
             ("triple_straight_min", "triple_straight_max"): (
-                "triple_straight" in self.combinations,
+                Kind.TRIPLE_STRAIGHT in self.combinations,
                 'combinations with "triple_straight"',
             ),
             ("straight_lengths_five_plus",): (self.max_players >= 5, "max_players of 5 or more"),
@@ -770,7 +780,7 @@ class Ruleset(BaseModel):
             differ = {k for k in differ if k == "teams" or field_section(k) not in ("scoring", "match")}
         if differ:
             return None
-        if "none" in (self.suit_order, other.suit_order):  # suits without an order: only the names equal
+        if UNORDERED_SUITS in (self.suit_order, other.suit_order):  # suits without an order: only the names equal
             same = self.suit_order == other.suit_order and self.lead_card == other.lead_card
             return (0, 1, 2, 3) if same else None
         relabel = [0] * 4
