@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import httpx
 import pytest
 import uvicorn
 import websockets
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from bigtwo import CardSet, Match, Play
 from bigtwo.bots import make
@@ -59,17 +60,19 @@ def postgres_url_or_skip() -> str:
     pytest.skip("no PostgreSQL here: set BIGTWO_TEST_POSTGRES_URL (as .ci/run does) to test it")
 
 
-def reset_postgres(url: str) -> None:
-    """An empty database for a test: drop whatever an earlier run left."""
+def reset_postgres(url: str) -> str:
+    """An empty database for a test: a schema of its own in the test database, named afresh, and the URL whose
+    connections use it (libpq's ``search_path`` option). No test can drop or fill another's tables, whichever
+    worker or leftover process runs it; the schemas of earlier runs are dropped once they are an hour old."""
     engine = create_engine(database_url(url))
+    schema = f"t{int(time.time())}_{secrets.token_hex(4)}"
     with engine.begin() as conn:
-        conn.execute(
-            text(
-                "DROP TABLE IF EXISTS match_results, finished_matches, ratings, sessions, accounts, "
-                "actions, seats, rooms, alembic_version CASCADE"
-            )
-        )
+        for (old,) in conn.execute(text("SELECT nspname FROM pg_namespace WHERE nspname ~ '^t[0-9]+_[0-9a-f]+$'")):
+            if int(old[1:].split("_")[0]) < time.time() - 3600:
+                conn.execute(text(f'DROP SCHEMA IF EXISTS "{old}" CASCADE'))
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     engine.dispose()
+    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
 
 
 # The tests' own server: the limits meant for strangers on the internet are opened up for the tests' one address

@@ -677,8 +677,7 @@ def test_a_restarted_server_resumes_every_game_where_it_stood(tmp_path):
 
 @pytest.mark.xdist_group("postgresql")  # one database for the suite: its tests take turns on one worker
 def test_postgresql_serves_and_resumes_games_the_same_way():
-    url = postgres_url_or_skip()
-    reset_postgres(url)
+    url = reset_postgres(postgres_url_or_skip())
     restart_resumes(url)
     engine = make_engine(url)
     with engine.connect() as conn:

@@ -288,8 +288,7 @@ def test_the_lobby_survives_the_surrogate_request_on_sqlite(tmp_path):
 
 @pytest.mark.xdist_group("postgresql")  # one database for the suite: its tests take turns on one worker
 def test_the_lobby_survives_the_surrogate_request_on_postgresql():
-    url = postgres_url_or_skip()
-    reset_postgres(url)
+    url = reset_postgres(postgres_url_or_skip())
     lobby_survives_the_surrogate(url)
 
 
@@ -473,8 +472,7 @@ def test_a_revoked_token_never_acts_in_200_races_on_sqlite(tmp_path):
 
 @pytest.mark.xdist_group("postgresql")  # one database for the suite: its tests take turns on one worker
 def test_a_revoked_token_never_acts_on_postgresql():
-    url = postgres_url_or_skip()
-    reset_postgres(url)
+    url = reset_postgres(postgres_url_or_skip())
     revocation_race(url, 200)
 
 

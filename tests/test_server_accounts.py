@@ -37,8 +37,7 @@ PASSWORD = "correct horse battery"
 def database(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
-    url = postgres_url_or_skip()
-    reset_postgres(url)
+    url = reset_postgres(postgres_url_or_skip())
     return url
 
 
