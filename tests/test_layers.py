@@ -10,6 +10,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "bigtwo"
 # lowest first; a module may import from its own layer's package and from any lower layer
 LAYERS = {
     "errors": 0,
+    "vocabulary": 0,  # the base of the fixed vocabularies (a StrEnum whose repr is its word)
     "cards": 1,
     "words": 2,  # how the tables word things for players (the terminal's and the browser's): cards only
     "rules": 2,

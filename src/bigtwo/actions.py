@@ -15,15 +15,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, ClassVar, Union
 
 from bigtwo.cards import CardSet, HoldsCards, bits, checked_mask, mask_of_tokens, to_mask, token, tokens
 from bigtwo.combos.play import Play
 from bigtwo.errors import IllegalPlay
+from bigtwo.vocabulary import Vocabulary
 
 
-class DecisionKind(StrEnum):
+class DecisionKind(Vocabulary):
     """What a :class:`Decision` asks (see its docstring for each). Members equal their words, so records and
     observations write them unchanged; the order is the environments' one-hot order."""
 
@@ -40,22 +40,16 @@ class DecisionKind(StrEnum):
     GRANT = "grant"
     LOOK = "look"
 
-    def __repr__(self) -> str:
-        return repr(self.value)
 
-
-class Must(StrEnum):
+class Must(Vocabulary):
     """Which cards a ``give`` decision allows: any, or the giver's highest or lowest (of a suit when named)."""
 
     ANY = "any"
     HIGHEST = "highest"
     LOWEST = "lowest"
 
-    def __repr__(self) -> str:
-        return repr(self.value)
 
-
-class Word(StrEnum):
+class Word(Vocabulary):
     """The words an :class:`Answer` may carry (beside cards and the questions of an ``ask``): the one source of
     them. Members equal their words, so records and observations write them unchanged; the ``repr`` is the
     word's."""
@@ -76,9 +70,6 @@ class Word(StrEnum):
     SURRENDER = "surrender"
     LOWEST = "lowest"  # demand
     ANY = "any"  # demand
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 DECISION_KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from bigtwo.cards import bits, held_copies, mask_of_tokens, token
 from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError
 from bigtwo.scoring import RoundResult
+from bigtwo.vocabulary import Vocabulary
 
 if TYPE_CHECKING:
     from bigtwo.combos.evaluator import Evaluator
@@ -36,7 +36,7 @@ PHASES = ("deal", "exchange", "play", "over")
 # (a spectator) being shown the field's default
 
 
-class Phase(StrEnum):
+class Phase(Vocabulary):
     """Where a match stands: ``deal`` (a new deal or a swap may be asked for), ``exchange`` (cards change
     hands before play), ``play`` (tricks) or ``over``. Members equal their words, as observations' JSON writes
     them."""
@@ -46,11 +46,8 @@ class Phase(StrEnum):
     PLAY = "play"
     OVER = "over"
 
-    def __repr__(self) -> str:
-        return repr(self.value)
 
-
-class Note(StrEnum):
+class Note(Vocabulary):
     """What a :class:`HistoryEntry`'s ``note`` says of its action (none for a plain play or pass): the one source
     of these words, which records and observations write unchanged (members equal them)."""
 
@@ -59,21 +56,15 @@ class Note(StrEnum):
     CALLED = "called"  # announced 'last card'
     FORFEIT = "forfeit"  # the hand was given up (the Horse Game)
 
-    def __repr__(self) -> str:
-        return repr(self.value)
 
-
-class EntryAction(StrEnum):
+class EntryAction(Vocabulary):
     """The ``action`` of a history entry as observations and records write it: a play or a pass."""
 
     PLAY = "play"
     PASS = "pass"
 
-    def __repr__(self) -> str:
-        return repr(self.value)
 
-
-class ExchangeEvent(StrEnum):
+class ExchangeEvent(Vocabulary):
     """The ``type`` of an entry of :attr:`Observation.exchanges` (what happened before play: cards given, a
     question asked, a lot sold...): the one source of these words, which records write unchanged."""
 
@@ -91,9 +82,6 @@ class ExchangeEvent(StrEnum):
     TRADE_ENDED = "trade-ended"
     REQUEST = "request"
     GRANT = "grant"
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 PUBLIC = MappingProxyType({"public": True})

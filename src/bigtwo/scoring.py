@@ -45,23 +45,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from bigtwo.cards import DECK_SIZE, TWO, bits
 from bigtwo.rules.choices import BgaBase, BgaMode, Scoring
 from bigtwo.rules.kinds import Kind
+from bigtwo.vocabulary import Vocabulary
 
 
-class Verdict(StrEnum):
+class Verdict(Vocabulary):
     """How a round decided at the deal ends for the seat whose hand decided it (a Malta dragon, four 2s)."""
 
     WIN = "win"
     LOSE = "lose"
     DRAW = "draw"
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 _FACE_VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1, 2)

@@ -7,15 +7,13 @@ members, not string literals a typo would break silently.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Literal
 
+from bigtwo.vocabulary import Vocabulary
 
-class _Option(StrEnum):
+
+class _Option(Vocabulary):
     """An option's word; its ``repr`` is the word's, so messages that quote an option read as before."""
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
     @classmethod
     def words(cls) -> str:

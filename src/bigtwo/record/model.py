@@ -9,13 +9,13 @@ Line numbers (``line``) and JSON paths (``where``) only locate errors: they take
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from bigtwo.actions import DecisionKind
 from bigtwo.errors import BigTwoError
 from bigtwo.observation import Note
 from bigtwo.rules.ruleset import Ruleset
+from bigtwo.vocabulary import Vocabulary
 
 FORMAT = "bigtwo-record/1"
 # an automatic pass, a pass that drew from the stock, a called last card, a Horse Game hand given up
@@ -150,14 +150,11 @@ class Round:
     where: str | None = field(default=None, compare=False, repr=False)
 
 
-class RecordKind(StrEnum):
+class RecordKind(Vocabulary):
     """What a :class:`Record` holds (its ``[Type]``, its JSON ``type``): one round, or a match of rounds."""
 
     GAME = "game"
     MATCH = "match"
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 @dataclass

@@ -7,14 +7,11 @@ silently. A member's ``repr`` is its word's, so messages that quote a setting re
 
 from __future__ import annotations
 
-from enum import StrEnum
+from bigtwo.vocabulary import Vocabulary
 
 
-class Choice(StrEnum):
+class Choice(Vocabulary):
     """A setting's word: a ``str`` (equal to and formatted as its text) whose ``repr`` is the text's."""
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 # ``suit_order``'s word for suits without an order (its other values are orders of the suit letters, "DCHS")

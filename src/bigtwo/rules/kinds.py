@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+
+from bigtwo.vocabulary import Vocabulary
 
 
-class Kind(StrEnum):
+class Kind(Vocabulary):
     """The name of a combination kind: the one source of these names. A member equals the word rules files,
     records and observations write (``Kind.FULL_HOUSE == "full_house"``), so their text is unchanged; its
     ``repr`` is the word's, so messages that quote a kind read as before."""
@@ -31,9 +32,6 @@ class Kind(StrEnum):
     JOKER_PAIR = "joker_pair"
     DRAGON = "dragon"
     PASS = "pass"  # a pass's (no cards): never a combination a ruleset enables, so not in KINDS
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 @dataclass(frozen=True)
