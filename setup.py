@@ -4,6 +4,7 @@ Everything else is in pyproject.toml. The extension is optional: where no C++ co
 setuptools skips it and the package installs and plays in pure Python (``bigtwo.native`` says so once).
 """
 
+import glob
 import os
 import sys
 
@@ -19,7 +20,8 @@ if os.environ.get("BIGTWO_NATIVE", "1") != "0":
         ext_modules.append(
             Pybind11Extension(
                 "bigtwo._core",
-                ["src/bigtwo/_core.cpp"],
+                sorted(glob.glob("src/bigtwo/_*.cpp")),  # the bindings and any other translation unit
+                depends=["src/bigtwo/_engine.hpp"],
                 cxx_std=17,
                 extra_compile_args=["-O2"],
                 optional=True,  # a failed compile leaves the pure-Python engine, not a failed install

@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT / "src" / "bigtwo" / "_core.cpp"
+# every translation unit of the extension (setup.py lists the same files)
+SOURCES = sorted((ROOT / "src" / "bigtwo").glob("_*.cpp"))
 
 CHECK = """
 import importlib.util, sys
@@ -60,7 +61,7 @@ def build(out: Path) -> Path:
         "-fPIC",
         f"-I{pybind11.get_include()}",
         f"-I{sysconfig.get_paths()['include']}",
-        str(SOURCE),
+        *map(str, SOURCES),
         "-o",
         str(lib),
     ]

@@ -1,9 +1,10 @@
 """The compiled core's Python side: which rules it covers, and the Ruleset compiled into the tables it reads.
 
-``bigtwo._core`` (C++, src/bigtwo/_core.cpp) plays a round's play phase on 64-bit card masks. It knows no
-preset and no rule text: the :class:`~bigtwo.rules.ruleset.Ruleset`, through its Evaluator (the comparison
-class and order of every combination), is compiled here into flat integer tables. The pure-Python engine is
-the reference: tests/test_native.py plays both side by side and compares them bit for bit.
+``bigtwo._core`` (C++: the engine in src/bigtwo/_engine.hpp, its bindings in _core.cpp) plays a round's play
+phase on 64-bit card masks. It knows no preset and no rule text: the :class:`~bigtwo.rules.ruleset.Ruleset`,
+through its Evaluator (the comparison class and order of every combination), is compiled here into flat integer
+tables. The pure-Python engine is the reference: tests/test_native.py plays both side by side and compares them
+bit for bit.
 
 ``BIGTWO_NATIVE=0`` forces pure Python. Where the extension was not built (no C++ compiler when installing),
 the package plays in pure Python, and ``bigtwo rules show`` says so (:func:`coverage_line`).
