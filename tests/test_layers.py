@@ -11,6 +11,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "bigtwo"
 LAYERS = {
     "errors": 0,
     "vocabulary": 0,  # the base of the fixed vocabularies (a StrEnum whose repr is its word)
+    "i18n": 0,  # the player's language: every message for players is translated through it
     "cards": 1,
     "words": 2,  # how the tables word things for players (the terminal's and the browser's): cards only
     "rules": 2,

@@ -18,6 +18,7 @@ from math import isfinite
 from typing import Any
 
 from bigtwo.cards import card
+from bigtwo.i18n import _
 
 # a card in record notation: 2-9, T (or 10), J, Q, K, A and a suit letter (a trailing ' marks a second copy)
 _CARD = re.compile(r"(?<![\w'♦♣♥♠])(?:10|[2-9TJQKA])[DCHS]'?(?![\w'])")
@@ -70,9 +71,10 @@ def table_names(seat: int, n: int, given: Sequence[str] | None = None) -> list[s
             if not name or len(name) > NAME_LENGTH or not name.isprintable():
                 raise ValueError(f"{name!r} is not a name a table can show: 1 to {NAME_LENGTH} printable characters")
             if name.casefold() == "you":
-                raise ValueError(f"{name!r} is what the table calls you: choose another name")
+                raise ValueError(_("{name} is what the table calls you: choose another name").format(name=repr(name)))
             if sum(other.casefold() == name.casefold() for other in chosen) > 1:
-                raise ValueError(f"{name!r} is given to two players: every name must be different")
+                message = _("{name} is given to two players: every name must be different")
+                raise ValueError(message.format(name=repr(name)))
     chosen.reverse()
     return ["You" if s == seat else chosen.pop() for s in range(n)]
 
