@@ -31,3 +31,16 @@ def _terminal_width(monkeypatch):
     """Commands print at 80 columns, the width of output that is not a terminal, whatever the width of the
     terminal running the suite (rich reads COLUMNS); a test that needs another width passes its own."""
     monkeypatch.setenv("COLUMNS", "80")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _empty_data_dir(tmp_path_factory):
+    """Networks a developer trained (``bigtwo train`` installs them in the user's data folder) stay out of the
+    suite: every test starts from an empty data folder of its own session; a test that installs one sets its own."""
+    before = os.environ.get("BIGTWO_DATA_DIR")
+    os.environ["BIGTWO_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    if before is None:
+        os.environ.pop("BIGTWO_DATA_DIR", None)
+    else:
+        os.environ["BIGTWO_DATA_DIR"] = before

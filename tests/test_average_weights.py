@@ -1,4 +1,4 @@
-"""The mean of a run's snapshots (issue 15): ``bigtwo lab average`` and :func:`bigtwo.lab.average.average_weights`.
+"""The mean of a run's snapshots (issue 15): ``bigtwo lab average`` and :func:`bigtwo.rl.average.average_weights`.
 
 Numpy alone; the networks are small ones made here, and the shipped classic four-player network for a mean that
 must play.
@@ -15,7 +15,7 @@ from bigtwo.bots import make
 from bigtwo.bots.learned import QPolicy, policy_for
 from bigtwo.cli.app import app
 from bigtwo.errors import BigTwoError
-from bigtwo.lab.average import average_weights
+from bigtwo.rl.average import average_weights
 from tests.test_bots import play_out
 
 META = {"rules": "classic", "players": 4, "history": 8, "utility": "cards", "reward_scale": 13.0, "hidden": [3]}

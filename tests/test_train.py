@@ -245,7 +245,7 @@ def test_a_learning_rate_that_cannot_fall_is_refused_in_words(tmp_path, changes,
 
 def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     runner = CliRunner()
-    args = ["train", "--out", str(tmp_path), "--frames", "600", "--envs", "4", "--hidden", "16", "--history", "2",
+    args = ["lab", "dmc", "--out", str(tmp_path), "--frames", "600", "--envs", "4", "--hidden", "16", "--history", "2",
             "--batch-size", "64", "--eval-every", "300", "--eval-deals", "2", "--report-every", "0",
             "--lr-final", "1e-4", "--lr-frames", "800"]  # fmt: skip
     r = runner.invoke(app, args)
@@ -256,7 +256,7 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
     lines = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
     assert any(x["evaluation"] for x in lines)
     assert not (tmp_path / "snapshots").exists()  # kept only when asked
-    r = runner.invoke(app, [*args[:4], "1000", *args[5:], "--snapshots"])
+    r = runner.invoke(app, [*args[:5], "1000", *args[6:], "--snapshots"])
     assert r.exit_code == 0, r.output
     assert "resuming" in r.output
     assert Trainer.load(tmp_path / "checkpoint.pt").frames >= 1000
@@ -270,7 +270,7 @@ def test_cli_train_writes_log_weights_and_curve_then_resumes(tmp_path):
 
 
 def test_an_evaluation_counts_the_bots_at_its_table(tmp_path):
-    args = ["train", "--out", str(tmp_path), "--players", "3", "--frames", "200", "--envs", "2", "--hidden", "8",
+    args = ["lab", "dmc", "--out", str(tmp_path), "--players", "3", "--frames", "200", "--envs", "2", "--hidden", "8",
             "--history", "2", "--batch-size", "32", "--eval-every", "100", "--eval-deals", "2",
             "--report-every", "0"]  # fmt: skip
     r = CliRunner().invoke(app, args)
@@ -283,23 +283,23 @@ def test_an_evaluation_counts_the_bots_at_its_table(tmp_path):
 def test_cli_train_says_when_it_learns_another_measure_than_the_preset_plays_for(tmp_path):
     small_run = ["--frames", "64", "--envs", "2", "--hidden", "8", "--history", "2", "--batch-size", "32",
                  "--eval-every", "0", "--report-every", "0"]  # fmt: skip
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "a"), "--rules", "tien-len", *small_run])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path / "a"), "--rules", "tien-len", *small_run])
     assert r.exit_code == 0, r.output
     assert "tien-len is played for places, and this run learns cards left" in " ".join(r.output.split())
     r = CliRunner().invoke(
-        app, ["train", "--out", str(tmp_path / "b"), "--rules", "tien-len", "--utility", "place", *small_run]
+        app, ["lab", "dmc", "--out", str(tmp_path / "b"), "--rules", "tien-len", "--utility", "place", *small_run]
     )
     assert r.exit_code == 0 and "played for places" not in r.output
 
 
 def test_cli_train_rejects_bad_settings(tmp_path):
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--hidden", "a,b", "--frames", "1"])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path), "--hidden", "a,b", "--frames", "1"])
     assert r.exit_code != 0 and "whole numbers" in r.output
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--opponent-share", "2", "--frames", "1"])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path), "--opponent-share", "2", "--frames", "1"])
     assert r.exit_code == 2 and "fraction" in r.output
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--lr-final", "1e-5", "--frames", "1"])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path), "--lr-final", "1e-5", "--frames", "1"])
     assert r.exit_code == 2 and "lr_frames=0" in r.output
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path), "--lr-frames", "100", "--frames", "1"])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path), "--lr-frames", "100", "--frames", "1"])
     assert r.exit_code == 2 and "to no lr_final" in r.output
 
 
@@ -336,7 +336,7 @@ def test_a_start_network_or_checkpoint_that_cannot_be_read_is_refused_in_one_lin
             ValueError, match=r"a network with hidden layers 32,32, where this run's are 8 \(--hidden\)"
         ):
             Trainer(small(hidden=(8,), init_from=str(start)), tmp_path / "b")
-    base = ["train", "--frames", "1", "--envs", "2", "--hidden", "8", "--eval-every", "0"]
+    base = ["lab", "dmc", "--frames", "1", "--envs", "2", "--hidden", "8", "--eval-every", "0"]
     r = CliRunner().invoke(
         app, [*base, "--out", str(tmp_path / "c"), "--init-from", str(tmp_path / "nope.pt")], env={"COLUMNS": "300"}
     )
@@ -355,7 +355,7 @@ def test_bad_table_sizes_and_measures_are_refused_before_the_first_deal(tmp_path
         Trainer(small(players=6), tmp_path / "a")
     with pytest.raises(ValueError, match=r"^utility='foo': the points are one of score, cards, place, win$"):
         Trainer(small(utility="foo"), tmp_path / "b")
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "c"), "--utility", "foo", "--frames", "300"])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path / "c"), "--utility", "foo", "--frames", "300"])
     assert r.exit_code == 2 and "Traceback" not in r.output and "utility='foo'" in r.output, r.output
 
 
@@ -367,13 +367,14 @@ def test_cli_train_prints_its_words_as_written(tmp_path, monkeypatch):
 
     small_run = ["--frames", "200", "--envs", "2", "--hidden", "8", "--history", "2", "--batch-size", "32",
                  "--report-every", "0"]  # fmt: skip
-    r = CliRunner().invoke(app, ["train", "--out", str(tmp_path / "a"), "--eval-every", "0", *small_run])
+    r = CliRunner().invoke(app, ["lab", "dmc", "--out", str(tmp_path / "a"), "--eval-every", "0", *small_run])
     assert r.exit_code == 0 and r.output.strip().endswith("(200 frames); no evaluation yet"), r.output
-    args = ["train", "--out", str(tmp_path / "b"), "--eval-every", "100", "--eval-deals", "2", *small_run]
+    args = ["lab", "dmc", "--out", str(tmp_path / "b"), "--eval-every", "100", "--eval-deals", "2", *small_run]
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert r.exit_code == 0 and re.search(r"; best evaluation [+-]\d+\.\d\d a game$", r.output.strip()), r.output
     monkeypatch.setitem(sys.modules, "torch", None)  # as if the rl extra were not installed
-    for command in (["train", "--out", str(tmp_path / "c")], ["lab", "imitate", "x.npz", "--out", str(tmp_path / "d")]):
+    commands = (["lab", "dmc", "--out", str(tmp_path / "c")], ["lab", "imitate", "x.npz", "--out", str(tmp_path / "d")])
+    for command in commands:
         r = CliRunner().invoke(app, command, env={"COLUMNS": "200"})
         assert r.exit_code == 2 and "needs the rl extra (pip install 'bigtwo[rl]')" in r.output, r.output
 
@@ -391,7 +392,7 @@ def test_cli_train_finds_an_opponent_class_beside_the_user(tmp_path, monkeypatch
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd())])
-    args = ["train", "--out", str(tmp_path / "run"), "--frames", "100", "--envs", "2", "--hidden", "8",
+    args = ["lab", "dmc", "--out", str(tmp_path / "run"), "--frames", "100", "--envs", "2", "--hidden", "8",
             "--opponent", "train_bots_for_test:Last", "--opponent-share", "1", "--eval-every", "0",
             "--report-every", "0"]  # fmt: skip
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
@@ -475,7 +476,7 @@ def test_bad_actor_settings_are_refused_in_words(tmp_path):
 
 
 def test_cli_train_with_actors_resumes_with_them(tmp_path):
-    args = ["train", "--out", str(tmp_path / "run"), "--envs", "4", "--hidden", "16", "--history", "2",
+    args = ["lab", "dmc", "--out", str(tmp_path / "run"), "--envs", "4", "--hidden", "16", "--history", "2",
             "--actors", "2", "--round-steps", "4", "--eval-every", "0", "--report-every", "0"]  # fmt: skip
     r = CliRunner().invoke(app, [*args, "--frames", "200"], env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
@@ -499,7 +500,7 @@ def test_ctrl_c_stops_a_run_with_actors_after_the_round_with_a_checkpoint(tmp_pa
     import time
 
     out = tmp_path / "run"
-    args = [sys.executable, "-m", "bigtwo", "train", "--out", str(out), "--envs", "4", "--hidden", "16",
+    args = [sys.executable, "-m", "bigtwo", "lab", "dmc", "--out", str(out), "--envs", "4", "--hidden", "16",
             "--history", "2", "--actors", "2", "--eval-every", "0", "--report-every", "0"]  # fmt: skip
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:

@@ -22,6 +22,9 @@ waiting for a core made a decision take 10-100 ms instead of under one.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -40,6 +43,7 @@ from bigtwo.bots.features import (
 )
 from bigtwo.bots.heuristic import policy_for as heuristic_for
 from bigtwo.bots.heuristic import search_candidates
+from bigtwo.bots.installed import installed_path, trained_for, weights_dir
 from bigtwo.bots.npzfile import NpzWords, check_file, open_npz
 from bigtwo.bots.registry import register
 from bigtwo.bots.view import SeatView, engine_of, played_in, view_from_game, view_from_observation
@@ -272,10 +276,91 @@ def _tables(found: dict[tuple[str, int], str]) -> str:
     return f"{listed} (and rules that play as theirs with the suits renamed: Taiwan, Pusoy Dos)" if found else listed
 
 
+def train_command(rules: Ruleset, players: int) -> str:
+    """The one command that trains and installs a network for this table (said where there is none)."""
+    preset = next(iter(rules.settings_presets()), None)
+    source = preset if preset is not None else "YOUR_RULES.toml"
+    return f"bigtwo train --rules {source} --players {players} --minutes 30"
+
+
+def installed_policy(rules: Ruleset, players: int) -> QPolicy | None:
+    """The network ``bigtwo train`` installed on this machine for exactly these rules and this table size, or
+    None where there is none (a file there that describes another table is not used)."""
+    path = installed_path(rules, players)
+    if not path.is_file():
+        return None
+    policy = load_weights(path)
+    return policy if trained_for(policy.meta, rules, players) else None
+
+
+def install_weights(source: str | Path, rules: Ruleset, players: int) -> Path:
+    """Copy the weights file ``source`` into the user's data directory as the network for these rules at this
+    table size (replacing any there before); refused in words where it was trained for another table."""
+    policy = QPolicy.load(source)
+    if not trained_for(policy.meta, rules, players):
+        raise BigTwoError(
+            f"weights {source} were trained for {policy.meta.get('rules')!r} with {policy.meta.get('players')} "
+            f"players, not for these rules ({rules.name!r}) with {players}"
+        )
+    path = installed_path(rules, players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    shutil.copyfile(source, tmp)
+    os.replace(tmp, path)  # a game starting now reads the old file or the new one, never half of one
+    return path
+
+
+@dataclass(frozen=True)
+class TableNetwork:
+    """A table with a network for the learned bot: the rules' name, the table size, where the network comes from
+    and what its file records of its making."""
+
+    rules: str
+    players: int
+    where: str  # "shipped" or "trained here"
+    file: str
+    frames: int | None
+    evaluation: dict[str, Any] | None  # its recorded evaluation (its ``opponent``, ``points``, ``low``, ``high``)
+
+
+def _table_network(meta: dict[str, Any], where: str, file: str) -> TableNetwork:
+    frames, evaluation = meta.get("frames"), meta.get("evaluation")
+    return TableNetwork(
+        str(meta.get("rules")),
+        int(meta.get("players") or 0),
+        where,
+        file,
+        frames if isinstance(frames, int) else None,
+        evaluation if isinstance(evaluation, dict) else None,
+    )
+
+
+def table_networks() -> list[TableNetwork]:
+    """Every table the learned bot has a network for: the shipped ones (by preset), then those trained on this
+    machine (by the rules' name their file records; a file that is not weights is left out)."""
+    out = [
+        _table_network(dict(_shipped_policy(name).meta, rules=preset, players=players), "shipped", name)
+        for (preset, players), name in sorted(shipped_weights().items())
+    ]
+    folder = weights_dir()
+    for path in sorted(folder.glob("*p.npz")) if folder.is_dir() else ():
+        try:
+            meta = load_weights(path).meta
+        except BigTwoError:
+            continue
+        out.append(_table_network(meta, "trained here", str(path)))
+    return out
+
+
 def policy_for(rules: Ruleset, players: int, kind: str = "") -> QPolicy:
-    """The shipped policy for this ruleset at this table size: the network of the preset whose settings these
-    are (under any name: a house rules file that renames a preset plays it); ``kind`` as for
-    :func:`shipped_weights`."""
+    """The learned bot's policy for this ruleset at this table size: the network trained on this machine for
+    exactly these rules and players (``bigtwo train``, :func:`installed_policy`), else the shipped network of the
+    preset whose settings these are (under any name: a house rules file that renames a preset plays it);
+    ``kind`` as for :func:`shipped_weights` (the searches' own networks and the stand-ins are shipped only)."""
+    if not kind:
+        mine = installed_policy(rules, players)
+        if mine is not None:
+            return mine
     found = shipped_weights(kind)
     for preset in rules.game_presets(scoring=False):  # its settings, or rounds played alike with suits renamed
         name = found.get((preset, players))
@@ -289,7 +374,7 @@ def policy_for(rules: Ruleset, players: int, kind: str = "") -> QPolicy:
         )
     raise BigTwoError(
         f"the learned bot has no weights for {rules.name!r} with {players} players; it has weights for: "
-        f"{_tables(found)}"
+        f"{_tables(found)}" + ("" if kind else f"; to train them for this table: {train_command(rules, players)}")
     )
 
 
@@ -502,6 +587,9 @@ __all__ = [
     "GameScorer",
     "LearnedBot",
     "QPolicy",
+    "TableNetwork",
+    "install_weights",
+    "installed_policy",
     "load_weights",
     "policy_for",
     "read_shipped",
@@ -509,6 +597,8 @@ __all__ = [
     "scorer_for",
     "scorer_of",
     "shipped_weights",
+    "table_networks",
     "table_suits",
+    "train_command",
     "trained_elsewhere",
 ]

@@ -20,14 +20,16 @@ class SearchNetwork:
     them)."""
 
     def __init__(self, rules: Ruleset, players: int, weights: str | None = None, opponents: str | None = None):
-        from bigtwo.bots.learned import load_weights, scorer_for, scorer_of, shipped_weights
+        from bigtwo.bots.learned import installed_policy, load_weights, scorer_for, scorer_of, shipped_weights
 
         self._table = (rules, players)
         self._which_opponents = opponents
         if weights is None:
             self.scorer = scorer_for(rules, players, "search") or scorer_for(rules, players)
             self.label: str | None = None
-            if self.scorer is not None:
+            if self.scorer is not None and self.scorer.net is installed_policy(rules, players):
+                self.label = "the network trained here for these rules (bigtwo train)"
+            elif self.scorer is not None:
                 for kind in ("search", ""):
                     found = shipped_weights(kind)
                     name = next((found[k] for k in self.tables(rules, players) if k in found), None)

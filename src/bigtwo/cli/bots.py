@@ -14,7 +14,8 @@ bots_app = typer.Typer(invoke_without_command=True)
 
 @bots_app.callback()
 def bots_list(ctx: typer.Context) -> None:
-    """The computer players --bots accepts; `bigtwo bots show isearch` prints what the search will do at a table.
+    """The computer players --bots accepts, and the tables with a network (shipped or trained here); `bigtwo bots
+    show isearch` prints what the search will do at a table.
 
     \b
     Examples:
@@ -27,6 +28,30 @@ def bots_list(ctx: typer.Context) -> None:
 
     for name in available_bots():
         console().print(f"[bold]{escape(name)}[/bold]  {escape(bot_words(name))}")
+    _networks()
+
+
+def _networks() -> None:
+    """The tables (rules and players) the learned bot has a network for, shipped and trained here."""
+    from rich.table import Table
+
+    from bigtwo.bots.learned import table_networks
+
+    table = Table(title="Tables with a network (learned, isearch)", title_justify="left")
+    for column in ("rules", "players", "network", "frames", "evaluation"):
+        table.add_column(column, justify="right" if column in ("players", "frames") else "left")
+    for net in table_networks():
+        ev = net.evaluation
+        said = (
+            f"{ev['points']:+.2f} [{ev['low']:+.2f}, {ev['high']:+.2f}] vs {ev.get('opponents', 3)} {ev['opponent']}"
+            if ev and {"points", "low", "high", "opponent"} <= ev.keys()
+            else "-"
+        )
+        frames = f"{net.frames:,}" if net.frames is not None else "-"
+        table.add_row(escape(net.rules), str(net.players), escape(net.where), frames, escape(said))
+    console().print()
+    console().print(table)
+    console().print("Other tables: bigtwo train --rules RULES --players N --minutes 30 makes one.", markup=False)
 
 
 @bots_app.command("show")

@@ -1,214 +1,154 @@
-"""``bigtwo train``: Deep Monte-Carlo self-play for the learned bot (needs the ``[rl]`` extra: torch, CPU)."""
+"""``bigtwo train``: a learned player for any rules and table size, from one command (needs the ``[rl]`` extra).
+
+Runs the recipe (:mod:`bigtwo.rl.recipe`) with a progress display, then installs the network where ``learned``,
+``isearch`` and the table's default opponent find it for exactly these rules and this table size.
+"""
 
 from __future__ import annotations
 
 import signal
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from bigtwo.bots.spec import split_lineup
 from bigtwo.cli.output import console
-from bigtwo.cli.simulate import find_classes_beside_the_user
-from bigtwo.rules.choices import Measure
 
 
 def _say(text: str, style: str | None = None) -> None:
-    """Print ``text`` as it is: brackets in it (bigtwo[rl]) are not markup, nor ``:x:`` an emoji."""
+    """Print ``text`` as it is: brackets in it (bigtwo[rl]) are not markup."""
     console().print(text, style=style, markup=False, emoji=False)
 
 
-def _parse_hidden(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise typer.BadParameter(f"--hidden {text!r}: layer sizes are whole numbers, e.g. 512,512,256") from None
-    if not sizes or min(sizes) < 1:
-        raise typer.BadParameter(f"--hidden {text!r}: at least one layer, each of one unit or more")
-    return sizes
+def _evaluation(ev: dict[str, Any]) -> str:
+    return (
+        f"{ev['points']:+.2f} a game [{ev['low']:+.2f}, {ev['high']:+.2f}] against {ev.get('opponents', 3)} "
+        f"{ev['opponent']} ({ev['games']} games, won {ev['win_rate']:.0%})"
+    )
 
 
 def train(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory: checkpoint, log, weights, curve")],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset name or path to a rules .toml file")] = "classic",
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Seats (default: the rules' own)")] = None,
-    frames: Annotated[int | None, typer.Option("--frames", help="Stop at this many frames in all")] = None,
-    hours: Annotated[float | None, typer.Option("--hours", help="Stop after this much more wall time")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the network, the deals and exploration")] = 0,
-    envs: Annotated[int, typer.Option("--envs", help="Games in lockstep (one batched inference a step)")] = 32,
-    hidden: Annotated[str, typer.Option("--hidden", help="Hidden layer sizes, comma-separated")] = "512,512,256",
-    history: Annotated[int, typer.Option("--history", help="Recent actions in the state")] = 8,
-    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate")] = 3e-4,
-    lr_final: Annotated[
-        float | None,
-        typer.Option("--lr-final", help="Let the learning rate fall in a straight line from --lr to this"),
+    rules: Annotated[str, typer.Option("--rules", "-r", help="A preset's name or a rules .toml file")] = "classic",
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players at the table (default: the rules' own)")
     ] = None,
-    lr_frames: Annotated[
-        int | None, typer.Option("--lr-frames", help="Frames over which it falls (then it stays at --lr-final)")
+    minutes: Annotated[
+        float | None, typer.Option("--minutes", "-m", help="Wall time of the whole run, evaluations included")
     ] = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", help="Frames a gradient step")] = 512,
-    replay: Annotated[
-        int, typer.Option("--replay", help="Gradient steps per new batch (more reuse recent frames)")
-    ] = 1,
-    epsilon: Annotated[float, typer.Option("--epsilon", help="Probability of a random legal action")] = 0.05,
-    utility: Annotated[
-        str,
-        typer.Option(
-            "--utility", help="Points learned: cards, score, place or win (a preset played for places: place)"
-        ),
-    ] = "cards",
-    reward_scale: Annotated[
-        float,
-        typer.Option(
-            "--reward-scale",
-            help="Points a unit of the network's values (13: a hand of cards; larger for points that run higher, "
-            "as face values do)",
-        ),
-    ] = 13.0,
-    opponent: Annotated[
-        str,
-        typer.Option(
-            "--opponent",
-            help="Bots in the games that are not self-play: a spec, or a comma-separated field of them",
-        ),
-    ] = "heuristic",
-    opponent_share: Annotated[
-        float, typer.Option("--opponent-share", help="Fraction of games with one learning seat among bots")
-    ] = 0.0,
-    eval_every: Annotated[int, typer.Option("--eval-every", help="Frames between evaluations (0: never)")] = 250_000,
-    eval_deals: Annotated[int, typer.Option("--eval-deals", help="Duplicate deals an evaluation")] = 100,
-    eval_opponent: Annotated[
-        str, typer.Option("--eval-opponent", help="Bot the evaluation plays (a spec: learned(weights='old.npz'))")
-    ] = "heuristic",
-    init_from: Annotated[
+    frames: Annotated[int | None, typer.Option("--frames", help="Or stop at this many self-play frames")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Also write the finished network to this file, to share or ship")
+    ] = None,
+    run_dir: Annotated[
         Path | None,
         typer.Option(
-            "--init-from",
-            help="Start from this network: a checkpoint or exported .npz weights (of this table, or of one whose "
-            "rounds are this table's with the suits renamed: classic's for taiwan or pusoy-dos)",
+            "--run-dir",
+            help="The run's checkpoints, snapshots and curve (default: a folder a table in the data folder)",
         ),
     ] = None,
-    export: Annotated[
-        Path | None, typer.Option("--export", help="Also write each new best evaluation's weights here (.npz)")
-    ] = None,
-    snapshots: Annotated[
-        bool,
-        typer.Option(
-            "--snapshots/--no-snapshots",
-            help="Keep every evaluated network as OUT/snapshots/fFRAMES.npz (to average with bigtwo lab average)",
-        ),
-    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the network, the deals and exploration")] = 0,
     actors: Annotated[
-        int,
-        typer.Option(
-            "--actors",
-            help="Processes that play --envs games each while this one learns (0: play and learn in one process)",
-        ),
+        int, typer.Option("--actors", help="Processes playing games while one learns (2 on a two-core machine)")
     ] = 0,
-    round_steps: Annotated[
-        int, typer.Option("--round-steps", help="Moves an actor plays between two weight updates it receives")
-    ] = 16,
+    eval_deals: Annotated[
+        int, typer.Option("--eval-deals", help="Duplicate deals an evaluation (0: from the budget)")
+    ] = 0,
     threads: Annotated[int, typer.Option("--threads", help="Torch threads (1: one core)")] = 1,
-    report_every: Annotated[float, typer.Option("--report-every", help="Seconds between progress lines")] = 30.0,
-    checkpoint_every: Annotated[float, typer.Option("--checkpoint-every", help="Seconds between checkpoints")] = 600.0,
 ) -> None:
-    """Train the learned bot by self-play; an existing checkpoint in --out is resumed exactly.
+    """Train a network for these rules and this table size and install it for `learned` and `isearch`.
 
-    Prints frames/s, the loss and each periodic evaluation (the greedy policy against three bots on duplicate
-    deals, 95% interval); the best evaluation's weights go to OUT/best.npz (and --export), the learning curve
-    to OUT/curve.png.
+    One command runs the whole recipe: self-play beside the heuristic, then two stages against a field of the
+    heuristic and its own earlier networks, evaluations against the heuristic on duplicate deals, and the mean of
+    the last snapshots where it is not behind. Running the same command again resumes a stopped run (Ctrl-C
+    stops it with a checkpoint). The result is installed in your data folder for exactly these rules and player
+    count; `bigtwo bots` lists the tables that have a network.
+
+    \b
+    Examples:
+      bigtwo train --rules classic --players 3 --minutes 30
+      bigtwo train --rules zheng-shangyou --players 5 --minutes 60 --out zheng-shangyou-5p.npz
     """
     try:
         import torch
 
-        from bigtwo.rl.dmc import Progress, TrainConfig, Trainer
-        from bigtwo.rl.evaluate import opponents_played
+        from bigtwo.rl.recipe import Recipe, RecipeProgress
     except ImportError as e:
         _say(f"bigtwo train needs the rl extra (pip install 'bigtwo[rl]'): {e}", style="red")
         raise typer.Exit(2) from None
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from bigtwo.errors import BigTwoError
+
     torch.set_num_threads(threads)
-    ckpt = out / "checkpoint.pt"
+    if minutes is None and frames is None:
+        minutes = 30.0
     try:
-        # a module:Class of one's own among the bots, beside the user (rerunning the command resumes a run)
-        find_classes_beside_the_user([*split_lineup(opponent), eval_opponent])
-        if ckpt.exists():
-            trainer = Trainer.load(ckpt)
-            console().print(
-                f"resuming {ckpt}: {trainer.frames:,} frames, {trainer.games:,} games, "
-                f"{trainer.seconds / 3600:.2f} h (its own settings apply: {trainer.config.to_dict()})"
-            )
-        else:
-            config = TrainConfig(
-                rules=rules,
-                players=players,
-                seed=seed,
-                num_envs=envs,
-                history=history,
-                hidden=_parse_hidden(hidden),
-                lr=lr,
-                lr_final=lr_final,
-                lr_frames=lr_frames or 0,
-                batch_size=batch_size,
-                replay=replay,
-                epsilon=epsilon,
-                utility=utility,
-                reward_scale=reward_scale,
-                opponent=opponent,
-                opponent_share=opponent_share,
-                eval_every=eval_every,
-                eval_deals=eval_deals,
-                eval_opponent=eval_opponent,
-                init_from=str(init_from) if init_from else None,
-                actors=actors,
-                round_steps=round_steps,
-            )
-            trainer = Trainer(config, out)
-            console().print(f"training {config.to_dict()}")
-            if utility == Measure.CARDS and trainer.rules.play_measure == Measure.PLACE:
-                console().print(
-                    f"[yellow]{trainer.rules.name} is played for places, and this run learns cards left: "
-                    "--utility place learns what its players play for[/yellow]"
-                )
-    except (ValueError, OSError) as e:
+        recipe, resumed = Recipe.start(
+            rules, players, run_dir, minutes=minutes, frames=frames, seed=seed, actors=actors, eval_deals=eval_deals
+        )
+    except (ValueError, OSError, BigTwoError) as e:
         _say(str(e), style="red")
         raise typer.Exit(2) from None
-
-    def show(p: Progress) -> None:
-        loss = f"loss {p.loss:.4f}" if p.loss is not None else "loss -"
-        line = (
-            f"{p.frames:>12,} frames  {p.games:>9,} games  {p.frames_per_second:>7,.0f} frames/s  {loss}  "
-            f"{p.seconds / 3600:6.2f} h"
-        )
-        if "lr" in p.extra:
-            line += f"  lr {p.extra['lr']:.2e}"
-        if p.evaluation:
-            ev = p.evaluation
-            line += (
-                f"\n  eval vs {opponents_played(ev)} ({ev['games']} games): "
-                f"{ev['points']:+.2f} a game [{ev['low']:+.2f}, {ev['high']:+.2f}], won {ev['win_rate']:.0%}"
-            )
-        console().print(line)
+    cfg = recipe.config
+    table = f"{recipe.rules.name} with {cfg.players} players"
+    budget = " and ".join(
+        x
+        for x in (f"{cfg.minutes:g} minutes" if cfg.minutes else "", f"{cfg.frames:,} frames" if cfg.frames else "")
+        if x
+    )
+    if resumed:
+        _say(f"resuming the run in {recipe.run_dir} ({table}, {budget}: its own plan applies)")
+    else:
+        _say(f"training {table} for {budget}; run folder {recipe.run_dir}")
 
     def request_stop(signum: int, _frame: object) -> None:
-        if trainer.stop_requested:  # a second signal: stop now, without a checkpoint of this step
+        if recipe.stop_requested:  # a second signal: stop now
             raise KeyboardInterrupt
-        console().print(f"signal {signum}: saving a checkpoint after this step, then stopping")
-        trainer.stop_requested = True
+        _say(f"signal {signum}: saving a checkpoint after this step, then stopping")
+        recipe.request_stop()
 
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
-    try:
-        trainer.run(
-            frames=frames,
-            seconds=hours * 3600 if hours is not None else None,
-            report_every=report_every,
-            checkpoint_every=checkpoint_every,
-            on_progress=show,
-            export=export,
-            snapshots=snapshots,
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        console=console(),
+        transient=True,
+    )
+    task = bar.add_task("starting", total=1.0)
+
+    def show(p: RecipeProgress) -> None:
+        speed = f"  {p.frames_per_second:,.0f} frames/s" if p.frames_per_second else ""
+        bar.update(
+            task, completed=p.done, description=f"stage {p.stage + 1}: {p.stage_name}  {p.frames:,} frames{speed}"
         )
-    finally:
-        trainer.close()
-    best = "no evaluation yet" if trainer.best is None else f"best evaluation {trainer.best:+.2f} a game"
-    _say(f"saved {ckpt} ({trainer.frames:,} frames); {best}")
+        if p.evaluation is not None:
+            bar.console.print(f"stage {p.stage + 1}, {p.frames:,} frames: {_evaluation(p.evaluation)}", markup=False)
+
+    try:
+        if recipe.finished:
+            done = True
+        else:
+            with bar:
+                done = recipe.run(on_progress=show)
+    except (ValueError, BigTwoError) as e:
+        _say(str(e), style="red")
+        raise typer.Exit(2) from None
+    if not done:
+        _say(f"stopped at {recipe.frames:,} frames with a checkpoint: run the same command to go on")
+        raise typer.Exit(130)
+    final = recipe.state.final
+    assert final is not None
+    which = "the mean of the last snapshots" if final["averaged"] else "the last snapshot"
+    _say(f"finished: {final['frames']:,} frames in {final['seconds'] / 60:.1f} minutes; {which} kept")
+    _say(f"against the heuristic on {recipe.final_deals} new deals: {_evaluation(final['evaluation'])}")
+    try:
+        installed = recipe.install(out)
+    except (BigTwoError, OSError) as e:
+        _say(str(e), style="red")
+        raise typer.Exit(2) from None
+    _say(f"installed {installed}: `learned` and `isearch` play it at {table}")
+    if out is not None:
+        _say(f"also written to {out}")

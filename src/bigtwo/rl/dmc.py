@@ -497,7 +497,7 @@ class Trainer:
         """Train until ``frames`` frames in all (or ``seconds`` more wall time), reporting, evaluating,
         checkpointing and exporting the best weights (to ``out/best.npz`` and ``export``) on the way. With
         ``snapshots``, every evaluated network is kept too, as ``out/snapshots/f{frames}.npz`` (to average the
-        last several: :mod:`bigtwo.lab.average`)."""
+        last several: :mod:`bigtwo.rl.average`)."""
         cfg = self.config
         log = self.out / "log.jsonl"
         if self._resumed and log.exists():  # lines written after the checkpoint belong to a lost continuation

@@ -8,6 +8,7 @@ its name: it asks the fields.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 import tomllib
@@ -757,6 +758,12 @@ class Ruleset(BaseModel):
         settings: dict[str, Any] = json.loads(json.dumps(data, sort_keys=True))
         return settings
 
+    def digest(self) -> str:
+        """The sha256 (hex) of :meth:`settings`: one word for the game these rules play, whatever they are called,
+        and another for any setting changed. A network trained for these rules is installed under it, so that
+        it is found for exactly these rules (a renamed copy shares it; a house rule does not)."""
+        return settings_digest(self.settings())
+
     def differing(self, other: Ruleset | Mapping[str, Any]) -> list[str]:
         """The settings, by name and in their order here, whose values differ from ``other``'s: another ruleset,
         or its :meth:`settings` as stored (where a setting a newer or older version lacks counts as differing)."""
@@ -1146,6 +1153,13 @@ _PRESET_CACHE: dict[str, Ruleset] = {}
 _PRESET_SETTINGS: dict[str, dict[str, Any]] = {}
 
 
+def settings_digest(settings: Mapping[str, Any]) -> str:
+    """The sha256 (hex) of rules' settings as :meth:`Ruleset.settings` gives them (or as a network records them):
+    their JSON with sorted keys, so the same settings give the same digest in any process or version of Python."""
+    text = json.dumps(dict(settings), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def load_rules(name_or_path: str | Path | Ruleset) -> Ruleset:
     """A preset by name (``"classic"``) or a ruleset from a ``.toml`` file path."""
     if isinstance(name_or_path, Ruleset):
@@ -1175,4 +1189,4 @@ def rules_from_toml(text: str, *, source: str = "rules TOML") -> Ruleset:
     return Ruleset.from_dict(_resolve(data, source, ()), source=source)
 
 
-__all__ = ["RANK_CHARS", "Ruleset", "list_presets", "load_rules", "rules_from_toml"]
+__all__ = ["RANK_CHARS", "Ruleset", "list_presets", "load_rules", "rules_from_toml", "settings_digest"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import typer
 
 from bigtwo.lab.cli.beliefs import beliefs_app
+from bigtwo.lab.cli.dmc import dmc
 from bigtwo.lab.cli.fitting import fitting
 from bigtwo.lab.cli.pipelines import average, distill, expert, imitate
 from bigtwo.lab.cli.standin import standin_app
@@ -15,6 +16,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+app.command()(dmc)
 app.command()(imitate)
 app.command()(distill)
 app.command()(expert)

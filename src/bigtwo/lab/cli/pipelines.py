@@ -158,7 +158,7 @@ def average(
       bigtwo lab average runs/classic/best.npz runs/classic/latest.npz --out runs/classic/mean.npz
     """
     from bigtwo.errors import BigTwoError
-    from bigtwo.lab.average import average_weights
+    from bigtwo.rl.average import average_weights
 
     try:
         policy = average_weights(weights)
