@@ -20,9 +20,9 @@ def _say(text: str, style: str | None = None) -> None:
     console().print(text, style=style, markup=False, emoji=False)
 
 
-def _evaluation(ev: dict[str, Any]) -> str:
+def _evaluation(ev: dict[str, Any], unit: str) -> str:
     return (
-        f"{ev['points']:+.2f} a game [{ev['low']:+.2f}, {ev['high']:+.2f}] against {ev.get('opponents', 3)} "
+        f"{ev['points']:+.2f} {unit} [{ev['low']:+.2f}, {ev['high']:+.2f}] against {ev.get('opponents', 3)} "
         f"{ev['opponent']} ({ev['games']} games, won {ev['win_rate']:.0%})"
     )
 
@@ -90,6 +90,7 @@ def train(
         _say(str(e), style="red")
         raise typer.Exit(2) from None
     cfg = recipe.config
+    unit = "places a game" if recipe.utility == "place" else "points a game (one a card left)"
     table = f"{recipe.rules.name} with {cfg.players} players"
     budget = " and ".join(
         x
@@ -125,7 +126,8 @@ def train(
             task, completed=p.done, description=f"stage {p.stage + 1}: {p.stage_name}  {p.frames:,} frames{speed}"
         )
         if p.evaluation is not None:
-            bar.console.print(f"stage {p.stage + 1}, {p.frames:,} frames: {_evaluation(p.evaluation)}", markup=False)
+            said = f"stage {p.stage + 1}, {p.frames:,} frames: {_evaluation(p.evaluation, unit)}"
+            bar.console.print(said, markup=False)
 
     try:
         if recipe.finished:
@@ -143,7 +145,7 @@ def train(
     assert final is not None
     which = "the mean of the last snapshots" if final["averaged"] else "the last snapshot"
     _say(f"finished: {final['frames']:,} frames in {final['seconds'] / 60:.1f} minutes; {which} kept")
-    _say(f"against the heuristic on {recipe.final_deals} new deals: {_evaluation(final['evaluation'])}")
+    _say(f"against the heuristic on {recipe.final_deals} new deals: {_evaluation(final['evaluation'], unit)}")
     try:
         installed = recipe.install(out)
     except (BigTwoError, OSError) as e:

@@ -10,8 +10,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from bigtwo.cli.output import console
-from bigtwo.cli.train import _parse_hidden, _say
 from bigtwo.errors import BigTwoError
+from bigtwo.lab.cli.dmc import _parse_hidden, _say
 
 beliefs_app = typer.Typer(
     help="Beliefs for the search: collect where the hidden cards were in simulated rounds, then fit a network.",

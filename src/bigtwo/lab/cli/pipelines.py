@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from bigtwo.cli.output import console
-from bigtwo.cli.train import _parse_hidden, _say
+from bigtwo.lab.cli.dmc import _parse_hidden, _say
 
 
 def imitate(

@@ -12,8 +12,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from bigtwo.cli.output import console
-from bigtwo.cli.train import _parse_hidden, _say
 from bigtwo.errors import BigTwoError
+from bigtwo.lab.cli.dmc import _parse_hidden, _say
 
 standin_app = typer.Typer(
     help="A fast stand-in for the search bot: collect its play-outs' values, then fit a network to them.",
