@@ -352,6 +352,17 @@ def table_networks() -> list[TableNetwork]:
     return out
 
 
+def shipped_policy(rules: Ruleset, players: int) -> QPolicy | None:
+    """The shipped network trained for exactly these rules' settings (under any name) at this table size, or None
+    (a table the shipped networks serve only with the suits renamed is left out: its inputs are relabeled)."""
+    found = shipped_weights()
+    for preset in rules.settings_presets():
+        name = found.get((preset, players))
+        if name is not None:
+            return _shipped_policy(name)
+    return None
+
+
 def policy_for(rules: Ruleset, players: int, kind: str = "") -> QPolicy:
     """The learned bot's policy for this ruleset at this table size: the network trained on this machine for
     exactly these rules and players (``bigtwo train``, :func:`installed_policy`), else the shipped network of the
@@ -596,6 +607,7 @@ __all__ = [
     "rules_learned",
     "scorer_for",
     "scorer_of",
+    "shipped_policy",
     "shipped_weights",
     "table_networks",
     "table_suits",

@@ -151,6 +151,13 @@ def train(
     except (BigTwoError, OSError) as e:
         _say(str(e), style="red")
         raise typer.Exit(2) from None
-    _say(f"installed {installed}: `learned` and `isearch` play it at {table}")
+    if installed is None:
+        shipped = final["shipped"]
+        _say(
+            f"not installed: the network the package ships for {table} scored {shipped['points']:+.2f} on the same "
+            f"deals, and stays the one `learned` and `isearch` play there (this run's is in {final['file']})"
+        )
+    else:
+        _say(f"installed {installed}: `learned` and `isearch` play it at {table}")
     if out is not None:
         _say(f"also written to {out}")

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bigtwo.bots.installed import data_dir
-from bigtwo.bots.learned import QPolicy, install_weights
+from bigtwo.bots.learned import QPolicy, install_weights, shipped_policy
 from bigtwo.rl.average import average_weights
 from bigtwo.rl.dmc import Progress, TrainConfig, Trainer
 from bigtwo.rl.evaluate import Evaluation, evaluate
@@ -429,6 +429,10 @@ class Recipe:
         )
         chosen.meta.pop("stage", None)
         path = chosen.save(self.run_dir / "final.npz")
+        shipped = shipped_policy(self.rules, cfg.players)
+        shipped_ev = None
+        if shipped is not None and shipped.meta.get("features_version") == chosen.meta.get("features_version"):
+            shipped_ev = measure(shipped)  # the package's own network for these rules, on the same deals
         self.state.final = {
             "file": str(path),
             "averaged": averaged,
@@ -437,17 +441,28 @@ class Recipe:
             "mean": None if mean_ev is None else mean_ev.to_dict(),
             "frames": self.frames,
             "seconds": self.state.seconds,
+            "shipped": None if shipped_ev is None else shipped_ev.to_dict(),
         }
 
-    def install(self, out: str | Path | None = None) -> Path:
+    @property
+    def behind_shipped(self) -> bool:
+        """Whether the finished network scored less than the package's own network for these rules on the same
+        deals (then it is not installed: the stronger one stays the table's)."""
+        final = self.state.final
+        return bool(final and final.get("shipped") and final["shipped"]["points"] > final["evaluation"]["points"])
+
+    def install(self, out: str | Path | None = None) -> Path | None:
         """Install the chosen network where ``learned`` and ``isearch`` find it for these rules and this table
-        size (the user's data directory), and copy it to ``out`` too where given; the installed file's path."""
+        size (the user's data directory), unless it is behind the shipped network for them (:attr:`behind_shipped`:
+        then None), and copy it to ``out`` where given, whichever; the installed file's path."""
         if self.state.final is None:
             raise ValueError(f"{self.run_dir}: the run has not finished; run it again to go on")
         source = self.state.final["file"]
         if out is not None:
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             QPolicy.load(source).save(out)
+        if self.behind_shipped:
+            return None
         return install_weights(source, self.rules, self.config.players)
 
 
