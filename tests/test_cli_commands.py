@@ -16,7 +16,7 @@ from bigtwo.cli.group import ORDER
 
 runner = CliRunner()
 ENV = {"COLUMNS": "200"}
-PIPELINES = ["imitate", "distill", "expert", "average", "fitting", "standin", "beliefs"]
+PIPELINES = ["dmc", "imitate", "distill", "expert", "average", "fitting", "standin", "beliefs"]
 
 
 def listed(output: str) -> list[str]:
