@@ -20,6 +20,7 @@ from bigtwo import Game, load_rules  # noqa: E402
 from bigtwo.bots import make  # noqa: E402
 from bigtwo.bots.installed import installed_path  # noqa: E402
 from bigtwo.bots.learned import QPolicy, installed_policy, policy_for, table_networks  # noqa: E402
+from bigtwo.bots.search_network import SearchNetwork  # noqa: E402
 from bigtwo.bots.strength import strongest_bot  # noqa: E402
 from bigtwo.cli.app import app  # noqa: E402
 from bigtwo.errors import BigTwoError  # noqa: E402
@@ -75,6 +76,9 @@ def test_a_tiny_run_stops_resumes_and_installs_for_exactly_its_table(tmp_path, m
     assert mine is not None and mine.meta["recipe"]["averaged"] == state["final"]["averaged"]
     assert policy_for(house, 3) is mine
     assert policy_for(house.replace(name="renamed"), 3) is mine
+    searched = SearchNetwork(house, 3)  # isearch's prior and play-outs weigh with it too, and its plan says so
+    assert searched.scorer is not None and searched.scorer.net is mine and "trained here" in str(searched.label)
+    assert SearchNetwork(house, 4).scorer is None
     # ... and refused, in words that give the command, at another table size or under other rules
     with pytest.raises(BigTwoError, match=r"no weights for 'our house' with 4 players.*bigtwo train --rules"):
         policy_for(house, 4)
