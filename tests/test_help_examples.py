@@ -70,9 +70,9 @@ def small(argv: list[str]) -> list[str]:
         out += ["--workers", "1", "--quiet"] + ([] if {"--games", "-g"} & set(out) else ["--games", "4"])
     if out[:3] == ["lab", "standin", "collect"]:  # a few dozen positions in this process, not an hour on two
         out = [*without(out, "--minutes", "--workers", "-w", "--positions"), "--positions", "60", "--workers", "1"]
-    if out[:1] == ["train"]:  # a few dozen frames and evaluations of one deal, installed in the test's data folder
+    if out[:1] == ["train"]:  # a few dozen frames and evaluations of two deals, installed in the test's data folder
         kept = without(out, "--minutes", "-m", "--frames", "--eval-deals")
-        out = [*kept, "--frames", "64", "--eval-deals", "1"]
+        out = [*kept, "--frames", "64", "--eval-deals", "2"]
     if out[:1] == ["benchmark"]:  # two deals against greedy, on local processes (the Ray path: test_benchmark.py)
         kept = without(out, "--ray", "--workers", "-w", "--deals", "-d", "--opponents")
         out = [*kept, "--deals", "2", "--opponents", "greedy", "--workers", "1", "--quiet", "--no-plot"]

@@ -117,13 +117,15 @@ def test_a_run_folder_of_another_table_is_refused_in_words(tmp_path, monkeypatch
     assert r.exit_code == 2 and "holds a run for 'classic' with 3 players" in r.output, r.output
     r = CliRunner().invoke(app, ["train", "--rules", "classic", "--players", "9", "--frames", "10"])
     assert r.exit_code == 2 and "not 9" in r.output, r.output
+    r = CliRunner().invoke(app, ["train", "--frames", "10", "--eval-deals", "1", "--run-dir", str(tmp_path / "b")])
+    assert r.exit_code == 2 and "an interval needs two deals or more" in r.output, r.output
 
 
 def test_a_network_behind_the_shipped_one_is_not_installed(tmp_path, monkeypatch):
     """At a table the package ships a network for, the run's network is installed only where it is not behind
     that one on the same deals: a few hundred frames are, so classic's own stays the table's (the file is kept)."""
     monkeypatch.setenv("BIGTWO_DATA_DIR", str(tmp_path / "data"))
-    args = ["train", "--rules", "classic", "--players", "3", "--frames", "200", "--eval-deals", "1",
+    args = ["train", "--rules", "classic", "--players", "3", "--frames", "200", "--eval-deals", "2",
             "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "mine.npz")]  # fmt: skip
     r = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     assert r.exit_code == 0 and "not installed: the network the package ships" in r.output, r.output
@@ -131,4 +133,4 @@ def test_a_network_behind_the_shipped_one_is_not_installed(tmp_path, monkeypatch
     assert installed_policy(classic, 3) is None and not installed_path(classic, 3).exists()
     assert QPolicy.load(tmp_path / "mine.npz").meta["players"] == 3
     final = json.loads((tmp_path / "run" / "recipe.json").read_text())["state"]["final"]
-    assert final["shipped"]["points"] > final["evaluation"]["points"] and final["shipped"]["games"] == 9
+    assert final["shipped"]["points"] > final["evaluation"]["points"] and final["shipped"]["games"] == 18

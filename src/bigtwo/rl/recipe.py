@@ -152,6 +152,10 @@ class Recipe:
             raise ValueError(f"--minutes {config.minutes}: a time above 0")
         if config.frames is not None and config.frames < 1:
             raise ValueError(f"--frames {config.frames}: one frame or more")
+        if config.eval_deals == 1 or config.eval_deals < 0:
+            raise ValueError(
+                f"--eval-deals {config.eval_deals}: an interval needs two deals or more (0: from the budget)"
+            )
         periodic, final = evaluation_deals(config.minutes)
         self.eval_deals = config.eval_deals or periodic
         self.final_deals = config.final_deals or (min(500, 3 * config.eval_deals) if config.eval_deals else final)
