@@ -33,7 +33,10 @@ def train(
         int | None, typer.Option("--players", "-p", help="Players at the table (default: the rules' own)")
     ] = None,
     minutes: Annotated[
-        float | None, typer.Option("--minutes", "-m", help="Wall time of the whole run, evaluations included")
+        float | None,
+        typer.Option(
+            "--minutes", "-m", help="Wall time of the whole run, evaluations included (default: 30 without --frames)"
+        ),
     ] = None,
     frames: Annotated[int | None, typer.Option("--frames", help="Or stop at this many self-play frames")] = None,
     out: Annotated[
