@@ -56,6 +56,9 @@ def test_a_tiny_run_stops_resumes_and_installs_for_exactly_its_table(tmp_path, m
     saved = json.loads((run_dir / "recipe.json").read_text())["state"]
     assert saved["segment"] == 1 and len(saved["snapshots"]) == 1 and saved["final"] is None
     assert not installed_path(house, 3).exists()
+    recipe.stop_requested = False  # the same object goes on from its checkpoint, to the next evaluation
+    assert recipe.run(on_progress=stop_at_the_first_evaluation) is False
+    assert json.loads((run_dir / "recipe.json").read_text())["state"]["segment"] == 2
     # the same command resumes it (the rules file may be gone: the run keeps its copy) and installs the result
     house_file.unlink()
     house.save(house_file)

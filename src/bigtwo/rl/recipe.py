@@ -163,6 +163,7 @@ class Recipe:
         self.utility = Measure.PLACE.value if self.rules.play_measure == Measure.PLACE else Measure.CARDS.value
         self.trainer: Trainer | None = None
         self._trainer_stage = -1
+        self._trainer_open = False
         self.stop_requested = False
         self.segments = [
             (i, sum(s.share for s in STAGES[:i]) + stage.share * (j + 1) / stage.evaluations)
@@ -241,9 +242,9 @@ class Recipe:
     def _trainer_for(self, i: int) -> Trainer:
         """Stage ``i``'s trainer: resumed from its checkpoint, else started from the stage before's last
         snapshot, among the stage's bots."""
-        if self.trainer is not None and self._trainer_stage == i:
+        if self.trainer is not None and self._trainer_stage == i and self._trainer_open:
             return self.trainer
-        if self.trainer is not None:
+        if self.trainer is not None and self._trainer_open:
             self.trainer.close()
         ckpt = self._stage_dir(i) / "checkpoint.pt"
         if ckpt.exists():
@@ -270,7 +271,7 @@ class Recipe:
                 ),
                 self._stage_dir(i),
             )
-        self.trainer, self._trainer_stage = trainer, i
+        self.trainer, self._trainer_stage, self._trainer_open = trainer, i, True
         return trainer
 
     def request_stop(self) -> None:
@@ -322,7 +323,7 @@ class Recipe:
                 if last_of_stage:
                     self.state.stage_frames.append(trainer.frames)
                     trainer.close()
-                    self.trainer, self._trainer_stage = None, -1
+                    self.trainer, self._trainer_stage, self._trainer_open = None, -1, False
                 self.state.segment += 1
                 self.state.seconds += time.perf_counter() - started
                 self.state.log.append(
@@ -343,8 +344,9 @@ class Recipe:
                 self.save()
             return True
         finally:
-            if self.trainer is not None:
+            if self.trainer is not None and self._trainer_open:  # its actors stop; a later run() reloads it
                 self.trainer.close()
+                self._trainer_open = False
 
     def _progress(
         self, i: int, frames: int, fps: float, seconds: float, loss: float | None, ev: Evaluation | None = None
