@@ -53,7 +53,7 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 
 WEIGHTS_FORMAT = 1
-NOT_WEIGHTS_HINT = "bigtwo train exports them, as OUT/best.npz"
+NOT_WEIGHTS_HINT = "bigtwo train writes them (--out FILE)"
 WEIGHTS_WORDS = NpzWords(
     folder="weights {path}: a folder",
     missing="weights {path}: no such file",
