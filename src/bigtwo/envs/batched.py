@@ -87,8 +87,25 @@ class Finished:
     episode: int
     game: Game | None
     points: list[float] = field(default_factory=list)
-    outcome: RoundOutcome | None = None  # the compiled batch's round, for ``result``
-    rules: Ruleset | None = None
+    # the compiled batch's round, read by ``outcome`` only when asked: its rules, finishing order, hands at the end
+    # and at the deal, and every action as a (seat, cards) row
+    native: tuple[Ruleset, list[int], list[int], list[int], np.ndarray] | None = field(default=None, repr=False)
+
+    def _outcome(self) -> RoundOutcome:
+        """What scoring reads of the compiled batch's round."""
+        assert self.native is not None
+        _rules, order, hands, dealt, history = self.native
+        pairs = [(s, m) for s, m in history.tolist()]
+        played = {s for s, m in pairs if m}
+        return RoundOutcome(
+            finishing_order=tuple(order),
+            cards_left=tuple(h.bit_count() for h in hands),
+            dealt=tuple(h.bit_count() for h in dealt),
+            played_any=tuple(s in played for s in range(len(hands))),
+            hands=tuple(hands),
+            dealt_hands=tuple(dealt),
+            history=tuple(pairs),
+        )
 
     @property
     def result(self) -> RoundResult:
@@ -96,8 +113,8 @@ class Finished:
         if self.game is not None:
             res = self.game.result
         else:
-            assert self.outcome is not None and self.rules is not None
-            res = score_round(self.rules, self.outcome)
+            assert self.native is not None
+            res = score_round(self.native[0], self._outcome())
         assert res is not None
         return res
 
@@ -194,7 +211,8 @@ class BatchedEnv:
         self.moves = 0  # every action played (exposed, forced and bots')
         # the compiled batch where it serves: every seat exposed, deals of the env's own seeds, covered rules
         self._batch: Any = None
-        self.native = native and bots is None and games is None and native_batch.available(rules, seed)
+        no_bots = all(b is None for row in self.bots for b in row)
+        self.native = native and no_bots and games is None and native_batch.available(rules, seed)
         if self.native:
             self._make_batch()
 
@@ -392,20 +410,9 @@ class BatchedEnv:
         history: np.ndarray,
         low: bool,
     ) -> Finished:
-        cards_left = tuple(h.bit_count() for h in hands)
-        pairs = history.tolist()
-        played = {s for s, m in pairs if m}
-        outcome = RoundOutcome(
-            finishing_order=tuple(order),
-            cards_left=cards_left,
-            dealt=tuple(h.bit_count() for h in dealt),
-            played_any=tuple(s in played for s in range(self.n)),
-            hands=tuple(hands),
-            dealt_hands=tuple(dealt),
-            history=tuple((s, m) for s, m in pairs),
-        )
-        f = Finished(env, episode, None, [], outcome, self.rules)
+        f = Finished(env, episode, None, [], (self.rules, order, hands, dealt, history))
         if self.utility == Measure.CARDS:  # bigtwo.utilities.cards_left_points, without scoring the round
+            cards_left = [h.bit_count() for h in hands]
             winner = order[0]
             points = [-float(c) for c in cards_left]
             points[winner] = float(sum(c for s, c in enumerate(cards_left) if s != winner))
