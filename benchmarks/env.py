@@ -33,7 +33,8 @@ answers the environments count as agent-steps (the engine row plays the same dea
 environment always plays rounds as dealt, so the ratios there include the procedures' extra decisions).
 
 Run: python benchmarks/env.py [--presets classic taiwan ...] [--games 200] [--repeats 5] [--opponents-only]
-[--batched-only] (only the batched rows: the engine, the compiled batch and its Python baseline)
+[--batched-only] (only the batched rows: the engine, the compiled batch and its Python baseline) [--cpu-time]
+(rates per second of the process's CPU time, for a machine other work shares)
 """
 
 from __future__ import annotations
@@ -52,23 +53,25 @@ from bigtwo import Game, load_rules
 from bigtwo.envs import aec_env, gym_env, raw_env, vector_env
 from bigtwo.envs.batched import BatchedEnv
 
+clock = time.perf_counter  # wall time; --cpu-time: this process's CPU time (a shared machine's load left out)
+
 
 def engine_steps(rules, players: int, games: int) -> tuple[int, float]:
     rng = random.Random(0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for seed in range(games):
         g = Game(rules, players=players, seed=seed)
         while not g.is_over:
             g.play(rng.choice(g.legal_plays()))
             steps += 1
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def aec_steps(env, games: int) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for seed in range(games):
         env.reset(seed=seed)
         for _agent in env.agent_iter():
@@ -79,13 +82,13 @@ def aec_steps(env, games: int) -> tuple[int, float]:
             legal = np.flatnonzero(obs["action_mask"].view(bool))
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def gym_steps(env, games: int) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for seed in range(games):
         env.reset(seed=seed)
         done = False
@@ -94,33 +97,33 @@ def gym_steps(env, games: int) -> tuple[int, float]:
             _, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
             done = term or trunc
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def vector_steps(env, num_envs: int, games: int) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for _ in range(games * 18 // num_envs):  # about as many learner steps as ``games`` rounds
         masks = env.action_masks()
         env.step([int(rng.choice(np.flatnonzero(m))) for m in masks])
         steps += num_envs
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def exposed_steps(env: BatchedEnv, games: int) -> tuple[int, float]:
     """Random legal actions for every exposed decision of ``env`` until ``games`` rounds have ended (drawn from
     the decisions' offsets in one numpy call, as a training loop reads them)."""
     rng = np.random.default_rng(0)
-    t0 = time.perf_counter()
+    t0 = clock()
     d, _ = env.reset()
     ended = 0
     while ended < games:
         counts = np.diff(d.offsets)
         d, finished = env.step(d, (rng.random(len(counts)) * counts).astype(np.int64))
         ended += len(finished)
-    return env.steps, time.perf_counter() - t0
+    return env.steps, clock() - t0
 
 
 def batched_steps(rules, players: int, num_envs: int, games: int, native: bool = True) -> tuple[int, float]:
@@ -183,11 +186,16 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--opponents-only", action="store_true", help="only the table of bots in the seats (classic)")
     ap.add_argument("--batched-only", action="store_true", help="only the engine and the batched rows")
+    ap.add_argument("--cpu-time", action="store_true", help="rates per second of this process's CPU time")
     args = ap.parse_args()
+    if args.cpu_time:
+        global clock
+        clock = time.process_time
     if args.opponents_only:
         opponents_table(load_rules("classic"), 4, args.games, args.repeats)
         return
-    print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
+    seconds = "CPU second of the process" if args.cpu_time else "second"
+    print(f"agent-steps per {seconds}, one core, best of {args.repeats} runs (random masked actions)")
     cols = [
         "engine",
         "aec_env",
