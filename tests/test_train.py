@@ -6,6 +6,7 @@ Needs torch (the ``[rl]`` extra); skipped without it. Runs are a few hundred fra
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -529,7 +530,7 @@ def test_the_best_actions_of_a_batch_are_numpys_argmax_of_each_decision():
     counts = rng.integers(1, 9, size=200)
     offsets = np.concatenate([[0], np.cumsum(counts)])
     q = rng.integers(0, 4, size=int(offsets[-1])).astype(np.float32)  # many ties: the first of them wins
-    want = [int(np.argmax(q[a:b])) for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+    want = [int(np.argmax(q[a:b])) for a, b in pairwise(offsets)]
     assert first_best(q, offsets).tolist() == want
     q[offsets[5] + counts[5] - 1] = np.nan
     assert first_best(q, offsets).tolist()[5] == counts[5] - 1

@@ -24,6 +24,7 @@ import sys
 import traceback
 import weakref
 from dataclasses import dataclass
+from itertools import pairwise
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -60,7 +61,7 @@ def first_best(q: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     top = np.maximum.reduceat(q, starts)
     if np.isnan(top).any():  # a diverged network: np.argmax's answer (the first NaN), one decision at a time
-        return np.array([int(np.argmax(q[a:b])) for a, b in zip(offsets[:-1], offsets[1:], strict=True)])
+        return np.array([int(np.argmax(q[a:b])) for a, b in pairwise(offsets)])
     where = np.arange(len(q))
     hit = q == np.repeat(top, np.diff(offsets))
     return np.minimum.reduceat(np.where(hit, where, len(q)), starts) - starts
