@@ -122,11 +122,16 @@ class Finished:
 class LazyPlays(Sequence[list[Play]]):
     """The legal plays of a compiled batch's decisions, built from their card masks only when read."""
 
-    def __init__(self, masks: np.ndarray, offsets: np.ndarray, evaluators: Sequence[Any]):
+    def __init__(self, masks: np.ndarray, offsets: np.ndarray, rules: Ruleset, players: int, low: np.ndarray | None):
         self._masks = masks
         self._offsets = offsets
-        self._evs = evaluators
+        self._rules = rules
+        self._players = players
+        self._low = low  # per decision: its round's 2s are low (a dealt four of a kind under some rules)
         self._made: dict[int, list[Play]] = {}
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_made": {}}  # the plays are made again from the masks
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
@@ -144,7 +149,7 @@ class LazyPlays(Sequence[list[Play]]):
             raise IndexError(j)
         got = self._made.get(j)
         if got is None:
-            ev = self._evs[j]
+            ev = self._rules.engine_for(self._players, twos_low=self._low is not None and bool(self._low[j]))
             masks = self._masks[self._offsets[j] : self._offsets[j + 1]].tolist()
             got = self._made[j] = [_play_of(ev, m) for m in masks]
         return got
@@ -222,9 +227,6 @@ class BatchedEnv:
             self.rules, n, self.num_envs, self.seed, self.history, self.skip_forced,
             self.state_encoder, self.action_encoder,
         )  # fmt: skip
-        ev = self.rules.engine_for(n)
-        self._evs = [ev] * self.num_envs
-        self._ev_low = self.rules.engine_for(n, twos_low=True) if self.rules.dealt_bomb_twos_low else None
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -393,10 +395,8 @@ class BatchedEnv:
         self.steps, self.moves = b.steps, b.moves
         if ended:
             self.episodes = b.episodes
-        evs: Sequence[Any] = self._evs
-        if low is not None and low.any():
-            evs = [self._ev_low if x else ev for x, ev in zip(low.tolist(), evs, strict=True)]
-        d = Decisions(envs, seats, state, actions, offsets, LazyPlays(masks, offsets, evs), masks)
+        plays = LazyPlays(masks, offsets, self.rules, self.n, low if low is not None and low.any() else None)
+        d = Decisions(envs, seats, state, actions, offsets, plays, masks)
         finished = [self._native_finished(*f) for f in ended] if ended else []
         return d, finished
 
