@@ -11,7 +11,8 @@ overlaps playing with learning and two share the cores with the learner. The bas
 Python games' ``actors=0``.
 
 Run: python benchmarks/training.py [--actors 0 1 2] [--seconds 40] [--repeats 2] [--envs 64] [--opponent-share 0]
-[--compiled-only]
+[--compiled-only] [--cpu-time] (frames per CPU second of the learner's process, actors=0 only: for a machine
+other work shares)
 """
 
 from __future__ import annotations
@@ -45,18 +46,20 @@ def games_played_by(compiled: bool) -> Iterator[None]:
 
 
 def frames_per_second(
-    actors: int, envs: int, share: float, seconds: float, warmup: float, seed: int, compiled: bool
+    actors: int, envs: int, share: float, seconds: float, warmup: float, seed: int, compiled: bool, cpu: bool = False
 ) -> float:
-    """One timed run of one configuration."""
+    """One timed run of one configuration (``cpu``: frames a second of this process's CPU time, for ``actors=0`` on
+    a machine other work shares)."""
+    clock = time.process_time if cpu else time.perf_counter
     config = TrainConfig(num_envs=envs, actors=actors, opponent_share=share, eval_every=0, seed=seed)
     with tempfile.TemporaryDirectory() as out:
         with games_played_by(compiled):
             trainer = Trainer(config, out)
         try:
             trainer.run(seconds=warmup, report_every=1e9, checkpoint_every=1e9)
-            before, t0 = trainer.frames, time.perf_counter()
+            before, t0 = trainer.frames, clock()
             trainer.run(seconds=seconds, report_every=1e9, checkpoint_every=1e9)
-            return (trainer.frames - before) / (time.perf_counter() - t0)
+            return (trainer.frames - before) / (clock() - t0)
         finally:
             trainer.close()
 
@@ -70,16 +73,19 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=64, help="games in lockstep a process")
     ap.add_argument("--opponent-share", type=float, default=0.0, help="games with one learning seat among heuristics")
     ap.add_argument("--compiled-only", action="store_true", help="no Python games (their baseline row stays)")
+    ap.add_argument("--cpu-time", action="store_true", help="frames per CPU second of the learner (actors=0 only)")
     args = ap.parse_args()
     torch.set_num_threads(1)
-    kinds = sorted(set(args.actors))
+    kinds = [0] if args.cpu_time else sorted(set(args.actors))
     configs = [(a, True) for a in kinds] + [(a, False) for a in (kinds if not args.compiled_only else [0])]
     if (0, False) not in configs:
         configs.append((0, False))
     best = dict.fromkeys(configs, 0.0)
     for r in range(args.repeats):
         for a, compiled in configs:
-            fps = frames_per_second(a, args.envs, args.opponent_share, args.seconds, args.warmup, r, compiled)
+            fps = frames_per_second(
+                a, args.envs, args.opponent_share, args.seconds, args.warmup, r, compiled, args.cpu_time
+            )
             best[(a, compiled)] = max(best[(a, compiled)], fps)
             games = "compiled" if compiled else "python"
             print(f"repeat {r + 1}: actors={a}, {games} games: {fps:,.0f} frames/s", flush=True)
