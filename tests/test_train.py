@@ -534,3 +534,12 @@ def test_the_best_actions_of_a_batch_are_numpys_argmax_of_each_decision():
     assert first_best(q, offsets).tolist() == want
     q[offsets[5] + counts[5] - 1] = np.nan
     assert first_best(q, offsets).tolist()[5] == counts[5] - 1
+
+
+def test_self_play_games_are_the_compiled_batchs_where_the_core_is_built(tmp_path):
+    from bigtwo import native
+
+    trainer = Trainer(small(), tmp_path)
+    assert trainer.env is not None and trainer.env.native == native.available()
+    with_bots = Trainer(small(opponent_share=0.5), tmp_path / "bots")
+    assert with_bots.env is not None and not with_bots.env.native  # the bots' seats are played in Python

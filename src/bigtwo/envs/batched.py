@@ -87,7 +87,7 @@ class Finished:
     episode: int
     game: Game | None
     points: list[float] = field(default_factory=list)
-    # the compiled batch's round, read by ``outcome`` only when asked: its rules, finishing order, hands at the end
+    # the compiled batch's round, scored by ``result`` only when asked: its rules, finishing order, hands at the end
     # and at the deal, and every action as a (seat, cards) row
     native: tuple[Ruleset, list[int], list[int], list[int], np.ndarray] | None = field(default=None, repr=False)
 
@@ -257,9 +257,9 @@ class BatchedEnv:
 
     def reset(self) -> tuple[Decisions, list[Finished]]:
         """Deal every game afresh and return the first decisions (and any game that ended without one)."""
+        self.episodes = [0] * self.num_envs
         if self._batch is not None:
             return self._native_output(self._batch.reset())
-        self.episodes = [0] * self.num_envs
         finished: list[Finished] = []
         for i in range(self.num_envs):
             self.games[i] = self._new_game(i)
