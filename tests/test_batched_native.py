@@ -13,11 +13,14 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bigtwo import list_presets, native
 from bigtwo.envs import native_batch
 from bigtwo.envs.batched import BatchedEnv, Decisions, Finished
 from bigtwo.rules.ruleset import load_rules
+from tests.house_rules import house_rules
 from tests.rulesets import HOUSE_RULES as ENGINE_HOUSE_RULES
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=native.status())
@@ -119,6 +122,15 @@ def test_the_compiled_batch_plays_the_python_games_row_for_row(label, rules, n):
     ended = play_both(rules, n, seed=len(label) + n, steps=40 * n, num_envs=3, history=4, utility=utility,
                       skip_forced=n % 2 == 0)  # fmt: skip
     assert ended >= 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(house_rules(), st.integers(0, 2**20))
+def test_drawn_house_rules_play_the_same_games(drawn, seed):
+    rules, players = drawn
+    if native_batch.uncovered(rules):
+        return
+    play_both(rules, players, seed=seed, steps=30, num_envs=2, history=3, utility="score")
 
 
 def test_a_dealt_four_of_a_kind_makes_the_twos_low_in_both():
