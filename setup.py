@@ -21,7 +21,7 @@ if os.environ.get("BIGTWO_NATIVE", "1") != "0":
             Pybind11Extension(
                 "bigtwo._core",
                 sorted(glob.glob("src/bigtwo/_*.cpp")),  # the bindings and any other translation unit
-                depends=["src/bigtwo/_engine.hpp"],
+                depends=sorted(glob.glob("src/bigtwo/_*.hpp")),
                 cxx_std=17,
                 extra_compile_args=["-O2"],
                 optional=True,  # a failed compile leaves the pure-Python engine, not a failed install

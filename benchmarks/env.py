@@ -12,7 +12,11 @@
 - vector x8: ``vector_env(8)``, learner steps a second summed over the sub-environments;
 - batched x32: ``BatchedEnv(num_envs=32)``, the multi-seat lockstep environment of self-play training
   (:mod:`bigtwo.envs.batched`): every seat's decision exposed, each with its state vector and one feature row
-  per legal action (what a Q(s, a) network scores), forced moves exposed too so every action is a step.
+  per legal action (what a Q(s, a) network scores), forced moves exposed too so every action is a step; played
+  by the compiled core (``bigtwo._core.Batch``: one C++ call steps all 32 games and writes their rows) where it is
+  built and covers the rules, ten times as many rounds as the other rows, so the run lasts as long;
+- batched x32 python: the same environment with ``native=False``, its pure-Python games (the baseline of the
+  compiled batch, in the same run; "compiled / python" is their paired ratio).
 
 A second table measures what self-play training pays for bots in the seats (``--opponents``): one exposed seat
 among three bots in every game of ``BatchedEnv(num_envs=32)``, learner steps a second, with the environment's
@@ -29,6 +33,8 @@ answers the environments count as agent-steps (the engine row plays the same dea
 environment always plays rounds as dealt, so the ratios there include the procedures' extra decisions).
 
 Run: python benchmarks/env.py [--presets classic taiwan ...] [--games 200] [--repeats 5] [--opponents-only]
+[--batched-only] (only the batched rows: the engine, the compiled batch and its Python baseline) [--cpu-time]
+(rates per second of the process's CPU time, for a machine other work shares)
 """
 
 from __future__ import annotations
@@ -47,23 +53,25 @@ from bigtwo import Game, load_rules
 from bigtwo.envs import aec_env, gym_env, raw_env, vector_env
 from bigtwo.envs.batched import BatchedEnv
 
+clock = time.perf_counter  # wall time; --cpu-time: this process's CPU time (a shared machine's load left out)
+
 
 def engine_steps(rules, players: int, games: int) -> tuple[int, float]:
     rng = random.Random(0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for seed in range(games):
         g = Game(rules, players=players, seed=seed)
         while not g.is_over:
             g.play(rng.choice(g.legal_plays()))
             steps += 1
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def aec_steps(env, games: int) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for seed in range(games):
         env.reset(seed=seed)
         for _agent in env.agent_iter():
@@ -74,13 +82,13 @@ def aec_steps(env, games: int) -> tuple[int, float]:
             legal = np.flatnonzero(obs["action_mask"].view(bool))
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def gym_steps(env, games: int) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for seed in range(games):
         env.reset(seed=seed)
         done = False
@@ -89,35 +97,38 @@ def gym_steps(env, games: int) -> tuple[int, float]:
             _, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
             done = term or trunc
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def vector_steps(env, num_envs: int, games: int) -> tuple[int, float]:
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     steps = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for _ in range(games * 18 // num_envs):  # about as many learner steps as ``games`` rounds
         masks = env.action_masks()
         env.step([int(rng.choice(np.flatnonzero(m))) for m in masks])
         steps += num_envs
-    return steps, time.perf_counter() - t0
+    return steps, clock() - t0
 
 
 def exposed_steps(env: BatchedEnv, games: int) -> tuple[int, float]:
-    """Random legal actions for every exposed decision of ``env`` until ``games`` rounds have ended."""
-    rng = random.Random(0)
-    t0 = time.perf_counter()
+    """Random legal actions for every exposed decision of ``env`` until ``games`` rounds have ended (drawn from
+    the decisions' offsets in one numpy call, as a training loop reads them)."""
+    rng = np.random.default_rng(0)
+    t0 = clock()
     d, _ = env.reset()
     ended = 0
     while ended < games:
-        d, finished = env.step(d, [rng.randrange(len(p)) for p in d.plays])
+        counts = np.diff(d.offsets)
+        d, finished = env.step(d, (rng.random(len(counts)) * counts).astype(np.int64))
         ended += len(finished)
-    return env.steps, time.perf_counter() - t0
+    return env.steps, clock() - t0
 
 
-def batched_steps(rules, players: int, num_envs: int, games: int) -> tuple[int, float]:
-    return exposed_steps(BatchedEnv(rules, players, num_envs, seed=0, skip_forced=False), games)
+def batched_steps(rules, players: int, num_envs: int, games: int, native: bool = True) -> tuple[int, float]:
+    env = BatchedEnv(rules, players, num_envs, seed=0, skip_forced=False, native=native)
+    return exposed_steps(env, games * 10 if env.native else games)
 
 
 def learner_steps(rules, players: int, bot: str, fast: bool, games: int) -> tuple[int, float]:
@@ -174,43 +185,71 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="rounds per run (gym: rounds of the learning seat)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--opponents-only", action="store_true", help="only the table of bots in the seats (classic)")
+    ap.add_argument("--batched-only", action="store_true", help="only the engine and the batched rows")
+    ap.add_argument("--cpu-time", action="store_true", help="rates per second of this process's CPU time")
     args = ap.parse_args()
+    if args.cpu_time:
+        global clock
+        clock = time.process_time
     if args.opponents_only:
         opponents_table(load_rules("classic"), 4, args.games, args.repeats)
         return
-    print("agent-steps per second, one core, best of", args.repeats, "runs (random masked actions)")
-    cols = ["engine", "aec_env", "+ pz wrappers", "gym vs random", "gym vs heuristic", "vector x8", "batched x32"]
-    ratios = ["aec_env", "gym vs random", "gym vs heuristic", "batched x32"]
+    seconds = "CPU second of the process" if args.cpu_time else "second"
+    print(f"agent-steps per {seconds}, one core, best of {args.repeats} runs (random masked actions)")
+    cols = [
+        "engine",
+        "aec_env",
+        "+ pz wrappers",
+        "gym vs random",
+        "gym vs heuristic",
+        "vector x8",
+        "batched x32",
+        "batched x32 python",
+    ]
+    ratios = ["aec_env", "gym vs random", "gym vs heuristic", "batched x32", "batched x32 python"]
+    if args.batched_only:
+        cols = ["engine", "batched x32", "batched x32 python"]
+        ratios = ["batched x32", "batched x32 python"]
     print(
-        "| preset | actions | " + " | ".join(cols) + " | " + " | ".join(f"{r} / engine (paired)" for r in ratios) + " |"
+        "| preset | actions | "
+        + " | ".join(cols)
+        + " | "
+        + " | ".join(f"{r} / engine (paired)" for r in ratios)
+        + " | compiled / python (paired) |"
     )
-    print("|---" * (len(cols) + len(ratios) + 2) + "|")
+    print("|---" * (len(cols) + len(ratios) + 3) + "|")
     for name in args.presets:
         rules = rules_of(name)
         players = args.players or rules.players
-        t = time.perf_counter()
-        env = aec_env(rules, players)  # builds the catalogue, or sizes the legal encoding
-        build = time.perf_counter() - t
-        size = f"{env.num_actions:,} {env.action_encoding} (made in {build:.2f} s)"
-        if env.num_answer_actions:
-            size += f", of which {env.num_answer_actions:,} answers"
-        env_w = wrapped(raw_env(rules, players))
-        genv = gym_env(rules, players, opponents="random")
-        henv = gym_env(rules, players, opponents="heuristic")
-        venv = vector_env(8, rules, players, opponents="random")
         games = args.games
         runs = {
             "engine": partial(engine_steps, rules, players, games),
-            "aec_env": partial(aec_steps, env, games),
-            "+ pz wrappers": partial(aec_steps, env_w, games),
-            "gym vs random": partial(gym_steps, genv, games // 4),
-            "gym vs heuristic": partial(gym_steps, henv, games // 4),
-            "vector x8": partial(vector_steps, venv, 8, games // 4),
             "batched x32": partial(batched_steps, rules, players, 32, games),
+            "batched x32 python": partial(batched_steps, rules, players, 32, games, False),
         }
+        size, venv = "-", None
+        if not args.batched_only:
+            t = time.perf_counter()
+            env = aec_env(rules, players)  # builds the catalogue, or sizes the legal encoding
+            build = time.perf_counter() - t
+            size = f"{env.num_actions:,} {env.action_encoding} (made in {build:.2f} s)"
+            if env.num_answer_actions:
+                size += f", of which {env.num_answer_actions:,} answers"
+            env_w = wrapped(raw_env(rules, players))
+            genv = gym_env(rules, players, opponents="random")
+            henv = gym_env(rules, players, opponents="heuristic")
+            venv = vector_env(8, rules, players, opponents="random")
+            runs |= {
+                "aec_env": partial(aec_steps, env, games),
+                "+ pz wrappers": partial(aec_steps, env_w, games),
+                "gym vs random": partial(gym_steps, genv, games // 4),
+                "gym vs heuristic": partial(gym_steps, henv, games // 4),
+                "vector x8": partial(vector_steps, venv, 8, games // 4),
+            }
         best = dict.fromkeys(runs, 0.0)
         # each figure over the engine's in the same repeat: steadier than the bests when the load moves
         paired: dict[str, list[float]] = {r: [] for r in ratios}
+        compiled: list[float] = []
         for _ in range(args.repeats):
             rate = {}
             for key, run in runs.items():
@@ -219,11 +258,13 @@ def main() -> None:
                 best[key] = max(best[key], rate[key])
             for r in ratios:
                 paired[r].append(rate[r] / rate["engine"])
-        venv.close()
+            compiled.append(rate["batched x32"] / rate["batched x32 python"])
+        if venv is not None:
+            venv.close()
         figures = " | ".join(f"{best[c]:,.0f}" for c in cols)
         shares = " | ".join(f"{statistics.median(paired[r]):.3f}" for r in ratios)
-        print(f"| {name} | {size} | {figures} | {shares} |")
-    if "classic" in args.presets:
+        print(f"| {name} | {size} | {figures} | {shares} | {statistics.median(compiled):.1f}x |")
+    if "classic" in args.presets and not args.batched_only:
         opponents_table(load_rules("classic"), 4, args.games, args.repeats)
 
 

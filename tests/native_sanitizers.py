@@ -1,7 +1,7 @@
 """The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: build ``_core.cpp`` with both into a
 temporary folder, then (in a fresh interpreter with the sanitizer runtimes preloaded) load that build as
 ``bigtwo._core`` and run the differential check on every covered preset at every table size, plus the
-play-outs and the batched loop. Any sanitizer report aborts the run (exit status not 0).
+play-outs, the batched loop and the batched environment. Any sanitizer report aborts the run (exit status not 0).
 
 Run: python tests/native_sanitizers.py [--rounds 2]   (needs g++ and pybind11; tests/test_native.py runs it
 as a long run: -m long)
@@ -33,6 +33,8 @@ bigtwo._core = core
 from bigtwo import list_presets, load_rules, native
 assert native.available() and native.core() is core
 from tests.native_diff import Tally, compare_rules
+import pickle, random
+from bigtwo.envs.batched import BatchedEnv
 total = Tally()
 for name in list_presets():
     rules = load_rules(name)
@@ -40,6 +42,13 @@ for name in list_presets():
         total.add(compare_rules(rules, n, rounds={rounds}, seed=n))
         t = native.tables(rules.engine_for(n))
         t.random_games(n, 20, seed=n)
+        env = BatchedEnv(rules, n, num_envs=4, seed=n)  # the compiled batch (_batch.cpp), pickled on the way
+        assert env.native
+        d, _ = env.reset()
+        pick = random.Random(n)
+        for _ in range(30 * n):
+            d, _ = env.step(d, [pick.randrange(len(p)) for p in d.plays])
+        pickle.loads(pickle.dumps(env)).decisions()
 assert not total.mismatches, total.mismatches[:3]
 print(f"sanitized: {{total.decisions}} decisions, {{total.rounds}} rounds, 0 mismatches")
 """

@@ -133,7 +133,7 @@ def test_batched_env_exposes_every_seat_and_replays_the_game():
         for f in finished:
             g = mirror[f.env]
             if g is not None:
-                assert g.is_over and f.game.result.cards_left == g.result.cards_left
+                assert g.is_over and f.result.cards_left == g.result.cards_left
                 assert sum(f.points) == 0
                 ended.append(f.env)
                 mirror[f.env] = None

@@ -6,6 +6,7 @@ Needs torch (the ``[rl]`` extra); skipped without it. Runs are a few hundred fra
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -521,3 +522,25 @@ def test_ctrl_c_stops_a_run_with_actors_after_the_round_with_a_checkpoint(tmp_pa
     assert "signal 2: saving a checkpoint" in rest and "failed" not in rest, rest
     t = Trainer.load(out / "checkpoint.pt")
     assert t.frames > 0 and t.actors is not None and len(t.actors) == 2
+
+
+def test_the_best_actions_of_a_batch_are_numpys_argmax_of_each_decision():
+    from bigtwo.rl.actors import first_best
+
+    rng = np.random.default_rng(3)
+    counts = rng.integers(1, 9, size=200)
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    q = rng.integers(0, 4, size=int(offsets[-1])).astype(np.float32)  # many ties: the first of them wins
+    want = [int(np.argmax(q[a:b])) for a, b in pairwise(offsets)]
+    assert first_best(q, offsets).tolist() == want
+    q[offsets[5] + counts[5] - 1] = np.nan
+    assert first_best(q, offsets).tolist()[5] == counts[5] - 1
+
+
+def test_self_play_games_are_the_compiled_batchs_where_the_core_is_built(tmp_path):
+    from bigtwo import native
+
+    trainer = Trainer(small(), tmp_path)
+    assert trainer.env is not None and trainer.env.native == native.available()
+    with_bots = Trainer(small(opponent_share=0.5), tmp_path / "bots")
+    assert with_bots.env is not None and not with_bots.env.native  # the bots' seats are played in Python

@@ -1,6 +1,7 @@
 // bigtwo._core's Python bindings. The engine itself (tables, the round, play-outs) is in _engine.hpp, so that
 // other translation units (the batched environment) share it; this file only exposes it to Python.
 #include "_engine.hpp"
+#include "_batch.hpp"
 
 namespace py = pybind11;
 using namespace bigtwo;
@@ -126,4 +127,5 @@ PYBIND11_MODULE(_core, m) {
         .def("greedy_playout", [](Round& r) {
             return r.playout([](const std::vector<Play>&) { return size_t(0); }, 100000);
         }, "Play to the end taking the lowest legal action each turn (GreedyBot's choice)");
+    bind_batch(m);  // the batched environment (_batch.cpp), after the Tables it takes
 }

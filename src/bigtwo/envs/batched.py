@@ -23,12 +23,20 @@ environments expose them).
 
 Features come from :func:`~bigtwo.bots.features.info_from_game`, the fast path that tests hold equal to
 what a bot builds from ``Game.observe(seat)``: nothing hidden from the seat reaches its vectors.
+
+**Compiled.** Where the compiled core is built and covers the rules (:mod:`bigtwo.envs.native_batch`), and no
+seat is a bot's and no ``games`` factory deals, the games are played by ``bigtwo._core.Batch``: one C++ call
+steps every game and writes the state and action rows straight into the batch's arrays, the same rows, legal
+actions and deals as the Python games make (tests/test_batched_native.py holds them equal). Its decisions carry
+the legal actions' card ``masks``; their ``plays`` are built on first use. Its finished rounds have no ``game``
+(``result`` says how the round ended). ``native=False`` (or ``BIGTWO_NATIVE=0``) plays the Python games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, overload
 
 import numpy as np
 
@@ -37,10 +45,13 @@ from bigtwo.bots.features import ActionEncoder, StateEncoder, info_from_game
 from bigtwo.bots.heuristic import HeuristicBot, policy_for
 from bigtwo.bots.learned import GameScorer, LearnedBot
 from bigtwo.bots.view import played_in, view_from_game
-from bigtwo.combos.play import Play
+from bigtwo.combos.play import PASS, Play
+from bigtwo.envs import native_batch
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
+from bigtwo.rules.choices import Measure
 from bigtwo.rules.ruleset import Ruleset, load_rules
+from bigtwo.scoring import RoundOutcome, RoundResult, score_round
 from bigtwo.utilities import UTILITIES, round_utility
 
 MAX_ACTIONS = 10_000  # a safety net: every round ends far sooner
@@ -56,7 +67,8 @@ class Decisions:
     state: np.ndarray  # (B, state size) float32
     actions: np.ndarray  # (total legal actions, action size) float32
     offsets: np.ndarray  # (B + 1,) int64
-    plays: list[list[Play]]
+    plays: Sequence[list[Play]]
+    masks: np.ndarray | None = None  # (total legal actions,) uint64: their cards (the compiled batch's)
 
     def __len__(self) -> int:
         return len(self.env)
@@ -68,12 +80,87 @@ class Decisions:
 
 @dataclass
 class Finished:
-    """A round that ended: its game, every seat's points under the env's utility."""
+    """A round that ended: its game (None where the compiled batch played it), every seat's points under the env's
+    utility, and how it ended (``result``)."""
 
     env: int
     episode: int
-    game: Game
+    game: Game | None
     points: list[float] = field(default_factory=list)
+    # the compiled batch's round, scored by ``result`` only when asked: its rules, finishing order, hands at the end
+    # and at the deal, and every action as a (seat, cards) row
+    native: tuple[Ruleset, list[int], list[int], list[int], np.ndarray] | None = field(default=None, repr=False)
+
+    def _outcome(self) -> RoundOutcome:
+        """What scoring reads of the compiled batch's round."""
+        assert self.native is not None
+        _rules, order, hands, dealt, history = self.native
+        pairs = [(s, m) for s, m in history.tolist()]
+        played = {s for s, m in pairs if m}
+        return RoundOutcome(
+            finishing_order=tuple(order),
+            cards_left=tuple(h.bit_count() for h in hands),
+            dealt=tuple(h.bit_count() for h in dealt),
+            played_any=tuple(s in played for s in range(len(hands))),
+            hands=tuple(hands),
+            dealt_hands=tuple(dealt),
+            history=tuple(pairs),
+        )
+
+    @property
+    def result(self) -> RoundResult:
+        """The round's result (its scores, finishing order and cards left)."""
+        if self.game is not None:
+            res = self.game.result
+        else:
+            assert self.native is not None
+            res = score_round(self.native[0], self._outcome())
+        assert res is not None
+        return res
+
+
+class LazyPlays(Sequence[list[Play]]):
+    """The legal plays of a compiled batch's decisions, built from their card masks only when read."""
+
+    def __init__(self, masks: np.ndarray, offsets: np.ndarray, rules: Ruleset, players: int, low: np.ndarray | None):
+        self._masks = masks
+        self._offsets = offsets
+        self._rules = rules
+        self._players = players
+        self._low = low  # per decision: its round's 2s are low (a dealt four of a kind under some rules)
+        self._made: dict[int, list[Play]] = {}
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_made": {}}  # the plays are made again from the masks
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    @overload
+    def __getitem__(self, j: int) -> list[Play]: ...
+    @overload
+    def __getitem__(self, j: slice) -> list[list[Play]]: ...
+    def __getitem__(self, j: int | slice) -> list[Play] | list[list[Play]]:
+        if isinstance(j, slice):
+            return [self[k] for k in range(*j.indices(len(self)))]
+        if j < 0:
+            j += len(self)
+        if not 0 <= j < len(self):
+            raise IndexError(j)
+        got = self._made.get(j)
+        if got is None:
+            ev = self._rules.engine_for(self._players, twos_low=self._low is not None and bool(self._low[j]))
+            masks = self._masks[self._offsets[j] : self._offsets[j + 1]].tolist()
+            got = self._made[j] = [_play_of(ev, m) for m in masks]
+        return got
+
+
+def _play_of(ev: Any, mask: int) -> Play:
+    if not mask:
+        return PASS
+    p = ev.classify(mask)
+    assert p is not None, "the compiled batch listed cards that make no combination"
+    return p
 
 
 GameFactory = Callable[[int, int], Game | None]
@@ -95,6 +182,7 @@ class BatchedEnv:
         games: GameFactory | None = None,
         skip_forced: bool = True,
         fast_bots: bool = True,
+        native: bool = True,
     ):
         self.rules = rules = load_rules(rules)
         self.n = n = rules.players if players is None else players
@@ -126,12 +214,39 @@ class BatchedEnv:
         self._waiting: list[int] = []  # games where a learned bot is to move (played together by _settle)
         self.steps = 0  # exposed decisions answered
         self.moves = 0  # every action played (exposed, forced and bots')
+        # the compiled batch where it serves: every seat exposed, deals of the env's own seeds, covered rules
+        self._batch: Any = None
+        no_bots = all(b is None for row in self.bots for b in row)
+        self.native = native and no_bots and games is None and native_batch.available(rules, seed)
+        if self.native:
+            self._make_batch()
+
+    def _make_batch(self) -> None:
+        n = self.n
+        self._batch = native_batch.make_batch(
+            self.rules, n, self.num_envs, self.seed, self.history, self.skip_forced,
+            self.state_encoder, self.action_encoder,
+        )  # fmt: skip
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if state.get("_batch") is not None:
+            state["_batch"] = state["_batch"].get_state()
+        return state
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("_legal", [None] * state["num_envs"])  # pickled before the cache existed
         state.setdefault("fast_bots", state["rules"].decks == 1)
         state.setdefault("_waiting", [])
+        state.setdefault("native", False)
+        blob = state.pop("_batch", None)
         self.__dict__.update(state)
+        self._batch = None
+        if self.native:
+            if not native_batch.available(self.rules, self.seed):  # pickled where the compiled core was built
+                raise BigTwoError("this environment's games were played by the compiled core, which is not loaded here")
+            self._make_batch()
+            self._batch.set_state(blob)
 
     def _new_game(self, i: int) -> Game | None:
         ep = self.episodes[i]
@@ -143,6 +258,8 @@ class BatchedEnv:
     def reset(self) -> tuple[Decisions, list[Finished]]:
         """Deal every game afresh and return the first decisions (and any game that ended without one)."""
         self.episodes = [0] * self.num_envs
+        if self._batch is not None:
+            return self._native_output(self._batch.reset())
         finished: list[Finished] = []
         for i in range(self.num_envs):
             self.games[i] = self._new_game(i)
@@ -224,6 +341,9 @@ class BatchedEnv:
 
     def decisions(self) -> Decisions:
         """The pending decision of every game still running."""
+        if self._batch is not None:
+            d, _finished = self._native_output(self._batch.decisions())
+            return d
         envs: list[int] = []
         seats: list[int] = []
         plays: list[list[Play]] = []
@@ -251,6 +371,8 @@ class BatchedEnv:
         next decisions and the games that ended on the way."""
         if len(choices) != len(decisions.env):
             raise ValueError(f"{len(choices)} choices for {len(decisions.env)} decisions")
+        if self._batch is not None:
+            return self._native_output(self._batch.step(np.asarray(choices, dtype=np.int64)))
         finished: list[Finished] = []
         for j, i in enumerate(decisions.env):
             g = self.games[i]
@@ -266,9 +388,44 @@ class BatchedEnv:
         self._settle(finished)
         return self.decisions(), finished
 
+    def _native_output(self, out: tuple) -> tuple[Decisions, list[Finished]]:
+        """The compiled batch's answer as Decisions and Finished rounds."""
+        envs, seats, state, actions, offsets, masks, low, ended = out
+        b = self._batch
+        self.steps, self.moves = b.steps, b.moves
+        if ended:
+            self.episodes = b.episodes
+        plays = LazyPlays(masks, offsets, self.rules, self.n, low if low is not None and low.any() else None)
+        d = Decisions(envs, seats, state, actions, offsets, plays, masks)
+        finished = [self._native_finished(*f) for f in ended] if ended else []
+        return d, finished
+
+    def _native_finished(
+        self,
+        env: int,
+        episode: int,
+        order: list[int],
+        hands: list[int],
+        dealt: list[int],
+        history: np.ndarray,
+        low: bool,
+    ) -> Finished:
+        f = Finished(env, episode, None, [], (self.rules, order, hands, dealt, history))
+        if self.utility == Measure.CARDS:  # bigtwo.utilities.cards_left_points, without scoring the round
+            cards_left = [h.bit_count() for h in hands]
+            winner = order[0]
+            points = [-float(c) for c in cards_left]
+            points[winner] = float(sum(c for s, c in enumerate(cards_left) if s != winner))
+            f.points = points
+        else:
+            f.points = round_utility(f.result, self.utility)
+        return f
+
     @property
     def done(self) -> bool:
         """Every game has run out of deals (only with a ``games`` factory that ends)."""
+        if self._batch is not None:
+            return False
         return all(g is None for g in self.games)
 
 

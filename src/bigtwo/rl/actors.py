@@ -24,6 +24,7 @@ import sys
 import traceback
 import weakref
 from dataclasses import dataclass
+from itertools import pairwise
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -42,14 +43,28 @@ def choose(model: Any, d: Decisions, epsilon: float, rng: random.Random) -> list
     with torch.no_grad():
         q = model.score(torch.from_numpy(d.state), torch.from_numpy(d.actions), torch.from_numpy(d.segment())).numpy()
     o = d.offsets
+    best = first_best(q, o).tolist()
+    if not epsilon:
+        return best
+    counts = np.diff(o).tolist()
     out = []
-    for j in range(len(d.env)):
-        k = int(o[j + 1] - o[j])
-        if epsilon and rng.random() < epsilon:
-            out.append(rng.randrange(k))
-        else:
-            out.append(int(np.argmax(q[o[j] : o[j + 1]])))
+    for j, k in enumerate(counts):  # the generator's draws in the same order as ever: a run goes on as before
+        out.append(rng.randrange(k) if rng.random() < epsilon else best[j])
     return out
+
+
+def first_best(q: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Each decision's ``np.argmax`` of its rows ``offsets[j]:offsets[j + 1]`` of ``q`` (the first of equal
+    highest values), for the whole batch in a few numpy calls."""
+    starts = offsets[:-1]
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64)
+    top = np.maximum.reduceat(q, starts)
+    if np.isnan(top).any():  # a diverged network: np.argmax's answer (the first NaN), one decision at a time
+        return np.array([int(np.argmax(q[a:b])) for a, b in pairwise(offsets)])
+    where = np.arange(len(q))
+    hit = q == np.repeat(top, np.diff(offsets))
+    return np.minimum.reduceat(np.where(hit, where, len(q)), starts) - starts
 
 
 def returns_of(
@@ -244,4 +259,4 @@ class ActorPool:
         self._finalizer()
 
 
-__all__ = ["Actor", "ActorPool", "Frame", "RoundFrames", "choose", "remember", "returns_of"]
+__all__ = ["Actor", "ActorPool", "Frame", "RoundFrames", "choose", "first_best", "remember", "returns_of"]

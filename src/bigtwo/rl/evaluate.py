@@ -95,9 +95,7 @@ def evaluate(
         for f in done:
             d, r = chunk[f.env]
             per_deal.setdefault(d, []).append(f.points[r])
-            res = f.game.result
-            assert res is not None
-            wins += res.finishing_order[0] == r
+            wins += f.result.finishing_order[0] == r
     means = [float(np.mean(v)) for v in per_deal.values()]
     iv = mean_interval(means)
     return Evaluation(opponent, deals, len(jobs), iv.mean, iv.low, iv.high, wins / len(jobs), n - 1)
