@@ -18,6 +18,11 @@ function languagePicker() {
   return pick;
 }
 document.querySelector("header")?.append(languagePicker());
+// the header's links (index.html writes them in English for a page without its script)
+for (const [id, text] of [["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
+  const link = document.getElementById(id);
+  if (link) link.textContent = text;
+}
 
 // --- who this browser is signed in as (its CSRF token goes with every change) -------------------------------
 async function loadAccount() {

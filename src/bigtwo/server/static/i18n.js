@@ -32,7 +32,7 @@ export function chooseLanguage(code) {
 }
 
 // Load the catalog the server picks for this browser (the picker's choice, else Accept-Language, else English)
-// and mark the page's language; the page's own words (index.html's data-t) are translated too.
+// and mark the page's language.
 export async function startLanguage() {
   const chosen = chosenLanguage();
   if (chosen && !document.cookie.includes(`bigtwo_lang=${chosen}`)) chooseLanguage(chosen);
@@ -44,7 +44,6 @@ export async function startLanguage() {
       document.documentElement.lang = data.html_lang || data.lang;
     }
   } catch { /* the page stays in English */ }
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
 }
 
 function fill(text, vars) {

@@ -6,11 +6,14 @@ import { kindName, t, tn } from "/static/i18n.js";
 import { account, api, h, handOrder, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
 
 // the server's emotes (bigtwo.server.messages.EMOTES): quick phrases and faces every system draws
-const EMOTES = { "good-game": "GG", "well-played": t("Well played!"), laugh: "😄", wow: "😮", oops: "😅", sad: "😢", cool: "😎" };
+// (a function: the words are looked up once the page's catalog has loaded, after this module is evaluated)
+const EMOTES = () => ({ "good-game": "GG", "well-played": t("Well played!"), laugh: "😄", wow: "😮", oops: "😅", sad: "😢", cool: "😎" });
 const SUITS = "DCHS";
 const BUBBLE_MS = 6000; // how long a chat line shows beside its seat
 const faces = (cards) => cards.map(shortName).join(" ");
 const fillName = (text, name) => text.replace("{name}", name);
+// a table's status as the header says it (looked up when said: the catalog loads after this module)
+const STATUS = () => ({ waiting: t("waiting"), playing: t("playing"), paused: t("paused"), over: t("over") });
 
 // Where the other seats sit, seen from the bottom seat, in the order of play. ``others`` lists them in turn
 // order after the bottom seat. Clockwise play (seen from above) passes to the left: up the left side, along the
@@ -49,11 +52,11 @@ export function tablePage(roomId, app, statusLine) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${roomId}`);
     state.ws = ws;
-    statusLine.textContent = "connecting…";
+    statusLine.textContent = t("connecting…");
     ws.onopen = () => {
       state.retry = 0;
       state.sentOrders = false;
-      statusLine.textContent = "connected";
+      statusLine.textContent = t("connected");
       ws.send(JSON.stringify({ type: "hello", token: saved.get(roomId).token || null }));
     };
     ws.onmessage = (ev) => {
@@ -78,7 +81,7 @@ export function tablePage(roomId, app, statusLine) {
     };
     ws.onclose = (ev) => {
       // the server says why it closed (too many messages, not reading, table closed...): show it
-      statusLine.textContent = ev.reason ? `disconnected (${ev.reason}): reconnecting…` : "disconnected: reconnecting…";
+      statusLine.textContent = ev.reason ? t("disconnected ({why}): reconnecting…", { why: ev.reason }) : t("disconnected: reconnecting…");
       // no such table, the table was closed, or this page's address is refused: trying again would not help
       if (ev.code === 4404 || ev.code === 4410 || ev.code === 4403) {
         const title = { 4404: t("No such table"), 4410: t("This table was closed"), 4403: t("This page may not join the table") }[ev.code];
@@ -336,8 +339,9 @@ export function tablePage(roomId, app, statusLine) {
     const room = v.room, g = v.match;
     const bits = [h("span", { class: "title" }, room.name),
       h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? ` + ${t("house rules")}` : ""} · ${tn("{n} player", "{n} players", room.players)}${room.rated ? ` · ${t("rated")}` : ""}`)];
-    if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
-    bits.push(h("span", { class: "info", id: "room-status" }, room.status + (v.you.seat === null ? " · watching" : "")));
+    if (g) bits.push(h("span", { class: "info", id: "round" }, (g.rounds ? t("round {n} of {total}", { n: g.round + 1, total: g.rounds }) : t("round {n}", { n: g.round + 1 }))
+      + (g.points_target ? ` · ${t("to {n} points", { n: g.points_target })}` : "")));
+    bits.push(h("span", { class: "info", id: "room-status" }, (STATUS()[room.status] || room.status) + (v.you.seat === null ? ` · ${t("watching")}` : "")));
     if (mine.host && (room.status === "playing" || room.status === "paused")) {
       const pausing = room.status === "playing";
       bits.push(h("button", { id: pausing ? "pause" : "resume", onclick: () => hostCall(pausing ? "pause" : "resume") }, pausing ? t("Pause") : t("Resume")));
@@ -348,7 +352,7 @@ export function tablePage(roomId, app, statusLine) {
       prefs.set({ sound: e.target.checked });
       if (e.target.checked) beep(); // a first sound, started by the click itself (browsers allow sound after one)
     } });
-    bits.push(h("label", { class: "toggle", title: "a short sound when it is your turn" }, sound, " sound"));
+    bits.push(h("label", { class: "toggle", title: t("a short sound when it is your turn") }, sound, " ", t("sound")));
     return h("div", { class: "topbar" }, ...bits);
   }
 
@@ -377,8 +381,8 @@ export function tablePage(roomId, app, statusLine) {
       h("h2", {}, t("Waiting for players")),
       h("p", {}, t("Invite link:"), " ", h("a", { href: invite, id: "invite" }, invite)),
       h("ul", { class: "rooms" }, room.seats.map((s) => h("li", {},
-        h("span", { class: "name" }, `Seat ${s.seat + 1}: ${s.kind === "open" ? "empty" : s.name}`),
-        h("span", { class: "muted" }, s.kind === "bot" ? `bot (${s.bot})` : s.kind === "person" ? (s.connected ? "here" : "away") : ""),
+        h("span", { class: "name" }, `${t("Seat {n}", { n: s.seat + 1 })}: ${s.kind === "open" ? t("empty") : s.name}`),
+        h("span", { class: "muted" }, s.kind === "bot" ? t("bot ({name})", { name: s.bot }) : s.kind === "person" ? (s.connected ? t("here") : t("away")) : ""),
         hostSeatControls(room, s)))),
       // which way play will go: the seats above are in the order of play (none at two players)
       room.direction_said ? h("p", { class: "muted", id: "seat-order" }, room.direction_said.listed) : null,
@@ -451,12 +455,12 @@ export function tablePage(roomId, app, statusLine) {
     const placeSum = (g.place_sums || [])[s.seat] ?? 0;  // every finished round's, though the view lists the latest
     const total = g.ranks_only ? (g.rounds_done.length ? `${placeSum}` : null) : `${(g.totals || [])[s.seat] ?? 0}`;
     return h("div", { class: `seat pos-${pos}${turn ? " turn" : ""}${s.seat === me ? " me" : ""}`, "data-seat": s.seat, "data-pos": pos, id: `seat-${s.seat}` },
-      h("div", { class: "who", title: s.name }, s.kind === "person" ? h("span", { class: `dot${s.connected ? " on" : ""}`, title: s.connected ? "connected" : "away" }) : null,
-        h("span", { class: "nm" }, s.name), s.seat === me ? " (you)" : ""),
+      h("div", { class: "who", title: s.name }, s.kind === "person" ? h("span", { class: `dot${s.connected ? " on" : ""}`, title: s.connected ? t("connected") : t("away") }) : null,
+        h("span", { class: "nm" }, s.name), s.seat === me ? ` ${t("(you)")}` : ""),
       h("div", { class: "meta" }, h("span", { class: "count", title: plural(count, "card") }, cardBack(), h("span", { class: "n" }, `${count}`)),
         status ? h("span", { class: "state" }, status) : null, role && role !== "neutral" ? h("span", { class: "role" }, role) : null,
-        total !== null ? h("span", { class: "total", title: g.ranks_only ? "sum of places (lower is better)" : "total points" }, g.ranks_only ? `places ${total}` : `Σ ${total}`) : null,
-        turn ? h("span", { class: "turn-label" }, "to move") : null,
+        total !== null ? h("span", { class: "total", title: g.ranks_only ? t("sum of places (lower is better)") : t("total points") }, g.ranks_only ? t("places {n}", { n: total }) : `Σ ${total}`) : null,
+        turn ? h("span", { class: "turn-label" }, t("to move")) : null,
         timer ? h("span", { class: "secs" }, `${Math.ceil(secondsLeft(timer))}s`) : null),
       h("div", { class: "last", id: `last-${s.seat}` }, lastShown),
       bubble, bar);
@@ -554,13 +558,13 @@ export function tablePage(roomId, app, statusLine) {
   function noticeList() {
     return h("div", { class: "notices", id: "notices" }, state.notices.map((nt) => h("div", { class: `notice ${nt.kind}`, "data-kind": nt.kind },
       h("span", {}, nt.text),
-      h("button", { class: "dismiss", "aria-label": "dismiss", onclick: () => { state.notices = state.notices.filter((x) => x.id !== nt.id); render(); } }, "×"))));
+      h("button", { class: "dismiss", "aria-label": t("dismiss"), onclick: () => { state.notices = state.notices.filter((x) => x.id !== nt.id); render(); } }, "×"))));
   }
 
   function handRow(v) {
     const g = v.match;
     const order = handCards(g);
-    const hand = h("div", { class: "hand", id: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": "your hand: arrows move along it, shift+arrows move a card, space selects" },
+    const hand = h("div", { class: "hand", id: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": t("your hand: arrows move along it, shift+arrows move a card, space selects") },
       order.map((c, i) => {
         const sel = state.selected.has(c);
         const b = h("button", { class: `card${sel ? " selected" : ""}`, "data-card": c, "data-index": i, "aria-pressed": sel ? "true" : "false",
@@ -590,14 +594,14 @@ export function tablePage(roomId, app, statusLine) {
         h("button", { id: "legal", disabled: !mine, onclick: () => send({ type: "legal", seq: v.seq }) }, t("Legal plays")),
         v.you.may_undo ? h("button", { id: "undo", title: t("take back your last turn (every other seat is a bot)"), onclick: () => send({ type: "undo", seq: v.seq }) }, t("Undo")) : null),
       h("div", { class: "actions orders" },
-        h("label", { class: "toggle", title: "pass for me whenever the table shows that no hand of my size could beat the play" },
+        h("label", { class: "toggle", title: t("pass for me whenever the table shows that no hand of my size could beat the play") },
           h("input", { type: "checkbox", id: "auto-pass", checked: !!v.you.auto, onchange: (e) => { prefs.set({ auto: e.target.checked }); send({ type: "autopass", auto: e.target.checked }); } }),
-          " auto-pass when I cannot beat"),
+          " ", t("auto-pass when I cannot beat")),
         canPassTrick || v.you.pass_trick ? h("button", { id: "pass-trick", class: v.you.pass_trick ? "on" : "", "aria-pressed": v.you.pass_trick ? "true" : "false",
           onclick: () => send({ type: "autopass", trick: !v.you.pass_trick }) }, v.you.pass_trick ? t("Passing until the next trick ✓") : t("Pass until the next trick")) : null,
-        h("span", { class: "sort" }, "sort:",
-          h("button", { id: "sort-rank", class: sort === "rank" ? "on" : "", onclick: () => sortHand("rank") }, "rank"),
-          h("button", { id: "sort-suit", class: sort === "suit" ? "on" : "", onclick: () => sortHand("suit") }, "suit"))));
+        h("span", { class: "sort" }, t("sort:"),
+          h("button", { id: "sort-rank", class: sort === "rank" ? "on" : "", onclick: () => sortHand("rank") }, t("rank")),
+          h("button", { id: "sort-suit", class: sort === "suit" ? "on" : "", onclick: () => sortHand("suit") }, t("suit")))));
   }
 
   function helpPanel(v) {
@@ -827,7 +831,7 @@ export function tablePage(roomId, app, statusLine) {
       sayInChat({ type: "chat", text });
       input.value = "";
     } }, input, h("button", { type: "submit", id: "chat-send" }, t("Send")));
-    const emotes = h("div", { class: "emotes" }, Object.entries(EMOTES).map(([k, e]) => h("button", { class: "emote", "data-emote": k, title: k.replace("-", " "), type: "button", onclick: () => sayInChat({ type: "chat", emote: k }) }, e)));
+    const emotes = h("div", { class: "emotes" }, Object.entries(EMOTES()).map(([k, e]) => h("button", { class: "emote", "data-emote": k, title: k.replace("-", " "), type: "button", onclick: () => sayInChat({ type: "chat", emote: k }) }, e)));
     const panel = h("section", { class: "panel chat", id: "chat" }, h("h3", {}, t("Chat")), list, emotes, form, err);
     let shown = -1;
     // the last refusal is cleared by the next line sent, not by anyone's line arriving: a broadcast of an
