@@ -147,7 +147,5 @@ def test_every_product_module_is_reached_from_an_entry_point():
             continue
         reached.add(module)
         todo.extend(m for m in imported_modules(product[module]) if m in product)
-    alone = sorted(
-        m for m in product if m not in reached and not m.startswith(LOADED_BY_PATH) and m != LOADED_BY_BABEL
-    )
+    alone = sorted(m for m in product if m not in reached and not m.startswith(LOADED_BY_PATH) and m != LOADED_BY_BABEL)
     assert not alone, f"modules of the product no entry point reaches: {alone}"

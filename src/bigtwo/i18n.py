@@ -125,10 +125,8 @@ def catalog(code: str) -> Any:
         for message in cat:
             if not message.id:
                 continue
-            if isinstance(message.id, tuple):
-                message.string = tuple(pseudo(m) for m in message.id)
-            else:
-                message.string = pseudo(message.id)
+            source: Any = message.id
+            message.string = tuple(pseudo(m) for m in source) if isinstance(source, tuple) else pseudo(source)
         return cat
     with po_path(code).open("rb") as f:
         return read_po(f, locale=code, domain=DOMAIN)

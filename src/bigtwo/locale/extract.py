@@ -30,12 +30,11 @@ PAGE_KEYWORDS = {"t": None, "tn": (1, 2)}
 AS_GETTEXT = {"t": "_", "tn": "ngettext"}
 
 
-def page(
-    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
+def page(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[Any, ...]]:
     """The browser's scripts through Babel's JavaScript extractor, with the page's own markers (``t``, ``tn``):
     given here rather than to ``pybabel -k``, where they would apply to the Python files too."""
     from babel.messages.extract import extract_javascript
 
-    for lineno, funcname, messages, comments in extract_javascript(fileobj, PAGE_KEYWORDS, comment_tags, options):
+    found: Iterator[tuple[Any, ...]] = extract_javascript(fileobj, PAGE_KEYWORDS, comment_tags, options)
+    for lineno, funcname, messages, comments in found:
         yield lineno, AS_GETTEXT.get(funcname, funcname), messages, comments
