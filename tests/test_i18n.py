@@ -371,3 +371,15 @@ def test_each_websocket_client_is_sent_its_own_language(client):
         first_en, first_zh = en.receive_json(), zh.receive_json()
     assert first_en["room"]["direction_said"]["long"] == "Play passes to the right (counter-clockwise)"
     assert first_zh["room"]["direction_said"]["long"] == "輪到右手邊的玩家（逆時針）"
+
+
+def test_the_server_rendered_pages_speak_the_readers_language(client):
+    """The leaderboard and a missing player's page, rendered on the server: in the browser's language, and with
+    no unmarked word in the pseudo-language (the brand aside)."""
+    page = client.get("/leaderboard", headers={"Accept-Language": "zh-TW"}).text
+    assert '<html lang="zh-Hant">' in page and "排行榜：大老二（經典類）" in page and "大廳" in page
+    page = client.get("/leaderboard/winner", cookies={"bigtwo_lang": "en_XA"}).text
+    assert '<html lang="en-XA">' in page
+    shown = re.sub(r"<style>.*?</style>|<[^>]+>", " ", page, flags=re.S)
+    assert unmarked_words(shown, {"bigtwo"}) == [], shown
+    assert "Leaderboard: Winner" in client.get("/leaderboard/winner").text

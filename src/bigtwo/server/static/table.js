@@ -488,7 +488,7 @@ export function tablePage(roomId, app, statusLine) {
       const wt = g.waiting, what = g.phase === "deal" ? t("The deal") : t("Exchanging cards");
       if (!wt) return what;
       const deciding = DECIDING[wt.kind] || wt.kind;
-      return wt.seat === v.you.seat ? t("{what}: you are deciding {decision}", { what, decision: deciding })
+      return wt.seat === v.you.seat ? t("{what}: You are deciding {decision}", { what, decision: deciding })
         : t("{what}: {name} is deciding {decision}", { what, name: w.name(wt.seat), decision: deciding });
     }
     if (g.is_over) return "";
