@@ -383,3 +383,19 @@ def test_the_server_rendered_pages_speak_the_readers_language(client):
     shown = re.sub(r"<style>.*?</style>|<[^>]+>", " ", page, flags=re.S)
     assert unmarked_words(shown, {"bigtwo"}) == [], shown
     assert "Leaderboard: Winner" in client.get("/leaderboard/winner").text
+
+
+def test_a_refusal_is_said_in_the_askers_language(client):
+    """The referee's refusals are translated where they are raised: in the request's (or the connection's)
+    language."""
+    made = client.post("/api/rooms", json={"preset": "classic", "players": 4, "host_name": "Ann"}).json()
+    rid, token = made["room"]["id"], made["token"]
+    move = {"type": "pass"}
+    said = client.post(f"/api/rooms/{rid}/actions", json=move, headers={"Authorization": f"Bearer {token}"})
+    assert said.status_code == 409 and said.json()["detail"] == "the game has not started yet: the host starts it"
+    said = client.post(
+        f"/api/rooms/{rid}/actions",
+        json=move,
+        headers={"Authorization": f"Bearer {token}", "Accept-Language": "vi-VN"},
+    )
+    assert said.status_code == 409 and said.json()["detail"] == "ván bài chưa bắt đầu: chủ bàn sẽ bắt đầu"
