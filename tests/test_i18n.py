@@ -399,3 +399,41 @@ def test_a_refusal_is_said_in_the_askers_language(client):
         headers={"Authorization": f"Bearer {token}", "Accept-Language": "vi-VN"},
     )
     assert said.status_code == 409 and said.json()["detail"] == "ván bài chưa bắt đầu: chủ bàn sẽ bắt đầu"
+
+
+@pytest.mark.parametrize(
+    ("code", "hand", "over"), [("zh_Hant", "你的手牌", "本局結束"), ("vi", "Bài của bạn", "Hết ván")]
+)
+def test_the_full_screen_table_plays_a_round_in_the_language(code, hand, over):
+    """A whole round at the full-screen table (Textual's pilot) in Traditional Chinese and in Vietnamese."""
+    import asyncio
+
+    from bigtwo.cli.session import TableSession
+    from bigtwo.cli.tui import InfoScreen, TableApp
+    from tests.screen import screen_text
+    from tests.test_tui import human_turn, settle
+
+    i18n.use_language(code)
+    session = TableSession(load_rules("classic"), seed=12, date="2025-06-01")
+    table = TableApp(session, delay=0)
+    seen: dict[str, str] = {}
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, table)
+            seen["start"] = screen_text(table)
+            for _turn in range(200):
+                if session.is_over:
+                    break
+                if isinstance(table.screen, InfoScreen):
+                    await pilot.press("enter")
+                    await settle(pilot, table)
+                    continue
+                await human_turn(pilot, table)
+            await settle(pilot, table)
+            seen["end"] = screen_text(table)
+
+    asyncio.run(scenario())
+    assert session.is_over
+    assert hand in seen["start"], seen["start"]
+    assert over in seen["end"], seen["end"]
