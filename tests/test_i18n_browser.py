@@ -95,6 +95,9 @@ def test_the_picker_chooses_a_language_that_persists(browser, server):
     assert "輪到右手邊的玩家" in page.locator("#direction").inner_text()
     page.locator("#hint").click()
     page.wait_for_selector("#help .text")
+    assert (
+        page.locator("#help .text").inner_text().startswith("提示：")
+    )  # the server's hint, in this connection's words
     assert errors == []
     context.close()
 
