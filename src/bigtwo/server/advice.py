@@ -161,28 +161,28 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
             plays = [{"action": "answer", "answer": w, "cards": [], "text": w} for w in words_]
             n = len(plays)
             if d.kind == DecisionKind.TRADE:
-                said = ngettext(
+                listed = ngettext(
                     "{n} answer, and offers of cards (not listed): {why}",
                     "{n} answers, and offers of cards (not listed): {why}",
                     n,
                 )
             else:
-                said = ngettext(
+                listed = ngettext(
                     "{n} answer, and requests of cards (not listed): {why}",
                     "{n} answers, and requests of cards (not listed): {why}",
                     n,
                 )
-            text = said.format(n=n, why=words.render(d.reason))
+            text = listed.format(n=n, why=words.render(d.reason))
             return {"kind": "legal", "ok": True, "text": text, "plays": plays, "count": len(plays)}
         elif d.kind == DecisionKind.BID:
             words_ = [action_text(a) for a in new_kind_answers(rules, obs)]  # pass, and each card that may bid
         elif d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
-            said = ngettext(
+            select = ngettext(
                 "Select {n} card from your hand to answer: {why}",
                 "Select {n} cards from your hand to answer: {why}",
                 d.count,
             )
-            text = said.format(n=d.count, why=words.render(d.reason))
+            text = select.format(n=d.count, why=words.render(d.reason))
             return {"kind": "legal", "ok": True, "text": text, "plays": [], "count": 0}
         else:
             words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]
