@@ -29,12 +29,14 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from bigtwo.locale import FOLDER
+
 _ENGLISH = _gettext.NullTranslations()
 _current: ContextVar[_gettext.NullTranslations | None] = ContextVar("bigtwo_translations", default=None)
 _current_code: ContextVar[str] = ContextVar("bigtwo_language", default="en")
 
 DOMAIN = "bigtwo"
-LOCALE_DIR = Path(__file__).with_name("locale")
+LOCALE_DIR = FOLDER
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 ENGLISH = "en"
 COOKIE = "bigtwo_lang"  # the browser's choice from the picker (static/i18n.js writes it)

@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from bigtwo import i18n
 from bigtwo.server import pages, ratings
 from bigtwo.server.context import Context
+from bigtwo.server.messages import Problem
 from bigtwo.server.referee import Rejected
 from bigtwo.server.routes.ratings import account_player, bot_player, read_leaderboard, read_player
 from bigtwo.server.setup import available_bots
@@ -117,7 +118,7 @@ async def leaderboard_html(
     return html(pages.leaderboard_page(family, rows, total, limit, offset))
 
 
-@router.get("/api/i18n/{lang}", tags=["pages"])
+@router.get("/api/i18n/{lang}", tags=["pages"], responses={404: {"model": Problem}})
 async def catalog(
     request: Request, lang: Annotated[str, Path(min_length=2, max_length=12, pattern=r"^[A-Za-z_-]+$")]
 ) -> JSONResponse:
