@@ -437,3 +437,11 @@ def test_the_full_screen_table_plays_a_round_in_the_language(code, hand, over):
     assert session.is_over
     assert hand in seen["start"], seen["start"]
     assert over in seen["end"], seen["end"]
+
+
+def test_the_engines_english_sentences_name_seats_in_english():
+    """An engine sentence stays one language: in a Chinese table, "seat 0 pays 4" reads "You pay 4", not 你 pay 4."""
+    i18n.use_language("zh_Hant")
+    w = Wording(0, ["You", "Ana", "Ben", "Chloe"])
+    assert w.render("seat 0 pays 4 to seat 1") == "You pay 4 to Ana"
+    assert w.name(0) == "你"  # the table's own words stay in the player's language

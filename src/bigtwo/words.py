@@ -18,7 +18,7 @@ from math import isfinite
 from typing import Any
 
 from bigtwo.cards import card
-from bigtwo.i18n import ENGLISH, N_, _, current, ngettext
+from bigtwo.i18n import ENGLISH, N_, _, current, language, ngettext
 
 # a card in record notation: 2-9, T (or 10), J, Q, K, A and a suit letter (a trailing ' marks a second copy)
 _CARD = re.compile(r"(?<![\w'♦♣♥♠])(?:10|[2-9TJQKA])[DCHS]'?(?![\w'])")
@@ -284,7 +284,14 @@ class Wording:
     def render(self, message: Any, opens: bool = True) -> str:
         """An engine message for the player: names for seats (verbs agreeing), the table's card faces, and
         no citations of the rule texts. ``opens``: the message starts a sentence (else it follows a colon).
-        Plain text (the terminal's :meth:`bigtwo.cli.words.Wording.markup` escapes it for rich)."""
+        Plain text (the terminal's :meth:`bigtwo.cli.words.Wording.markup` escapes it for rich).
+
+        The engine's sentences are English, so the seats they name are named in English too ("You pay 4", not
+        the player's language's word for "you" inside an English sentence)."""
+        with language(ENGLISH):
+            return self._render(message, opens)
+
+    def _render(self, message: Any, opens: bool) -> str:
         text = str(message)
         text = _CITED_WITH_NOTE.sub(lambda m: f"({m.group(1)})", text)
         text = _CITATION.sub("", text)
