@@ -445,3 +445,28 @@ def test_the_engines_english_sentences_name_seats_in_english():
     w = Wording(0, ["You", "Ana", "Ben", "Chloe"])
     assert w.render("seat 0 pays 4 to seat 1") == "You pay 4 to Ana"
     assert w.name(0) == "你"  # the table's own words stay in the player's language
+
+
+def test_the_full_screen_table_in_the_pseudo_language_shows_no_unmarked_english():
+    """The full-screen table's first screen (seats, trick, log, hand, entry, the footer's keys) in the
+    pseudo-language: every word marked but names, bots, the brand and the keys' own names."""
+    import asyncio
+
+    from bigtwo.cli.session import TableSession
+    from bigtwo.cli.tui import TableApp
+    from tests.screen import screen_text
+
+    i18n.use_language(i18n.PSEUDO)
+    session = TableSession(load_rules("classic"), seed=12, date="2025-06-01")
+    table = TableApp(session, delay=0)
+    seen: dict[str, str] = {}
+
+    async def scenario():
+        async with table.run_test(size=(140, 30)) as pilot:
+            await pilot.pause()
+            seen["screen"] = screen_text(table)
+
+    asyncio.run(scenario())
+    names = {w for seat in range(session.n) for w in re.findall(r"[A-Za-z]+", session.label(seat))}
+    keys = {"space", "palette"}  # the keys as the footer names them, and Textual's own command palette
+    assert unmarked_words(seen["screen"], names | keys | {"bigtwo"}) == [], seen["screen"]

@@ -26,14 +26,14 @@ from textual.widgets import Footer, Input, RichLog, Static
 from bigtwo.actions import DecisionKind
 from bigtwo.cards import CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
-from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
+from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView, said_bindings
 from bigtwo.cli.words import play_direction
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.exchange import NEUTRAL
-from bigtwo.i18n import _, ngettext
+from bigtwo.i18n import N_, _, ngettext
 from bigtwo.observation import Phase
 from bigtwo.rules.kinds import Kind
-from bigtwo.words import place_said
+from bigtwo.words import place_said, preset_title
 
 KEYS_HELP = """\
 [b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
@@ -159,21 +159,21 @@ class TableApp(App[None]):
     #entry { height: 1; border: none; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", "Play"),
-        Binding("p", "pass_turn", "Pass"),
-        Binding("h", "hint", "Hint"),
-        Binding("e", "explain", "Explain"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("slash,t", "type", "Type"),
-        Binding("question_mark", "help", "Keys"),
-        Binding("q", "ask_quit", "Quit"),
-        Binding("c", "clear", "Clear", show=False),
-        Binding("l", "legal", "Legal", show=False),
-        Binding("a", "announce", "Last card", show=False),
-        Binding("n", "next", "Next", show=False),
-        Binding("r", "redeal", "Redeal", show=False),
-        Binding("w", "swap", "Swap", show=False),
+        Binding("enter", "play", N_("Play")),
+        Binding("p", "pass_turn", N_("Pass")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("e", "explain", N_("Explain")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("s", "save", N_("Save")),
+        Binding("slash,t", "type", N_("Type")),
+        Binding("question_mark", "help", N_("Keys")),
+        Binding("q", "ask_quit", N_("Quit")),
+        Binding("c", "clear", N_("Clear"), show=False),
+        Binding("l", "legal", N_("Legal"), show=False),
+        Binding("a", "announce", N_("Last card"), show=False),
+        Binding("n", "next", N_("Next"), show=False),
+        Binding("r", "redeal", N_("Redeal"), show=False),
+        Binding("w", "swap", N_("Swap"), show=False),
     ]
 
     def __init__(
@@ -197,6 +197,7 @@ class TableApp(App[None]):
         self._paused = False  # a panel is over the table
         if theme:
             self.theme = theme
+        said_bindings(self)
 
     # --- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -207,7 +208,7 @@ class TableApp(App[None]):
         yield RichLog(id="log", markup=True, wrap=True, min_width=20)
         yield HandView(id="hand")
         yield Static(id="message")
-        yield Input(id="entry", placeholder="/ to type cards (9h 9s), pass, or an answer; Esc back to the hand")
+        yield Input(id="entry", placeholder=_("/ to type cards (9h 9s), pass, or an answer; Esc back to the hand"))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -596,13 +597,17 @@ class TableApp(App[None]):
 
 # --- what the panels show (plain functions of the session, so tests can read them too) -------------------
 def title_line(s: TableSession, save_path: Path | None) -> Text:
-    parts = [f"bigtwo · {s.rules.name}", f"{s.n} players", f"seed {s.seed}"]
+    players = ngettext("{n} player", "{n} players", s.n).format(n=s.n)
+    parts = [f"bigtwo · {preset_title(s.rules.name)}", players, _("seed {n}").format(n=s.seed)]
     m = s.shown_match
     if m is not None:
-        of = f" of {m.max_rounds}" if m.max_rounds else ""
-        parts.insert(1, f"round {m.round_index + 1}{of}" + (f", to {m.points} points" if m.points else ""))
+        n = m.round_index + 1
+        said = _("round {n} of {total}").format(n=n, total=m.max_rounds) if m.max_rounds else _("round {n}").format(n=n)
+        if m.points:
+            said += ", " + _("to {n} points").format(n=m.points)
+        parts.insert(1, said)
     if s.saved_to:
-        parts.append(f"saved: {s.saved_to.name}")
+        parts.append(_("saved: {name}").format(name=s.saved_to.name))
     return Text("  ·  ".join(parts), overflow="ellipsis", no_wrap=True)
 
 
