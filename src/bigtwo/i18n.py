@@ -155,13 +155,14 @@ def plural_rule(code: str) -> Any:
     return Locale.parse("en" if code == PSEUDO else code).plural_form
 
 
+_CLDR_ORDER = ("zero", "one", "two", "few", "many", "other")  # the order gettext numbers the forms in (Babel's)
+
+
 def plural_tags(code: str) -> list[str]:
     """The plural categories in the order of gettext's forms (``msgstr[0]``, ``msgstr[1]`` ...), as Babel's
     ``Plural-Forms`` numbers them."""
-    from babel.plural import _plural_tags
-
     tags = plural_rule(code).tags
-    return [t for t in _plural_tags if t in tags or t == "other"]
+    return [t for t in _CLDR_ORDER if t in tags or t == "other"]
 
 
 def catalog_json(code: str) -> dict[str, Any]:
