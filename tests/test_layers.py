@@ -12,6 +12,7 @@ LAYERS = {
     "errors": 0,
     "vocabulary": 0,  # the base of the fixed vocabularies (a StrEnum whose repr is its word)
     "i18n": 0,  # the player's language: every message for players is translated through it
+    "locale": 0,  # the catalogs, and Babel's extractor for the presets' files and the browser's scripts
     "cards": 1,
     "words": 2,  # how the tables word things for players (the terminal's and the browser's): cards only
     "rules": 2,
@@ -130,6 +131,8 @@ def test_the_product_never_imports_the_lab():
 # the arena and training, and the migrations Alembic loads by their paths
 ENTRY_POINTS = ("bigtwo", "bigtwo.__main__", "bigtwo.cli", "bigtwo.server", "bigtwo.envs", "bigtwo.arena", "bigtwo.rl")
 LOADED_BY_PATH = "bigtwo.server.migrations"
+# Babel's extractors, named in babel.cfg and loaded by pybabel when the catalogs' template is extracted
+LOADED_BY_BABEL = "bigtwo.locale.extract"
 
 
 def test_every_product_module_is_reached_from_an_entry_point():
@@ -144,5 +147,5 @@ def test_every_product_module_is_reached_from_an_entry_point():
             continue
         reached.add(module)
         todo.extend(m for m in imported_modules(product[module]) if m in product)
-    alone = sorted(m for m in product if m not in reached and not m.startswith(LOADED_BY_PATH))
+    alone = sorted(m for m in product if m not in reached and not m.startswith(LOADED_BY_PATH) and m != LOADED_BY_BABEL)
     assert not alone, f"modules of the product no entry point reaches: {alone}"

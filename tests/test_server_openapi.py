@@ -77,6 +77,7 @@ def test_the_schema_documents_every_route_of_the_api():
         "/api/players/{username}",
         "/api/bots/{name}",
         "/api/quick-match",
+        "/api/i18n/{lang}",
     } == paths
 
 

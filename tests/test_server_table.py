@@ -782,7 +782,8 @@ def test_the_server_and_the_words_import_downward_only():
     src = ROOT / "src" / "bigtwo"
     for path in (src / "server").rglob("*.py"):
         assert not {m for m in imports(path) if m.startswith("bigtwo.cli")}, path
-    assert {m for m in imports(src / "words.py") if m.startswith("bigtwo")} == {"bigtwo.cards"}
+    # the words below both tables: the cards, and the player's language (layer 0)
+    assert {m for m in imports(src / "words.py") if m.startswith("bigtwo")} == {"bigtwo.cards", "bigtwo.i18n"}
 
 
 def test_a_deadline_is_slept_to_even_when_the_event_loop_wakes_early(tmp_path):

@@ -18,7 +18,7 @@ from math import isfinite
 from typing import Any
 
 from bigtwo.cards import card
-from bigtwo.i18n import _
+from bigtwo.i18n import ENGLISH, N_, _, current, language, ngettext
 
 # a card in record notation: 2-9, T (or 10), J, Q, K, A and a suit letter (a trailing ' marks a second copy)
 _CARD = re.compile(r"(?<![\w'♦♣♥♠])(?:10|[2-9TJQKA])[DCHS]'?(?![\w'])")
@@ -34,6 +34,66 @@ _RUN_TEN = re.compile(r"(?<=[\dJQKA]-)T\b|\bT(?=-[JQKA\d])")
 _ONE_OF = re.compile(r"(?<![\d.,])(?<![Ss]eat )(?<!Round )\b1 (card|play|point|round|place|trick|game|deal)s\b")
 _IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
 _NOT_VERBS = {"its", "this", "plus", "less", "us", "as", "always", "was"}
+
+
+# the combination kinds' names as players say them (the rules' ``Kind`` words, which this layer may not import)
+KIND_NAMES: dict[str, str] = {
+    "single": N_("single"),
+    "pair": N_("pair"),
+    "triple": N_("triple"),
+    "quad": N_("four of a kind"),
+    "two_pairs": N_("two pairs"),
+    "straight": N_("straight"),
+    "flush": N_("flush"),
+    "full_house": N_("full house"),
+    "four_of_a_kind": N_("four of a kind"),
+    "straight_flush": N_("straight flush"),
+    "royal_flush": N_("royal flush"),
+    "two_pair_junk": N_("two pairs and a junk card"),
+    "triple_junk": N_("triple and two junk cards"),
+    "sisters": N_("sisters"),
+    "pair_straight": N_("pair straight"),
+    "triple_straight": N_("triple straight"),
+    "five_of_a_kind": N_("five of a kind"),
+    "joker_pair": N_("joker pair"),
+    "dragon": N_("dragon"),
+}
+SUIT_WORDS: dict[str, str] = {"D": N_("diamonds"), "C": N_("clubs"), "H": N_("hearts"), "S": N_("spades")}
+# each preset's name as its players call it (the lobby's menu, the terminal's heading); the file names stay the
+# presets' identifiers
+PRESET_TITLES: dict[str, str] = {
+    "classic": N_("Big Two"),
+    "bga": N_("Big Two (Board Game Arena)"),
+    "chor-dai-di": N_("Chor Dai Di"),
+    "hong-kong": N_("Big Two (Hong Kong)"),
+    "house-code": N_("Big Two (the written house code)"),
+    "indonesia": N_("Capsa (Indonesia)"),
+    "malaysia": N_("Big Two (Malaysia)"),
+    "president": N_("President"),
+    "pusoy-dos": N_("Pusoy Dos"),
+    "singapore": N_("Big Two (Singapore)"),
+    "taiwan": N_("Big Two (Taiwan)"),
+    "tien-len": N_("Tien Len"),
+    "vietnam": N_("Tien Len (Big Two rules)"),
+    "winner": N_("Winner"),
+    "zheng-shangyou": N_("Zheng Shangyou"),
+}
+
+
+def kind_name(kind: str) -> str:
+    """A combination kind's name in the player's language (``full_house``: ``full house``, 葫蘆 ...)."""
+    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind.replace("_", " ")
+
+
+def preset_title(name: str) -> str:
+    """A preset's name as its players say it (``chor-dai-di``: 鋤大弟 in Hong Kong's Chinese); the identifier
+    for a preset without one."""
+    return _(PRESET_TITLES[name]) if name in PRESET_TITLES else name
+
+
+def description(text: str) -> str:
+    """A preset's description (from its file: the catalogs hold them) in the player's language."""
+    return _(text) if text else text
 
 
 # what a terminal table calls its computer players, in seat order, the person's seat skipped (eight seats at most)
@@ -63,20 +123,22 @@ def table_names(seat: int, n: int, given: Sequence[str] | None = None) -> list[s
     else:
         chosen = [name.strip() for name in given]
         if len(chosen) != others:
+            given_n = ngettext("--names gives {n} name", "--names gives {n} names", len(chosen)).format(n=len(chosen))
+            wanted = ngettext("for {n} computer player", "for {n} computer players", others).format(n=others)
             raise ValueError(
-                f"--names gives {plural(len(chosen), 'name')} for {plural(others, 'computer player')}: one each, "
-                "in seat order, separated by commas"
+                _("{given} {wanted}: one each, in seat order, separated by commas").format(given=given_n, wanted=wanted)
             )
         for name in chosen:
             if not name or len(name) > NAME_LENGTH or not name.isprintable():
-                raise ValueError(f"{name!r} is not a name a table can show: 1 to {NAME_LENGTH} printable characters")
+                message = _("{name} is not a name a table can show: 1 to {n} printable characters")
+                raise ValueError(message.format(name=repr(name), n=NAME_LENGTH))
             if name.casefold() == "you":
                 raise ValueError(_("{name} is what the table calls you: choose another name").format(name=repr(name)))
             if sum(other.casefold() == name.casefold() for other in chosen) > 1:
                 message = _("{name} is given to two players: every name must be different")
                 raise ValueError(message.format(name=repr(name)))
     chosen.reverse()
-    return ["You" if s == seat else chosen.pop() for s in range(n)]
+    return [_("You") if s == seat else chosen.pop() for s in range(n)]
 
 
 def plural(n: float, word: str, many: str | None = None) -> str:
@@ -84,6 +146,14 @@ def plural(n: float, word: str, many: str | None = None) -> str:
     minutes is: ``1 minute``, ``0.5 minutes``, ``1.5 minutes``; a whole one reads as a whole number (``2.0`` as
     ``2 minutes``), and none in powers of ten (``0.00001``, not ``1e-05``)."""
     return f"{_number(n)} {word if n == 1 else many or word + 's'}"
+
+
+def place_said(place: int) -> str:
+    """A finishing place in the player's language: ``1st``, ``第1名``, ``ika-1``."""
+    suffix = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    # English's suffix picks the message; other languages word all four alike
+    said = {"st": _("{n}st"), "nd": _("{n}nd"), "rd": _("{n}rd")}.get(suffix) or _("{n}th")
+    return said.format(n=place)
 
 
 def _number(n: float) -> str:
@@ -110,13 +180,15 @@ def direction_said(direction: str, players: int) -> dict[str, str] | None:
     if players < 3:
         return None
     side, arrow = _WAYS[direction]
-    short = f"Play passes to the {side}"
-    long = f"{short} ({direction})"
+    if side == "left":
+        short, long = _("Play passes to the left"), _("Play passes to the left (clockwise)")
+    else:
+        short, long = _("Play passes to the right"), _("Play passes to the right (counter-clockwise)")
     return {
         "long": long,
         "short": short,
         "arrow": arrow,
-        "listed": f"{long}: the seats are listed in the order of play.",
+        "listed": _("{way}: the seats are listed in the order of play.").format(way=long),
     }
 
 
@@ -169,14 +241,27 @@ class Wording:
         """``You`` or the seat's name at this table (``Seat 2`` unless the table gives names); a spectator's
         table (``seat`` None) has no "you"."""
         if s == self.seat:
-            return "You"
+            return _("You")
         if self.names is not None and s < len(self.names) and self.names[s]:
             return self.names[s]
-        return f"Seat {s}"
+        return _("Seat {n}").format(n=s)
 
     def object(self, s: int) -> str:
         """A seat after a verb or preposition: ``you``, ``Seat 2``."""
-        return "you" if s == self.seat else self.name(s)
+        return _("you") if s == self.seat else self.name(s)
+
+    def said(self, s: int, you: str, other: str, **values: Any) -> str:
+        """One of two translated sentences, the seat's own (``you``: "You play {cards}") or another's
+        (``other``: "{who} plays {cards}", ``who`` the seat's name), filled with ``values``: whole sentences, so
+        each language words both (English's verb agreement is not every language's)."""
+        if s == self.seat:
+            return you.format(**values)
+        return other.format(who=self.name(s), **values)
+
+    def play_words(self, english: str, kind: str) -> str:
+        """A play described: the engine's English description (``a pair of 9s``) in English, the combination's
+        name in the player's language otherwise (the engine's sentences are English only)."""
+        return english if current() == ENGLISH else kind_name(kind)
 
     def subject(self, s: int, verb: str) -> str:
         """``You pay``, ``Seat 2 pays``: the seat and the verb (given in the third person) agreeing."""
@@ -199,7 +284,14 @@ class Wording:
     def render(self, message: Any, opens: bool = True) -> str:
         """An engine message for the player: names for seats (verbs agreeing), the table's card faces, and
         no citations of the rule texts. ``opens``: the message starts a sentence (else it follows a colon).
-        Plain text (the terminal's :meth:`bigtwo.cli.words.Wording.markup` escapes it for rich)."""
+        Plain text (the terminal's :meth:`bigtwo.cli.words.Wording.markup` escapes it for rich).
+
+        The engine's sentences are English, so the seats they name are named in English too ("You pay 4", not
+        the player's language's word for "you" inside an English sentence)."""
+        with language(ENGLISH):
+            return self._render(message, opens)
+
+    def _render(self, message: Any, opens: bool) -> str:
         text = str(message)
         text = _CITED_WITH_NOTE.sub(lambda m: f"({m.group(1)})", text)
         text = _CITATION.sub("", text)
@@ -232,4 +324,17 @@ class Wording:
         return f"{who} {verb}"
 
 
-__all__ = ["Wording", "card_face", "direction_said", "faces", "play_direction", "plural"]
+__all__ = [
+    "KIND_NAMES",
+    "PRESET_TITLES",
+    "Wording",
+    "card_face",
+    "description",
+    "direction_said",
+    "faces",
+    "kind_name",
+    "place_said",
+    "play_direction",
+    "plural",
+    "preset_title",
+]

@@ -47,6 +47,20 @@ def _load(rules: str) -> Ruleset:
         _error(e)
 
 
+def _choose_language(lang: str | None) -> None:
+    """The table's language: ``--lang`` (a language we speak, by any of its tags: ``zh-TW``, ``vi``), else the
+    environment's locale, else English. An unknown ``--lang`` is refused in words."""
+    from bigtwo import i18n
+
+    if lang is None:
+        i18n.use_language(i18n.from_environment())
+        return
+    code = i18n.negotiate([lang])
+    if code is None:
+        _error(f"--lang {lang!r}: not a language the table speaks; one of {', '.join(i18n.LANGUAGES)}")
+    i18n.use_language(code)
+
+
 @app.callback()
 def _root(ctx: typer.Context) -> None:
     """With no command, start a game (the same as ``bigtwo play``)."""
@@ -82,6 +96,13 @@ def play(
         help="The computer players' names, one a seat in seat order, comma-separated (default: Ana, Ben, Chloe, ...)",
         show_default=False,
     ),
+    lang: str = typer.Option(
+        None,
+        "--lang",
+        help="The table's language: en, zh_Hant, zh_Hans, fil, id, ms, vi (default: the environment's locale, "
+        "LANGUAGE / LC_ALL / LC_MESSAGES / LANG, else English)",
+        show_default=False,
+    ),
 ) -> None:
     """Play a round (or a match, with --rounds / --points, or where a rules file sets one) in the terminal.
 
@@ -99,6 +120,7 @@ def play(
 
     if not (math.isfinite(delay) and delay >= 0):
         _error(f"--delay {delay:g}: a computer player's pause is a number of seconds, 0 or more")
+    _choose_language(lang)
     r = _load(rules)
     if rounds is None and points is None and r.match_set is not None:
         rounds, points = r.match_set  # a rules file that sets a match's length plays that match

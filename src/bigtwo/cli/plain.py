@@ -18,22 +18,23 @@ from rich.table import Table
 
 from bigtwo.actions import DecisionKind
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
-from bigtwo.cli.words import play_direction, plural
+from bigtwo.cli.words import play_direction
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.game import Game
+from bigtwo.i18n import N_, _, ngettext
 from bigtwo.match import Match
-from bigtwo.record.build import ordinal
 from bigtwo.rules.kinds import Kind
 from bigtwo.rules.ruleset import Ruleset
+from bigtwo.words import description, place_said, preset_title
 
-HELP = (
+HELP = N_(
     "Type the cards to play, e.g. [bold]3D[/bold] or [bold]9h 9s[/bold] or [bold]10c jc qc kc ac[/bold]; "
     "[bold]pass[/bold]; [bold]hint[/bold] (or h) suggests a play and why, enter then plays it; [bold]legal[/bold] "
     "lists every legal "
     "play; [bold]undo[/bold] takes back your last turn; [bold]save[/bold] [i]file[/i] saves the record; "
     "[bold]help[/bold] (or ?) shows this; [bold]quit[/bold] leaves."
 )
-ASK_HELP = (
+ASK_HELP = N_(
     "Ask the player you steal from a question; you must take what it reveals: [bold]lowest[/bold], "
     "[bold]highest[/bold], "
     "[bold]highest S[/bold] / [bold]lowest S[/bold] (a suit), [bold]highest pair[/bold], [bold]have 9S[/bold], "
@@ -110,24 +111,29 @@ class PlainTable:
     # --- the loop -----------------------------------------------------------------------------------
     def run(self) -> None:
         s = self.session
-        self.say(f"[bold]{escape(self.rules.name)}[/bold] - {escape(self.rules.shown_description())}")
+        title = preset_title(self.rules.name)
+        self.say(f"[bold]{escape(title)}[/bold] - {escape(description(self.rules.shown_description()))}")
         m = s.shown_match
         if m is not None:
-            length = plural(m.max_rounds, "round") if m.max_rounds else ""
-            if m.points:
-                length += (" or " if length else "") + plural(m.points, "point")
-            self.say(f"A match of {length}.")
+            rounds = ngettext("{n} round", "{n} rounds", m.max_rounds).format(n=m.max_rounds) if m.max_rounds else ""
+            points = ngettext("{n} point", "{n} points", m.points).format(n=m.points) if m.points else ""
+            if rounds and points:
+                self.say(_("A match of {rounds} or {points}.").format(rounds=rounds, points=points))
+            else:
+                self.say(_("A match of {length}.").format(length=rounds or points))
         way = play_direction(self.rules.direction, s.n)
         if way is not None:
-            self.say(escape(f"{way}: {s.name((s.seat + 1) % s.n)} plays after you."))
-        self.say(HELP)
+            after = _("{way}: {name} plays after you.").format(way=way, name=s.name((s.seat + 1) % s.n))
+            self.say(escape(after))
+        self.say(_(HELP))
         while True:
             self.flush_log()
             if s.is_over:
                 break
             only = s.only_answer()
             if only is not None:
-                self.say(f"[dim](your only choice, made for you: {escape(s.describe(only))})[/dim]")
+                made = _("(your only choice, made for you: {choice})").format(choice=escape(s.describe(only)))
+                self.say(f"[dim]{made}[/dim]")
                 s.act(only)
                 continue
             if s.bot_to_move:
@@ -138,7 +144,7 @@ class PlainTable:
                 continue
             if not self.human_turn():
                 self.flush_log()
-                self.say("Bye.")
+                self.say(_("Bye."))
                 return
         self.show_final()
 
@@ -163,36 +169,38 @@ class PlainTable:
         for seat in range(s.n):
             tag = f"{s.label(seat)}: {sizes[seat] if sizes else '?'}"
             if seat in obs.get("finished", []):
-                tag += f" (out, {ordinal(obs['finished'].index(seat) + 1)})"
+                tag += " " + _("(out, {place})").format(place=place_said(obs["finished"].index(seat) + 1))
             elif seat in obs.get("passed", []):
-                tag += " (passed)"
+                tag += " " + _("(passed)")
             parts.append(tag)
         self.say("[dim]" + escape(" | ".join(parts)) + "[/dim]")
         d = s.decision
         if d is not None:
-            self.say(f"Your hand: {s.cards_markup([str(c) for c in s.hand()])}")
+            self.say(_("Your hand: {cards}").format(cards=s.cards_markup([str(c) for c in s.hand()])))
             self.say(self.describe_decision(d))
             return
         g = s.game
         assert g is not None
         if g.trick is not None:
             what = (
-                "a single"
+                _("a single")
                 if g.trick.kind == Kind.SINGLE
-                else w.markup(g.ev.describe(g.trick, detail=True), opens=False)
+                else escape(w.play_words(w.render(g.ev.describe(g.trick, detail=True), opens=False), g.trick.kind))
             )
             top = s.cards_markup([str(c) for c in g.ev.sort_cards(g.trick.mask)])
-            self.say(f"To beat: {top}  ({what}, by {w.object(g.trick_seat or 0)})")
+            by = escape(w.object(g.trick_seat or 0))
+            self.say(_("To beat: {cards}  ({what}, by {who})").format(cards=top, what=what, who=by))
         else:
-            self.say("You lead: play any combination.")
+            self.say(_("You lead: play any combination."))
         if obs.get("required_card"):
-            self.say(f"Your play must contain {s.cards_markup(obs['required_card'].split())}.")
+            must = s.cards_markup(obs["required_card"].split())
+            self.say(_("Your play must contain {cards}.").format(cards=must))
         reasons = s.redeal_reasons()
         if reasons:
-            self.say(f"[i]You may ask for a new deal ({escape(reasons[0])}): type redeal.[/i]")
+            self.say(_("[i]You may ask for a new deal ({why}): type redeal.[/i]").format(why=escape(reasons[0])))
         if s.can_swap:
-            self.say("[i]You may swap your lead card for the leftover card: type swap.[/i]")
-        self.say(f"Your hand: {s.cards_markup([str(c) for c in s.hand()])}")
+            self.say(_("[i]You may swap your lead card for the leftover card: type swap.[/i]"))
+        self.say(_("Your hand: {cards}").format(cards=s.cards_markup([str(c) for c in s.hand()])))
 
     def human_turn(self) -> bool:
         """Read commands until the human acts (True) or leaves (False)."""
@@ -209,22 +217,22 @@ class PlainTable:
             # mistyped play an empty line should not play a card the player has since moved on from
             offered, hint = hint, None
             low = text.lower()
-            head, _, arg = text.partition(" ")
+            head, _sep, arg = text.partition(" ")
             if low in ("quit", "exit", "q"):
                 return False
             if low in ("help", "?"):
-                self.say(ASK_HELP if d is not None and d["kind"] == DecisionKind.ASK else HELP)
+                self.say(_(ASK_HELP) if d is not None and d["kind"] == DecisionKind.ASK else _(HELP))
                 continue
             if low in ("hint", "h"):
                 hint = s.hint()
-                self.say(escape(hint.text) + "  [dim](enter plays it)[/dim]")
+                self.say(escape(hint.text) + "  " + _("[dim](enter plays it)[/dim]"))
                 continue
             if low == "legal":
                 self.show_legal()
                 continue
             if low == "undo":
                 if not s.undo():
-                    self.say("[yellow]Nothing of yours to undo in this round.[/yellow]")
+                    self.say(_("[yellow]Nothing of yours to undo in this round.[/yellow]"))
                     continue
                 self.flush_log()
                 self.show_table()
@@ -247,7 +255,7 @@ class PlainTable:
                 self.say(f"[red]{escape(str(e))}[/red]")
                 continue
             except BigTwoError as e:
-                self.say(f"[red]Not allowed: {s.say(getattr(e, 'reason', e))}[/red]")
+                self.say("[red]" + _("Not allowed: {why}").format(why=s.say(getattr(e, "reason", e))) + "[/red]")
                 continue
             return True
 
@@ -255,8 +263,11 @@ class PlainTable:
         """Every legal play or exchange answer, with their count (never cut short)."""
         s = self.session
         legal = s.legal_choices()
-        what = "answer" if s.decision is not None else "play"
-        self.say(f"{plural(len(legal), 'legal ' + what)}:")
+        n = len(legal)
+        if s.decision is not None:
+            self.say(ngettext("{n} legal answer:", "{n} legal answers:", n).format(n=n))
+        else:
+            self.say(ngettext("{n} legal play:", "{n} legal plays:", n).format(n=n))
         self.say(escape(", ".join(s.describe(x) for x in legal)))
         if s.unlisted() is not None:
             self.say(escape(f"({s.unlisted()})"))
@@ -265,10 +276,13 @@ class PlainTable:
         try:
             p = self.session.save(path)
         except (OSError, BigTwoError) as e:
-            self.say(f"[red]Could not save to {escape(str(path))}: {escape(str(e))}[/red]")
+            failed = _("Could not save to {path}: {why}").format(path=escape(str(path)), why=escape(str(e)))
+            self.say(f"[red]{failed}[/red]")
             return None
-        state = "" if self.session.is_over else " (unfinished)"
-        self.say(f"Saved the record{state} to {escape(str(p))}.")
+        if self.session.is_over:
+            self.say(_("Saved the record to {path}.").format(path=escape(str(p))))
+        else:
+            self.say(_("Saved the record (unfinished) to {path}.").format(path=escape(str(p))))
         return p
 
     def describe_decision(self, d: dict[str, Any]) -> str:
@@ -278,9 +292,10 @@ class PlainTable:
         what, why = decision_question(s, d)
         kind = d["kind"]
         if kind == DecisionKind.GIVE:
-            return f"{what}: type the cards.{why}"
+            return _("{what}: type the cards.").format(what=what) + why
         if kind == DecisionKind.SURRENDER:
-            return f"{what} Type [bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).{why}"
+            how = _("Type [bold]surrender[/bold] or [bold]decline[/bold] (then they steal by questions).")
+            return f"{what} {how}{why}"
         if kind == DecisionKind.ASK:
             lines = [what]
             if d.get("suit"):
@@ -290,12 +305,12 @@ class PlainTable:
                 asked, answer = w.markup(a["question"], opens=False), w.markup(a["answer"], opens=False)
                 lines.append(f"  asked '{asked}': {answer}{taken}")
             if not d.get("answers"):
-                lines.append(ASK_HELP)
+                lines.append(_(ASK_HELP))
             return "\n".join(lines)
         if kind == DecisionKind.DEMAND:
-            return f"{what} Type [bold]lowest[/bold], or [bold]any[/bold] to let them choose.{why}"
+            return f"{what} " + _("Type [bold]lowest[/bold], or [bold]any[/bold] to let them choose.") + why
         if kind in (DecisionKind.REDEAL, DecisionKind.SWAP):
-            return f"{what} Type [bold]{kind}[/bold] or [bold]keep[/bold].{why}"
+            return f"{what} " + _("Type [bold]{word}[/bold] or [bold]keep[/bold].").format(word=kind) + why
         return procedure_text(s, d) or what
 
     # --- results ------------------------------------------------------------------------------------
@@ -304,24 +319,28 @@ class PlainTable:
         m = s.match
         assert m is not None
         ranking = m.rules.ranks_only
-        of = f" of {m.max_rounds}" if m.max_rounds else ""
-        t = Table(title=f"Scores after round {len(m.completed)}{of}")
-        t.add_column("round", justify="right")
+        done = len(m.completed)
+        if m.max_rounds:
+            title = _("Scores after round {n} of {total}").format(n=done, total=m.max_rounds)
+        else:
+            title = _("Scores after round {n}").format(n=done)
+        t = Table(title=title)
+        t.add_column(_("round"), justify="right")
         for seat in range(m.n):
             t.add_column(s.name(seat), justify="right")
         for rec in m.completed:
             assert rec.result is not None
             places = rec.result.places
             cells = [
-                ordinal(places[x]) if ranking else f"{rec.result.scores[x]:+d} ({ordinal(places[x])})"
+                place_said(places[x]) if ranking else f"{rec.result.scores[x]:+d} ({place_said(places[x])})"
                 for x in range(m.n)
             ]
             t.add_row(str(rec.index + 1), *cells)
         t.add_section()
         if ranking:
-            t.add_row("places", *[str(p) for p in m.places], style="bold")
+            t.add_row(_("places"), *[str(p) for p in m.places], style="bold")
         else:
-            t.add_row("total", *[f"{x:+d}" for x in m.totals], style="bold")
+            t.add_row(_("total"), *[f"{x:+d}" for x in m.totals], style="bold")
         self.console.print(t)
 
     def show_final(self) -> None:
@@ -330,11 +349,11 @@ class PlainTable:
         m = s.shown_match
         if m is None:
             return
-        self.say("[bold]Match over.[/bold]")
+        self.say(_("[bold]Match over.[/bold]"))
         ranking = m.rules.ranks_only
         for place, seat in enumerate(m.standings(), 1):
-            score = f"places {m.places[seat]}" if ranking else f"{m.totals[seat]:+d}"
-            self.say(f"{ordinal(place)}: {escape(s.label(seat))}, {score}")
+            score = _("places {n}").format(n=m.places[seat]) if ranking else f"{m.totals[seat]:+d}"
+            self.say(f"{place_said(place)}: {escape(s.label(seat))}, {score}")
 
 
 __all__ = ["ASK_HELP", "HELP", "PlainTable"]

@@ -27,6 +27,7 @@ from bigtwo.combos.play import PASS, Play
 from bigtwo.errors import BigTwoError, IllegalPlay
 from bigtwo.exchange import NEUTRAL, SUIT_NAMES, exchanges_before_first_round, legal_exchange_choices
 from bigtwo.game import Game
+from bigtwo.i18n import _
 from bigtwo.legal import distinct_plays
 from bigtwo.match import Match
 from bigtwo.observation import ExchangeEvent, Note, Observation, Phase
@@ -222,7 +223,7 @@ class TableSession:
 
     def label(self, s: int) -> str:
         """A seat with its player: 'You', 'Ben (greedy)'."""
-        return "You" if s == self.seat else f"{self.name(s)} ({self.specs[s]})"
+        return _("You") if s == self.seat else f"{self.name(s)} ({self.specs[s]})"
 
     def say(self, message: object) -> str:
         """An engine message (an error, a reason, a scoring detail) in the table's words, as rich markup."""
@@ -355,7 +356,7 @@ class TableSession:
             raise IllegalPlay("you may not ask for a new deal now")
         self.single.request_redeal(self.seat)
         self._logged.pop(id(self.single), None)
-        self.log.append("[b]You ask for a new deal[/b]: the cards are shuffled and dealt again.")
+        self.log.append(_("[b]You ask for a new deal[/b]: the cards are shuffled and dealt again."))
         self.sync_log()
 
     @property
@@ -379,7 +380,8 @@ class TableSession:
         assert self.single is not None
         offer = self.single.swap_offer
         self.single.swap_leftover()
-        self.log.append(f"You take the leftover card {self.cards_markup(str(offer).split())} for the lead card.")
+        taken = self.cards_markup(str(offer).split())
+        self.log.append(_("You take the leftover card {cards} for the lead card.").format(cards=taken))
         self.sync_log()
 
     def undo(self) -> bool:
@@ -393,7 +395,7 @@ class TableSession:
             return False
         while len(g.history) > mine[-1]:
             g.undo()
-        self.log.append("[dim]You take back your turn.[/dim]")
+        self.log.append(_("[dim]You take back your turn.[/dim]"))
         self._logged[id(g)] = len(g.history)
         return True
 
@@ -408,25 +410,26 @@ class TableSession:
             reason = self.match.why_not(CardSet.from_mask(mask))
             if reason is None:
                 ev = self.rules.engine_for(self.n)
-                shown = faces(ev.sort_cards(mask), words.ascii) if mask else "Declining"
-                return True, f"{shown} answers the decision."
+                shown = faces(ev.sort_cards(mask), words.ascii) if mask else _("Declining")
+                return True, _("{cards} answers the decision.").format(cards=shown)
             return False, words.render(reason)
         g = self.game
         if g is None or not self.human_to_move:
-            return False, "It is not your turn."
+            return False, _("It is not your turn.")
         if not mask:
-            return False, "Select cards first (space), or press p to pass."
+            return False, _("Select cards first (space), or press p to pass.")
         reason = g.why_not(CardSet.from_mask(mask))
         if reason is not None:
             return False, words.render(reason)
         p = g.ev.classify(mask) if not mask & ~g.hand(self.seat).mask else g.ev.classify(_own(g, mask, self.seat))
         what = faces(g.ev.sort_cards(mask), words.ascii)
         if p is not None and p.kind != Kind.SINGLE:
-            what = f"{what} ({words.render(g.ev.describe(p, detail=True), opens=False)})"
+            said = words.play_words(words.render(g.ev.describe(p, detail=True), opens=False), p.kind)
+            what = f"{what} ({said})"
         if g.trick is not None:
             top = faces(g.ev.sort_cards(g.trick.mask), words.ascii)
-            return True, f"{what} beats {top}: legal."
-        return True, f"{what}: a legal lead."
+            return True, _("{cards} beats {top}: legal.").format(cards=what, top=top)
+        return True, _("{cards}: a legal lead.").format(cards=what)
 
     def hint(self) -> Hint:
         """The heuristic bot's suggestion and its reason (plain text in the table's words); without that bot,
@@ -444,9 +447,11 @@ class TableSession:
         cards = _mask_of(choice)
         shown = _describe(self, choice)
         if source == "greedy":
-            text = f"Greedy suggestion (no heuristic bot installed): {shown}: the lowest legal choice."
+            text = _("Greedy suggestion (no heuristic bot installed): {play}: the lowest legal choice.").format(
+                play=shown
+            )
         else:
-            text = f"Hint: {shown}" + (f": {self.words.render(why, opens=False)}" if why else "")
+            text = _("Hint: {play}").format(play=shown) + (f": {self.words.render(why, opens=False)}" if why else "")
         return Hint(choice, cards, text, source)
 
     # --- records ------------------------------------------------------------------------------------
@@ -475,9 +480,14 @@ class TableSession:
             rec = m.records[idx]
             if idx != self._round:
                 self._round, self._events, self._deals = idx, 0, 0
-                total = f" of {m.max_rounds}" if m.max_rounds else ""
-                deals = self.words.subject(rec.dealer, "deals")
-                self.log.append(f"{deals}." if self.one_round else f"[b]Round {idx + 1}{total}[/b]: {deals}.")
+                deals = self.words.said(rec.dealer, _("You deal."), _("{who} deals."))
+                if self.one_round:
+                    self.log.append(deals)
+                elif m.max_rounds:
+                    heading = _("[b]Round {n} of {total}[/b]: {deals}")
+                    self.log.append(heading.format(n=idx + 1, total=m.max_rounds, deals=deals))
+                else:
+                    self.log.append(_("[b]Round {n}[/b]: {deals}").format(n=idx + 1, deals=deals))
                 if rec.roles:
                     roles = ", ".join(f"{self.name(s)} {r}" for s, r in enumerate(rec.roles) if r != NEUTRAL)
                     self.log.append(f"Roles from the last round: {escape(roles)}.")
@@ -497,10 +507,15 @@ class TableSession:
             for g in [rec.game, *rec.shootouts]:
                 if id(g) not in self._logged:
                     if g is not rec.game:
-                        self.log.append("[b]A five-card shoot-out settles the tied teams.[/b]")
+                        self.log.append(_("[b]A five-card shoot-out settles the tied teams.[/b]"))
                     elif rec.first is not None:
-                        leads = self.words.verb(rec.first, "leads")
-                        self.log.append(f"{self.name(rec.first)} won the last round and {leads}.")
+                        self.log.append(
+                            self.words.said(
+                                rec.first,
+                                _("You won the last round and lead."),
+                                _("{who} won the last round and leads."),
+                            )
+                        )
                 self._sync_game(g)
 
     def _deal_line(self, a: dict[str, Any]) -> str:
@@ -570,26 +585,37 @@ class TableSession:
         w = self.words
         for i, ((s, p), note) in enumerate(zip(hist[start:], notes[start:], strict=True), start):
             if p.is_pass:
-                extra = " (automatic skip)" if note == Note.AUTO else ""
                 if note == Note.DREW:
-                    extra = f" and {'draw' if s == self.seat else 'draws'} a card"
-                self.log.append(f"[dim]{w.subject(s, 'passes')}{extra}[/dim]")
+                    said = w.said(s, _("You pass and draw a card"), _("{who} passes and draws a card"))
+                elif note == Note.AUTO:
+                    said = w.said(s, _("You pass (automatic skip)"), _("{who} passes (automatic skip)"))
+                else:
+                    said = w.said(s, _("You pass"), _("{who} passes"))
+                self.log.append(f"[dim]{escape(said)}[/dim]")
             else:
-                line = f"{w.subject(s, 'plays')} {self.cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])}"
-                line += f" [dim]{w.markup(g.ev.describe(p), opens=False)}[/dim]" if p.kind != Kind.SINGLE else ""
+                cards = self.cards_markup([str(c) for c in g.ev.sort_cards(p.mask)])
+                more = ""  # the combination, and a called last card
+                if p.kind != Kind.SINGLE:
+                    more += f" [dim]{escape(w.play_words(w.render(g.ev.describe(p), opens=False), p.kind))}[/dim]"
                 if note == Note.CALLED:
-                    line += " [b]last card![/b]"
+                    more += " " + _("[b]last card![/b]")
                 if s in out and last_play[s] == i:
-                    line += " [b]and go out![/b]" if s == self.seat else " [b]and goes out![/b]"
-                self.log.append(line)
+                    you, other = (
+                        _("You play {cards}{more} [b]and go out![/b]"),
+                        _("{who} plays {cards}{more} [b]and goes out![/b]"),
+                    )
+                else:
+                    you, other = _("You play {cards}{more}"), _("{who} plays {cards}{more}")
+                self.log.append(w.said(s, you, other, cards=cards, more=more))
         self._logged[id(g)] = len(hist)
         if g.is_over and g.result is not None and self._result_logged.get(id(g)) != len(hist):
             self._result_logged[id(g)] = len(hist)
             res = g.result
             order = ", ".join(f"{place}. {self.name(s)}" for place, s in enumerate(res.finishing_order, 1))
-            self.log.append(f"[b]Round over[/b]: {order}")
+            self.log.append(_("[b]Round over[/b]: {order}").format(order=order))
             if not self.rules.ranks_only:
-                self.log.append("Scores: " + "  ".join(f"{self.name(s)} {res.scores[s]:+d}" for s in range(self.n)))
+                scores = "  ".join(f"{self.name(s)} {res.scores[s]:+d}" for s in range(self.n))
+                self.log.append(_("Scores: {scores}").format(scores=scores))
             for line in res.details:
                 self.log.append(f"[dim]{w.markup(line)}[/dim]")
 
@@ -614,9 +640,9 @@ def decision_question(s: TableSession, d: dict[str, Any]) -> tuple[str, str]:
     if kind == DecisionKind.DEMAND:
         return f"Demand the lowest {cards} of {w.object(d['from'])}?", why
     if kind == DecisionKind.REDEAL:
-        return "Ask for a new deal?", why
+        return _("Ask for a new deal?"), why
     if kind == DecisionKind.SWAP:
-        return "Take the leftover card for your lead card?", why
+        return _("Take the leftover card for your lead card?"), why
     return escape(str(d)), why
 
 

@@ -26,13 +26,14 @@ from textual.widgets import Footer, Input, RichLog, Static
 from bigtwo.actions import DecisionKind
 from bigtwo.cards import CardSet, held_copies, to_mask
 from bigtwo.cli.session import TableSession, bound_text, decision_question, procedure_text
-from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
-from bigtwo.cli.words import play_direction, plural
+from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView, said_bindings
+from bigtwo.cli.words import play_direction
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.exchange import NEUTRAL
+from bigtwo.i18n import N_, _, ngettext
 from bigtwo.observation import Phase
-from bigtwo.record.build import ordinal
 from bigtwo.rules.kinds import Kind
+from bigtwo.words import place_said, preset_title
 
 KEYS_HELP = """\
 [b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
@@ -100,7 +101,7 @@ class SaveScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Save the record to (.json for JSON):")
+            yield Static(_("Save the record to (.json for JSON):"))
             yield Input(value=self.default, id="path")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -158,21 +159,21 @@ class TableApp(App[None]):
     #entry { height: 1; border: none; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "play", "Play"),
-        Binding("p", "pass_turn", "Pass"),
-        Binding("h", "hint", "Hint"),
-        Binding("e", "explain", "Explain"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("slash,t", "type", "Type"),
-        Binding("question_mark", "help", "Keys"),
-        Binding("q", "ask_quit", "Quit"),
-        Binding("c", "clear", "Clear", show=False),
-        Binding("l", "legal", "Legal", show=False),
-        Binding("a", "announce", "Last card", show=False),
-        Binding("n", "next", "Next", show=False),
-        Binding("r", "redeal", "Redeal", show=False),
-        Binding("w", "swap", "Swap", show=False),
+        Binding("enter", "play", N_("Play")),
+        Binding("p", "pass_turn", N_("Pass")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("e", "explain", N_("Explain")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("s", "save", N_("Save")),
+        Binding("slash,t", "type", N_("Type")),
+        Binding("question_mark", "help", N_("Keys")),
+        Binding("q", "ask_quit", N_("Quit")),
+        Binding("c", "clear", N_("Clear"), show=False),
+        Binding("l", "legal", N_("Legal"), show=False),
+        Binding("a", "announce", N_("Last card"), show=False),
+        Binding("n", "next", N_("Next"), show=False),
+        Binding("r", "redeal", N_("Redeal"), show=False),
+        Binding("w", "swap", N_("Swap"), show=False),
     ]
 
     def __init__(
@@ -196,6 +197,7 @@ class TableApp(App[None]):
         self._paused = False  # a panel is over the table
         if theme:
             self.theme = theme
+        said_bindings(self)
 
     # --- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -206,7 +208,7 @@ class TableApp(App[None]):
         yield RichLog(id="log", markup=True, wrap=True, min_width=20)
         yield HandView(id="hand")
         yield Static(id="message")
-        yield Input(id="entry", placeholder="/ to type cards (9h 9s), pass, or an answer; Esc back to the hand")
+        yield Input(id="entry", placeholder=_("/ to type cards (9h 9s), pass, or an answer; Esc back to the hand"))
         yield Footer()
 
     def on_mount(self) -> None:
@@ -228,7 +230,7 @@ class TableApp(App[None]):
             only = s.only_answer()
             if only is not None:
                 s.act(only)
-                self.say(f"Your only choice was made for you: {s.describe(only)}.")
+                self.say(_("Your only choice was made for you: {choice}.").format(choice=s.describe(only)))
                 continue
             if not s.bot_to_move:
                 break
@@ -300,7 +302,7 @@ class TableApp(App[None]):
     def _autosave(self) -> None:
         if self.save_path is not None and self.session.is_over:
             self.session.save(self.save_path)
-            self.say(f"Saved the record to {self.save_path}.", "good")
+            self.say(_("Saved the record to {path}.").format(path=self.save_path), "good")
 
     # --- drawing -----------------------------------------------------------------------------------
     def say(self, text: str, tone: str = "", markup: bool = False) -> None:
@@ -333,11 +335,11 @@ class TableApp(App[None]):
         if self._paused:
             return True
         if s.is_over:
-            self.say("The game is over: n for a new one, s to save it.")
+            self.say(_("The game is over: n for a new one, s to save it."))
             return True
         if not s.human_to_move:
             who = s.to_move
-            self.say(f"Wait: it is {s.name(who)}'s turn." if who is not None else "Wait.")
+            self.say(_("Wait: it is {name}'s turn.").format(name=s.name(who)) if who is not None else _("Wait."))
             return True
         return False
 
@@ -351,11 +353,11 @@ class TableApp(App[None]):
             return False
         except BigTwoError as e:
             why = s.say(getattr(e, "reason", e))
-            self.say(f"Not allowed: {why}  [dim](e explains, h hints)[/dim]", "bad", markup=True)
+            self.say(_("Not allowed: {why}  [dim](e explains, h hints)[/dim]").format(why=why), "bad", markup=True)
             return False
         self.announce = False
         self.hand.clear()
-        self.say("")
+        self.say(_(""))
         self.advance()
         self.focus_for_turn()
         return True
@@ -374,11 +376,11 @@ class TableApp(App[None]):
         d = self.session.decision
         mask = self.hand.selected_mask
         if d is not None and d["kind"] in (DecisionKind.ASK, DecisionKind.DEMAND):
-            self.say("Type your answer: press / then e.g. 'highest S' or 'lowest'.")
+            self.say(_("Type your answer: press / then e.g. 'highest S' or 'lowest'."))
             self.action_type()
             return
         if d is None and not mask:
-            self.say("Select cards first (space), or press p to pass.")
+            self.say(_("Select cards first (space), or press p to pass."))
             return
         self.submit(CardSet.from_mask(mask))
 
@@ -390,7 +392,7 @@ class TableApp(App[None]):
             if d["kind"] == DecisionKind.SURRENDER:
                 self.submit(CardSet(0))
                 return
-            self.say("This is an exchange: it cannot be passed.")
+            self.say(_("This is an exchange: it cannot be passed."))
             return
         self.submit("pass")
 
@@ -434,17 +436,17 @@ class TableApp(App[None]):
         if self.session.undo():
             self._end_shown = False
             self.hand.clear()
-            self.say("Your last turn is taken back.")
+            self.say(_("Your last turn is taken back."))
             self.advance()
         else:
-            self.say("Nothing of yours to undo in this round.")
+            self.say(_("Nothing of yours to undo in this round."))
 
     def action_announce(self) -> None:
         if not self.session.rules.last_card_call:
-            self.say("These rules have no 'last card' call.")
+            self.say(_("These rules have no 'last card' call."))
             return
         self.announce = not self.announce
-        self.say("You will announce 'last card' with your next play." if self.announce else "No announcement.")
+        self.say(_("You will announce 'last card' with your next play.") if self.announce else "No announcement.")
         self.refresh_view()
 
     def action_redeal(self) -> None:
@@ -525,7 +527,7 @@ class TableApp(App[None]):
         try:
             p = self.session.save(path)
         except (OSError, BigTwoError) as e:
-            self.say(f"Could not save: {e}", "bad")
+            self.say(_("Could not save: {why}").format(why=e), "bad")
             return False
         state = "" if self.session.is_over else " (unfinished)"
         self.say(f"Saved the record{state} to {p}.", "good")
@@ -537,7 +539,7 @@ class TableApp(App[None]):
         if isinstance(self.screen, QuitScreen):
             return
         s = self.session
-        question = "Quit the table?" if s.is_over else "Quit now? The game is not over."
+        question = _("Quit the table?") if s.is_over else _("Quit now? The game is not over.")
         if self.save_path is not None:
             question += f" The record is saved to {self.save_path} as you leave."
             keys = "[b]y[/b] quit  [b]n[/b]/[b]esc[/b] stay"
@@ -574,16 +576,16 @@ class TableApp(App[None]):
     def action_next(self) -> None:
         s = self.session
         if not s.is_over:
-            self.say("The game is not over yet.")
+            self.say(_("The game is not over yet."))
             return
         if self.make_session is None:
-            self.say("Start bigtwo again for a new game.")
+            self.say(_("Start bigtwo again for a new game."))
             return
         self.session = self.make_session()
         self._logged = self._results_shown = 0
         self._end_shown = False
         self.query_one(RichLog).clear()
-        self.say("A new deal.")
+        self.say(_("A new deal."))
         self.refresh_view()
         self.advance()
 
@@ -595,23 +597,27 @@ class TableApp(App[None]):
 
 # --- what the panels show (plain functions of the session, so tests can read them too) -------------------
 def title_line(s: TableSession, save_path: Path | None) -> Text:
-    parts = [f"bigtwo · {s.rules.name}", f"{s.n} players", f"seed {s.seed}"]
+    players = ngettext("{n} player", "{n} players", s.n).format(n=s.n)
+    parts = [f"bigtwo · {preset_title(s.rules.name)}", players, _("seed {n}").format(n=s.seed)]
     m = s.shown_match
     if m is not None:
-        of = f" of {m.max_rounds}" if m.max_rounds else ""
-        parts.insert(1, f"round {m.round_index + 1}{of}" + (f", to {m.points} points" if m.points else ""))
+        n = m.round_index + 1
+        said = _("round {n} of {total}").format(n=n, total=m.max_rounds) if m.max_rounds else _("round {n}").format(n=n)
+        if m.points:
+            said += ", " + _("to {n} points").format(n=m.points)
+        parts.insert(1, said)
     if s.saved_to:
-        parts.append(f"saved: {s.saved_to.name}")
+        parts.append(_("saved: {name}").format(name=s.saved_to.name))
     return Text("  ·  ".join(parts), overflow="ellipsis", no_wrap=True)
 
 
 def hand_title(s: TableSession) -> str:
     d = s.decision
     if d is not None:
-        return f"Your hand: choose for the exchange ({d['kind']})"
+        return _("Your hand: choose for the exchange ({kind})").format(kind=d["kind"])
     if s.human_to_move:
-        return "Your hand: your turn (space select, enter play, p pass)"
-    return "Your hand"
+        return _("Your hand: your turn (space select, enter play, p pass)")
+    return _("Your hand")
 
 
 def seats_table(s: TableSession) -> Table:
@@ -632,14 +638,14 @@ def seats_table(s: TableSession) -> Table:
     for seat in range(s.n):
         state = ""
         if seat in finished:
-            state = f"out {ordinal(finished.index(seat) + 1)}"
+            state = _("out {place}").format(place=place_said(finished.index(seat) + 1))
         elif seat in passed:
-            state = "passed"
+            state = _("passed")
         elif g is not None and not g.is_over and g.trick is not None and g.trick_seat == seat:
-            state = "on top"
+            state = _("on top")
         if roles and roles[seat] != NEUTRAL:
             state = (state + " " if state else "") + roles[seat]
-        name = "You" if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
+        name = _("You") if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
         if m is not None and m.current.dealer == seat:
             name += " [D]"
         row = ["▶" if s.to_move == seat else "", escape(name), str(sizes[seat]), escape(state)]
@@ -665,7 +671,9 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
     g = s.game
     if s.match is not None and s.match.phase in (Phase.DEAL, Phase.EXCHANGE):
         who = s.to_move
-        heading = "The deal: a choice before the play." if s.match.phase == Phase.DEAL else "Exchanges before the play."
+        heading = (
+            _("The deal: a choice before the play.") if s.match.phase == Phase.DEAL else _("Exchanges before the play.")
+        )
         lines.append(Text(heading, style="bold"))
         if d is not None:
             lines.append(Text.from_markup(decision_text(s, d)))
@@ -675,31 +683,32 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
     if g is None:
         return Group(Text(""))
     if g.is_over:
-        lines.append(Text("The round is over.", style="bold"))
+        lines.append(Text(_("The round is over."), style="bold"))
     elif g.trick is not None:
-        t = Text("To beat: ", style="bold")
+        t = Text(_("To beat:") + " ", style="bold")
         t.append_text(styles.text(g.ev.sort_cards(g.trick.mask)))
         lines.append(t)
         what = (
-            "a single"
+            _("a single")
             if g.trick.kind == Kind.SINGLE
-            else s.words.render(g.ev.describe(g.trick, detail=True), opens=False)
+            else s.words.play_words(s.words.render(g.ev.describe(g.trick, detail=True), opens=False), g.trick.kind)
         )
-        lines.append(Text(f"{what}, by {s.name(g.trick_seat or 0)}", style="dim"))
+        lines.append(Text(_("{what}, by {name}").format(what=what, name=s.name(g.trick_seat or 0)), style="dim"))
     else:
-        leader = "You lead" if g.to_move == s.seat else f"{s.name(g.to_move)} leads"
-        lines.append(Text(f"{leader}: any combination.", style="bold"))
+        leader = _("You lead") if g.to_move == s.seat else _("{name} leads").format(name=s.name(g.to_move))
+        lines.append(Text(_("{leader}: any combination.").format(leader=leader), style="bold"))
     req = g.required_card
     if req and not g.is_over and g.to_move == s.seat and req.mask & g.hand(s.seat).mask:
-        t = Text("Your play must contain ")
+        t = Text(_("Your play must contain") + " ")
         t.append_text(styles.text(req))
         lines.append(t)
     if g.face_up:
-        t = Text("Face up: ")
+        t = Text(_("Face up:") + " ")
         t.append_text(styles.text(g.ev.sort_cards(g.face_up)))
         lines.append(t)
     if g.stock_size:
-        lines.append(Text(f"Stock: {plural(g.stock_size, 'card')} (a pass draws one)"))
+        stock = ngettext("Stock: {n} card (a pass draws one)", "Stock: {n} cards (a pass draws one)", g.stock_size)
+        lines.append(Text(stock.format(n=g.stock_size)))
     if s.human_to_move:
         reasons = s.redeal_reasons()
         if reasons:
@@ -707,7 +716,7 @@ def table_panel(s: TableSession, styles: CardStyles, announce: bool = False) -> 
         if s.can_swap:
             lines.append(Text("w: swap your lead card for the leftover card", style="italic"))
     if s.rules.last_card_call and announce:
-        lines.append(Text("You will announce 'last card'.", style="bold"))
+        lines.append(Text(_("You will announce 'last card'."), style="bold"))
     return Group(*lines)
 
 
@@ -737,14 +746,14 @@ def round_result(s: TableSession) -> Table:
     g = s.game
     assert g is not None and g.result is not None
     res = g.result
-    t = Table(title="Round over", show_lines=False, expand=False)
-    t.add_column("place")
-    t.add_column("seat")
-    t.add_column("cards left", justify="right")
+    t = Table(title=_("Round over"), show_lines=False, expand=False)
+    t.add_column(_("place"))
+    t.add_column(_("seat"))
+    t.add_column(_("cards left"), justify="right")
     if not _ranking(s):
-        t.add_column("score", justify="right")
+        t.add_column(_("score"), justify="right")
     for place, seat in enumerate(res.finishing_order, 1):
-        row = [ordinal(place), escape(s.label(seat)), str(res.cards_left[seat])]
+        row = [place_said(place), escape(s.label(seat)), str(res.cards_left[seat])]
         if not _ranking(s):
             row.append(f"{res.scores[seat]:+d}")
         t.add_row(*row, style="bold" if seat == s.seat else "")
@@ -758,26 +767,32 @@ def scores_table(s: TableSession, final: bool = False) -> Table:
     assert m is not None
     ranking = _ranking(s)
     done = len(m.completed)
-    of = f" of {m.max_rounds}" if m.max_rounds else ""
-    title = f"Match over after {plural(done, 'round')}" if final else f"Scores after round {done}{of}"
+    if final:
+        title = ngettext("Match over after {n} round", "Match over after {n} rounds", done).format(n=done)
+    elif m.max_rounds:
+        title = _("Scores after round {n} of {total}").format(n=done, total=m.max_rounds)
+    else:
+        title = _("Scores after round {n}").format(n=done)
     t = Table(title=title)
-    t.add_column("round", justify="right")
+    t.add_column(_("round"), justify="right")
     for seat in range(s.n):
         t.add_column(s.name(seat), justify="right")
     for rec in m.completed[-12:]:
         assert rec.result is not None
         places = rec.result.places
         cells = [
-            ordinal(places[x]) if ranking else f"{rec.result.scores[x]:+d} {ordinal(places[x])}" for x in range(s.n)
+            place_said(places[x]) if ranking else f"{rec.result.scores[x]:+d} {place_said(places[x])}"
+            for x in range(s.n)
         ]
         t.add_row(str(rec.index + 1), *cells)
     t.add_section()
     if ranking:
-        t.add_row("places", *[str(p) for p in m.places], style="bold")
+        t.add_row(_("places"), *[str(p) for p in m.places], style="bold")
     else:
-        t.add_row("total", *[f"{x:+d}" for x in m.totals], style="bold")
+        t.add_row(_("total"), *[f"{x:+d}" for x in m.totals], style="bold")
     if final:
-        t.caption = "Standings: " + ", ".join(f"{ordinal(i)} {s.name(x)}" for i, x in enumerate(m.standings(), 1))
+        standings = ", ".join(f"{place_said(i)} {s.name(x)}" for i, x in enumerate(m.standings(), 1))
+        t.caption = _("Standings: {list}").format(list=standings)
     return t
 
 

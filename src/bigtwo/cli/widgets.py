@@ -8,17 +8,19 @@ themes that keep the terminal's own background.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
 from bigtwo.cards import Card
 from bigtwo.cli.words import card_face
+from bigtwo.i18n import N_, _
 
 
 class CardStyles:
@@ -50,6 +52,16 @@ CARD_CSS = """
 """
 
 
+def said_bindings(node: Any) -> None:
+    """The node's key bindings described in the player's language (the footer shows them): the descriptions are
+    written in English and marked with ``N_`` in the classes, which are built before anyone's language is known."""
+    keys = {
+        key: [replace(b, description=_(b.description)) if b.description else b for b in bindings]
+        for key, bindings in node._bindings.key_to_bindings.items()
+    }
+    node._bindings = BindingsMap.from_keys(keys)
+
+
 class HandView(Widget, can_focus=True):
     """A hand as a row of cards: a cursor to move, cards to select (reverse video), wrapped to the width."""
 
@@ -59,13 +71,13 @@ class HandView(Widget, can_focus=True):
     HandView .hand--cursor { text-style: bold underline; }
     """ + CARD_CSS.replace(".cards", "HandView .cards")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Left", show=False),
-        Binding("right", "move(1)", "Right", show=False),
+        Binding("left", "move(-1)", N_("Left"), show=False),
+        Binding("right", "move(1)", N_("Right"), show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("space", "toggle_card", "Select", show=True),
-        Binding("up", "pick(True)", "Select", show=False),
-        Binding("down", "pick(False)", "Unselect", show=False),
+        Binding("space", "toggle_card", N_("Select"), show=True),
+        Binding("up", "pick(True)", N_("Select"), show=False),
+        Binding("down", "pick(False)", N_("Unselect"), show=False),
     ]
 
     cursor: reactive[int] = reactive(0)
@@ -73,6 +85,7 @@ class HandView(Widget, can_focus=True):
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
+        said_bindings(self)
         self.cards: list[Card] = []
         self.selected: set[int] = set()
         self.active = True  # False: the cards are shown, not offered (not your turn)

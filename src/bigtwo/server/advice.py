@@ -17,13 +17,14 @@ from bigtwo.cards import CardSet, to_mask, token
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
 from bigtwo.exchange import legal_exchange_choices, new_kind_answers
+from bigtwo.i18n import _, ngettext
 from bigtwo.legal import distinct_plays, legal_plays_from_observation
 from bigtwo.match import Match
 from bigtwo.observation import Observation, as_observation
 from bigtwo.rules.ruleset import Ruleset
 from bigtwo.server.botpool import worker_rules
 from bigtwo.server.views import question_words
-from bigtwo.words import Wording, faces, plural
+from bigtwo.words import Wording, faces
 
 HINT_BOT = "heuristic"
 LEGAL_SHOWN = 120  # plays listed at most (the count says how many there are)
@@ -83,7 +84,7 @@ def hint(rules: Ruleset, obs: Observation, words: Wording, seed: int) -> dict[st
     """The heuristic bot's suggestion for the seat's turn, with its reason (the greedy bot's, said so, when the
     heuristic is not installed)."""
     if not obs.is_my_turn:
-        return {"kind": "hint", "ok": False, "text": "It is not your turn: a hint is for your own turn."}
+        return {"kind": "hint", "ok": False, "text": _("It is not your turn: a hint is for your own turn.")}
     name = HINT_BOT if HINT_BOT in BOTS else "greedy"
     bot = make(name, seed=seed)
     explain = getattr(bot, "explain", None)
@@ -93,9 +94,9 @@ def hint(rules: Ruleset, obs: Observation, words: Wording, seed: int) -> dict[st
         choice, why = bot.choose(rules, obs), None
     shown = describe(rules, obs, choice, words)
     if name != HINT_BOT:
-        text = f"Greedy suggestion (no heuristic bot installed): {shown}: the lowest legal choice."
+        text = _("Greedy suggestion (no heuristic bot installed): {play}: the lowest legal choice.").format(play=shown)
     else:
-        text = f"Hint: {shown}" + (f": {words.render(why, opens=False)}" if why else "")
+        text = _("Hint: {play}").format(play=shown) + (f": {words.render(why, opens=False)}" if why else "")
     return {"kind": "hint", "ok": True, "text": text, **_answer(rules, obs, choice, words)}
 
 
@@ -111,20 +112,25 @@ def explain(match: Match, seat: int, cards: list[str], words: Wording) -> dict[s
         # what a combination is may still help; a single card is only itself
         kind = ev.classify(mask) if mask else None
         combination = kind is not None and kind.kind != "single"
-        what = f"; {_faces(ev, mask)} is {words.render(ev.describe(kind), opens=False)}" if kind and combination else ""
-        return {"kind": "explain", "ok": False, "text": f"It is not your turn{what}."}
+        if kind is not None and combination:
+            said = words.play_words(words.render(ev.describe(kind), opens=False), kind.kind)
+            text = _("It is not your turn; {cards} is {what}.").format(cards=_faces(ev, mask), what=said)
+        else:
+            text = _("It is not your turn.")
+        return {"kind": "explain", "ok": False, "text": text}
     d = match.pending
     if d is not None:
         if d.answered_by_options:
             options = " or ".join(d.options)
-            return {"kind": "explain", "ok": False, "text": f"This decision is answered with a word: {options}."}
+            text = _("This decision is answered with a word: {options}.").format(options=options)
+            return {"kind": "explain", "ok": False, "text": text}
         reason = match.why_not(CardSet.from_mask(mask))
         if reason is None:
-            shown = _faces(ev, mask) if mask else "Declining"
-            return {"kind": "explain", "ok": True, "text": f"{shown} answers the decision."}
+            shown = _faces(ev, mask) if mask else _("Declining")
+            return {"kind": "explain", "ok": True, "text": _("{cards} answers the decision.").format(cards=shown)}
         return {"kind": "explain", "ok": False, "text": words.render(reason)}
     if not mask:
-        return {"kind": "explain", "ok": False, "text": "Select cards first, or pass."}
+        return {"kind": "explain", "ok": False, "text": _("Select cards first, or pass.")}
     reason = match.why_not(CardSet.from_mask(mask))
     if reason is not None:
         return {"kind": "explain", "ok": False, "text": words.render(reason)}
@@ -133,16 +139,17 @@ def explain(match: Match, seat: int, cards: list[str], words: Wording) -> dict[s
     play = ev.classify(mask)
     what = _faces(ev, mask)
     if play is not None and play.kind != "single":
-        what = f"{what} ({words.render(ev.describe(play, detail=True), opens=False)})"
+        what = f"{what} ({words.play_words(words.render(ev.describe(play, detail=True), opens=False), play.kind)})"
     if g.trick is not None:
-        return {"kind": "explain", "ok": True, "text": f"{what} beats {_faces(ev, g.trick.mask)}: legal."}
-    return {"kind": "explain", "ok": True, "text": f"{what}: a legal lead."}
+        text = _("{cards} beats {top}: legal.").format(cards=what, top=_faces(ev, g.trick.mask))
+        return {"kind": "explain", "ok": True, "text": text}
+    return {"kind": "explain", "ok": True, "text": _("{cards}: a legal lead.").format(cards=what)}
 
 
 def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_SHOWN) -> dict[str, Any]:
     """The seat's legal plays (or its decision's word answers) now: the first ``limit``, and how many."""
     if not obs.is_my_turn:
-        return {"kind": "legal", "ok": False, "text": "It is not your turn.", "plays": [], "count": 0}
+        return {"kind": "legal", "ok": False, "text": _("It is not your turn."), "plays": [], "count": 0}
     d = obs.decision
     if d is not None:
         if d.answered_by_options:
@@ -152,13 +159,30 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
             # millions), so only the words are
             words_ = list(d.options)
             plays = [{"action": "answer", "answer": w, "cards": [], "text": w} for w in words_]
-            what = "offers" if d.kind == DecisionKind.TRADE else "requests"
-            text = f"{plural(len(plays), 'answer')}, and {what} of cards (not listed): {words.render(d.reason)}"
+            n = len(plays)
+            if d.kind == DecisionKind.TRADE:
+                listed = ngettext(
+                    "{n} answer, and offers of cards (not listed): {why}",
+                    "{n} answers, and offers of cards (not listed): {why}",
+                    n,
+                )
+            else:
+                listed = ngettext(
+                    "{n} answer, and requests of cards (not listed): {why}",
+                    "{n} answers, and requests of cards (not listed): {why}",
+                    n,
+                )
+            text = listed.format(n=n, why=words.render(d.reason))
             return {"kind": "legal", "ok": True, "text": text, "plays": plays, "count": len(plays)}
         elif d.kind == DecisionKind.BID:
             words_ = [action_text(a) for a in new_kind_answers(rules, obs)]  # pass, and each card that may bid
         elif d.kind in (DecisionKind.GIVE, DecisionKind.SURRENDER):
-            text = f"Select {plural(d.count, 'card')} from your hand to answer: {words.render(d.reason)}"
+            select = ngettext(
+                "Select {n} card from your hand to answer: {why}",
+                "Select {n} cards from your hand to answer: {why}",
+                d.count,
+            )
+            text = select.format(n=d.count, why=words.render(d.reason))
             return {"kind": "legal", "ok": True, "text": text, "plays": [], "count": 0}
         else:
             words_ = [c for c in legal_exchange_choices(rules, obs) if isinstance(c, str)]
@@ -168,14 +192,16 @@ def legal(rules: Ruleset, obs: Observation, words: Wording, limit: int = LEGAL_S
             else (lambda w: words.render(w, opens=False))
         )
         plays = [{"action": "answer", "answer": w, "cards": [], "text": said(w)} for w in words_]
-        return {"kind": "legal", "ok": True, "text": plural(len(plays), "answer"), "plays": plays, "count": len(plays)}
+        n = len(plays)
+        text = ngettext("{n} answer", "{n} answers", n).format(n=n)
+        return {"kind": "legal", "ok": True, "text": text, "plays": plays, "count": n}
     options = distinct_plays(legal_plays_from_observation(rules, obs))
     shown: list[dict[str, Any]] = []
     for p in options[:limit]:
         shown.append({**_answer(rules, obs, p, words), "text": describe(rules, obs, p, words)})
-    text = plural(len(options), "legal play")
+    text = ngettext("{n} legal play", "{n} legal plays", len(options)).format(n=len(options))
     if len(options) > limit:
-        text += f" (the first {limit} shown)"
+        text += " " + _("(the first {n} shown)").format(n=limit)
     return {"kind": "legal", "ok": True, "text": text, "plays": shown, "count": len(options)}
 
 

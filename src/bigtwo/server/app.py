@@ -28,7 +28,7 @@ from bigtwo.server.connections import Limits
 from bigtwo.server.context import ServerContext
 from bigtwo.server.db import make_engine, migrate
 from bigtwo.server.messages import describe
-from bigtwo.server.middleware import BodyLimit, StrictJSONRoute
+from bigtwo.server.middleware import BodyLimit, Language, StrictJSONRoute
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import Rooms
 from bigtwo.server.routes import accounts, pages, ratings, records, rooms, table
@@ -92,6 +92,7 @@ def create_app(
     # Host header, which any client sets (links come from the public URL only)
     app.router.redirect_slashes = False
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_timeout_seconds)
+    app.add_middleware(Language)
     app.state.context = context
     app.exception_handler(Rejected)(rejected)
     app.exception_handler(RequestValidationError)(invalid)

@@ -81,6 +81,7 @@ class Connection:
         self.address = address
         self.seat: int | None = None  # the seat this client shows (its token is checked again for every move)
         self.token: str | None = None  # the token it said hello with
+        self.lang = "en"  # the language its views and messages are said in (bigtwo.i18n; set at the handshake)
         self._view: str | None = None
         self._chat: str | None = None
         self._messages: deque[str] = deque()

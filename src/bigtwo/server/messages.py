@@ -429,6 +429,7 @@ class RecordSummary(BaseModel):
 
 class Preset(BaseModel):
     name: str
+    title: str = Field("", description="the preset's name as its players say it, in English (the page translates it)")
     description: str
     min_players: int
     max_players: int

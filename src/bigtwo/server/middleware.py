@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bigtwo import i18n
 from bigtwo.server.inputs import BadInput, strict_json
 from bigtwo.server.settings import Settings
 
@@ -72,6 +73,29 @@ class BodyLimit:
 
 async def _nothing() -> Message:
     return {"type": "http.disconnect"}
+
+
+class Language:
+    """Each HTTP request is answered in its browser's language (bigtwo.i18n: the picker's cookie, else
+    Accept-Language, else English): the words the server puts in its answers (a replay's notes, the seats'
+    order of play, refusals) follow it. The language is a ContextVar, so it holds for this request's task only."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            cookie, accept = None, None
+            for key, value in scope.get("headers", ()):
+                if key == b"accept-language":
+                    accept = value.decode("latin-1")
+                elif key == b"cookie":
+                    for part in value.decode("latin-1").split(";"):
+                        name, _sep, got = part.strip().partition("=")
+                        if name == i18n.COOKIE:
+                            cookie = got
+            i18n.use_language(i18n.from_request(cookie, accept))
+        await self.app(scope, receive, send)
 
 
 class StrictJSONRoute(APIRoute):

@@ -11,8 +11,8 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from bigtwo.i18n import HTML_LANG, _, current, ngettext
 from bigtwo.server.ratings import FAMILY_NAMES, PROVISIONAL, history_svg
-from bigtwo.words import plural
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0;background:#f4f4ef;color:#222}
@@ -27,13 +27,54 @@ svg.history{background:#fbfbf8;border:1px solid #ddd;border-radius:4px;max-width
 
 
 def _page(title: str, body: str) -> str:
+    """A page in the request's language (bigtwo.i18n, set per request from the browser's choice)."""
+    lang = HTML_LANG.get(current(), current())
     return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{escape(title)}</title><style>{STYLE}</style></head><body>'
-        '<header><a href="/"><b>bigtwo</b></a><a href="/">Lobby</a><a href="/leaderboard">Leaderboards</a></header>'
+        f'<header><a href="/"><b>bigtwo</b></a><a href="/">{escape(_("Lobby"))}</a>'
+        f'<a href="/leaderboard">{escape(_("Leaderboards"))}</a></header>'
         f"<main>{body}</main></body></html>"
     )
+
+
+def _e(message: str) -> str:
+    """A translated message, escaped for the page."""
+    return escape(message)
+
+
+def _words() -> dict[str, str]:
+    """The pages' words in the request's language, escaped (looked up per page: each request has its own; written
+    out here because Babel's extractor does not read inside f-strings)."""
+    said = {
+        "provisional": _("provisional"),
+        "rules family": _("rules family"),
+        "rating": _("rating"),
+        "rated matches": _("rated matches"),
+        "No rated matches yet.": _("No rated matches yet."),
+        "Recent matches": _("Recent matches"),
+        "finished": _("finished"),
+        "rules": _("rules"),
+        "seats (place)": _("seats (place)"),
+        "place": _("place"),
+        "unrated": _("unrated"),
+        "replay": _("replay"),
+        "record": _("record"),
+        "No finished matches yet.": _("No finished matches yet."),
+        "By preset": _("By preset"),
+        "preset": _("preset"),
+        "matches": _("matches"),
+        "first places": _("first places"),
+        "mean place": _("mean place"),
+        "mean points": _("mean points"),
+        "player": _("player"),
+        "kind": _("kind"),
+        "Nobody is rated here yet.": _("Nobody is rated here yet."),
+        "previous": _("previous"),
+        "next": _("next"),
+    }
+    return {k: escape(v) for k, v in said.items()}
 
 
 def player_link(player: str, name: str) -> str:
@@ -47,11 +88,9 @@ def player_link(player: str, name: str) -> str:
 
 
 def _rating_cell(r: dict[str, Any]) -> str:
-    prov = (
-        f' <span class="prov" title="fewer than {PROVISIONAL} rated matches">provisional</span>'
-        if r["provisional"]
-        else ""
-    )
+    words = _words()
+    fewer = _("fewer than {n} rated matches").format(n=PROVISIONAL)
+    prov = f' <span class="prov" title="{_e(fewer)}">{words["provisional"]}</span>' if r["provisional"] else ""
     return f"{r['rating']:.1f}{prov}"
 
 
@@ -68,11 +107,12 @@ def player_page(
     stats: list[dict[str, Any]],
 ) -> str:
     """A player's (or a bot's) page: ratings per family with their history, recent matches, per-preset stats."""
+    words = _words()
     parts = [f'<section><h1 id="player-name">{escape(title)}</h1><p class="muted">{escape(kind)}</p>']
     if ratings_by_family:
         parts.append(
-            '<table id="ratings"><tr><th>rules family</th><th class="n">rating</th><th class="n">rated matches</th>'
-            '<th class="n wide">μ</th><th class="n wide">σ</th></tr>'
+            f'<table id="ratings"><tr><th>{words["rules family"]}</th><th class="n">{words["rating"]}</th>'
+            f'<th class="n">{words["rated matches"]}</th><th class="n wide">μ</th><th class="n wide">σ</th></tr>'
         )
         for fam, r in sorted(ratings_by_family.items()):
             parts.append(
@@ -83,38 +123,42 @@ def player_page(
             )
         parts.append("</table>")
     else:
-        parts.append("<p>No rated matches yet.</p>")
+        parts.append(f"<p>{words['No rated matches yet.']}</p>")
     parts.append("</section>")
     for fam, points in sorted(histories.items()):
         if points:
-            parts.append(
-                f"<section><h2>Rating history: {escape(FAMILY_NAMES.get(fam, fam))}</h2>{history_svg(points)}</section>"
-            )
-    parts.append('<section><h2>Recent matches</h2><table id="recent">')
+            heading = _("Rating history: {family}").format(family=_(FAMILY_NAMES.get(fam, fam)))
+            parts.append(f"<section><h2>{_e(heading)}</h2>{history_svg(points)}</section>")
+    parts.append(f'<section><h2>{words["Recent matches"]}</h2><table id="recent">')
     if recent:
         parts.append(
-            '<tr><th>finished</th><th class="wide">rules</th><th>seats (place)</th><th class="n">place</th>'
-            '<th class="n">rating</th><th></th></tr>'
+            f'<tr><th>{words["finished"]}</th><th class="wide">{words["rules"]}</th>'
+            f'<th>{words["seats (place)"]}</th><th class="n">{words["place"]}</th>'
+            f'<th class="n">{words["rating"]}</th><th></th></tr>'
         )
         for m in recent:
             seats = ", ".join(f"{escape(s['name'])} ({s['place']})" for s in m["seats"])
-            change = "unrated" if m["change"] is None else f"{m['change']:+.1f}"
+            change = words["unrated"] if m["change"] is None else f"{m['change']:+.1f}"
             places = "/".join(str(p) for p in m["places"])
             links = ""
             if m["room"]:
                 room = quote(m["room"])
-                links = f'<a href="/replay/{room}">replay</a> <a href="/api/records/{room}?format=text">record</a>'
+                links = (
+                    f'<a href="/replay/{room}">{words["replay"]}</a> '
+                    f'<a href="/api/records/{room}?format=text">{words["record"]}</a>'
+                )
             parts.append(
                 f'<tr><td>{_date(m["at"])}</td><td class="wide">{escape(m["preset"])}</td><td>{seats}</td>'
                 f'<td class="n">{places}</td><td class="n">{change}</td><td>{links}</td></tr>'
             )
     else:
-        parts.append('<tr><td class="muted">No finished matches yet.</td></tr>')
+        parts.append(f'<tr><td class="muted">{words["No finished matches yet."]}</td></tr>')
     parts.append("</table></section>")
     if stats:
         parts.append(
-            '<section><h2>By preset</h2><table id="stats"><tr><th>preset</th><th class="n">matches</th>'
-            '<th class="n">first places</th><th class="n">mean place</th><th class="n">mean points</th></tr>'
+            f'<section><h2>{words["By preset"]}</h2><table id="stats"><tr><th>{words["preset"]}</th>'
+            f'<th class="n">{words["matches"]}</th><th class="n">{words["first places"]}</th>'
+            f'<th class="n">{words["mean place"]}</th><th class="n">{words["mean points"]}</th></tr>'
         )
         for s in stats:
             parts.append(
@@ -128,34 +172,44 @@ def player_page(
 
 def leaderboard_page(family: str, rows: list[dict[str, Any]], total: int, limit: int, offset: int) -> str:
     """One page of a family's leaderboard, with links to the other families and pages."""
+    words = _words()
     nav = " ".join(
-        f'<a href="/leaderboard/{f}"{" aria-current=page" if f == family else ""}>{escape(n)}</a>'
+        f'<a href="/leaderboard/{f}"{" aria-current=page" if f == family else ""}>{escape(_(n))}</a>'
         for f, n in FAMILY_NAMES.items()
     )
+    rated = ngettext(
+        "{n} player rated; the rating is μ − 3σ (provisional before {k} rated matches).",
+        "{n} players rated; the rating is μ − 3σ (provisional before {k} rated matches).",
+        total,
+    ).format(n=total, k=PROVISIONAL)
+    heading = _("Leaderboard: {family}").format(family=_(FAMILY_NAMES[family]))
     parts = [
-        f'<section><nav class="pages">{nav}</nav><h1>Leaderboard: {escape(FAMILY_NAMES[family])}</h1>',
-        f'<p class="muted">{plural(total, "player")} rated; the rating is μ − 3σ (provisional before '
-        f"{PROVISIONAL} rated matches).</p>",
-        '<table id="leaderboard"><tr><th class="n">#</th><th>player</th><th class="n">rating</th>'
-        '<th class="n">rated matches</th><th class="wide">kind</th></tr>',
+        f'<section><nav class="pages">{nav}</nav><h1>{_e(heading)}</h1>',
+        f'<p class="muted">{_e(rated)}</p>',
+        f'<table id="leaderboard"><tr><th class="n">#</th><th>{words["player"]}</th>'
+        f'<th class="n">{words["rating"]}</th><th class="n">{words["rated matches"]}</th>'
+        f'<th class="wide">{words["kind"]}</th></tr>',
     ]
     for r in rows:
         parts.append(
             f'<tr><td class="n">{r["rank"]}</td><td>{player_link(r["player"], r["name"])}</td>'
             f'<td class="n rating">{_rating_cell(r)}</td><td class="n">{r["matches"]}</td>'
-            f'<td class="wide">{"bot" if r["kind"] == "bot" else "person"}</td></tr>'
+            f'<td class="wide">{_e(_("bot") if r["kind"] == "bot" else _("person"))}</td></tr>'
         )
     if not rows:
-        parts.append('<tr><td colspan="5" class="muted">Nobody is rated here yet.</td></tr>')
+        parts.append(f'<tr><td colspan="5" class="muted">{words["Nobody is rated here yet."]}</td></tr>')
     parts.append("</table>")
     links = []
     if offset > 0:
-        links.append(f'<a href="/leaderboard/{family}?offset={max(0, offset - limit)}&limit={limit}">previous</a>')
+        back = max(0, offset - limit)
+        links.append(f'<a href="/leaderboard/{family}?offset={back}&limit={limit}">{words["previous"]}</a>')
     if offset + limit < total:
-        links.append(f'<a href="/leaderboard/{family}?offset={offset + limit}&limit={limit}" id="next">next</a>')
+        ahead = offset + limit
+        links.append(f'<a href="/leaderboard/{family}?offset={ahead}&limit={limit}" id="next">{words["next"]}</a>')
     parts.append(f'<nav class="pages">{" ".join(links)}</nav></section>')
-    return _page(f"bigtwo: leaderboard, {FAMILY_NAMES[family]}", "".join(parts))
+    return _page(_("bigtwo: leaderboard, {family}").format(family=_(FAMILY_NAMES[family])), "".join(parts))
 
 
 def missing_page(what: str) -> str:
-    return _page("bigtwo: not found", f"<section><h1>Not found</h1><p>{escape(what)}</p></section>")
+    title, heading = _("bigtwo: not found"), _("Not found")
+    return _page(title, f"<section><h1>{_e(heading)}</h1><p>{escape(what)}</p></section>")

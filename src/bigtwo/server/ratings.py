@@ -28,6 +28,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import and_, case, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from bigtwo.i18n import N_
 from bigtwo.server.db import accounts, finished_matches, match_results, ratings
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300, kappa 0.0001 (openskill's defaults)
@@ -51,12 +52,12 @@ FAMILIES: dict[str, str] = {
     "zheng-shangyou": "zheng-shangyou",
     "tien-len": "tien-len",
 }
-FAMILY_NAMES = {
-    "classic": "Big Two (classic-like)",
-    "president": "President",
-    "winner": "Winner",
-    "zheng-shangyou": "Zheng Shangyou",
-    "tien-len": "Tien Len",
+FAMILY_NAMES = {  # in English, marked for the catalogs: the pages say them in the reader's language
+    "classic": N_("Big Two (classic-like)"),
+    "president": N_("President"),
+    "winner": N_("Winner"),
+    "zheng-shangyou": N_("Zheng Shangyou"),
+    "tien-len": N_("Tien Len"),
 }
 
 

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from bigtwo.actions import action_text
 from bigtwo.errors import BigTwoError, IllegalPlay
+from bigtwo.i18n import _
 from bigtwo.legal import fewest_to_beat
 from bigtwo.match import Match
 from bigtwo.observation import Phase
@@ -481,13 +482,13 @@ class Referee:
         if trick:
             key = self._trick_key()
             if key is None:
-                raise Rejected("there is no play to beat now: passing until the next trick needs a trick on", 409)
+                raise Rejected(_("there is no play to beat now: passing until the next trick needs a trick on"), 409)
             g = self.match.game
             assert g is not None
             if seat in g.finishing_order:
-                raise Rejected("you are out of this round: there is nothing to pass", 409)
+                raise Rejected(_("you are out of this round: there is nothing to pass"), 409)
             if g.trick_seat == seat:
-                raise Rejected("yours is the play to beat: there is nothing to pass", 409)
+                raise Rejected(_("yours is the play to beat: there is nothing to pass"), 409)
         if auto is not None:
             (self.auto.add if auto else self.auto.discard)(seat)
         if trick is not None:
@@ -545,8 +546,11 @@ class Referee:
             self._check_turn(seat, seq)
             deciding = m.pending is not None  # a decision (at the deal or in an exchange), not a play
             if phase is not None and (phase == Phase.PLAY) == deciding:
-                wanted = "an answer to the decision" if deciding else "a play or a pass"
-                raise Rejected(f"that is not a move for now: the table waits for {wanted}", 409)
+                if deciding:
+                    wanted = _("that is not a move for now: the table waits for an answer to the decision")
+                else:
+                    wanted = _("that is not a move for now: the table waits for a play or a pass")
+                raise Rejected(wanted, 409)
             phase, before = m.phase, m.round_index
             taken = m.apply(answer)
         except IllegalPlay as e:
@@ -558,21 +562,22 @@ class Referee:
 
     def _check_turn(self, seat: int, seq: int | None) -> None:
         if self.broken:
-            raise Rejected(f"this game cannot go on: {self.broken}", 409)
+            raise Rejected(_("this game cannot go on: {why}").format(why=self.broken), 409)
         if self.status == "waiting":
-            raise Rejected("the game has not started yet: the host starts it", 409)
+            raise Rejected(_("the game has not started yet: the host starts it"), 409)
         if self.status == "paused":
-            raise Rejected("the game is paused: the host resumes it", 409)
+            raise Rejected(_("the game is paused: the host resumes it"), 409)
         if self.status == "over" or self.match.is_over:
-            raise Rejected("the game is over", 409)
+            raise Rejected(_("the game is over"), 409)
         if self.brk is not None:
-            raise Rejected("the round is over: the next one starts when everyone is ready", 409)
+            raise Rejected(_("the round is over: the next one starts when everyone is ready"), 409)
         if seq is not None and seq != self.seq:
-            raise Rejected(f"the table has moved on (your view is at move {seq}, the table at {self.seq})", 409)
+            moved = _("the table has moved on (your view is at move {seq}, the table at {now})")
+            raise Rejected(moved.format(seq=seq, now=self.seq), 409)
         to_move = self.match.to_move
         if to_move != seat:
-            who = self.seats[to_move].name if to_move is not None else "nobody"
-            raise Rejected(f"it is not your turn: {who} is to move", 409)
+            who = self.seats[to_move].name if to_move is not None else _("nobody")
+            raise Rejected(_("it is not your turn: {name} is to move").format(name=who), 409)
 
     def confirm(self, move: Move, finished_at: datetime | None = None) -> None:
         """The move is stored: record it, and move on (the end of the match, the break between rounds, the next
@@ -640,9 +645,9 @@ class Referee:
     def vote_rematch(self, seat: int, connected: set[int]) -> bool:
         """A person asks for a rematch; True when every connected person has (the room then opens it)."""
         if self.status != "over":
-            raise Rejected("a rematch can be asked for once the match is over", 409)
+            raise Rejected(_("a rematch can be asked for once the match is over"), 409)
         if self.seats[seat].kind != SeatKind.PERSON:
-            raise Rejected("only a person at the table can ask for a rematch", 403)
+            raise Rejected(_("only a person at the table can ask for a rematch"), 403)
         self.rematch_votes.add(seat)
         wanted = self.people & connected
         return self.next_room is None and wanted <= self.rematch_votes
@@ -655,7 +660,7 @@ class Referee:
     def ready(self, seat: int) -> bool:
         """A person is ready for the next round; True when that ended the break (every person is ready)."""
         if self.brk is None:
-            raise Rejected("there is no break to end: the round is on", 409)
+            raise Rejected(_("there is no break to end: the round is on"), 409)
         self.brk.ready.add(seat)
         if self.people <= self.brk.ready:
             self.end_break()
@@ -808,14 +813,14 @@ class Referee:
         if self.status == "over":
             raise Rejected("the game is over", 409)
         if self.rated and account is None:
-            raise Rejected("this table is rated: sign in to take a seat (or watch as a guest)", 403)
+            raise Rejected(_("this table is rated: sign in to take a seat (or watch as a guest)"), 403)
         mine = [s.seat for s in self.seats if account is not None and s.account == account]
         if mine:
             raise Rejected(f"you already have a seat at this table, as {self.seats[mine[0]].name}", 409)
         open_seats = [s.seat for s in self.seats if s.kind == SeatKind.OPEN]
         if seat is None:
             if not open_seats:
-                raise Rejected("the table is full: you can watch", 409)
+                raise Rejected(_("the table is full: you can watch"), 409)
             seat = open_seats[0]
         elif not 0 <= seat < self.players:
             raise Rejected(f"seat {seat} is not at this table (0-{self.players - 1})", 404)

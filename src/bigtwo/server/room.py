@@ -20,6 +20,7 @@ from bigtwo.bots.registry import cannot_play
 from bigtwo.bounds import legal_play_bound
 from bigtwo.cards import CardSet
 from bigtwo.errors import BigTwoError
+from bigtwo.i18n import language
 from bigtwo.match import derived_seed
 from bigtwo.observation import Phase
 from bigtwo.record import Record
@@ -237,12 +238,13 @@ class Room:
         """Send every client its own view (computed once per seat and once for all spectators); call under the lock."""
         if not self.conns:
             return
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, str], str] = {}
         connected = self.connected_seats()
         for conn in list(self.conns):
-            text = cache.get(conn.seat)
+            text = cache.get((conn.seat, conn.lang))
             if text is None:
-                text = cache[conn.seat] = self._dump(self.ref.view(conn.seat, connected))
+                with language(conn.lang):  # each client's view in its own language
+                    text = cache[conn.seat, conn.lang] = self._dump(self.ref.view(conn.seat, connected))
             conn.send_view(text)
 
     @staticmethod

@@ -26,6 +26,7 @@ from typing import Any
 from bigtwo.actions import DecisionKind
 from bigtwo.cards import SUIT_CHARS, SUIT_SYMBOLS, token
 from bigtwo.exchange import legal_exchange_choices
+from bigtwo.i18n import _, current
 from bigtwo.legal import pass_is_legal
 from bigtwo.match import Match, RoundRecord
 from bigtwo.observation import Phase
@@ -76,7 +77,8 @@ class ScoreTable:
 
     def __init__(self) -> None:
         self._match: Match | None = None
-        self._rounds: dict[int, tuple[RoundRecord, dict[str, Any], dict[int | None, list[str]]]] = {}
+        # each round's words by viewer: (seat, language)
+        self._rounds: dict[int, tuple[RoundRecord, dict[str, Any], dict[tuple[int | None, str], list[str]]]] = {}
 
     def rows(self, match: Match, seat: int | None, words: Wording) -> list[dict[str, Any]]:
         """The latest :data:`VIEW_ROUNDS` finished rounds (a view must not grow with the match: the record has
@@ -88,9 +90,9 @@ class ScoreTable:
             held = self._rounds.get(rec.index)
             if held is None or held[0] is not rec:
                 held = self._rounds[rec.index] = (rec, round_entry(rec, match.n), {})
-            said = held[2].get(seat)
+            said = held[2].get((seat, current()))
             if said is None:
-                said = held[2][seat] = [words.render(d) for d in held[1]["details"]]
+                said = held[2][seat, current()] = [words.render(d) for d in held[1]["details"]]
             out.append({**held[1], "said": said})
         return out
 
@@ -178,23 +180,24 @@ def _asking(question: str, words: Wording) -> str | None:
     """What a question (``have 3D``, ``highest D``, ``any S``: :func:`bigtwo.exchange.legal_questions`) asks for,
     after the verb: ``for their highest ♦``, ``whether they have 3♦``; None for a question the table does not
     know."""
-    head, _, arg = question.partition(" ")
+    head, _sep, arg = question.partition(" ")
     if head == "have" and arg:
-        return f"whether they have {words.token(arg)}"
+        return _("whether they have {card}").format(card=words.token(arg))
     said = {
-        ("lowest", ""): "for their lowest card",
-        ("highest", ""): "for their highest card",
-        ("highest", "pair"): "for their highest pair",
+        ("lowest", ""): _("for their lowest card"),
+        ("highest", ""): _("for their highest card"),
+        ("highest", "pair"): _("for their highest pair"),
     }.get((head, arg))
     if said is None and len(arg) == 1 and arg in SUIT_CHARS:
         suit = arg if words.ascii else SUIT_SYMBOLS[SUIT_CHARS.index(arg)]
         said = {
-            "highest": f"for their highest {suit}",
-            "lowest": f"for their lowest {suit}",
-            "any": f"whether they have any {suit}",
-            "two": f"whether they have two {suit} or more",
-            "give": f"them to give a {suit} of their choice",
+            "highest": _("for their highest {suit}"),
+            "lowest": _("for their lowest {suit}"),
+            "any": _("whether they have any {suit}"),
+            "two": _("whether they have two {suit} or more"),
+            "give": _("them to give a {suit} of their choice"),
         }.get(head)
+        said = said.format(suit=suit) if said is not None else None
     return said
 
 
@@ -202,7 +205,7 @@ def question_words(question: str, words: Wording) -> str:
     """A stealing president's question as the table says it, with card faces and suit symbols: ``ask for their
     highest ♦`` (the hint, the list of answers and the page's menu of questions all say it so)."""
     asking = _asking(question, words)
-    return f"ask {asking}" if asking else question
+    return _("ask {what}").format(what=asking) if asking else question
 
 
 def asked_words(entry: dict[str, Any], words: Wording) -> str:
@@ -210,9 +213,9 @@ def asked_words(entry: dict[str, Any], words: Wording) -> str:
     decision lists them: ``Asked for their highest ♦: took K♦``, ``Asked whether they have any ♠: no``."""
     question, answer, cards = entry["question"], entry["answer"], entry.get("cards") or []
     asking = _asking(question, words)
-    took = f"took {words.cards(cards)}" if cards else ""
+    took = _("took {cards}").format(cards=words.cards(cards)) if cards else ""
     if answer == "takes" or not answer:
-        reply = took or "nothing"
+        reply = took or _("nothing")
     else:
         reply = f"{answer}, {took}" if took else answer
-    return f"Asked {asking or repr(question)}: {reply}"
+    return _("Asked {what}: {reply}").format(what=asking or repr(question), reply=reply)

@@ -9,12 +9,14 @@ import importlib.util
 from pathlib import Path as FilePath
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Query
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi import APIRouter, FastAPI, Path, Query, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from bigtwo import i18n
 from bigtwo.server import pages, ratings
 from bigtwo.server.context import Context
+from bigtwo.server.messages import Problem
 from bigtwo.server.referee import Rejected
 from bigtwo.server.routes.ratings import account_player, bot_player, read_leaderboard, read_player
 from bigtwo.server.setup import available_bots
@@ -114,6 +116,24 @@ async def leaderboard_html(
         return html(pages.missing_page(f"no rules family {family[:40]!r}"), 404)
     rows, total = await asyncio.to_thread(read_leaderboard, ctx, family, limit, offset)
     return html(pages.leaderboard_page(family, rows, total, limit, offset))
+
+
+@router.get("/api/i18n/{lang}", tags=["pages"], responses={404: {"model": Problem}})
+async def catalog(
+    request: Request, lang: Annotated[str, Path(min_length=2, max_length=12, pattern=r"^[A-Za-z_-]+$")]
+) -> JSONResponse:
+    """The page's words in a language (``auto``: the one this browser chose with the picker, its ``bigtwo_lang``
+    cookie, else the best of its Accept-Language, else English): the messages and the language's CLDR plural
+    rule (see ``bigtwo.i18n.catalog_json``). Only the languages the server has catalogs for; any other is
+    refused in words."""
+    code = lang.replace("-", "_")
+    if code == "auto":
+        code = i18n.from_request(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+    if not i18n.known(code):
+        listed = ", ".join(sorted(i18n.LANGUAGES))
+        return JSONResponse({"detail": f"no catalog for {lang!r}: the languages are {listed}"}, status_code=404)
+    data = await asyncio.to_thread(i18n.catalog_json, code)
+    return JSONResponse(data, headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
 
 
 async def docs() -> HTMLResponse:

@@ -35,6 +35,7 @@ from bigtwo.server.routes.common import (
     token_of,
 )
 from bigtwo.server.setup import available_bots, default_bot
+from bigtwo.words import PRESET_TITLES
 
 log = logging.getLogger("bigtwo.server")
 router = APIRouter(route_class=StrictJSONRoute)
@@ -50,6 +51,7 @@ async def presets() -> list[Preset]:
         out.append(
             Preset(
                 name=name,
+                title=PRESET_TITLES.get(name, name),
                 description=r.description,
                 min_players=r.min_players,
                 max_players=r.max_players,

@@ -9,6 +9,7 @@ import re
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import PlainTextResponse
 
+from bigtwo import i18n
 from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection
 from bigtwo.server.context import Context
 from bigtwo.server.messages import parse_client_message
@@ -24,7 +25,14 @@ async def table(websocket: WebSocket, room_id: str, ctx: Context) -> None:
     """Views out, moves in. Send ``{"type": "hello", "token": ...}`` to act for a seat; without, you watch.
 
     A page from another site may not connect (its Origin must be allowed); a client that sends faster than
-    the limit is told, then disconnected; one that does not read what it is sent is disconnected."""
+    the limit is told, then disconnected; one that does not read what it is sent is disconnected.
+
+    Each connection speaks its own language, chosen at the handshake as for the page (the picker's cookie, else
+    Accept-Language, else English): the server's sentences (the engine's reasons and scoring details in the
+    table's words, errors, refusals) are translated here, in this connection's task (bigtwo.i18n's ContextVar)
+    and, for the views every client is sent, per client (Room.broadcast). They are translated on the server
+    rather than sent as message ids because they are built from the engine's own sentences and the seats'
+    names, which only the server words; the page translates its own labels and buttons from its catalog."""
     rooms = ctx.rooms
     foreign = origin_refused(websocket)
     own_page = websocket.headers.get("sec-fetch-site") == "same-origin"
@@ -56,6 +64,8 @@ async def table(websocket: WebSocket, room_id: str, ctx: Context) -> None:
         await websocket.close(code=CLOSE_FULL, reason=refused[:120])
         return
     conn = Connection(websocket, ctx.limits, address)
+    conn.lang = i18n.from_request(websocket.cookies.get(i18n.COOKIE), websocket.headers.get("accept-language"))
+    i18n.use_language(conn.lang)
     conn.start()
     receiving: list[asyncio.Timeout] = []
 

@@ -2,10 +2,27 @@
 // The server is the referee: this page only shows the views it is sent and asks for moves.
 import { cardSvg } from "/static/cards.js";
 import { tablePage } from "/static/table.js";
+import { LANGUAGES, chooseLanguage, language, startLanguage, t, tn } from "/static/i18n.js";
 import { account, api, h, miniCards, saved } from "/static/ui.js";
 
 const app = document.getElementById("app");
 const statusLine = document.getElementById("status");
+await startLanguage();  // the catalog first: every word below is said in the browser's language
+
+// --- the language picker (the choice persists: localStorage and a cookie the server reads) --------------------
+function languagePicker() {
+  const pick = h("select", { id: "language", "aria-label": t("Language") },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code.replace("_", "-") }, name)));
+  pick.value = language() in LANGUAGES ? language() : "en";
+  pick.addEventListener("change", () => { chooseLanguage(pick.value); location.reload(); });
+  return pick;
+}
+document.querySelector("header")?.append(languagePicker());
+// the header's links (index.html writes them in English for a page without its script)
+for (const [id, text] of [["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
+  const link = document.getElementById(id);
+  if (link) link.textContent = text;
+}
 
 // --- who this browser is signed in as (its CSRF token goes with every change) -------------------------------
 async function loadAccount() {
@@ -26,45 +43,45 @@ else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) replayPage(m[1]);
 else account.ready.then(lobbyPage);
 
 // --- the account panel: sign up / in / out, change password, quick match ----------------------------------
-const RATED = { classic: "Big Two (classic-like)", president: "President", winner: "Winner", "zheng-shangyou": "Zheng Shangyou", "tien-len": "Tien Len" };
+const RATED = { classic: t("Big Two (classic-like)"), president: t("President"), winner: t("Winner"), "zheng-shangyou": t("Zheng Shangyou"), "tien-len": t("Tien Len") };
 function accountPanel(presets) {
   const err = h("div", { class: "error", id: "account-error" });
   const box = h("section", { class: "panel", id: "account" });
   const fail = (e) => { err.textContent = e.message; };
   if (!account.username) {
-    const user = h("input", { type: "text", id: "account-username", maxlength: 24, autocomplete: "username", placeholder: "username" });
-    const pass = h("input", { type: "password", id: "account-password", maxlength: 128, autocomplete: "current-password", placeholder: "password (8 or more characters)" });
+    const user = h("input", { type: "text", id: "account-username", maxlength: 24, autocomplete: "username", placeholder: t("username") });
+    const pass = h("input", { type: "password", id: "account-password", maxlength: 128, autocomplete: "current-password", placeholder: t("password (8 or more characters)") });
     const go = (what) => async (ev) => {
       ev.preventDefault(); err.textContent = "";
       try { await api("POST", `/api/account/${what}`, { username: user.value.trim(), password: pass.value }); location.reload(); }
       catch (e) { fail(e); }
     };
-    box.append(h("h2", {}, "Your account"),
-      h("div", { class: "muted" }, "Sign in to keep a rating and a history, or play as a guest below."),
+    box.append(h("h2", {}, t("Your account")),
+      h("div", { class: "muted" }, t("Sign in to keep a rating and a history, or play as a guest below.")),
       h("form", { class: "grid2", id: "account-form", onsubmit: go("signin") },
-        h("label", {}, "Username", user), h("label", {}, "Password", pass),
-        h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "signin" }, "Sign in"),
-          h("button", { type: "button", id: "signup", onclick: go("signup") }, "Sign up"))), err);
+        h("label", {}, t("Username"), user), h("label", {}, t("Password"), pass),
+        h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "signin" }, t("Sign in")),
+          h("button", { type: "button", id: "signup", onclick: go("signup") }, t("Sign up")))), err);
     return box;
   }
-  const ratings = Object.entries(account.ratings).map(([f, r]) => `${RATED[f] || f} ${r.rating.toFixed(1)}${r.provisional ? " (provisional)" : ""}`);
+  const ratings = Object.entries(account.ratings).map(([f, r]) => `${RATED[f] || f} ${r.rating.toFixed(1)}${r.provisional ? ` ${t("(provisional)")}` : ""}`);
   const current = h("input", { type: "password", id: "password-current", autocomplete: "current-password" });
   const fresh = h("input", { type: "password", id: "password-new", autocomplete: "new-password" });
   const rated = presets.filter((p) => p.name in FAMILY_OF);
   const preset = h("select", { id: "quick-preset" }, rated.map((p) => h("option", { value: p.name }, `${p.name} (${RATED[FAMILY_OF[p.name]]})`)));
   preset.value = "classic";
   const band = h("select", { id: "quick-band" },
-    h("option", { value: "level" }, "about your rating"), h("option", { value: "weaker" }, "rated at or below you"),
-    h("option", { value: "stronger" }, "rated at or above you"), h("option", { value: "any" }, "any bot"));
+    h("option", { value: "level" }, t("about your rating")), h("option", { value: "weaker" }, t("rated at or below you")),
+    h("option", { value: "stronger" }, t("rated at or above you")), h("option", { value: "any" }, t("any bot")));
   const rounds = h("input", { type: "number", id: "quick-rounds", min: 1, max: 100, value: 3 });
   const delay = h("input", { type: "number", id: "quick-delay", min: 0, max: 10, step: "any", value: 0.8 });
-  box.append(h("h2", {}, "Your account"),
-    h("div", { class: "row" }, h("span", { id: "account-name" }, `Signed in as ${account.username}`),
-      h("a", { href: `/players/${encodeURIComponent(account.username)}`, id: "my-page" }, "your page"),
-      h("a", { href: "/leaderboard" }, "leaderboards"),
-      h("button", { id: "signout", onclick: async () => { try { await api("POST", "/api/account/signout"); location.reload(); } catch (e) { fail(e); } } }, "Sign out")),
-    h("div", { class: "muted", id: "my-ratings" }, ratings.length ? `Ratings: ${ratings.join(" · ")}` : "No rated matches yet: a quick match is rated."),
-    h("h3", {}, "Quick match (rated)"),
+  box.append(h("h2", {}, t("Your account")),
+    h("div", { class: "row" }, h("span", { id: "account-name" }, t("Signed in as {name}", { name: account.username })),
+      h("a", { href: `/players/${encodeURIComponent(account.username)}`, id: "my-page" }, t("your page")),
+      h("a", { href: "/leaderboard" }, t("leaderboards")),
+      h("button", { id: "signout", onclick: async () => { try { await api("POST", "/api/account/signout"); location.reload(); } catch (e) { fail(e); } } }, t("Sign out"))),
+    h("div", { class: "muted", id: "my-ratings" }, ratings.length ? t("Ratings: {list}", { list: ratings.join(" · ") }) : t("No rated matches yet: a quick match is rated.")),
+    h("h3", {}, t("Quick match (rated)")),
     h("form", { id: "quick", onsubmit: async (ev) => {
       ev.preventDefault(); err.textContent = "";
       try {
@@ -72,49 +89,51 @@ function accountPanel(presets) {
         saved.set(made.room.id, { seat: made.seat, token: made.token, host: made.host_token });
         location.href = `/room/${made.room.id}`;
       } catch (e) { fail(e); }
-    } }, h("div", { class: "grid2" }, h("label", {}, "Rules", preset), h("label", {}, "Bots", band),
-      h("label", {}, "Rounds", rounds), h("label", {}, "Bot pause (s)", delay)),
-      h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "quick-button" }, "Play a quick match"))),
-    h("details", {}, h("summary", {}, "Change password"),
+    } }, h("div", { class: "grid2" }, h("label", {}, t("Rules"), preset), h("label", {}, t("Bots"), band),
+      h("label", {}, t("Rounds"), rounds), h("label", {}, t("Bot pause (s)"), delay)),
+      h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "quick-button" }, t("Play a quick match")))),
+    h("details", {}, h("summary", {}, t("Change password")),
       h("form", { class: "grid2", id: "password-form", onsubmit: async (ev) => {
         ev.preventDefault(); err.textContent = "";
         try { await api("POST", "/api/account/password", { current: current.value, new: fresh.value }); location.reload(); } catch (e) { fail(e); }
-      } }, h("label", {}, "Current password", current), h("label", {}, "New password", fresh),
-        h("div", { class: "row" }, h("button", { type: "submit" }, "Change password")))), err);
+      } }, h("label", {}, t("Current password"), current), h("label", {}, t("New password"), fresh),
+        h("div", { class: "row" }, h("button", { type: "submit" }, t("Change password"))))), err);
   return box;
 }
+// a table's status as the lobby lists it
+const STATUS = { waiting: t("waiting"), playing: t("playing"), paused: t("paused"), over: t("over") };
 const FAMILY_OF = { classic: "classic", bga: "classic", "chor-dai-di": "classic", "hong-kong": "classic", "house-code": "classic",
   indonesia: "classic", malaysia: "classic", "pusoy-dos": "classic", singapore: "classic", taiwan: "classic", vietnam: "classic",
   president: "president", winner: "winner", "zheng-shangyou": "zheng-shangyou", "tien-len": "tien-len" };
 
 // --- the lobby --------------------------------------------------------------------------------------------
 async function lobbyPage() {
-  document.title = "bigtwo: lobby";
+  document.title = t("bigtwo: lobby");
   const [presets, bots] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/bots")]);
   const err = h("div", { class: "error", id: "create-error" });
-  const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name }, `${p.name} (${p.min_players}-${p.max_players})`)));
+  const preset = h("select", { id: "preset" }, presets.map((p) => h("option", { value: p.name }, `${p.title ? t(p.title) : p.name} (${p.min_players}-${p.max_players})`)));
   const describe = h("div", { class: "muted" });
   const players = h("input", { type: "number", id: "players", min: 2, max: 8, value: 4 });
   const seatsBox = h("div", { class: "grid2", id: "seat-choices" });
   // "" asks for the table's default: the strongest bot that answers within the bot pause, for these rules
   const strength = h("select", { id: "strength" },
-    h("option", { value: "", title: "the strongest bot that answers within the bot pause, at these rules" }, "the strongest for the pause"),
+    h("option", { value: "", title: t("the strongest bot that answers within the bot pause, at these rules") }, t("the strongest for the pause")),
     bots.map((b) => h("option", { value: b.name, title: b.description }, b.name)));
   strength.value = "";
 
   function drawSeats() {
     const n = Math.max(2, Math.min(8, Number(players.value) || 4));
     const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
-    seatsBox.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => h("label", {}, `Seat ${i + 2}`,
+    seatsBox.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => h("label", {}, t("Seat {n}", { n: i + 2 }),
       h("select", { class: "seat-choice", "data-seat": i + 1 },
-        h("option", { value: "open" }, "a friend (invite link)"),
-        h("option", { value: "bot:" }, "bot: the table's strength"),
-        bots.map((b) => h("option", { value: `bot:${b.name}` }, `bot: ${b.name}`))))));
+        h("option", { value: "open" }, t("a friend (invite link)")),
+        h("option", { value: "bot:" }, t("bot: the table's strength")),
+        bots.map((b) => h("option", { value: `bot:${b.name}` }, t("bot: {name}", { name: b.name })))))));
     [...seatsBox.querySelectorAll("select")].forEach((s, i) => { s.value = old[i] || `bot:${strength.value}`; });
   }
   function presetChanged() {
     const p = presets.find((x) => x.name === preset.value);
-    describe.textContent = p.description;
+    describe.textContent = t(p.description);
     players.min = p.min_players; players.max = p.max_players;
     if (Number(players.value) < p.min_players || Number(players.value) > p.max_players) players.value = p.players;
     drawSeats();
@@ -124,22 +143,22 @@ async function lobbyPage() {
 
   const form = h("form", { id: "create" },
     h("div", { class: "grid2" },
-      h("label", {}, "Your name", h("input", { type: "text", id: "host-name", maxlength: 24, required: true, value: account.username || localStorage.getItem("bigtwo:name") || "", disabled: !!account.username })),
-      h("label", {}, "Table name", h("input", { type: "text", id: "table-name", maxlength: 60, placeholder: "optional" })),
-      h("label", {}, "Rules", preset),
-      h("label", {}, "Players", players),
-      h("label", {}, "Rounds", h("input", { type: "number", id: "rounds", min: 1, max: 100, value: 3 })),
-      h("label", {}, "…or play to points (a total reaching it ends the match)", h("input", { type: "number", id: "points", min: 1, max: 100000, placeholder: "optional" })),
-      h("label", {}, "Seconds a move (0: no limit)", h("input", { type: "number", id: "move-seconds", min: 0, max: 3600, value: 60 })),
-      h("label", {}, "Bot strength", strength),
-      h("label", {}, "Bot pause (s)", h("input", { type: "number", id: "bot-delay", min: 0, max: 10, step: "any", value: 0.8 }))),
+      h("label", {}, t("Your name"), h("input", { type: "text", id: "host-name", maxlength: 24, required: true, value: account.username || localStorage.getItem("bigtwo:name") || "", disabled: !!account.username })),
+      h("label", {}, t("Table name"), h("input", { type: "text", id: "table-name", maxlength: 60, placeholder: t("optional") })),
+      h("label", {}, t("Rules"), preset),
+      h("label", {}, t("Players"), players),
+      h("label", {}, t("Rounds"), h("input", { type: "number", id: "rounds", min: 1, max: 100, value: 3 })),
+      h("label", {}, t("…or play to points (a total reaching it ends the match)"), h("input", { type: "number", id: "points", min: 1, max: 100000, placeholder: t("optional") })),
+      h("label", {}, t("Seconds a move (0: no limit)"), h("input", { type: "number", id: "move-seconds", min: 0, max: 3600, value: 60 })),
+      h("label", {}, t("Bot strength"), strength),
+      h("label", {}, t("Bot pause (s)"), h("input", { type: "number", id: "bot-delay", min: 0, max: 10, step: "any", value: 0.8 }))),
     describe,
-    h("h3", {}, "Seats"), h("div", { class: "muted" }, "Seat 1 is yours; the others play after you, in turn."), seatsBox,
-    h("label", {}, "House rules (TOML: one setting a line, e.g. pass_locks_out = true)",
+    h("h3", {}, t("Seats")), h("div", { class: "muted" }, t("Seat 1 is yours; the others play after you, in turn.")), seatsBox,
+    h("label", {}, t("House rules (TOML: one setting a line, e.g. pass_locks_out = true)"),
       h("textarea", { id: "house-rules", placeholder: 'suit_order = "CDHS"\nlast_play_forbidden = "two-single-or-pair"' })),
-    h("label", {}, h("input", { type: "checkbox", id: "public", checked: true }), " list this table in the lobby"),
-    account.username ? h("label", {}, h("input", { type: "checkbox", id: "rated" }), " rated (a preset without house rules; signed-in players and bots only)") : null,
-    h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "create-button" }, "Create table")), err);
+    h("label", {}, h("input", { type: "checkbox", id: "public", checked: true }), " ", t("list this table in the lobby")),
+    account.username ? h("label", {}, h("input", { type: "checkbox", id: "rated" }), " ", t("rated (a preset without house rules; signed-in players and bots only)")) : null,
+    h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "create-button" }, t("Create table"))), err);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     err.textContent = "";
@@ -169,9 +188,9 @@ async function lobbyPage() {
   const records = h("ul", { class: "rooms", id: "records" });
   app.replaceChildren(
     accountPanel(presets),
-    h("section", { class: "panel" }, h("h2", {}, "Open tables"), list),
-    h("section", { class: "panel" }, h("h2", {}, "New table"), form),
-    h("section", { class: "panel" }, h("h2", {}, "Finished games"), records));
+    h("section", { class: "panel" }, h("h2", {}, t("Open tables")), list),
+    h("section", { class: "panel" }, h("h2", {}, t("New table")), form),
+    h("section", { class: "panel" }, h("h2", {}, t("Finished games")), records));
   if (presets.some((p) => p.name === "classic")) preset.value = "classic";
   presetChanged();
 
@@ -181,17 +200,18 @@ async function lobbyPage() {
       list.replaceChildren(...(rooms.length ? rooms.map((r) => {
         const open = r.seats.filter((s) => s.kind === "open").length;
         return h("li", {}, h("span", { class: "name" }, r.name),
-          h("span", { class: "muted" }, `${r.rules_name} · ${r.players} players · ${r.status}${r.rated ? " · rated" : ""}${open ? ` · ${open} open` : ""}`),
-          h("a", { href: `/room/${r.id}` }, open && r.status !== "over" ? "join" : "watch"));
-      }) : [h("li", { class: "muted" }, "No open tables: start one below.")]));
+          h("span", { class: "muted" }, [r.rules_name, tn("{n} player", "{n} players", r.players), STATUS[r.status] || r.status,
+            r.rated ? t("rated") : null, open ? tn("{n} open seat", "{n} open seats", open) : null].filter(Boolean).join(" · ")),
+          h("a", { href: `/room/${r.id}` }, open && r.status !== "over" ? t("join") : t("watch")));
+      }) : [h("li", { class: "muted" }, t("No open tables: start one below."))]));
       const done = await api("GET", "/api/records?limit=10");
       records.replaceChildren(...(done.length ? done.map((r) => h("li", {}, h("span", { class: "name" }, r.name),
         h("span", { class: "muted" }, `${r.preset} · ${r.seats.join(", ")}`),
-        h("a", { href: `/replay/${r.id}` }, "replay"), h("a", { href: r.downloads.text }, "record"),
+        h("a", { href: `/replay/${r.id}` }, t("replay")), h("a", { href: r.downloads.text }, t("record")),
         h("a", { href: r.downloads.json }, "(JSON)")))
-        : [h("li", { class: "muted" }, "None yet.")]));
+        : [h("li", { class: "muted" }, t("None yet."))]));
       statusLine.textContent = "";
-    } catch (e) { statusLine.textContent = `lobby: ${e.message}`; }
+    } catch (e) { statusLine.textContent = t("lobby: {error}", { error: e.message }); }
   }
   refresh();
   setInterval(refresh, 5000);
@@ -199,10 +219,10 @@ async function lobbyPage() {
 
 // --- the replay viewer ------------------------------------------------------------------------------------
 async function replayPage(roomId) {
-  document.title = "bigtwo: replay";
+  document.title = t("bigtwo: replay");
   let data;
   try { data = await api("GET", `/api/records/${roomId}/replay`); }
-  catch (e) { app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, "No replay"), h("p", { class: "error" }, e.message), h("a", { href: "/" }, "lobby"))); return; }
+  catch (e) { app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("No replay")), h("p", { class: "error" }, e.message), h("a", { href: "/" }, t("lobby")))); return; }
   let i = 0, timer = null;
   const frames = data.frames;
   const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "replay-slider" });
@@ -211,34 +231,34 @@ async function replayPage(roomId) {
     const f = frames[i];
     slider.value = i;
     view.replaceChildren(
-      h("div", { class: "topbar" }, h("span", { class: "title" }, data.name), h("span", { class: "info" }, `${data.rules} · round ${f.round} · step ${i} of ${frames.length - 1}`)),
+      h("div", { class: "topbar" }, h("span", { class: "title" }, data.name), h("span", { class: "info" }, t("{rules} · round {round} · step {step} of {steps}", { rules: data.rules, round: f.round, step: i, steps: frames.length - 1 }))),
       // which way play went (the hands below are in the order of play); none at two players
       data.direction_said ? h("div", { class: "seat-order", id: "replay-direction" }, data.direction_said.listed) : null,
       h("div", { class: "prompt", id: "replay-note" }, f.label),
       h("div", { class: "trick" }, h("div", { class: "cards" }, (f.trick ? f.trick.cards : []).map((c) => { const s = h("span", { class: "card" }); s.append(cardSvg(c)); return s; })),
-        h("div", { class: "label" }, f.trick ? `played by ${data.seats[f.trick.seat]}` : "")),
+        h("div", { class: "label" }, f.trick ? t("played by {name}", { name: data.seats[f.trick.seat] }) : "")),
       h("div", { class: "hands" }, f.hands.map((cards, s) => {
         const out = f.finished.indexOf(s);
-        const state = out >= 0 ? ` · out #${out + 1}` : f.passed.includes(s) ? " · passed" : "";
+        const state = out >= 0 ? ` · ${t("out #{n}", { n: out + 1 })}` : f.passed.includes(s) ? ` · ${t("passed")}` : "";
         const role = f.roles && f.roles[s] && f.roles[s] !== "neutral" ? ` · ${f.roles[s]}` : "";
-        const score = f.scores ? ` · this round ${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` : "";
+        const score = f.scores ? ` · ${t("this round {score}", { score: `${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` })}` : "";
         return h("div", { class: `seatrow${f.actor === s ? " acted" : ""}${f.to_move === s ? " next" : ""}` },
-          h("div", { class: "who" }, `${data.seats[s]} · ${cards.length} cards${state}${role} · total ${f.totals[s]}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
+          h("div", { class: "who" }, `${data.seats[s]} · ${tn("{n} card", "{n} cards", cards.length)}${state}${role} · ${t("total {n}", { n: f.totals[s] })}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
       })));
   }
   const step = (d) => { i = Math.max(0, Math.min(frames.length - 1, i + d)); draw(); };
   slider.addEventListener("input", () => { i = Number(slider.value); draw(); });
   const play = h("button", { id: "replay-play", onclick: () => {
-    if (timer) { clearInterval(timer); timer = null; play.textContent = "Play"; return; }
-    play.textContent = "Stop";
-    timer = setInterval(() => { if (i >= frames.length - 1) { clearInterval(timer); timer = null; play.textContent = "Play"; } else step(1); }, 700);
-  } }, "Play");
+    if (timer) { clearInterval(timer); timer = null; play.textContent = t("Play"); return; }
+    play.textContent = t("Stop");
+    timer = setInterval(() => { if (i >= frames.length - 1) { clearInterval(timer); timer = null; play.textContent = t("Play"); } else step(1); }, 700);
+  } }, t("Play"));
   app.replaceChildren(
-    h("section", { class: "panel" }, h("h2", {}, `Replay: ${data.name}`),
-      h("div", { class: "row" }, h("button", { onclick: () => { i = 0; draw(); } }, "First"), h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀"), play,
-        h("button", { id: "replay-next", onclick: () => step(1) }, "▶"), h("button", { onclick: () => { i = frames.length - 1; draw(); } }, "Last"),
-        h("a", { href: `/api/records/${roomId}?format=text`, id: "replay-download" }, "Download the record"),
-        h("a", { href: `/api/records/${roomId}?format=json` }, "(JSON)"), h("a", { href: "/" }, "Lobby")), slider),
+    h("section", { class: "panel" }, h("h2", {}, t("Replay: {name}", { name: data.name })),
+      h("div", { class: "row" }, h("button", { onclick: () => { i = 0; draw(); } }, t("First")), h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀"), play,
+        h("button", { id: "replay-next", onclick: () => step(1) }, "▶"), h("button", { onclick: () => { i = frames.length - 1; draw(); } }, t("Last")),
+        h("a", { href: `/api/records/${roomId}?format=text`, id: "replay-download" }, t("Download the record")),
+        h("a", { href: `/api/records/${roomId}?format=json` }, "(JSON)"), h("a", { href: "/" }, t("Lobby"))), slider),
     view);
   draw();
 }

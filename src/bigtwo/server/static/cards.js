@@ -1,9 +1,12 @@
 // Playing cards drawn as inline SVG: no image files, no fonts beyond the system's sans-serif.
 // A card is named as the server names it: rank (3-9, T, J, Q, K, A, 2) and suit (D, C, H, S), or BJ / RJ.
 
+import { t } from "/static/i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const RANKS = { T: "10" };
-const SUIT_NAMES = { D: "diamonds", C: "clubs", H: "hearts", S: "spades" };
+// the suits' names in the player's language (the same messages as bigtwo.words.SUIT_WORDS), looked up when said
+const SUIT_NAMES = () => ({ D: t("diamonds"), C: t("clubs"), H: t("hearts"), S: t("spades") });
 
 // suit shapes in a 20 x 20 box
 const PIPS = {
@@ -45,10 +48,10 @@ const face = (name) => name.replace(/'$/, "");
 
 export function cardLabel(name) {
   name = face(name);
-  if (name === "BJ") return "black joker";
-  if (name === "RJ") return "red joker";
+  if (name === "BJ") return t("black joker");
+  if (name === "RJ") return t("red joker");
   const rank = name.slice(0, -1), suit = name.slice(-1);
-  return `${RANKS[rank] || rank} of ${SUIT_NAMES[suit] || suit}`;
+  return t("{rank} of {suit}", { rank: RANKS[rank] || rank, suit: SUIT_NAMES()[suit] || suit });
 }
 
 export function shortName(name) {

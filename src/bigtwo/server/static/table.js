@@ -2,13 +2,18 @@
 // orders to pass), the move log, the chat, the score tables and the rematch. The server is the referee: this
 // page shows the views it is sent and asks for moves; everything it shows of other seats is public.
 import { cardBack, cardSvg, shortName } from "/static/cards.js";
+import { kindName, t, tn } from "/static/i18n.js";
 import { account, api, h, handOrder, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
 
 // the server's emotes (bigtwo.server.messages.EMOTES): quick phrases and faces every system draws
-const EMOTES = { "good-game": "GG", "well-played": "Well played!", laugh: "😄", wow: "😮", oops: "😅", sad: "😢", cool: "😎" };
+// (a function: the words are looked up once the page's catalog has loaded, after this module is evaluated)
+const EMOTES = () => ({ "good-game": "GG", "well-played": t("Well played!"), laugh: "😄", wow: "😮", oops: "😅", sad: "😢", cool: "😎" });
 const SUITS = "DCHS";
 const BUBBLE_MS = 6000; // how long a chat line shows beside its seat
 const faces = (cards) => cards.map(shortName).join(" ");
+const fillName = (text, name) => text.replace("{name}", name);
+// a table's status as the header says it (looked up when said: the catalog loads after this module)
+const STATUS = () => ({ waiting: t("waiting"), playing: t("playing"), paused: t("paused"), over: t("over") });
 
 // Where the other seats sit, seen from the bottom seat, in the order of play. ``others`` lists them in turn
 // order after the bottom seat. Clockwise play (seen from above) passes to the left: up the left side, along the
@@ -47,11 +52,11 @@ export function tablePage(roomId, app, statusLine) {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/rooms/${roomId}`);
     state.ws = ws;
-    statusLine.textContent = "connecting…";
+    statusLine.textContent = t("connecting…");
     ws.onopen = () => {
       state.retry = 0;
       state.sentOrders = false;
-      statusLine.textContent = "connected";
+      statusLine.textContent = t("connected");
       ws.send(JSON.stringify({ type: "hello", token: saved.get(roomId).token || null }));
     };
     ws.onmessage = (ev) => {
@@ -76,10 +81,10 @@ export function tablePage(roomId, app, statusLine) {
     };
     ws.onclose = (ev) => {
       // the server says why it closed (too many messages, not reading, table closed...): show it
-      statusLine.textContent = ev.reason ? `disconnected (${ev.reason}): reconnecting…` : "disconnected: reconnecting…";
+      statusLine.textContent = ev.reason ? t("disconnected ({why}): reconnecting…", { why: ev.reason }) : t("disconnected: reconnecting…");
       // no such table, the table was closed, or this page's address is refused: trying again would not help
       if (ev.code === 4404 || ev.code === 4410 || ev.code === 4403) {
-        const title = { 4404: "No such table", 4410: "This table was closed", 4403: "This page may not join the table" }[ev.code];
+        const title = { 4404: t("No such table"), 4410: t("This table was closed"), 4403: t("This page may not join the table") }[ev.code];
         const why = ev.code === 4403 && state.error ? state.error : ev.reason;
         app.replaceChildren(h("section", { class: "panel", id: "closed" }, h("h2", {}, title), why ? h("p", {}, why) : "", h("a", { href: "/" }, "back to the lobby")));
         statusLine.textContent = "";
@@ -92,7 +97,7 @@ export function tablePage(roomId, app, statusLine) {
 
   function send(msg) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify(msg));
-    else { state.error = "not connected: reconnecting…"; render(); }
+    else { state.error = t("not connected: reconnecting…"); render(); }
   }
 
   function received(msg) {
@@ -140,11 +145,13 @@ export function tablePage(roomId, app, statusLine) {
       for (const r of v.recent || []) {
         if (r.seq < before.seq) continue;
         if (r.by === "timeout") {
-          const did = r.action === "pass" ? "passed" : r.action === "play" ? "played the lowest play" : "answered";
           const mine = r.seat === v.you.seat;
-          notice(`${mine ? "Your" : `${w.name(r.seat)}'s`} time ran out: the server ${did} for ${mine ? "you" : "them"}.`, "timeout");
+          const said = mine
+            ? (r.action === "pass" ? t("Your time ran out: the server passed for you.") : r.action === "play" ? t("Your time ran out: the server played the lowest play for you.") : t("Your time ran out: the server answered for you."))
+            : (r.action === "pass" ? t("{name}'s time ran out: the server passed for them.") : r.action === "play" ? t("{name}'s time ran out: the server played the lowest play for them.") : t("{name}'s time ran out: the server answered for them."));
+          notice(fillName(said, w.name(r.seat)), "timeout");
         } else if (r.by === "auto" && r.seat === v.you.seat) {
-          notice("Passed for you, as you asked.", "auto");
+          notice(t("Passed for you, as you asked."), "auto");
         }
       }
     }
@@ -185,7 +192,7 @@ export function tablePage(roomId, app, statusLine) {
 
   function alertTurn(v) {
     const mine = myTurn(v);
-    document.title = `${mine ? "▶ Your turn · " : ""}bigtwo: ${v.room.name}`;
+    document.title = `${mine ? `▶ ${t("Your turn")} · ` : ""}bigtwo: ${v.room.name}`;
     if (mine && state.alertedSeq !== v.seq && !v.you.pass_trick) {
       state.alertedSeq = v.seq;
       state.alerts += 1;
@@ -314,7 +321,7 @@ export function tablePage(roomId, app, statusLine) {
     if (room.status === "waiting") children.push(waitingRoom(v, mine));
     else if (g) children.push(tableArea(v));
     if (me === null && room.status !== "over" && room.seats.some((s) => s.kind === "open")) children.push(joinPanel(room));
-    if (v.broken) children.push(h("section", { class: "panel error" }, `This game cannot go on: ${v.broken}`));
+    if (v.broken) children.push(h("section", { class: "panel error" }, t("This game cannot go on: {why}", { why: v.broken })));
     const modal = g && (g.is_over ? summary(v) : v.break ? breakModal(v) : null);
     if (modal) children.push(modal);
     root.replaceChildren(...children);
@@ -331,20 +338,21 @@ export function tablePage(roomId, app, statusLine) {
   function topBar(v, mine) {
     const room = v.room, g = v.match;
     const bits = [h("span", { class: "title" }, room.name),
-      h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? " + house rules" : ""} · ${room.players} players${room.rated ? " · rated" : ""}`)];
-    if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
-    bits.push(h("span", { class: "info", id: "room-status" }, room.status + (v.you.seat === null ? " · watching" : "")));
+      h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? ` + ${t("house rules")}` : ""} · ${tn("{n} player", "{n} players", room.players)}${room.rated ? ` · ${t("rated")}` : ""}`)];
+    if (g) bits.push(h("span", { class: "info", id: "round" }, (g.rounds ? t("round {n} of {total}", { n: g.round + 1, total: g.rounds }) : t("round {n}", { n: g.round + 1 }))
+      + (g.points_target ? ` · ${t("to {n} points", { n: g.points_target })}` : "")));
+    bits.push(h("span", { class: "info", id: "room-status" }, (STATUS()[room.status] || room.status) + (v.you.seat === null ? ` · ${t("watching")}` : "")));
     if (mine.host && (room.status === "playing" || room.status === "paused")) {
       const pausing = room.status === "playing";
-      bits.push(h("button", { id: pausing ? "pause" : "resume", onclick: () => hostCall(pausing ? "pause" : "resume") }, pausing ? "Pause" : "Resume"));
+      bits.push(h("button", { id: pausing ? "pause" : "resume", onclick: () => hostCall(pausing ? "pause" : "resume") }, pausing ? t("Pause") : t("Resume")));
     }
     const invite = `${location.origin}/room/${room.id}`;
-    bits.push(h("button", { id: "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, "Copy invite link"));
+    bits.push(h("button", { id: "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, t("Copy invite link")));
     const sound = h("input", { type: "checkbox", id: "sound", checked: !!prefs.get().sound, onchange: (e) => {
       prefs.set({ sound: e.target.checked });
       if (e.target.checked) beep(); // a first sound, started by the click itself (browsers allow sound after one)
     } });
-    bits.push(h("label", { class: "toggle", title: "a short sound when it is your turn" }, sound, " sound"));
+    bits.push(h("label", { class: "toggle", title: t("a short sound when it is your turn") }, sound, " ", t("sound")));
     return h("div", { class: "topbar" }, ...bits);
   }
 
@@ -357,11 +365,11 @@ export function tablePage(roomId, app, statusLine) {
     const mine = saved.get(roomId);
     if (!mine.host || room.status === "over") return null;
     if (s.kind === "person" && s.connected) return null;
-    const pick = h("select", { class: "bot-pick", "aria-label": `bot for ${s.name}` }, botNames.map((b) => h("option", { value: b }, b)));
+    const pick = h("select", { class: "bot-pick", "aria-label": t("bot for {name}", { name: s.name }) }, botNames.map((b) => h("option", { value: b }, b)));
     pick.value = room.bot;
     const toBot = h("button", { class: "to-bot", onclick: () => hostCall(`seats/${s.seat}`, { kind: "bot", bot: pick.value }) },
-      s.kind === "person" ? "Replace by bot" : "Give to bot");
-    const open = s.kind !== "open" ? h("button", { onclick: () => hostCall(`seats/${s.seat}`, { kind: "open" }) }, "Open seat") : null;
+      s.kind === "person" ? t("Replace by bot") : t("Give to bot"));
+    const open = s.kind !== "open" ? h("button", { onclick: () => hostCall(`seats/${s.seat}`, { kind: "open" }) }, t("Open seat")) : null;
     return h("span", { class: "row" }, pick, toBot, open);
   }
 
@@ -370,34 +378,34 @@ export function tablePage(roomId, app, statusLine) {
     const invite = `${location.origin}/room/${room.id}`;
     const fill = h("input", { type: "checkbox", id: "fill-bots" });
     return h("section", { class: "panel" },
-      h("h2", {}, "Waiting for players"),
-      h("p", {}, "Invite link: ", h("a", { href: invite, id: "invite" }, invite)),
+      h("h2", {}, t("Waiting for players")),
+      h("p", {}, t("Invite link:"), " ", h("a", { href: invite, id: "invite" }, invite)),
       h("ul", { class: "rooms" }, room.seats.map((s) => h("li", {},
-        h("span", { class: "name" }, `Seat ${s.seat + 1}: ${s.kind === "open" ? "empty" : s.name}`),
-        h("span", { class: "muted" }, s.kind === "bot" ? `bot (${s.bot})` : s.kind === "person" ? (s.connected ? "here" : "away") : ""),
+        h("span", { class: "name" }, `${t("Seat {n}", { n: s.seat + 1 })}: ${s.kind === "open" ? t("empty") : s.name}`),
+        h("span", { class: "muted" }, s.kind === "bot" ? t("bot ({name})", { name: s.bot }) : s.kind === "person" ? (s.connected ? t("here") : t("away")) : ""),
         hostSeatControls(room, s)))),
       // which way play will go: the seats above are in the order of play (none at two players)
       room.direction_said ? h("p", { class: "muted", id: "seat-order" }, room.direction_said.listed) : null,
       mine.host ? h("div", { class: "row" },
         h("label", {}, fill, " fill empty seats with bots"),
-        h("button", { class: "primary", id: "start", onclick: () => hostCall("start", { fill_with_bots: fill.checked }) }, "Start"),
+        h("button", { class: "primary", id: "start", onclick: () => hostCall("start", { fill_with_bots: fill.checked }) }, t("Start")),
         // a table never started frees its place among the tables its host's address may have open
-        h("button", { id: "close-table", onclick: () => { if (confirm("Close this table? Everyone at it is sent back to the lobby.")) hostCall("close"); } }, "Close the table")) :
-        h("p", { class: "muted" }, "The host starts the game."),
+        h("button", { id: "close-table", onclick: () => { if (confirm(t("Close this table? Everyone at it is sent back to the lobby."))) hostCall("close"); } }, t("Close the table"))) :
+        h("p", { class: "muted" }, t("The host starts the game.")),
       state.error ? h("p", { class: "error" }, state.error) : null);
   }
 
   function joinPanel(room) {
     // a name is needed, as in the lobby's form (a signed-in player sits under their username)
-    const name = h("input", { type: "text", id: "join-name", maxlength: 24, required: true, "aria-label": "your name",
-      value: account.username || localStorage.getItem("bigtwo:name") || "", placeholder: "your name", disabled: !!account.username });
+    const name = h("input", { type: "text", id: "join-name", maxlength: 24, required: true, "aria-label": t("your name"),
+      value: account.username || localStorage.getItem("bigtwo:name") || "", placeholder: t("your name"), disabled: !!account.username });
     const err = h("div", { class: "error" });
     const open = room.seats.filter((s) => s.kind === "open");
-    return h("section", { class: "panel" }, h("h3", {}, "Take a seat"), h("div", { class: "row" }, name,
+    return h("section", { class: "panel" }, h("h3", {}, t("Take a seat")), h("div", { class: "row" }, name,
       open.map((s) => h("button", { class: "primary join-seat", "data-seat": s.seat, onclick: async () => {
         if (account.ready) await account.ready;
         const called = account.username || name.value.trim();
-        if (!called) { err.textContent = "Type your name first: the others at the table will know you by it."; name.focus(); return; }
+        if (!called) { err.textContent = t("Type your name first: the others at the table will know you by it."); name.focus(); return; }
         try {
           localStorage.setItem("bigtwo:name", called);
           const joined = await api("POST", `/api/rooms/${roomId}/join`, { name: called, seat: s.seat });
@@ -405,7 +413,7 @@ export function tablePage(roomId, app, statusLine) {
           state.sentOrders = false;
           send({ type: "hello", token: joined.token });
         } catch (e) { err.textContent = e.message; }
-      } }, `Sit at seat ${s.seat + 1}`))), err);
+      } }, t("Sit at seat {n}", { n: s.seat + 1 })))), err);
   }
 
   function secondsLeft(timer) {
@@ -437,22 +445,22 @@ export function tablePage(roomId, app, statusLine) {
         const cards = miniCards(last.cards, "mini trickcards");
         if (state.animate && state.animate.at === last.at) cards.classList.add("enter", `from-${pos}`);
         lastShown = cards;
-      } else if (last) lastShown = h("span", { class: "passmark" }, last.note === "auto" ? "pass (skipped)" : "pass");
+      } else if (last) lastShown = h("span", { class: "passmark" }, last.note === "auto" ? t("pass (skipped)") : t("pass"));
     }
     const line = [...state.chat].reverse().find((c) => c.seat === s.seat);
     const fresh = line && performance.now() - (state.chatSeen[line.id] || 0) < BUBBLE_MS;
     const bubble = fresh ? h("span", { class: `bubble${line.emote ? " emote" : ""}` }, line.text) : null;
-    const status = out >= 0 ? `out ${ordinal(out + 1)}` : passed ? "passed" : "";
+    const status = out >= 0 ? t("out {place}", { place: ordinal(out + 1) }) : passed ? t("passed") : "";
     // the running score: points, or (rules scored by finishing order) the sum of places so far
     const placeSum = (g.place_sums || [])[s.seat] ?? 0;  // every finished round's, though the view lists the latest
     const total = g.ranks_only ? (g.rounds_done.length ? `${placeSum}` : null) : `${(g.totals || [])[s.seat] ?? 0}`;
     return h("div", { class: `seat pos-${pos}${turn ? " turn" : ""}${s.seat === me ? " me" : ""}`, "data-seat": s.seat, "data-pos": pos, id: `seat-${s.seat}` },
-      h("div", { class: "who", title: s.name }, s.kind === "person" ? h("span", { class: `dot${s.connected ? " on" : ""}`, title: s.connected ? "connected" : "away" }) : null,
-        h("span", { class: "nm" }, s.name), s.seat === me ? " (you)" : ""),
+      h("div", { class: "who", title: s.name }, s.kind === "person" ? h("span", { class: `dot${s.connected ? " on" : ""}`, title: s.connected ? t("connected") : t("away") }) : null,
+        h("span", { class: "nm" }, s.name), s.seat === me ? ` ${t("(you)")}` : ""),
       h("div", { class: "meta" }, h("span", { class: "count", title: plural(count, "card") }, cardBack(), h("span", { class: "n" }, `${count}`)),
         status ? h("span", { class: "state" }, status) : null, role && role !== "neutral" ? h("span", { class: "role" }, role) : null,
-        total !== null ? h("span", { class: "total", title: g.ranks_only ? "sum of places (lower is better)" : "total points" }, g.ranks_only ? `places ${total}` : `Σ ${total}`) : null,
-        turn ? h("span", { class: "turn-label" }, "to move") : null,
+        total !== null ? h("span", { class: "total", title: g.ranks_only ? t("sum of places (lower is better)") : t("total points") }, g.ranks_only ? t("places {n}", { n: total }) : `Σ ${total}`) : null,
+        turn ? h("span", { class: "turn-label" }, t("to move")) : null,
         timer ? h("span", { class: "secs" }, `${Math.ceil(secondsLeft(timer))}s`) : null),
       h("div", { class: "last", id: `last-${s.seat}` }, lastShown),
       bubble, bar);
@@ -467,24 +475,25 @@ export function tablePage(roomId, app, statusLine) {
     }).filter(Boolean);
     if (!rows.length) return null;
     return h("details", { class: "log", id: "host-panel", open: room.seats.some((s) => s.kind === "person" && !s.connected) },
-      h("summary", {}, "Host: seats"), h("ul", { class: "rooms" }, rows));
+      h("summary", {}, t("Host: seats")), h("ul", { class: "rooms" }, rows));
   }
 
-  const DECIDING = { redeal: "whether to ask for a new deal", swap: "whether to swap for the leftover card", give: "which cards to give",
-    surrender: "whether to surrender", ask: "what to ask", demand: "what to demand", bid: "whether to bid",
-    trade: "what to offer", reply: "whether to accept an offer", request: "what to ask for", grant: "whether to grant a request",
-    look: "whether to look at the hand" };
+  const DECIDING = { redeal: t("whether to ask for a new deal"), swap: t("whether to swap for the leftover card"), give: t("which cards to give"),
+    surrender: t("whether to surrender"), ask: t("what to ask"), demand: t("what to demand"), bid: t("whether to bid"),
+    trade: t("what to offer"), reply: t("whether to accept an offer"), request: t("what to ask for"), grant: t("whether to grant a request"),
+    look: t("whether to look at the hand") };
   function describeTrick(v) {
     const g = v.match, w = wording(v.room, v.you.seat);
     if (g.phase === "exchange" || g.phase === "deal") {
-      const wt = g.waiting, what = g.phase === "deal" ? "The deal" : "Exchanging cards";
+      const wt = g.waiting, what = g.phase === "deal" ? t("The deal") : t("Exchanging cards");
       if (!wt) return what;
-      const verb = wt.seat === v.you.seat ? "are" : "is";
-      return `${what}: ${w.name(wt.seat)} ${verb} deciding ${DECIDING[wt.kind] || wt.kind}`;
+      const deciding = DECIDING[wt.kind] || wt.kind;
+      return wt.seat === v.you.seat ? t("{what}: You are deciding {decision}", { what, decision: deciding })
+        : t("{what}: {name} is deciding {decision}", { what, name: w.name(wt.seat), decision: deciding });
     }
     if (g.is_over) return "";
-    if (!g.trick) return g.to_move === null ? "" : `${w.subject(g.to_move, "leads")}`;
-    return `${w.name(g.trick.seat)}: ${g.trick.kind}`;
+    if (!g.trick) return g.to_move === null ? "" : w.said(g.to_move, t("You lead"), t("{name} leads"));
+    return `${w.name(g.trick.seat)}: ${kindName(g.trick.kind)}`;
   }
 
   function tableArea(v) {
@@ -518,7 +527,7 @@ export function tablePage(roomId, app, statusLine) {
     }
     parts.push(historyLog(v));
     parts.push(hostPanel(v));
-    if (g.rounds_done.length) parts.push(h("details", { class: "log scores-box" }, h("summary", {}, "Scores"), scoreTable(v, g.rounds_done)));
+    if (g.rounds_done.length) parts.push(h("details", { class: "log scores-box" }, h("summary", {}, t("Scores")), scoreTable(v, g.rounds_done)));
     return h("div", { class: `felt phase-${g.phase}`, id: "table" }, ...parts);
   }
 
@@ -528,7 +537,8 @@ export function tablePage(roomId, app, statusLine) {
     const said = v.room.direction_said;
     if (!said) return null;
     const w = wording(v.room, v.you.seat);
-    const after = `${w.name(others[0].seat)} plays after ${w.object(bottom)}`;
+    const after = bottom === v.you.seat ? t("{name} plays after you", { name: w.name(others[0].seat) })
+      : t("{name} plays after {other}", { name: w.name(others[0].seat), other: w.name(bottom) });
     return h("div", { class: "direction", id: "direction", role: "note", "data-direction": v.match.direction,
       title: `${said.long}: ${after}`, "aria-label": `${said.short}: ${after}` },
     h("span", { class: "arrow", "aria-hidden": "true" }, said.arrow), ` ${said.short}`);
@@ -538,23 +548,23 @@ export function tablePage(roomId, app, statusLine) {
     const g = v.match, room = v.room, me = v.you.seat, w = wording(room, me);
     const prompt = h("div", { class: "prompt", id: "prompt" });
     if (state.error) prompt.append(h("span", { class: "error", id: "error" }, state.error));
-    else if (room.status === "paused") prompt.append("The host has paused the game.");
+    else if (room.status === "paused") prompt.append(t("The host has paused the game."));
     else if (myTurn(v) && g.phase === "play") {
-      prompt.append(h("strong", {}, "Your turn"), g.required_card ? ` · your play must contain ${faces(g.required_card.split(" "))}` : "", g.trick ? "" : " · lead anything");
-    } else if (me !== null && g.phase === "play" && g.to_move !== null) prompt.append(`Waiting for ${w.name(g.to_move)}`);
+      prompt.append(h("strong", {}, t("Your turn")), g.required_card ? ` · ${t("your play must contain {cards}", { cards: faces(g.required_card.split(" ")) })}` : "", g.trick ? "" : ` · ${t("lead anything")}`);
+    } else if (me !== null && g.phase === "play" && g.to_move !== null) prompt.append(t("Waiting for {name}", { name: w.name(g.to_move) }));
     return prompt;
   }
 
   function noticeList() {
     return h("div", { class: "notices", id: "notices" }, state.notices.map((nt) => h("div", { class: `notice ${nt.kind}`, "data-kind": nt.kind },
       h("span", {}, nt.text),
-      h("button", { class: "dismiss", "aria-label": "dismiss", onclick: () => { state.notices = state.notices.filter((x) => x.id !== nt.id); render(); } }, "×"))));
+      h("button", { class: "dismiss", "aria-label": t("dismiss"), onclick: () => { state.notices = state.notices.filter((x) => x.id !== nt.id); render(); } }, "×"))));
   }
 
   function handRow(v) {
     const g = v.match;
     const order = handCards(g);
-    const hand = h("div", { class: "hand", id: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": "your hand: arrows move along it, shift+arrows move a card, space selects" },
+    const hand = h("div", { class: "hand", id: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": t("your hand: arrows move along it, shift+arrows move a card, space selects") },
       order.map((c, i) => {
         const sel = state.selected.has(c);
         const b = h("button", { class: `card${sel ? " selected" : ""}`, "data-card": c, "data-index": i, "aria-pressed": sel ? "true" : "false",
@@ -575,23 +585,23 @@ export function tablePage(roomId, app, statusLine) {
     return h("div", { class: "controls" },
       h("div", { class: "actions" },
         h("button", { class: "primary", id: "play", disabled: !mine || state.selected.size === 0,
-          onclick: () => send({ type: "play", cards: selectedCards(), seq: v.seq }) }, "Play"),
-        h("button", { id: "pass", class: state.help && state.help.kind === "hint" && state.help.action === "pass" ? "suggested" : "", disabled: !mine || !g.can_pass, onclick: () => send({ type: "pass", seq: v.seq }) }, "Pass"),
-        h("button", { id: "clear", disabled: state.selected.size === 0, onclick: () => { state.selected.clear(); render(); } }, "Clear")),
+          onclick: () => send({ type: "play", cards: selectedCards(), seq: v.seq }) }, t("Play")),
+        h("button", { id: "pass", class: state.help && state.help.kind === "hint" && state.help.action === "pass" ? "suggested" : "", disabled: !mine || !g.can_pass, onclick: () => send({ type: "pass", seq: v.seq }) }, t("Pass")),
+        h("button", { id: "clear", disabled: state.selected.size === 0, onclick: () => { state.selected.clear(); render(); } }, t("Clear"))),
       h("div", { class: "actions tools" },
-        h("button", { id: "hint", disabled: !mine, onclick: () => send({ type: "hint", seq: v.seq }) }, "Hint"),
-        h("button", { id: "explain", disabled: state.selected.size === 0, onclick: () => send({ type: "explain", cards: selectedCards(), seq: v.seq }) }, "Explain"),
-        h("button", { id: "legal", disabled: !mine, onclick: () => send({ type: "legal", seq: v.seq }) }, "Legal plays"),
-        v.you.may_undo ? h("button", { id: "undo", title: "take back your last turn (every other seat is a bot)", onclick: () => send({ type: "undo", seq: v.seq }) }, "Undo") : null),
+        h("button", { id: "hint", disabled: !mine, onclick: () => send({ type: "hint", seq: v.seq }) }, t("Hint")),
+        h("button", { id: "explain", disabled: state.selected.size === 0, onclick: () => send({ type: "explain", cards: selectedCards(), seq: v.seq }) }, t("Explain")),
+        h("button", { id: "legal", disabled: !mine, onclick: () => send({ type: "legal", seq: v.seq }) }, t("Legal plays")),
+        v.you.may_undo ? h("button", { id: "undo", title: t("take back your last turn (every other seat is a bot)"), onclick: () => send({ type: "undo", seq: v.seq }) }, t("Undo")) : null),
       h("div", { class: "actions orders" },
-        h("label", { class: "toggle", title: "pass for me whenever the table shows that no hand of my size could beat the play" },
+        h("label", { class: "toggle", title: t("pass for me whenever the table shows that no hand of my size could beat the play") },
           h("input", { type: "checkbox", id: "auto-pass", checked: !!v.you.auto, onchange: (e) => { prefs.set({ auto: e.target.checked }); send({ type: "autopass", auto: e.target.checked }); } }),
-          " auto-pass when I cannot beat"),
+          " ", t("auto-pass when I cannot beat")),
         canPassTrick || v.you.pass_trick ? h("button", { id: "pass-trick", class: v.you.pass_trick ? "on" : "", "aria-pressed": v.you.pass_trick ? "true" : "false",
-          onclick: () => send({ type: "autopass", trick: !v.you.pass_trick }) }, v.you.pass_trick ? "Passing until the next trick ✓" : "Pass until the next trick") : null,
-        h("span", { class: "sort" }, "sort:",
-          h("button", { id: "sort-rank", class: sort === "rank" ? "on" : "", onclick: () => sortHand("rank") }, "rank"),
-          h("button", { id: "sort-suit", class: sort === "suit" ? "on" : "", onclick: () => sortHand("suit") }, "suit"))));
+          onclick: () => send({ type: "autopass", trick: !v.you.pass_trick }) }, v.you.pass_trick ? t("Passing until the next trick ✓") : t("Pass until the next trick")) : null,
+        h("span", { class: "sort" }, t("sort:"),
+          h("button", { id: "sort-rank", class: sort === "rank" ? "on" : "", onclick: () => sortHand("rank") }, t("rank")),
+          h("button", { id: "sort-suit", class: sort === "suit" ? "on" : "", onclick: () => sortHand("suit") }, t("suit")))));
   }
 
   function helpPanel(v) {
@@ -599,7 +609,7 @@ export function tablePage(roomId, app, statusLine) {
     if (!help) return h("div", { id: "help", class: "help empty" });
     const box = h("div", { id: "help", class: `help ${help.ok ? "ok" : "no"}`, "data-kind": help.kind },
       h("span", { class: "text" }, help.text),
-      h("button", { class: "dismiss", "aria-label": "close", onclick: () => { state.help = null; render(); } }, "×"));
+      h("button", { class: "dismiss", "aria-label": t("close"), onclick: () => { state.help = null; render(); } }, "×"));
     if (help.kind === "legal" && help.plays.length) {
       box.append(h("div", { class: "legal-list", id: "legal-list" }, help.plays.map((p) => h("button", { class: "legal-play", onclick: () => {
         if (p.action === "answer") send({ type: "exchange", answer: p.answer, seq: v.seq });
@@ -618,10 +628,10 @@ export function tablePage(roomId, app, statusLine) {
     if (d.kind === "give") {
       buttons.append(h("button", { class: "primary", id: "give", disabled: state.selected.size !== d.count,
         onclick: () => send({ type: "exchange", cards: selectedCards(), seq: v.seq }) },
-      `Give ${plural(d.count, "card")}${d.must !== "any" ? ` (${d.must})` : ""} to ${w.object(other)}`));
+      tn("Give {n} card to {name}", "Give {n} cards to {name}", d.count, { name: w.object(other) }) + (d.must !== "any" ? ` (${d.must})` : "")));
     } else if (d.kind === "redeal" || d.kind === "swap") {
-      if (d.kind === "swap" && g.swap_offer) box.append(h("div", { class: "offer" }, "On offer: ", miniCards(g.swap_offer)));
-      const label = { redeal: "Ask for a new deal", swap: "Swap for the leftover card", keep: "Keep this deal" };
+      if (d.kind === "swap" && g.swap_offer) box.append(h("div", { class: "offer" }, t("On offer:"), " ", miniCards(g.swap_offer)));
+      const label = { redeal: t("Ask for a new deal"), swap: t("Swap for the leftover card"), keep: t("Keep this deal") };
       for (const o of d.options || []) {
         buttons.append(h("button", { class: o === "keep" ? "" : "primary", id: `deal-${o}`, onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
       }
@@ -629,32 +639,32 @@ export function tablePage(roomId, app, statusLine) {
       const pick = selectedCards();
       buttons.append(h("button", { class: "primary", id: "bid", disabled: pick.length !== 1,
         onclick: () => { const cards = selectedCards(); state.selected.clear(); send({ type: "exchange", cards, seq: v.seq }); } },
-      pick.length === 1 ? `Bid ${faces(pick)}` : "Pick a card to bid"),
-      h("button", { id: "bid-pass", onclick: () => send({ type: "exchange", answer: "pass", seq: v.seq }) }, "Pass"));
+      pick.length === 1 ? t("Bid {cards}", { cards: faces(pick) }) : t("Pick a card to bid")),
+      h("button", { id: "bid-pass", onclick: () => send({ type: "exchange", answer: "pass", seq: v.seq }) }, t("Pass")));
     } else if (d.kind === "request" || d.kind === "trade") {
       // the cards asked for are another player's: typed, as on the cards (10S or TS); an offer gives the picked cards
-      const want = h("input", { id: "want", type: "text", maxlength: "20", placeholder: d.kind === "trade" ? "cards wanted, e.g. 2S" : "cards, e.g. 2S AH" });
+      const want = h("input", { id: "want", type: "text", maxlength: "20", placeholder: d.kind === "trade" ? t("cards wanted, e.g. 2S") : t("cards, e.g. 2S AH") });
       if (d.kind === "request" && d.count) {
         buttons.append(want, h("button", { class: "primary", id: "request", onclick: () => {
           const cards = want.value.trim().split(/\s+/).filter(Boolean);
           if (cards.length) send({ type: "exchange", cards, seq: v.seq });
-        } }, `Ask ${w.object(d.from)}`));
+        } }, t("Ask {name}", { name: w.object(d.from) })));
       } else if (d.kind === "trade" && d.count) {
         const others = room.seats.filter((s) => s.seat !== v.you.seat);
         const to = h("select", { id: "offer-to" }, others.map((s) => h("option", { value: String(s.seat) }, w.object(s.seat))));
         buttons.append(want, to, h("button", { class: "primary", id: "offer", onclick: () => {
           const give = selectedCards(), wanted = want.value.trim();
-          if (!give.length || !wanted) { state.error = `pick up to ${plural(d.count, "card")} to give, and type the cards you want`; render(); return; }
+          if (!give.length || !wanted) { state.error = tn("pick up to {n} card to give, and type the cards you want", "pick up to {n} cards to give, and type the cards you want", d.count); render(); return; }
           state.selected.clear();  // a bid outbid or an offer declined leaves the hand as it was: start afresh
           send({ type: "exchange", answer: `${give.join(" ")} for ${wanted} to seat ${to.value}`, seq: v.seq });
-        } }, "Offer the picked cards"));
+        } }, t("Offer the picked cards")));
       }
-      const label = { none: "Let them choose", done: "Let trading end", play: "End trading and lead" };
+      const label = { none: t("Let them choose"), done: t("Let trading end"), play: t("End trading and lead") };
       for (const o of d.options || []) buttons.append(h("button", { id: `answer-${o}`, onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
     } else if (d.kind === "reply" || d.kind === "grant" || d.kind === "look") {
       if (d.cards) box.append(h("div", { class: "offer" }, "Offered: ", miniCards(d.cards)));
       if (d.want) box.append(h("div", { class: "offer" }, "Asked of you: ", miniCards(d.want)));
-      const label = { accept: "Accept", decline: "Decline", grant: "Grant", refuse: "Refuse", look: "Look at the hand", pass: "Pass without looking" };
+      const label = { accept: t("Accept"), decline: t("Decline"), grant: t("Grant"), refuse: t("Refuse"), look: t("Look at the hand"), pass: t("Pass without looking") };
       for (const o of g.answers || d.options || []) {
         buttons.append(h("button", { class: o === "accept" || o === "grant" || o === "look" ? "primary" : "", id: `answer-${o}`,
           onclick: () => send({ type: "exchange", answer: o, seq: v.seq }) }, label[o] || o));
@@ -662,7 +672,7 @@ export function tablePage(roomId, app, statusLine) {
     } else if (d.kind === "surrender") {
       const highest = g.hand.slice(-d.count);
       buttons.append(h("button", { class: "primary", id: "surrender", onclick: () => send({ type: "exchange", cards: highest, seq: v.seq }) }, `Surrender ${faces(highest)}`),
-        h("button", { id: "decline", onclick: () => send({ type: "exchange", cards: [], seq: v.seq }) }, "Decline"));
+        h("button", { id: "decline", onclick: () => send({ type: "exchange", cards: [], seq: v.seq }) }, t("Decline")));
     } else {
       // the answer picked (or hinted) stays picked while the page is redrawn; the answers sent are the server's
       // own, each shown in the server's words for it (a question as asked)
@@ -670,10 +680,10 @@ export function tablePage(roomId, app, statusLine) {
       const picked = state.pick && state.pick.seq === v.seq && answers.includes(state.pick.answer) ? state.pick.answer : answers[0];
       const pick = h("select", { id: "answer-pick", onchange: () => { state.pick = { seq: v.seq, answer: pick.value }; } },
         answers.map((a, i) => h("option", { value: a, selected: a === picked }, said[i])));
-      buttons.append(pick, h("button", { class: "primary", id: "answer", onclick: () => send({ type: "exchange", answer: pick.value, seq: v.seq }) }, d.kind === "ask" ? "Ask" : "Choose"));
+      buttons.append(pick, h("button", { class: "primary", id: "answer", onclick: () => send({ type: "exchange", answer: pick.value, seq: v.seq }) }, d.kind === "ask" ? t("Ask") : t("Choose")));
       if (d.answers && d.answers.length) box.append(h("div", { class: "muted", id: "asked" }, d.answers.map((a) => a.said).join(" · ")));
     }
-    buttons.append(h("button", { id: "hint", onclick: () => send({ type: "hint", seq: v.seq }) }, "Hint"));
+    buttons.append(h("button", { id: "hint", onclick: () => send({ type: "hint", seq: v.seq }) }, t("Hint")));
     box.append(buttons);
     return box;
   }
@@ -683,11 +693,11 @@ export function tablePage(roomId, app, statusLine) {
     const said = {
       bid: () => `${w.subject(e.from, "bids")} ${faces(e.cards)} for ${faces([e.card])}`,
       sold: () => `${w.subject(e.to, "buys")} ${faces(e.cards)} with ${faces(e.paid)}, now on the table`,
-      unsold: () => `Nobody bids for ${faces(e.cards)}`,
+      unsold: () => t("Nobody bids for {cards}", { cards: faces(e.cards) }),
       offer: () => `${w.subject(e.from, "offers")} ${faces(e.cards)} to ${w.object(e.to)} for ${faces(e.want)}`,
       reply: () => `${w.subject(e.from, e.answer === "accept" ? "accepts" : "declines")} the offer`,
       vote: () => `${w.subject(e.from, "lets")} trading end (${e.votes} of ${e.needed})`,
-      "trade-ended": () => (e.reason === "play" ? `${w.subject(e.from, "ends")} trading to lead` : "Trading ends"),
+      "trade-ended": () => (e.reason === "play" ? `${w.subject(e.from, "ends")} trading to lead` : t("Trading ends")),
       request: () => `${w.subject(e.from, "asks")} ${w.object(e.to)} for ${faces(e.cards)}`,
       grant: () => `${w.subject(e.from, e.answer === "grant" ? "grants" : "refuses")} ${faces(e.cards)} to ${w.object(e.to)}`,
     }[e.type];
@@ -697,11 +707,12 @@ export function tablePage(roomId, app, statusLine) {
   // the round so far: exchanges, then every play and pass, a rule between tricks; the newest stays in view
   function historyLog(v) {
     const g = v.match, room = v.room, w = wording(room, v.you.seat);
-    const lines = [h("div", { class: "sep round" }, `Round ${g.round + 1}`)];
+    const lines = [h("div", { class: "sep round" }, t("Round {n}", { n: g.round + 1 }))];
     for (const e of g.exchanges || []) {
       if (e.type !== "give") { const line = eventLine(e, w); if (line) lines.push(line); continue; }
       const count = e.count ?? (e.cards || []).length;
-      lines.push(h("div", { class: "line exchange" }, `${w.subject(e.from, "gives")} ${plural(count, "card")} to ${w.object(e.to)}${e.cards ? `: ${faces(e.cards)}` : ""}`,
+      lines.push(h("div", { class: "line exchange" }, (e.from === v.you.seat ? tn("You give {n} card to {other}", "You give {n} cards to {other}", count, { other: w.object(e.to) })
+        : tn("{name} gives {n} card to {other}", "{name} gives {n} cards to {other}", count, { name: w.name(e.from), other: w.object(e.to) })) + (e.cards ? `: ${faces(e.cards)}` : ""),
         e.said ? h("span", { class: "why" }, ` (${e.said})`) : null));
     }
     const starts = new Set(g.trick_starts || []);
@@ -710,15 +721,17 @@ export function tablePage(roomId, app, statusLine) {
     history.forEach((e, i) => { if (e.action === "play") lastPlay[e.seat] = i; });
     const out = new Set(g.finished || []);
     history.forEach((e, i) => {
-      if (i > 0 && starts.has(i)) lines.push(h("div", { class: "sep trick" }, "new trick"));
+      if (i > 0 && starts.has(i)) lines.push(h("div", { class: "sep trick" }, t("new trick")));
       if (e.action === "pass") {
-        const why = e.note === "auto" ? " (automatic skip)" : e.note === "drew" ? ` and ${e.seat === v.you.seat ? "draw" : "draws"} a card` : "";
-        lines.push(h("div", { class: "line pass" }, `${w.subject(e.seat, "passes")}${why}`));
+        const said = e.note === "auto" ? w.said(e.seat, t("You pass (automatic skip)"), t("{name} passes (automatic skip)"))
+          : e.note === "drew" ? w.said(e.seat, t("You pass and draw a card"), t("{name} passes and draws a card"))
+            : w.said(e.seat, t("You pass"), t("{name} passes"));
+        lines.push(h("div", { class: "line pass" }, said));
       } else {
-        const goes = out.has(e.seat) && lastPlay[e.seat] === i ? (e.seat === v.you.seat ? " and go out!" : " and goes out!") : "";
-        lines.push(h("div", { class: "line play" }, `${w.subject(e.seat, "plays")} ${faces(e.cards)}`,
-          e.kind && e.kind !== "single" ? h("span", { class: "kind" }, ` ${e.kind}`) : null,
-          e.note === "called" ? h("strong", {}, " last card!") : null, goes ? h("strong", {}, goes) : null));
+        const goes = out.has(e.seat) && lastPlay[e.seat] === i ? (e.seat === v.you.seat ? t("and go out!") : t("and goes out!")) : "";
+        lines.push(h("div", { class: "line play" }, w.said(e.seat, t("You play {cards}"), t("{name} plays {cards}"), { cards: faces(e.cards) }),
+          e.kind && e.kind !== "single" ? h("span", { class: "kind" }, ` ${kindName(e.kind)}`) : null,
+          e.note === "called" ? h("strong", {}, ` ${t("last card!")}`) : null, goes ? h("strong", {}, ` ${goes}`) : null));
       }
     });
     return h("div", { class: "log", id: "log", "aria-live": "polite" }, lines);
@@ -729,16 +742,16 @@ export function tablePage(roomId, app, statusLine) {
     const room = v.room, g = v.match, ranks = g.ranks_only, w = wording(room, v.you.seat);
     const names = room.seats.map((s) => w.name(s.seat));
     const place = (r, s) => r.finishing_order.indexOf(s) + 1;
-    const sums = names.map((_, s) => (g.place_sums || [])[s] ?? roundsDone.reduce((t, r) => t + place(r, s), 0));
+    const sums = names.map((_, s) => (g.place_sums || [])[s] ?? roundsDone.reduce((sum, r) => sum + place(r, s), 0));
     const totals = ranks ? sums : (g.totals || []);
     return h("div", { class: "scroll" }, h("table", { class: `scores${ranks ? " places" : ""}`, "data-scoring": ranks ? "places" : "points" },
-      h("thead", {}, h("tr", {}, h("th", {}, "round"), names.map((n) => h("th", { title: n }, n)))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("round")), names.map((n) => h("th", { title: n }, n)))),
       h("tbody", {},
         roundsDone.map((r) => h("tr", {}, h("td", {}, `${r.round + 1}`),
           names.map((_, i) => ranks
-            ? h("td", { title: plural(r.cards_left[i], "card") + " left" }, ordinal(place(r, i)))
-            : h("td", { title: `${ordinal(place(r, i))} · ${plural(r.cards_left[i], "card")} left` }, r.scores[i] > 0 ? `+${r.scores[i]}` : `${r.scores[i]}`)))),
-        h("tr", { class: "total" }, h("td", {}, ranks ? "sum of places" : "total"), totals.map((t) => h("td", {}, `${t}`))))));
+            ? h("td", { title: tn("{n} card left", "{n} cards left", r.cards_left[i]) }, ordinal(place(r, i)))
+            : h("td", { title: `${ordinal(place(r, i))} · ${tn("{n} card left", "{n} cards left", r.cards_left[i])}` }, r.scores[i] > 0 ? `+${r.scores[i]}` : `${r.scores[i]}`)))),
+        h("tr", { class: "total" }, h("td", {}, ranks ? t("sum of places") : t("total")), totals.map((x) => h("td", {}, `${x}`))))));
   }
 
   // the hands left when the round ended: public now, shown face up
@@ -747,7 +760,7 @@ export function tablePage(roomId, app, statusLine) {
     const w = wording(v.room, v.you.seat);
     return h("div", { class: "hands-left", id: "hands-left" }, r.finishing_order.map((s) => h("div", { class: "seatrow", "data-seat": s },
       h("span", { class: "who" }, `${ordinal(r.finishing_order.indexOf(s) + 1)} · ${w.name(s)}`),
-      r.hands_left[s].length ? miniCards(r.hands_left[s]) : h("span", { class: "muted" }, " out"))));
+      r.hands_left[s].length ? miniCards(r.hands_left[s]) : h("span", { class: "muted" }, ` ${t("out")}`))));
   }
 
   function breakModal(v) {
@@ -755,13 +768,13 @@ export function tablePage(roomId, app, statusLine) {
     const last = g.rounds_done[g.rounds_done.length - 1];
     const ready = me !== null && b.ready.includes(me);
     return h("div", { class: "modal", id: "break" }, h("div", {},
-      h("h2", {}, `Round ${b.round} is over`),
+      h("h2", {}, t("Round {n} is over", { n: b.round })),
       handsLeft(v, last),
       scoreTable(v, g.rounds_done),
       last && last.said && last.said.length ? h("ul", { class: "muted details" }, last.said.map((d) => h("li", {}, d))) : null,
-      h("p", { class: "muted" }, `Next round in ${Math.ceil(secondsLeft({ seconds_left: b.seconds_left }))} s`,
-        b.waiting_for.length ? ` · waiting for ${b.waiting_for.map((s) => w.object(s)).join(", ")}` : ""),
-      me !== null ? h("button", { class: "primary", id: "continue", disabled: ready, onclick: () => send({ type: "continue" }) }, ready ? "Ready" : "Next round") : null));
+      h("p", { class: "muted" }, t("Next round in {n} s", { n: Math.ceil(secondsLeft({ seconds_left: b.seconds_left })) }),
+        b.waiting_for.length ? ` · ${t("waiting for {names}", { names: b.waiting_for.map((s) => w.object(s)).join(", ") })}` : ""),
+      me !== null ? h("button", { class: "primary", id: "continue", disabled: ready, onclick: () => send({ type: "continue" }) }, ready ? t("Ready") : t("Next round")) : null));
   }
 
   function summary(v) {
@@ -770,18 +783,18 @@ export function tablePage(roomId, app, statusLine) {
     const last = g.rounds_done[g.rounds_done.length - 1];
     const ranks = g.ranks_only;
     return h("div", { class: "modal", id: "summary" }, h("div", {},
-      h("h2", {}, "The match is over"),
+      h("h2", {}, t("The match is over")),
       h("div", { class: "scroll" }, h("table", { class: "scores", id: "standings" }, h("thead", {}, h("tr", {}, h("th", {}, "place"), h("th", {}, "player"), h("th", {}, ranks ? "sum of places" : "total"))),
         h("tbody", {}, standings.map((s, i) => h("tr", {}, h("td", {}, ordinal(i + 1)), h("td", {}, w.name(s)), h("td", {}, `${ranks ? (g.places || [])[s] : g.totals[s]}`)))))),
-      h("h3", {}, "The last round"), handsLeft(v, last),
+      h("h3", {}, t("The last round")), handsLeft(v, last),
       last && last.said && last.said.length ? h("ul", { class: "muted details" }, last.said.map((d) => h("li", {}, d))) : null,
-      h("h3", {}, "Rounds"), scoreTable(v, g.rounds_done),
+      h("h3", {}, t("Rounds")), scoreTable(v, g.rounds_done),
       rematchBox(v),
       h("div", { class: "row", style: "margin-top:.8rem" },
-        h("a", { href: `/replay/${room.id}`, id: "replay-link" }, "Replay"),
-        h("a", { href: `/api/records/${room.id}?format=text`, id: "download" }, "Download the record"),
+        h("a", { href: `/replay/${room.id}`, id: "replay-link" }, t("Replay")),
+        h("a", { href: `/api/records/${room.id}?format=text`, id: "download" }, t("Download the record")),
         h("a", { href: `/api/records/${room.id}?format=json`, id: "download-json" }, "(JSON)"),
-        h("a", { href: "/" }, "Lobby"))));
+        h("a", { href: "/" }, t("Lobby")))));
   }
 
   function rematchBox(v) {
@@ -794,22 +807,22 @@ export function tablePage(roomId, app, statusLine) {
         setTimeout(() => { location.href = `/room/${r.room}`; }, 50);
       }
       const follow = () => { if (me !== null && mine.token) saved.set(r.room, { seat: mine.seat, token: mine.token, host: mine.host }); };
-      return h("div", { class: "rematch", id: "rematch-box" }, h("a", { href: `/room/${r.room}`, id: "rematch-link", class: "button primary", onclick: follow }, "Go to the rematch"));
+      return h("div", { class: "rematch", id: "rematch-box" }, h("a", { href: `/room/${r.room}`, id: "rematch-link", class: "button primary", onclick: follow }, t("Go to the rematch")));
     }
     const waiting = r.people.filter((s) => !r.votes.includes(s));
     const asked = r.votes.map((s) => w.name(s));
     return h("div", { class: "rematch", id: "rematch-box" },
       me !== null && v.room.seats[me].kind === "person" ? h("button", { class: "primary", id: "rematch", onclick: () => { state.votedRematch = true; send({ type: "rematch" }); } },
-        r.votes.includes(me) ? "Rematch asked: ask again" : "Rematch (the same seats)") : null,
+        r.votes.includes(me) ? t("Rematch asked: ask again") : t("Rematch (the same seats)")) : null,
       h("span", { class: "muted", id: "rematch-status" },
         asked.length ? ` ${asked.join(", ")} ${asked.length === 1 && r.votes[0] !== me ? "asks" : "ask"} for a rematch` : "",
-        asked.length && waiting.length ? ` · waiting for ${waiting.map((s) => w.object(s)).join(", ")}` : ""));
+        asked.length && waiting.length ? ` · ${t("waiting for {names}", { names: waiting.map((s) => w.object(s)).join(", ") })}` : ""));
   }
 
   // --- the chat: a panel kept across views (what you type stays), lines as text, emotes as buttons -----------
   function chatPanel() {
     const list = h("div", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
-    const input = h("input", { type: "text", id: "chat-input", maxlength: 200, placeholder: "say something", autocomplete: "off" });
+    const input = h("input", { type: "text", id: "chat-input", maxlength: 200, placeholder: t("say something"), autocomplete: "off" });
     const err = h("div", { class: "error", id: "chat-error" });
     const form = h("form", { id: "chat-form", class: "row", onsubmit: (ev) => {
       ev.preventDefault();
@@ -817,9 +830,9 @@ export function tablePage(roomId, app, statusLine) {
       if (!text) return;
       sayInChat({ type: "chat", text });
       input.value = "";
-    } }, input, h("button", { type: "submit", id: "chat-send" }, "Send"));
-    const emotes = h("div", { class: "emotes" }, Object.entries(EMOTES).map(([k, e]) => h("button", { class: "emote", "data-emote": k, title: k.replace("-", " "), type: "button", onclick: () => sayInChat({ type: "chat", emote: k }) }, e)));
-    const panel = h("section", { class: "panel chat", id: "chat" }, h("h3", {}, "Chat"), list, emotes, form, err);
+    } }, input, h("button", { type: "submit", id: "chat-send" }, t("Send")));
+    const emotes = h("div", { class: "emotes" }, Object.entries(EMOTES()).map(([k, e]) => h("button", { class: "emote", "data-emote": k, title: k.replace("-", " "), type: "button", onclick: () => sayInChat({ type: "chat", emote: k }) }, e)));
+    const panel = h("section", { class: "panel chat", id: "chat" }, h("h3", {}, t("Chat")), list, emotes, form, err);
     let shown = -1;
     // the last refusal is cleared by the next line sent, not by anyone's line arriving: a broadcast of an
     // earlier accepted line can come in just after the refusal and would wipe it before it was read
@@ -832,7 +845,7 @@ export function tablePage(roomId, app, statusLine) {
       const v = state.view;
       const seated = v && v.you.seat !== null;
       input.disabled = !seated;
-      input.placeholder = seated ? "say something" : "take a seat to chat";
+      input.placeholder = seated ? t("say something") : t("take a seat to chat");
       for (const b of emotes.querySelectorAll("button")) b.disabled = !seated;
       err.textContent = state.chatError;
       const lastId = state.chat.length ? state.chat[state.chat.length - 1].id : 0;

@@ -1,5 +1,6 @@
 // Small pieces every page shares: building elements, calling the API, what this browser keeps, and words.
 import { cardSvg } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -73,10 +74,15 @@ function youForm(verb) {
 }
 export function wording(room, me) {
   const names = room.seats.map((s) => s.name);
-  const name = (s) => (s === me ? "You" : names[s] ?? "nobody");
+  const name = (s) => (s === me ? t("You") : names[s] ?? t("nobody"));
   return {
     name,
-    object: (s) => (s === me ? "you" : names[s] ?? "nobody"),
-    subject: (s, verb) => (s === me ? `You ${youForm(verb)}` : `${name(s)} ${verb}`),
+    object: (s) => (s === me ? t("you") : names[s] ?? t("nobody")),
+    subject: (s, verb) => (s === me ? `${t("You")} ${youForm(verb)}` : `${name(s)} ${verb}`),
+    // one of two whole sentences, translated: the seat's own ("You pass") or another's ("{name} passes")
+    said: (s, you, other, vars = {}) => (s === me ? fillIn(you, vars) : fillIn(other, { ...vars, name: name(s) })),
   };
+}
+function fillIn(text, vars) {
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in vars ? String(vars[key]) : whole));
 }
