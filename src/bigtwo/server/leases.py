@@ -35,6 +35,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
 LIVE = ("waiting", "playing", "paused")
+UNTIL = "now() + make_interval(secs => CAST(:ttl AS double precision))"  # a lease's expiry, by the database's clock
 
 
 class LeaseLost(Exception):
@@ -72,7 +73,7 @@ class Leases:
             text(
                 "INSERT INTO leases (room_id, owner, address, expires_at, wanted_by) "
                 "SELECT CAST(:room AS varchar), CAST(:me AS varchar), CAST(:address AS varchar), "
-                "now() + make_interval(secs => CAST(:ttl AS double precision)), NULL "
+                f"{UNTIL}, NULL "
                 "WHERE EXISTS (SELECT 1 FROM rooms WHERE id = CAST(:room AS varchar)) "
                 "ON CONFLICT (room_id) DO UPDATE SET owner = EXCLUDED.owner, address = EXCLUDED.address, "
                 "expires_at = EXCLUDED.expires_at, wanted_by = NULL "
@@ -112,10 +113,7 @@ class Leases:
         process stalled past its lease is missing: drop it)."""
         with self.engine.begin() as conn:
             rows = conn.execute(
-                text(
-                    "UPDATE leases SET expires_at = now() + make_interval(secs => CAST(:ttl AS double precision)) WHERE owner = :me "
-                    "RETURNING room_id"
-                ),
+                text(f"UPDATE leases SET expires_at = {UNTIL} WHERE owner = :me RETURNING room_id"),
                 self._params(),
             )
             return {r[0] for r in rows}
@@ -135,7 +133,7 @@ class Leases:
             done = conn.execute(
                 text(
                     "UPDATE leases SET owner = :to, address = '', wanted_by = NULL, "
-                    "expires_at = now() + make_interval(secs => CAST(:ttl AS double precision)) WHERE room_id = :room AND owner = :me"
+                    f"expires_at = {UNTIL} WHERE room_id = :room AND owner = :me"
                 ),
                 self._params(room=room_id, to=to[:40]),
             )
