@@ -495,6 +495,7 @@ class Rooms:
         for room in stale:
             if self.rooms.get(room.id) is room and room.status == "waiting":
                 del self.rooms[room.id]
+                self._let_go(room.id)
                 room.close(f"this table was closed: nobody started it within {minutes}")
         self.expired += len(stale)
         log.info("closed %d tables that were never started", len(stale))
