@@ -99,3 +99,15 @@ def test_two_processes_list_each_others_tables_and_hand_a_table_over():
         assert asyncio.run(watch_then_move()) == CLOSE_MOVED
         assert rid in b.rooms.rooms and rid not in a.rooms.rooms
         assert wait_for(lambda: b.rooms.rooms[rid].seq > 0, 10)  # the bots play on at the new owner
+
+
+def test_structured_logs_are_one_json_object_a_line():
+    import logging
+
+    from bigtwo.server.serving import JsonLogs
+
+    record = logging.LogRecord("bigtwo.server", logging.WARNING, __file__, 1, "room %s: taken over", ("ab12",), None)
+    line = JsonLogs(8001).format(record)
+    assert "\n" not in line
+    out = json.loads(line)
+    assert out["message"] == "room ab12: taken over" and out["level"] == "warning" and out["port"] == 8001

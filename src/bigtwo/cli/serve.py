@@ -24,11 +24,12 @@ def _serve(
     database: str,
     log_level: str,
     settings_file: str | None,
+    log_json: bool = False,
     **options: Any,
 ) -> None:
     try:
         from bigtwo.server import create_app
-        from bigtwo.server.serving import DrainingServer, server_config
+        from bigtwo.server.serving import DrainingServer, JsonLogs, server_config
     except ImportError as e:
         typer.echo(f'bigtwo serve needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)', err=True)
         raise typer.Exit(2) from None
@@ -47,10 +48,15 @@ def _serve(
     except (ValueError, ImportError) as e:
         typer.echo(f"--database {database!r}: {e}", err=True)
         raise typer.Exit(2) from None
-    logging.basicConfig(
-        level=log_level.upper(),
-        format=f"%(asctime)s %(levelname)s pid={os.getpid()} port={port} %(name)s: %(message)s",
-    )
+    if log_json:  # one JSON object a line, for a log collector
+        handler = logging.StreamHandler()
+        handler.setFormatter(JsonLogs(port))
+        logging.basicConfig(level=log_level.upper(), handlers=[handler])
+    else:
+        logging.basicConfig(
+            level=log_level.upper(),
+            format=f"%(asctime)s %(levelname)s pid={os.getpid()} port={port} %(name)s: %(message)s",
+        )
     typer.echo(f"bigtwo: open {settings.public_url}/ in a browser (database: {database})")
     if host not in ("127.0.0.1", "::1", "localhost"):
         typer.echo(
@@ -62,7 +68,14 @@ def _serve(
 
 
 def _workers(
-    workers: int, host: str, port: int, database: str, log_level: str, settings_file: str | None, **options: Any
+    workers: int,
+    host: str,
+    port: int,
+    database: str,
+    log_level: str,
+    settings_file: str | None,
+    log_json: bool = False,
+    **options: Any,
 ) -> None:
     """Run ``workers`` server processes on ports ``port`` .. ``port + workers - 1`` (a reverse proxy in front
     routes by table: docs/hosting.md), restarting one that dies; SIGTERM or Ctrl-C stops them all, each letting
@@ -86,7 +99,14 @@ def _workers(
         )
     spawn = multiprocessing.get_context("spawn")
     ports = [port + i for i in range(workers)]
-    kwargs = {"host": host, "database": database, "log_level": log_level, "settings_file": settings_file, **options}
+    kwargs = {
+        "host": host,
+        "database": database,
+        "log_level": log_level,
+        "settings_file": settings_file,
+        "log_json": log_json,
+        **options,
+    }
     procs = {p: spawn.Process(target=_serve, kwargs={**kwargs, "port": p}, name=f"bigtwo-{p}") for p in ports}
     stopping = False
 
@@ -144,6 +164,9 @@ def serve(
     settings_file: str | None = typer.Option(
         None, "--settings", help="A TOML file of settings (the options below, by name: max_rooms = 200)"
     ),
+    log_json: bool = typer.Option(
+        False, "--log-json", help="Log one JSON object a line (time, level, process, port, logger, message)"
+    ),
     workers: int = typer.Option(
         1,
         "--workers",
@@ -165,9 +188,9 @@ def serve(
       bigtwo serve --workers 4 --database postgresql://bigtwo:secret@localhost/bigtwo --public-url https://cards.example
     """
     if workers > 1:
-        _workers(workers, host, port, database, log_level, settings_file, **options)
+        _workers(workers, host, port, database, log_level, settings_file, log_json, **options)
         return
-    _serve(host, port, database, log_level, settings_file, **options)
+    _serve(host, port, database, log_level, settings_file, log_json, **options)
 
 
 _fixed = [p for p in inspect.signature(serve).parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]

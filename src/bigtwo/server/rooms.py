@@ -55,6 +55,9 @@ FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replay
 RATED_MOVE_SECONDS = 60  # a rated table's move clock when it asks for none (a player away is played out)
 READ_PACES_KEPT = 10_000  # addresses whose pace of reading views is remembered
 LEASE_TICK = 0.5  # seconds between looks at the leases (hand-overs asked for, tables nobody holds)
+# a table stays at least this long with the process that took it before it is handed over again: requests that
+# reach two processes by turns (a proxy not routing by table) move it at most once in this time, not per request
+HOLD_SECONDS = 2.0
 ADOPT_AT_ONCE = 16  # tables nobody holds taken at one look (the others at the next ones, or by other processes)
 MOVED = "this table moved to another server process: reconnecting"
 
@@ -303,6 +306,9 @@ class Rooms:
                 for rid, by in await asyncio.to_thread(leases.wanted):
                     if by == leases.owner or rid in self.claiming:
                         continue
+                    held_since = self.claimed_at.get(rid)
+                    if held_since is not None and time.monotonic() - held_since < HOLD_SECONDS:
+                        continue  # taken a moment ago: handed over at a later look (a table never bounces)
                     await self.drop(rid)
                     await asyncio.to_thread(leases.hand_over, rid, by)
                     log.info("room %s: handed over to the process that was asked for it", rid)

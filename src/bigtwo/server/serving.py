@@ -18,6 +18,8 @@ header a byte at a time) open for ever, so a thousand idle connections stop ever
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from collections import Counter
 from typing import Any
 
@@ -148,6 +150,28 @@ def server_config(app: Any, settings: Settings, host: str, port: int, log_level:
     )
 
 
+class JsonLogs(logging.Formatter):
+    """Structured logs: one JSON object a line (time, level, process id, port, logger, message, and the
+    exception's text), for a collector that reads many processes' logs together."""
+
+    def __init__(self, port: int):
+        super().__init__()
+        self.port = port
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "pid": record.process,
+            "port": self.port,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
 DRAIN_SECONDS = 15.0  # the longest a SIGTERM waits for the tables to be let go before the sockets are closed
 
 
@@ -167,7 +191,5 @@ class DrainingServer(uvicorn.Server):
         try:
             await asyncio.wait_for(self._drain(), DRAIN_SECONDS)
         except Exception:  # a stalled database: the leases expire by themselves, no accepted action is lost
-            import logging
-
             logging.getLogger("bigtwo.server").exception("could not let every table go before shutting down")
         await super().shutdown(sockets)
