@@ -185,7 +185,6 @@ def serve(
     \b
     Examples:
       bigtwo serve --port 8080 --database games.sqlite3   # then open http://localhost:8080/
-      bigtwo serve --workers 4 --database postgresql://bigtwo:secret@localhost/bigtwo --public-url https://cards.example
     """
     if workers > 1:
         _workers(workers, host, port, database, log_level, settings_file, log_json, **options)
