@@ -111,3 +111,35 @@ def test_structured_logs_are_one_json_object_a_line():
     assert "\n" not in line
     out = json.loads(line)
     assert out["message"] == "room ab12: taken over" and out["level"] == "warning" and out["port"] == 8001
+
+
+@pytest.mark.xdist_group("postgresql")
+def test_a_process_that_lost_a_tables_lease_cannot_store_a_move():
+    """A process that stalled past its lease (another took the table over) has its next action for that table
+    refused by the database transaction itself, so the new owner's game is the only one stored."""
+    from sqlalchemy import text
+
+    from bigtwo.server import store
+    from bigtwo.server.leases import LeaseLost, Leases
+
+    url = reset_postgres(postgres_url_or_skip())
+    with LiveServer(url) as a:
+        made = create_room(a.url, host_name="Ann", seats=[{"kind": "open"}] + [{"kind": "bot"}] * 3)
+        rid = made["room"]["id"]
+        other = Leases(a.rooms.engine, "http://elsewhere:8009", 6)
+        held, where = other.claim(rid)
+        assert not held and where == a.rooms.leases.address  # told who serves it
+        for _ in range(5):  # the owner stalls: its lease runs out (its renewal may race this once)
+            with a.rooms.engine.begin() as conn:
+                conn.execute(
+                    text("UPDATE leases SET expires_at = now() - interval '1 second' WHERE room_id = :r"), {"r": rid}
+                )
+            held, _ = other.claim(rid)
+            if held:
+                break
+        assert held
+        with pytest.raises(LeaseLost):
+            a.rooms.journal._commit([store.insert_action(rid, 0, 0, "pass", "player")])
+        with a.rooms.engine.connect() as conn:
+            assert action_count(conn, rid) == 0
+        assert wait_for(lambda: rid not in a.rooms.rooms, 10)  # and the stalled process lets the table go
