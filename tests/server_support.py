@@ -18,7 +18,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
 from sqlalchemy import create_engine, make_url, text
 
@@ -29,7 +28,7 @@ from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset, load_rules
 from bigtwo.server import create_app
 from bigtwo.server.db import database_url
-from bigtwo.server.serving import server_config
+from bigtwo.server.serving import DrainingServer, server_config
 from bigtwo.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +123,8 @@ class LiveServer:
         self.port = free_port()
         self.settings = settings_for_tests(public_url=f"http://{public_host}:{self.port}", **settings)
         self.app = create_app(database, self.settings)
-        self.server = uvicorn.Server(server_config(self.app, self.settings, "127.0.0.1", self.port, "warning"))
+        config = server_config(self.app, self.settings, "127.0.0.1", self.port, "warning")
+        self.server = DrainingServer(config, self.app.state.context.rooms.drain)  # as `bigtwo serve` runs it
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     @property

@@ -24,13 +24,12 @@ def _serve(
     database: str,
     log_level: str,
     settings_file: str | None,
+    log_json: bool = False,
     **options: Any,
 ) -> None:
     try:
-        import uvicorn
-
         from bigtwo.server import create_app
-        from bigtwo.server.serving import server_config
+        from bigtwo.server.serving import DrainingServer, JsonLogs, server_config
     except ImportError as e:
         typer.echo(f'bigtwo serve needs the server extra: pip install "bigtwo[server]" ({e.name} is missing)', err=True)
         raise typer.Exit(2) from None
@@ -45,11 +44,19 @@ def _serve(
         typer.echo(f"bigtwo serve: {e}", err=True)
         raise typer.Exit(2) from None
     try:
-        app = create_app(database, settings)
+        app = create_app(database, settings, address=f"http://{host}:{port}")
     except (ValueError, ImportError) as e:
         typer.echo(f"--database {database!r}: {e}", err=True)
         raise typer.Exit(2) from None
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+    if log_json:  # one JSON object a line, for a log collector
+        handler = logging.StreamHandler()
+        handler.setFormatter(JsonLogs(port))
+        logging.basicConfig(level=log_level.upper(), handlers=[handler])
+    else:
+        logging.basicConfig(
+            level=log_level.upper(),
+            format=f"%(asctime)s %(levelname)s pid={os.getpid()} port={port} %(name)s: %(message)s",
+        )
     typer.echo(f"bigtwo: open {settings.public_url}/ in a browser (database: {database})")
     if host not in ("127.0.0.1", "::1", "localhost"):
         typer.echo(
@@ -57,7 +64,74 @@ def _serve(
             "(and name it with --trusted-proxies and --public-url)",
             err=True,
         )
-    uvicorn.Server(server_config(app, settings, host, port, log_level)).run()
+    DrainingServer(server_config(app, settings, host, port, log_level), app.state.context.rooms.drain).run()
+
+
+def _workers(
+    workers: int,
+    host: str,
+    port: int,
+    database: str,
+    log_level: str,
+    settings_file: str | None,
+    log_json: bool = False,
+    **options: Any,
+) -> None:
+    """Run ``workers`` server processes on ports ``port`` .. ``port + workers - 1`` (a reverse proxy in front
+    routes by table: docs/hosting.md), restarting one that dies; SIGTERM or Ctrl-C stops them all, each letting
+    its tables go first."""
+    if "://" not in database or not database.startswith(("postgresql", "postgres")):
+        typer.echo(
+            "bigtwo serve: --workers above 1 needs PostgreSQL (--database postgresql://...): with SQLite one process "
+            "serves every table, since a table lives in one process's memory and only PostgreSQL lets processes "
+            "hand tables to each other",
+            err=True,
+        )
+        raise typer.Exit(2)
+    import multiprocessing
+    import signal
+    import time
+
+    if options.get("public_url") is None:
+        typer.echo(
+            "bigtwo serve: with --workers, name the proxy's address with --public-url (invite links point there)",
+            err=True,
+        )
+    spawn = multiprocessing.get_context("spawn")
+    ports = [port + i for i in range(workers)]
+    kwargs = {
+        "host": host,
+        "database": database,
+        "log_level": log_level,
+        "settings_file": settings_file,
+        "log_json": log_json,
+        **options,
+    }
+    procs = {p: spawn.Process(target=_serve, kwargs={**kwargs, "port": p}, name=f"bigtwo-{p}") for p in ports}
+    stopping = False
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for proc in procs.values():
+            if proc.is_alive() and proc.pid is not None:
+                os.kill(proc.pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for proc in procs.values():
+        proc.start()
+    upstream = " ".join(f"server {host}:{p};" for p in ports)
+    typer.echo(f"bigtwo: {workers} processes on ports {ports[0]}-{ports[-1]}; proxy to them by table: {upstream}")
+    while not stopping:
+        time.sleep(0.5)
+        for p, proc in list(procs.items()):
+            if not proc.is_alive() and not stopping:
+                typer.echo(f"bigtwo: the process on port {p} ended ({proc.exitcode}): starting another", err=True)
+                procs[p] = spawn.Process(target=_serve, kwargs={**kwargs, "port": p}, name=f"bigtwo-{p}")
+                procs[p].start()
+    for proc in procs.values():
+        proc.join(timeout=30)
 
 
 def _options() -> list[inspect.Parameter]:
@@ -90,6 +164,17 @@ def serve(
     settings_file: str | None = typer.Option(
         None, "--settings", help="A TOML file of settings (the options below, by name: max_rooms = 200)"
     ),
+    log_json: bool = typer.Option(
+        False, "--log-json", help="Log one JSON object a line (time, level, process, port, logger, message)"
+    ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        min=1,
+        max=64,
+        help="Server processes (not threads), on ports PORT to PORT+N-1 behind a proxy that routes by table "
+        "(docs/hosting.md). Above 1 needs PostgreSQL: SQLite is for one process",
+    ),
     **options: Any,
 ) -> None:
     """Serve tables in the browser: rooms, invite links, bots, spectators, records. Games survive restarts.
@@ -101,7 +186,10 @@ def serve(
     Examples:
       bigtwo serve --port 8080 --database games.sqlite3   # then open http://localhost:8080/
     """
-    _serve(host, port, database, log_level, settings_file, **options)
+    if workers > 1:
+        _workers(workers, host, port, database, log_level, settings_file, log_json, **options)
+        return
+    _serve(host, port, database, log_level, settings_file, log_json, **options)
 
 
 _fixed = [p for p in inspect.signature(serve).parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]

@@ -11,7 +11,8 @@ handed to the page by ``GET /api/account``), and a request whose ``Origin`` head
 outright (that also covers signing up and in, where no session exists yet: login CSRF).
 
 Sign-in attempts are limited per client address (right or wrong) and wrong passwords per username (from all
-addresses), in a sliding window; sign-ups per address and hour. The limits live in memory (one server process).
+addresses), in a sliding window; sign-ups per address and hour. One process keeps these limits in memory; processes
+sharing a PostgreSQL keep them in the database, so each enforces the same limits (:mod:`bigtwo.server.shared`).
 
 Whether an account exists is public, by decision: a username is what its owner is shown as at every table, on the
 leaderboards and on their player page (``/players/<name>``, ``/api/players/<name>``), so sign-up says a name is
@@ -26,7 +27,6 @@ import hmac
 import re
 import secrets
 import time
-from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -44,13 +44,14 @@ from bigtwo.server.db import accounts, sessions
 from bigtwo.server.messages import Strict, text_problem
 from bigtwo.server.referee import Rejected
 from bigtwo.server.settings import Settings
+from bigtwo.server.shared import DatabaseKnown, DatabaseWindow, Known, LocalKnown, LocalWindow
+from bigtwo.server.shared import Window as WindowType
 from bigtwo.words import plural
 
 COOKIE = "bigtwo_session"
 CSRF_HEADER = "X-CSRF-Token"
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,23}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
-PRUNE_AT = 10_000  # keys a sign-in limit holds before it drops those whose window has passed
 
 
 def _password(v: str) -> str:
@@ -107,67 +108,9 @@ class Session:
     csrf: str
 
 
-class Window:
-    """Events per key in a sliding window (seconds), for the sign-in and sign-up limits."""
-
-    def __init__(self, seconds: float, clock: Callable[[], float]):
-        self.seconds = seconds
-        self.clock = clock
-        self.events: dict[str, deque[float]] = {}
-
-    def count(self, key: str) -> int:
-        q = self.events.get(key)
-        if q is None:
-            return 0
-        cutoff = self.clock() - self.seconds
-        while q and q[0] <= cutoff:
-            q.popleft()
-        if not q:
-            del self.events[key]
-            return 0
-        return len(q)
-
-    def wait(self, key: str) -> int:
-        """Whole minutes until the oldest event of ``key`` leaves the window."""
-        q = self.events.get(key)
-        if not q:
-            return 0
-        return max(1, round((q[0] + self.seconds - self.clock()) / 60 + 0.49))
-
-    def add(self, key: str) -> None:
-        if len(self.events) >= PRUNE_AT:  # many keys (an attacker's guessed usernames): drop the stale ones
-            for k in list(self.events):
-                self.count(k)
-        self.events.setdefault(key, deque()).append(self.clock())
-
-    def clear(self, key: str) -> None:
-        self.events.pop(key, None)
-
-
-class KnownAddresses:
-    """The addresses each username last signed in (or up) from, a few per username, for the lockout: wrong
-    passwords from strangers close a username to new addresses, but its owner's own addresses stay open, so
-    guessing from elsewhere cannot lock a person out of their account. Bounded: ``per_key`` addresses a
-    username, ``max_keys`` usernames (the least recently used forgotten first)."""
-
-    def __init__(self, per_key: int = 8, max_keys: int = PRUNE_AT):
-        self.per_key = per_key
-        self.max_keys = max_keys
-        self.seen: OrderedDict[str, deque[str]] = OrderedDict()
-
-    def add(self, key: str, address: str) -> None:
-        q = self.seen.pop(key, None) or deque(maxlen=self.per_key)
-        if address in q:
-            q.remove(address)
-        q.append(address)
-        self.seen[key] = q
-        while len(self.seen) > self.max_keys:
-            self.seen.popitem(last=False)
-
-    def __contains__(self, pair: tuple[str, str]) -> bool:
-        key, address = pair
-        q = self.seen.get(key)
-        return q is not None and address in q
+# the in-memory forms keep their old names here (the database forms are in bigtwo.server.shared)
+Window = LocalWindow
+KnownAddresses = LocalKnown
 
 
 class Accounts:
@@ -179,7 +122,9 @@ class Accounts:
         settings: Settings,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = store.now,
+        shared: bool = False,
     ):
+        """``shared``: keep the limits in the database, where every process sharing it sees them."""
         self.engine = engine
         self.settings = settings
         self.now = now
@@ -190,10 +135,20 @@ class Accounts:
         )
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))  # verified when there is no such user
         window = settings.login_window_minutes * 60
-        self.attempts = Window(window, clock)  # per address
-        self.failures = Window(window, clock)  # per username
-        self.signups = Window(3600, clock)  # per address
-        self.known = KnownAddresses()  # per username: where its owner signed in from
+        self.attempts: WindowType
+        self.failures: WindowType
+        self.signups: WindowType
+        self.known: Known
+        if shared:
+            self.attempts = DatabaseWindow(engine, "sign-in", window)  # per address
+            self.failures = DatabaseWindow(engine, "wrong-password", window)  # per username
+            self.signups = DatabaseWindow(engine, "sign-up", 3600)  # per address
+            self.known = DatabaseKnown(engine)  # per username: where its owner signed in from
+        else:
+            self.attempts = LocalWindow(window, clock)
+            self.failures = LocalWindow(window, clock)
+            self.signups = LocalWindow(3600, clock)
+            self.known = LocalKnown()
 
     # --- sessions --------------------------------------------------------------------------------------------
     def _new_session(self, conn: Any, account_id: int) -> tuple[str, str]:

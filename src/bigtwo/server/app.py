@@ -3,7 +3,9 @@ and the browser client's static files.
 
 ``create_app(database, settings)`` builds it; ``bigtwo serve`` runs it on uvicorn. At start the database is
 migrated to the latest schema and every unfinished game is rebuilt from its stored actions, so a restart resumes
-them. One process serves every room (rooms live in its memory): run a single worker. Every limit it keeps is a
+them. With SQLite one process serves every room (rooms live in its memory): run a single worker. With PostgreSQL
+any number of processes share the database, each serving the tables it holds a lease on
+(:mod:`bigtwo.server.leases`); ``bigtwo serve --workers N`` starts N of them. Every limit it keeps is a
 setting (:mod:`bigtwo.server.settings`); every input is read as hostile (:mod:`bigtwo.server.inputs`). The
 routes live by concern in :mod:`bigtwo.server.routes` and share one :class:`~bigtwo.server.context.ServerContext`.
 """
@@ -27,11 +29,13 @@ from bigtwo.server.accounts import Accounts
 from bigtwo.server.connections import Limits
 from bigtwo.server.context import ServerContext
 from bigtwo.server.db import make_engine, migrate
+from bigtwo.server.leases import Leases
 from bigtwo.server.messages import describe
 from bigtwo.server.middleware import BodyLimit, Language, StrictJSONRoute
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import Rooms
-from bigtwo.server.routes import accounts, pages, ratings, records, rooms, table
+from bigtwo.server.routes import accounts, health, pages, ratings, records, rooms, table
+from bigtwo.server.routes.health import install_metrics
 from bigtwo.server.settings import Settings
 
 log = logging.getLogger("bigtwo.server")
@@ -43,17 +47,25 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     now: Callable[[], datetime] = store.now,
     seeds: Callable[[], int] | None = None,
+    address: str | None = None,
 ) -> FastAPI:
     """The application for a database (a file path, ``sqlite:///...`` or ``postgresql://...``) under ``settings``
     (the defaults when None); ``clock`` and ``now`` are the monotonic and wall clocks, ``seeds`` gives each new
-    table its deal's seed (random by default; tests pass their own)."""
+    table its deal's seed (random by default; tests pass their own). ``address`` is where this process listens
+    (told to a client that reaches another process about a table this one serves; the public URL by default).
+
+    On PostgreSQL the process holds its tables under leases and keeps the shared limits in the database, so any
+    number of processes may serve the same database; on SQLite it is the only one."""
     settings = settings or Settings()
     engine = make_engine(database)
+    leases = None
+    if engine.dialect.name.startswith("postgresql"):
+        leases = Leases(engine, address or settings.public_url or "", settings.lease_seconds)
     context = ServerContext(
         settings=settings,
         engine=engine,
-        rooms=Rooms(engine, settings, clock=clock, now=now, seeds=seeds),
-        accounts=Accounts(engine, settings, clock=clock, now=now),
+        rooms=Rooms(engine, settings, clock=clock, now=now, seeds=seeds, leases=leases),
+        accounts=Accounts(engine, settings, clock=clock, now=now, shared=leases is not None),
         limits=Limits(
             messages_per_second=settings.messages_per_second,
             message_burst=settings.message_burst,
@@ -70,11 +82,20 @@ def create_app(
         log.info("resumed %d unfinished rooms", count)
         live.journal.start()
         live.resume_all()
-        sweeper = asyncio.get_running_loop().create_task(live.sweeper())
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(live.sweeper())]
+        if live.leases is not None:
+            await live.adopt()
+            tasks.append(loop.create_task(live.keep_leases()))
+        context.ready = True
         try:
             yield
         finally:
-            sweeper.cancel()
+            context.ready = False
+            for task in tasks:
+                task.cancel()
+            if not live.draining:  # (a SIGTERM drained it already: see bigtwo.server.serving)
+                await live.drain()
             live.stop()
             await live.journal.stop()
             engine.dispose()
@@ -94,9 +115,10 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, seconds=settings.body_timeout_seconds)
     app.add_middleware(Language)
     app.state.context = context
+    install_metrics(app, context)
     app.exception_handler(Rejected)(rejected)
     app.exception_handler(RequestValidationError)(invalid)
-    for concern in (accounts, ratings, rooms, records, table):
+    for concern in (accounts, ratings, rooms, records, table, health):
         app.include_router(concern.router)
     pages.add_pages(app, settings.docs)
     return app

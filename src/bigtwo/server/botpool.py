@@ -280,6 +280,12 @@ class BotPool:
                 if not job.future.done():
                     job.future.set_result(result)
 
+    @property
+    def queued(self) -> int:
+        """Jobs waiting for a worker (the operator's metrics)."""
+        q = self._queue
+        return 0 if q is None else sum(len(jobs) for waiting in q.tables.values() for jobs in waiting.values())
+
     def stop(self) -> None:
         for task in self._runners:
             task.cancel()

@@ -34,6 +34,8 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_FULL = 4503
 CLOSE_ROOM_CLOSED = 4410
+# the table moved to another server process (a deploy, a hand-over): the page reconnects at once and reaches it
+CLOSE_MOVED = 4301
 IGNORED_BEFORE_CLOSE = 10  # messages already on their way that a client told to slow down may still send
 
 

@@ -18,7 +18,7 @@ from bigtwo.server.rooms import Rooms
 from bigtwo.server.settings import Settings
 
 
-@dataclass(frozen=True)
+@dataclass
 class ServerContext:
     """One application's shared state (one per :func:`~bigtwo.server.app.create_app`)."""
 
@@ -27,6 +27,7 @@ class ServerContext:
     rooms: Rooms
     accounts: Accounts
     limits: Limits
+    ready: bool = False  # started (tables resumed or adopted) and not shutting down: /readyz
 
 
 def context_of(conn: HTTPConnection) -> ServerContext:

@@ -18,6 +18,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -58,6 +59,9 @@ rooms = Table(
     # started is unlinked from the finished room that named it)
     Column("rematch", String(16), index=True),
     Column("rated", Integer, nullable=False, server_default="0"),  # a rated table (see bigtwo.server.ratings)
+    # the client address that opened it: the per-address limit on tables not yet finished counts these, so every
+    # server process (and a restarted one) counts the same tables
+    Column("creator", String(64), index=True),
 )
 
 seats = Table(
@@ -81,6 +85,49 @@ actions = Table(
     Column("answer", Text, nullable=False),  # a play ("3D 3S"), "pass", or an exchange answer
     Column("by", String(8), nullable=False),  # player, bot, timeout, auto (a standing order to pass)
     Column("at", DateTime(timezone=True), nullable=False),
+)
+
+# --- many processes, one database (bigtwo.server.leases, bigtwo.server.shared) -----------------------------------
+# Which process serves a table: one row per table held, its owner renewing ``expires_at`` while it lives. Another
+# process may take a table whose lease expired (its owner died) or that its owner handed over (``wanted_by``).
+leases = Table(
+    "leases",
+    metadata,
+    Column("room_id", String(16), primary_key=True),
+    Column("owner", String(40), nullable=False, index=True),  # a process's id (fresh at each start)
+    Column("address", String(200), nullable=False),  # where that process listens (told to a client that asks)
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("wanted_by", String(40)),  # a process that was asked for this table and waits for it
+)
+
+# The lobby as every process sees it: each owner writes its public tables' summaries when they change.
+listings = Table(
+    "listings",
+    metadata,
+    Column("room_id", String(16), primary_key=True),
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True)),
+    Column("summary", JSON, nullable=False),
+)
+
+# Events per key in a sliding window (sign-in attempts per address, wrong passwords per username, tables opened
+# and connections made per address): every process counts the same events. ``at`` is Unix time in seconds.
+limit_events = Table(
+    "limit_events",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("key", String(120), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_limit_events_key_at", "key", "at"),
+)
+
+# The addresses each username last signed in from (a few per username): the lockout spares its owner's own.
+known_addresses = Table(
+    "known_addresses",
+    metadata,
+    Column("username_key", String(24), primary_key=True),
+    Column("address", String(64), primary_key=True),
+    Column("at", Float, nullable=False),
 )
 
 # --- accounts (bigtwo.server.accounts) ------------------------------------------------------------------------

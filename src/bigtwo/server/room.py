@@ -26,7 +26,7 @@ from bigtwo.observation import Phase
 from bigtwo.record import Record
 from bigtwo.server import advice, ratings, store
 from bigtwo.server.botpool import BOTS_ALONE, PEOPLE, JobTimeout, lowest_play, rules_text
-from bigtwo.server.connections import CLOSE_ROOM_CLOSED, Connection, RateLimit
+from bigtwo.server.connections import CLOSE_MOVED, CLOSE_ROOM_CLOSED, Connection, RateLimit
 from bigtwo.server.messages import (
     EMOTES,
     AutoPass,
@@ -137,6 +137,7 @@ class Room:
         self._chat_pace: dict[int, RateLimit] = {}
         self._help_pace: dict[int, RateLimit] = {}
         self.gone: str | None = None  # why the table was closed before it started (expired, or by its host)
+        self.moved_away = False  # another server process serves it now (``gone`` says so in words)
 
     # --- the referee's state, read-only ----------------------------------------------------------------------
     id = property(lambda self: self.ref.id)
@@ -204,7 +205,10 @@ class Room:
     async def attach(self, conn: Connection) -> None:
         async with self.lock:
             self.conns.add(conn)
-            if self.gone is not None:  # closed while this client was connecting
+            if self.gone is not None:  # closed (or moved) while this client was connecting
+                if self.moved_away:
+                    conn.close_after_sending(CLOSE_MOVED, self.gone)
+                    return
                 conn.send({"type": "error", "message": self.gone, "seq": self.seq})
                 conn.close_after_sending(CLOSE_ROOM_CLOSED, self.gone)
                 return
@@ -795,6 +799,15 @@ class Room:
         for conn in list(self.conns):
             conn.send({"type": "error", "message": reason, "seq": self.seq})
             conn.close_after_sending(CLOSE_ROOM_CLOSED, reason)
+        self.stop()
+
+    def moved(self, reason: str) -> None:
+        """Another server process serves this table now (a deploy, a hand-over): its clocks stop here, and its
+        clients are told to reconnect (the close code the page reconnects on at once)."""
+        self.gone = reason
+        self.moved_away = True
+        for conn in list(self.conns):
+            conn.close_after_sending(CLOSE_MOVED, reason)
         self.stop()
 
     def stop(self) -> None:

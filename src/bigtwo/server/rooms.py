@@ -4,7 +4,13 @@
 finds them (reading a finished one back from the database), reloads the unfinished ones after a restart, and
 keeps the limits: rooms in total and per client address (and per minute), WebSockets per room and per address,
 tables of bots alone (counted by the people actually connected), tables never started (they expire), and
-tables in play that everyone left (the server plays them out)."""
+tables in play that everyone left (the server plays them out).
+
+Several processes on one PostgreSQL (:mod:`bigtwo.server.leases`): each holds the tables it serves under a lease,
+takes a table it is asked for from its owner (or from nobody, when the owner died), adopts the unfinished tables
+nobody holds, writes its public tables to the lobby every process lists, and counts the per-address limits in the
+database (:mod:`bigtwo.server.shared`). The limits on a process's own load (tables in memory, tables of bots
+alone, views read a second, sockets open) stay per process: they protect that process."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,6 +32,7 @@ from bigtwo.rules.ruleset import load_rules
 from bigtwo.server import ratings, store
 from bigtwo.server.botpool import BotPool
 from bigtwo.server.connections import RateLimit
+from bigtwo.server.leases import Leases
 from bigtwo.server.messages import CreateRoom, QuickMatch
 from bigtwo.server.referee import Rejected, Seat, SeatKind
 from bigtwo.server.room import Room, finish_write
@@ -36,6 +43,7 @@ from bigtwo.server.setup import (
     plan_table,
     table_seats,
 )
+from bigtwo.server.shared import DatabaseWindow, LocalWindow, Window, sweep_events
 from bigtwo.words import plural
 
 log = logging.getLogger("bigtwo.server")
@@ -46,6 +54,12 @@ LIVE = ("waiting", "playing", "paused")
 FINISHED_KEPT = 64  # finished rooms kept in memory for their records and replays (the rest are read again)
 RATED_MOVE_SECONDS = 60  # a rated table's move clock when it asks for none (a player away is played out)
 READ_PACES_KEPT = 10_000  # addresses whose pace of reading views is remembered
+LEASE_TICK = 0.5  # seconds between looks at the leases (hand-overs asked for, tables nobody holds)
+# a table stays at least this long with the process that took it before it is handed over again: requests that
+# reach two processes by turns (a proxy not routing by table) move it at most once in this time, not per request
+HOLD_SECONDS = 2.0
+ADOPT_AT_ONCE = 16  # tables nobody holds taken at one look (the others at the next ones, or by other processes)
+MOVED = "this table moved to another server process: reconnecting"
 
 
 class Rooms:
@@ -59,31 +73,50 @@ class Rooms:
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = store.now,
         seeds: Callable[[], int] | None = None,
+        leases: Leases | None = None,
     ):
+        """``leases``: this process shares the database with others (PostgreSQL); None: it is the only one."""
         self.engine = engine
+        self.leases = leases
         self.settings = settings or Settings()
         self.clock = clock
         self.now = now
         self.new_seed: Callable[[], int] = seeds or (lambda: secrets.randbits(63))  # each new table's deal
-        self.journal = store.Journal(engine)
+        self.journal = store.Journal(engine, fence=leases.fence if leases is not None else None)
         for name, spec in self.settings.bots.items():  # the operator's own bots, offered beside the built-in ones
             register_spec(name, spec)
         s = self.settings
         self.bots = BotPool(s.bot_workers, s.bot_budget_ms, s.bots, job_seconds=s.bot_job_seconds)
         self.rooms: dict[str, Room] = {}  # live rooms, and finished ones someone is still looking at
         self.finished: OrderedDict[str, Room] = OrderedDict()  # the most recently used finished rooms
-        self.opened: dict[str, deque[float]] = {}  # per address: when it opened its recent rooms
+        # per address: when it opened its recent rooms, and when its recent WebSockets were admitted
+        self.opened: Window
+        self.connected: Window
+        if leases is not None:
+            self.opened = DatabaseWindow(engine, "tables-opened", 60)
+            self.connected = DatabaseWindow(engine, "connections", 60)
+        else:
+            self.opened = LocalWindow(60, clock)
+            self.connected = LocalWindow(60, clock)
         self.sockets: Counter[str] = Counter()  # open WebSockets per address
         self.room_sockets: Counter[Any] = Counter()  # open WebSockets per room id, and per (room id, address)
-        self.connected: dict[str, deque[float]] = {}  # per address: when its recent WebSockets were admitted
         self.pending: Counter[str] = Counter()  # tables being stored, per address
         self.reads: OrderedDict[str, RateLimit] = OrderedDict()  # per address: its pace of reading views
         self.expired = 0
+        self.draining = False  # shutting down: no table is taken any more
+        self.claiming: dict[str, asyncio.Future[None]] = {}  # tables whose lease this process is taking
+        self.claimed_at: dict[str, float] = {}  # when this process took each table it holds (monotonic)
+        self.to_release: set[str] = set()  # tables let go, whose leases the next look deletes
+        self.listed: dict[str, str] = {}  # the lobby listing last written for each table (JSON)
+        self.takeovers = 0  # tables taken from another process or from nobody
 
     # --- loading ---------------------------------------------------------------------------------------------
     def load_live(self) -> int:
         """Rebuild every unfinished room (at start, before serving): a restart resumes each game. Tables never
-        started that have expired are deleted instead."""
+        started that have expired are deleted instead. With leases, tables are adopted instead (:meth:`adopt`):
+        another process may be serving them."""
+        if self.leases is not None:
+            return 0
         cutoff = self.now() - timedelta(minutes=self.settings.waiting_room_minutes)
         with self.engine.begin() as conn:
             ages = store.room_ages(conn, LIVE)
@@ -114,6 +147,7 @@ class Rooms:
 
     def _restore(self, row: dict[str, Any], seat_rows: list[dict[str, Any]], action_rows: list[dict[str, Any]]) -> Room:
         room = Room(self, row, seat_rows)
+        room.creator = row.get("creator")
         room.ref.replay(action_rows)
         self.rooms[room.id] = room
         return room
@@ -130,12 +164,20 @@ class Rooms:
         """A room deleted from the database leaves memory too (its id then reads as no such room)."""
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+            self._let_go(room.id)
 
     def _keep_finished(self, room: Room) -> None:
         self.finished[room.id] = room
         self.finished.move_to_end(room.id)
         while len(self.finished) > FINISHED_KEPT:
-            self.finished.popitem(last=False)
+            old, _ = self.finished.popitem(last=False)
+            self._let_go(old)
+
+    def _let_go(self, room_id: str) -> None:
+        """A table this process no longer keeps: its lease goes at the next look (another process may take it)."""
+        self.claimed_at.pop(room_id, None)
+        if self.leases is not None:
+            self.to_release.add(room_id)
 
     def resume_all(self) -> None:
         for room in self.rooms.values():
@@ -154,32 +196,206 @@ class Rooms:
             with self.engine.connect() as conn:
                 return store.load_room(conn, room_id)
 
+        if self.leases is not None:
+            await self._take(room_id)
+            room = self.rooms.get(room_id) or self.finished.get(room_id)  # loaded meanwhile
+            if room is not None:
+                return room
         loaded = await asyncio.to_thread(read)
         if loaded is None:
+            self._let_go(room_id)
             raise Rejected(f"no room {room_id!r}", 404)
         room = self.rooms.get(room_id) or self.finished.get(room_id)  # loaded meanwhile
         if room is None:
             room = self._restore(*loaded)
             if room.status == "over":
+                if loaded[0]["status"] in LIVE:  # its last move was stored, its end was not (its owner died)
+                    await self._store_end(room)
                 del self.rooms[room.id]
                 self._keep_finished(room)
             else:
                 room.resume()
         return room
 
+    async def _store_end(self, room: Room) -> None:
+        if room.finished_at is None:
+            room.ref.finished_at = self.now()
+        await self.journal.write(finish_write(room.ref))
+        log.info("room %s: the match had ended before it was taken over; its results are stored now", room.id)
+
+    # --- leases (several processes) ----------------------------------------------------------------------------
+    async def _take(self, room_id: str) -> None:
+        """Hold ``room_id``'s lease: take it when free or expired, else ask its owner to hand it over and wait
+        (at most the lease time and a little: by then the owner handed it over or stopped renewing it).
+        Refused (503, in words) while this process shuts down, or when the owner neither answers nor expires."""
+        assert self.leases is not None
+        if self.draining:
+            raise Rejected("this server process is restarting: try again in a moment", 503)
+        under_way = self.claiming.get(room_id)
+        if under_way is not None:
+            await asyncio.shield(under_way)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.claiming[room_id] = done
+        try:
+            deadline = time.monotonic() + self.leases.seconds + 2
+            asked = False
+            while True:
+                held, where = await asyncio.to_thread(self.leases.claim, room_id)
+                if held:
+                    self.claimed_at[room_id] = time.monotonic()
+                    self.to_release.discard(room_id)
+                    self.takeovers += 1
+                    return
+                if where is None:
+                    raise Rejected(f"no room {room_id!r}", 404)
+                if not asked:
+                    await asyncio.to_thread(self.leases.ask, room_id)
+                    asked = True
+                if time.monotonic() > deadline or self.draining:
+                    raise Rejected(f"this table is served by another server process ({where}): try again", 503)
+                await asyncio.sleep(0.1)
+        finally:
+            self.claiming.pop(room_id, None)
+            done.set_result(None)
+
+    async def drop(self, room_id: str, reason: str = MOVED) -> None:
+        """Let a table go to another process: its clocks stop, the writes under way finish (under its lock), and
+        its clients are told to reconnect (they reach the new owner)."""
+        room = self.rooms.pop(room_id, None) or self.finished.pop(room_id, None)
+        self.claimed_at.pop(room_id, None)
+        self.listed.pop(room_id, None)  # the new owner lists it
+        if room is not None:
+            async with room.lock:
+                room.moved(reason)
+
+    async def adopt(self) -> int:
+        """Take the unfinished tables nobody holds (their owner died, or shut down) and those handed to this
+        process, a few at a time. Returns how many were taken."""
+        if self.leases is None or self.draining:
+            return 0
+        taken = 0
+        for rid in await asyncio.to_thread(self.leases.orphans, ADOPT_AT_ONCE):
+            if rid in self.rooms or rid in self.finished or rid in self.claiming:
+                continue
+            try:
+                await self.get(rid)
+                taken += 1
+            except Rejected:
+                continue
+        if taken:
+            log.info("took over %d tables nobody was serving", taken)
+        return taken
+
+    async def keep_leases(self) -> None:
+        """Renew this process's leases (every third of the lease time), hand over the tables other processes ask
+        for, adopt the tables nobody holds, let go of those released, and write the lobby's listings."""
+        assert self.leases is not None
+        leases = self.leases
+        renewed = 0.0
+        while True:
+            try:
+                started = time.monotonic()
+                if started - renewed >= leases.seconds / 3:
+                    held = await asyncio.to_thread(leases.renew)
+                    renewed = started
+                    for rid, at in list(self.claimed_at.items()):
+                        if rid not in held and at < started and rid not in self.claiming:
+                            log.warning("room %s: its lease was taken over by another process", rid)
+                            await self.drop(rid)
+                for rid, by in await asyncio.to_thread(leases.wanted):
+                    if by == leases.owner or rid in self.claiming:
+                        continue
+                    held_since = self.claimed_at.get(rid)
+                    if held_since is not None and time.monotonic() - held_since < HOLD_SECONDS:
+                        continue  # taken a moment ago: handed over at a later look (a table never bounces)
+                    await self.drop(rid)
+                    await asyncio.to_thread(leases.hand_over, rid, by)
+                    log.info("room %s: handed over to the process that was asked for it", rid)
+                await self.adopt()
+                if self.to_release:
+                    gone, self.to_release = list(self.to_release), set()
+                    await asyncio.to_thread(leases.release, [g for g in gone if g not in self.claimed_at])
+                await self.write_listings()
+            except Exception:
+                log.exception("could not look after the leases")
+            await asyncio.sleep(LEASE_TICK)
+
+    async def write_listings(self) -> None:
+        """Write the summaries of this process's public unfinished tables that changed since last written (and
+        delete those of its tables that left the lobby), so every process's lobby lists them."""
+        shown: dict[str, tuple[dict[str, Any], datetime | None]] = {}
+        current: set[str] = set()
+        for room in self.rooms.values():
+            if not (room.public and room.status in LIVE and not room.broken):
+                continue
+            current.add(room.id)
+            summary = room._listed if room.lock.locked() and room._listed is not None else room.summary()
+            text = json.dumps(summary, sort_keys=True)
+            if self.listed.get(room.id) != text:
+                shown[room.id] = (summary, room.created_at)
+                self.listed[room.id] = text
+        gone = [rid for rid in self.listed if rid not in current]
+        for rid in gone:
+            del self.listed[rid]
+        if shown or gone:
+            await asyncio.to_thread(self._write_listings, shown, gone)
+
+    def _write_listings(self, shown: dict[str, tuple[dict[str, Any], datetime | None]], gone: list[str]) -> None:
+        with self.engine.begin() as conn:
+            store.write_listings(conn, shown, gone)
+
+    async def drain(self, reason: str = "the server is restarting: reconnecting") -> int:
+        """Shut down without losing a table: take no more, stop every table's clocks, finish the writes under
+        way, tell every client to reconnect (the page does, and reaches another process), and let every lease
+        go so another process takes each table at once. Returns how many tables were let go."""
+        self.draining = True
+        held = [*self.rooms.values(), *self.finished.values()]
+        for room in held:
+            async with room.lock:
+                room.stop()
+        await self.journal.flush()
+        for room in held:
+            room.moved(reason)
+        self.rooms.clear()
+        self.finished.clear()
+        self.claimed_at.clear()
+        if self.leases is not None:
+            await asyncio.to_thread(self.leases.release_all)
+        log.info("let go of %d tables", len(held))
+        return len(held)
+
     # --- limits ----------------------------------------------------------------------------------------------
     def live(self) -> list[Room]:
         return [r for r in self.rooms.values() if r.status in LIVE]
 
-    def check_can_open(self, address: str) -> None:
-        """Refuse (429, in words) an address that opened too many tables, or any when the server is full."""
+    async def check_can_open(self, address: str) -> None:
+        """Refuse (429, in words) an address that opened too many tables, or any when the server is full. With
+        several processes, the address's tables and its pace are counted in the database (every process's)."""
+        if self.leases is None:
+            self._check_can_open(address, None)
+            return
+        mine, wait = await asyncio.to_thread(self._shared_counts, address)
+        self._check_can_open(address, (mine, wait))
+
+    def _shared_counts(self, address: str) -> tuple[int, tuple[int, float]]:
+        with self.engine.connect() as conn:
+            mine = store.live_rooms_of(conn, address, LIVE)
+        return mine, (self.opened.count(address), self.opened.wait_seconds(address))
+
+    def _check_can_open(self, address: str, shared: tuple[int, tuple[int, float]] | None) -> None:
         s = self.settings
         live = self.live()
         if len(live) + sum(self.pending.values()) >= s.max_rooms:
             raise Rejected(
                 f"the server is full ({plural(s.max_rooms, 'table')} not yet finished): try again later", 503
             )
-        mine = sum(1 for r in live if r.creator == address) + self.pending[address]
+        if shared is None:
+            mine = sum(1 for r in live if r.creator == address) + self.pending[address]
+            recent, wait_s = self.opened.count(address), self.opened.wait_seconds(address)
+        else:
+            mine = shared[0] + self.pending[address]
+            recent, wait_s = shared[1]
         if mine >= s.rooms_per_address:
             raise Rejected(
                 f"you have {plural(mine, 'table')} not yet finished, the most one address may have: close one not "
@@ -187,13 +403,9 @@ class Rooms:
                 f"closes by itself {plural(s.waiting_room_minutes, 'minute')} after it was opened",
                 429,
             )
-        now = self.clock()
-        recent = self.opened.setdefault(address, deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= s.rooms_per_address_per_minute:
-            wait = int(recent[0] + 60 - now) + 1
-            opened = plural(len(recent), "table")
+        if recent >= s.rooms_per_address_per_minute:
+            wait = int(wait_s) + 1
+            opened = plural(recent, "table")
             raise Rejected(f"you opened {opened} in the last minute, the most allowed: try again in {wait} s", 429)
 
     def check_bot_tables(self, room: Room) -> None:
@@ -207,21 +419,23 @@ class Rooms:
                 429,
             )
 
-    def admit_connection(self, address: str) -> str | None:
+    async def admit_connection(self, address: str) -> str | None:
         """Why a new WebSocket from ``address`` is refused before any table is looked up (None: it may go on).
 
         Counts admitted connections in a sliding minute, at most the limit of them, so a client that reconnects
-        flat out costs a refusal each time and no memory."""
-        now = self.clock()
-        recent = self.connected.setdefault(address, deque())
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
+        flat out costs a refusal each time and no memory (with several processes, in the database: every
+        process counts the same connections)."""
+        if self.leases is None:
+            return self._admit_connection(address)
+        return await asyncio.to_thread(self._admit_connection, address)
+
+    def _admit_connection(self, address: str) -> str | None:
         limit = self.settings.sockets_per_address_per_minute
-        if len(recent) >= limit:
-            wait = int(recent[0] + 60 - now) + 1
+        if self.connected.count(address) >= limit:
+            wait = int(self.connected.wait_seconds(address)) + 1
             opened = plural(limit, "connection")
             return f"your address opened {opened} in the last minute, the most allowed: try again in {wait} s"
-        recent.append(now)
+        self.connected.add(address)
         return None
 
     def admit_socket(self, room: Room, address: str) -> str | None:
@@ -287,6 +501,7 @@ class Rooms:
         for room in stale:
             if self.rooms.get(room.id) is room and room.status == "waiting":
                 del self.rooms[room.id]
+                self._let_go(room.id)
                 room.close(f"this table was closed: nobody started it within {minutes}")
         self.expired += len(stale)
         log.info("closed %d tables that were never started", len(stale))
@@ -339,6 +554,8 @@ class Rooms:
             try:
                 await self.sweep()
                 await self.play_out_abandoned()
+                if self.leases is not None:
+                    await asyncio.to_thread(self.sweep_shared)
             except Exception:
                 log.exception("could not close the expired tables")
 
@@ -348,7 +565,7 @@ class Rooms:
     ) -> tuple[Room, str, int | None, str | None]:
         """Open a table. Everything is checked, and the room built in memory, before anything is stored. A
         signed-in host (``account``: id and username) takes seat 0 as themselves when ``host_name`` is given."""
-        self.check_can_open(address)
+        await self.check_can_open(address)
         plan = plan_table(spec, self.settings, account is not None, self.new_seed)
         rules, changes, players, seed, default = plan.rules, plan.changes, plan.players, plan.seed, plan.bot
         host_token = secrets.token_urlsafe(24)
@@ -386,6 +603,7 @@ class Rooms:
             "finished_at": None,
             "standings": None,
             "rated": int(spec.rated),
+            "creator": address[:64],
         }
         seat_rows = [s.to_row(room_id) for s in seat_list]
         room = Room(self, row, seat_rows)
@@ -399,20 +617,20 @@ class Rooms:
             raise Rejected(f"this table cannot be shown as it is: {e}", 422) from None
         # counted from here on (no await since the check), so tables opened meanwhile cannot pass the limits
         self.pending[address] += 1
-        self.opened.setdefault(address, deque()).append(self.clock())
         try:
-            await self.journal.write(store.insert_room(row, seat_rows))
+            await self._opened(address)
+            await self.journal.write(store.together([store.insert_room(row, seat_rows), self._lease(room_id)]))
         finally:
             self.pending[address] -= 1
             if not self.pending[address]:
                 del self.pending[address]
-        self.rooms[room_id] = room
+        self._hold(room)
         return room, host_token, host_seat, seat_token
 
     async def rematch(self, old: Room, address: str) -> str:
         """Open the rematch of a finished room: its rules, length, clocks and seats (people keep their names and
         secrets, bots their strengths), a new deal. Counted against the asking address's limits like any table."""
-        self.check_can_open(address)
+        await self.check_can_open(address)
         ref = old.ref
         room_id = secrets.token_hex(5)
         seat_rows = [Seat(s.seat, s.kind, s.name, s.bot, s.token, s.account).to_row(room_id) for s in ref.seats]
@@ -438,20 +656,27 @@ class Rooms:
             "standings": None,
             "rematch": None,
             "rated": int(ref.rated),
+            "creator": address[:64],
         }
         room = Room(self, row, seat_rows)
         room.creator = address
         self.pending[address] += 1
-        self.opened.setdefault(address, deque()).append(self.clock())
         try:
+            await self._opened(address)
             await self.journal.write(
-                store.together([store.insert_room(row, seat_rows), store.update_room(old.id, rematch=room_id)])
+                store.together(
+                    [
+                        store.insert_room(row, seat_rows),
+                        store.update_room(old.id, rematch=room_id),
+                        self._lease(room_id),
+                    ]
+                )
             )
         finally:
             self.pending[address] -= 1
             if not self.pending[address]:
                 del self.pending[address]
-        self.rooms[room_id] = room
+        self._hold(room)
         room.resume()
         return room_id
 
@@ -514,6 +739,45 @@ class Rooms:
         await room.start(host_token, fill_with_bots=False)
         return room, host_token, seat, token
 
+    async def _opened(self, address: str) -> None:
+        """Count a table opened by ``address`` (in the database when shared)."""
+        if self.leases is None:
+            self.opened.add(address)
+        else:
+            await asyncio.to_thread(self.opened.add, address)
+
+    def _lease(self, room_id: str) -> store.Write:
+        """A new table's lease, taken in the transaction that stores it (nothing to take with one process)."""
+        leases = self.leases
+
+        def run(conn: Any) -> None:
+            if leases is not None and not leases.claim_in(conn, room_id):
+                raise RuntimeError(f"room {room_id}: a new table's lease was taken by another process")
+
+        return run
+
+    def _hold(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        if self.leases is not None:
+            self.claimed_at[room.id] = time.monotonic()
+
+    async def lobby_listing(self, status: str | None = None) -> list[dict[str, Any]]:
+        """The lobby's tables as listed: this process's own (one process), or every process's (several)."""
+        if self.leases is None:
+            out = []
+            for r in self.lobby(status):
+                try:  # one table that cannot be shown must not hide the others
+                    out.append(await r.listed())  # a table busy storing a move is listed as last shown
+                except Exception:
+                    log.exception("room %s cannot be listed", r.id)
+            return out
+
+        def read() -> list[dict[str, Any]]:
+            with self.engine.connect() as conn:
+                return store.read_listings(conn, status, 100)
+
+        return await asyncio.to_thread(read)
+
     def lobby(self, status: str | None = None) -> list[Room]:
         out = [
             r
@@ -527,3 +791,9 @@ class Rooms:
         for room in self.rooms.values():
             room.stop()
         self.bots.stop()
+
+    def sweep_shared(self) -> None:
+        """Delete the shared limits' events older than every window (one process among many does it now and
+        then; any may)."""
+        s = self.settings
+        sweep_events(self.engine, max(3600.0, s.login_window_minutes * 60.0, 60.0))

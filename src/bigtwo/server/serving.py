@@ -18,6 +18,8 @@ header a byte at a time) open for ever, so a thousand idle connections stop ever
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from collections import Counter
 from typing import Any
 
@@ -146,3 +148,48 @@ def server_config(app: Any, settings: Settings, host: str, port: int, log_level:
         proxy_headers=True,
         forwarded_allow_ips=settings.trusted_proxies,
     )
+
+
+class JsonLogs(logging.Formatter):
+    """Structured logs: one JSON object a line (time, level, process id, port, logger, message, and the
+    exception's text), for a collector that reads many processes' logs together."""
+
+    def __init__(self, port: int):
+        super().__init__()
+        self.port = port
+
+    def format(self, record: logging.LogRecord) -> str:
+        out = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "pid": record.process,
+            "port": self.port,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+DRAIN_SECONDS = 15.0  # the longest a SIGTERM waits for the tables to be let go before the sockets are closed
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, shutting down without losing a table: on SIGTERM (or Ctrl-C) it stops listening first,
+    then lets every table go (:meth:`bigtwo.server.rooms.Rooms.drain`: clocks stopped, writes committed, clients
+    told to reconnect with a code the page understands, leases released so another process takes each table at
+    once), and only then closes what is left, as uvicorn does."""
+
+    def __init__(self, config: uvicorn.Config, drain: Any):
+        super().__init__(config)
+        self._drain = drain
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        for server in self.servers:
+            server.close()  # no new connection reaches a process that is going away: the proxy tries another
+        try:
+            await asyncio.wait_for(self._drain(), DRAIN_SECONDS)
+        except Exception:  # a stalled database: the leases expire by themselves, no accepted action is lost
+            logging.getLogger("bigtwo.server").exception("could not let every table go before shutting down")
+        await super().shutdown(sockets)

@@ -167,6 +167,14 @@ class Settings(BaseModel):
         description="longest one job (a bot's decision, a hint, a list of legal plays) may hold a bot worker: past "
         "it the worker is stopped and replaced, the question answered in words and a bot's move made by the engine",
     )
+    lease_seconds: float = Field(
+        6,
+        ge=1,
+        le=60,
+        description="with PostgreSQL, several server processes may share the database: each table is served by "
+        "one of them under a lease it renews while it lives; a process killed outright has its tables taken over "
+        "by another within this time (and the renewal interval, a third of it)",
+    )
     bots: dict[str, str] = Field(
         default_factory=dict,
         description="bots of this server's own, offered at its tables beside the built-in ones: NAME=SPEC, "

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
-from bigtwo.server.db import actions, rooms, seats
+from bigtwo.server.db import actions, listings, rooms, seats
 
 log = logging.getLogger("bigtwo.server")
 Write = Callable[[Connection], Any]
@@ -94,6 +94,7 @@ def delete_actions(room_id: str, from_seq: int) -> Write:
 
 def delete_room(room_id: str) -> Write:
     def run(conn: Connection) -> None:
+        conn.execute(delete(listings).where(listings.c.room_id == room_id))
         conn.execute(delete(actions).where(actions.c.room_id == room_id))
         conn.execute(delete(seats).where(seats.c.room_id == room_id))
         conn.execute(delete(rooms).where(rooms.c.id == room_id))
@@ -104,14 +105,18 @@ def delete_room(room_id: str) -> Write:
 class Journal:
     """The single writer: ``await journal.write(fn)`` returns once ``fn``'s transaction has committed."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, fence: Callable[[Connection, set[str]], None] | None = None):
         self.engine = engine
+        # several processes on one database: refuses a batch with actions of a table this one no longer owns
+        self.fence = fence
         self._pending: list[tuple[Write | ActionRow, asyncio.Future[None]]] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._busy: asyncio.Future[Any] | None = None  # the commit under way
         self.commits = 0
         self.writes = 0
+        self.actions = 0  # accepted actions stored
         self.commit_seconds = 0.0
 
     def start(self) -> None:
@@ -133,6 +138,11 @@ class Journal:
             self._pool.shutdown(wait=True)
             self._pool = None
 
+    async def flush(self) -> None:
+        """Wait until every write handed in so far has committed (or failed)."""
+        while self._pending or (self._busy is not None and not self._busy.done()):
+            await asyncio.sleep(0.01)
+
     async def write(self, fn: Write | ActionRow) -> None:
         if self._wake is None:  # not started (tools, tests): write at once
             self._commit([fn])
@@ -152,7 +162,8 @@ class Journal:
             if not batch:
                 continue
             try:
-                await loop.run_in_executor(self._pool, self._commit, [fn for fn, _ in batch])
+                self._busy = loop.run_in_executor(self._pool, self._commit, [fn for fn, _ in batch])
+                await self._busy
             except Exception:
                 # one bad write must not sink the others: retry each in its own transaction
                 for fn, fut in batch:
@@ -174,6 +185,8 @@ class Journal:
         """One transaction for a batch, in order; runs of action rows go in as one multi-row insert."""
         started = time.perf_counter()
         with self.engine.begin() as conn:
+            if self.fence is not None:
+                self.fence(conn, {item.row["room_id"] for item in items if isinstance(item, ActionRow)})
             rows: list[dict[str, Any]] = []
             for item in items:
                 if isinstance(item, ActionRow):
@@ -187,6 +200,7 @@ class Journal:
                 conn.execute(insert(actions), rows)
         self.commits += 1
         self.writes += len(items)
+        self.actions += sum(1 for item in items if isinstance(item, ActionRow))
         self.commit_seconds += time.perf_counter() - started
 
 
@@ -226,6 +240,7 @@ def delete_rooms(conn: Connection, room_ids_: list[str]) -> None:
     """Delete rooms never started (expired, or closed by their host); a finished room whose rematch one of them
     was names no rematch from then on (its people may ask for another)."""
     if room_ids_:
+        conn.execute(delete(listings).where(listings.c.room_id.in_(room_ids_)))
         conn.execute(delete(actions).where(actions.c.room_id.in_(room_ids_)))
         conn.execute(delete(seats).where(seats.c.room_id.in_(room_ids_)))
         conn.execute(delete(rooms).where(rooms.c.id.in_(room_ids_)))
@@ -252,5 +267,36 @@ def seat_names(conn: Connection, room_ids_: list[str]) -> dict[str, list[dict[st
     return out
 
 
+def live_rooms_of(conn: Connection, address: str, statuses: tuple[str, ...]) -> int:
+    """How many rooms ``address`` opened that are in ``statuses`` (every process's)."""
+    q = select(func.count()).where(rooms.c.creator == address[:64], rooms.c.status.in_(statuses))
+    return int(conn.execute(q).scalar_one())
+
+
 def action_count(conn: Connection, room_id: str) -> int:
     return int(conn.execute(select(func.count()).where(actions.c.room_id == room_id)).scalar_one())
+
+
+# --- the lobby every process sees (bigtwo.server.leases) --------------------------------------------------------
+
+
+def write_listings(conn: Connection, shown: dict[str, tuple[dict[str, Any], datetime | None]], gone: list[str]) -> None:
+    """Replace the listings of the tables ``shown`` (id -> summary, opened at) and delete those of ``gone``."""
+    ids = [*shown, *gone]
+    if ids:
+        conn.execute(delete(listings).where(listings.c.room_id.in_(ids)))
+    if shown:
+        conn.execute(
+            insert(listings),
+            [{"room_id": rid, "status": s["status"], "created_at": at, "summary": s} for rid, (s, at) in shown.items()],
+        )
+
+
+def read_listings(conn: Connection, status: str | None, limit: int) -> list[dict[str, Any]]:
+    """The lobby's tables, waiting ones first, the newest first."""
+    q = select(listings.c.summary)
+    if status is not None:
+        q = q.where(listings.c.status == status)
+    waiting_first = (listings.c.status != "waiting").asc()
+    q = q.order_by(waiting_first, listings.c.created_at.desc().nulls_last(), listings.c.room_id).limit(limit)
+    return [dict(s) for s in conn.execute(q).scalars()]

@@ -78,11 +78,11 @@ async def lobby(
 ) -> list[RoomOut]:
     """The lobby: public tables not yet finished, those waiting for players first."""
     out = []
-    for r in ctx.rooms.lobby(status):
+    for listed in await ctx.rooms.lobby_listing(status):
         try:  # one table that cannot be shown must not hide the others
-            out.append(RoomOut(**await r.listed()))  # a table busy storing a move is listed as last shown
+            out.append(RoomOut(**listed))
         except Exception:
-            log.exception("room %s cannot be listed", r.id)
+            log.exception("room %s cannot be listed", listed.get("id"))
     return out
 
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import PlainTextResponse
 
 from bigtwo import i18n
-from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_NO_ROOM, Connection
+from bigtwo.server.connections import CLOSE_FORBIDDEN, CLOSE_FULL, CLOSE_MOVED, CLOSE_NO_ROOM, Connection
 from bigtwo.server.context import Context
 from bigtwo.server.messages import parse_client_message
 from bigtwo.server.referee import Rejected
 from bigtwo.server.routes.common import client_address, origin_refused
 
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+MOVES = ("play", "pass", "exchange")  # the messages whose answer time is the move latency measured
 router = APIRouter()
 
 
@@ -40,7 +42,7 @@ async def table(websocket: WebSocket, room_id: str, ctx: Context) -> None:
         await websocket.close(code=CLOSE_FORBIDDEN, reason=foreign)
         return
     address = client_address(websocket)
-    refused = rooms.admit_connection(address)
+    refused = await rooms.admit_connection(address)
     if refused is not None:  # answered before the handshake: the cheapest refusal, a 429 in words
         await websocket.send_denial_response(PlainTextResponse(refused, status_code=429))
         return
@@ -55,6 +57,9 @@ async def table(websocket: WebSocket, room_id: str, ctx: Context) -> None:
             raise Rejected("no such room", 404)
         room = await rooms.get(room_id)
     except Rejected as e:
+        if e.status == 503:  # another process serves it, or this one is restarting: the page tries again
+            await websocket.close(code=CLOSE_MOVED, reason=e.message[:120])
+            return
         await websocket.send_json({"type": "error", "message": e.message})
         await websocket.close(code=CLOSE_NO_ROOM, reason=e.message[:120])
         return
@@ -63,6 +68,7 @@ async def table(websocket: WebSocket, room_id: str, ctx: Context) -> None:
         await websocket.send_json({"type": "error", "message": refused})
         await websocket.close(code=CLOSE_FULL, reason=refused[:120])
         return
+    metrics = getattr(websocket.app.state, "metrics", None)
     conn = Connection(websocket, ctx.limits, address)
     conn.lang = i18n.from_request(websocket.cookies.get(i18n.COOKIE), websocket.headers.get("accept-language"))
     i18n.use_language(conn.lang)
@@ -95,7 +101,10 @@ async def table(websocket: WebSocket, room_id: str, ctx: Context) -> None:
             except ValueError as e:
                 conn.send({"type": "error", "message": str(e), "seq": room.seq})
             else:
+                started = time.perf_counter()
                 await room.handle(conn, parsed)
+                if metrics is not None and getattr(parsed, "type", None) in MOVES:
+                    metrics.observe_move(started)
             await asyncio.sleep(0)  # another client's turn before this one's next message
     except (TimeoutError, WebSocketDisconnect, RuntimeError):
         pass

@@ -90,8 +90,12 @@ export function tablePage(roomId, app, statusLine) {
         statusLine.textContent = "";
         return;
       }
-      state.retry = Math.min(state.retry + 1, 6);
-      setTimeout(connect, 250 * 2 ** state.retry);
+      // the table moved to another server process, or this one is restarting (a deploy): it goes on elsewhere,
+      // so come back at once (spread a little, so a whole server's clients do not arrive in the same instant);
+      // otherwise back off, doubling up to 16 s
+      const moved = ev.code === 4301 || ev.code === 1012 || ev.code === 1001;
+      state.retry = moved && state.retry < 2 ? state.retry + 1 : Math.min(state.retry + 1, 6);
+      setTimeout(connect, moved && state.retry <= 2 ? 100 + Math.random() * 400 : 250 * 2 ** state.retry);
     };
   }
 
