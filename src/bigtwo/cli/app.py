@@ -18,6 +18,8 @@ from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
 from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
+from bigtwo.i18n import _
+from bigtwo.rules.explain import explain
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
 app = typer.Typer(
@@ -399,6 +401,7 @@ def rules_list() -> None:
 def rules_show(
     name: str = typer.Argument(..., help="Preset name or path to a rules .toml file"),
     toml: bool = typer.Option(False, "--toml", help="Print as TOML (a starting point for house rules)"),
+    brief: bool = typer.Option(False, "--brief", help="Only the short summary: what beats what, leading, passing"),
     set_: Annotated[
         list[str] | None,
         typer.Option(
@@ -411,6 +414,7 @@ def rules_show(
     \b
     Examples:
       bigtwo rules show house-code
+      bigtwo rules show tien-len --brief                   # the rules in a dozen lines
       bigtwo rules show zheng-shangyou --set jokers=0   # a house rule: what it changes, what drops out
       bigtwo rules show classic --toml > our-rules.toml   # a starting point for house rules
     """
@@ -429,6 +433,11 @@ def rules_show(
         console().print(f"[bold]{escape(r.name)}[/bold]{escape(shown[len(r.name) :])}")
     else:
         console().print(f"[bold]{escape(r.name)}[/bold]: {escape(shown)}")
+    for point in explain(r):
+        console().print(f"  [bold]{escape(point.topic)}[/bold]: {escape(point.text)}")
+    if brief:
+        return
+    console().print(f"[dim]{escape(_('Every setting, with what it means:'))}[/dim]")
     t = Table(show_lines=False)
     t.add_column("section", style="dim")
     t.add_column("setting", style="bold")
