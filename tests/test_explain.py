@@ -4,6 +4,8 @@ rule changes what is said, every example is a play those rules accept, and the s
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from typer.testing import CliRunner
 
@@ -37,7 +39,7 @@ def test_every_example_is_a_play_of_those_rules(name):
 def test_the_pairs_shown_climb(name):
     rules = load_rules(name)
     pairs = [parse_cards(ex) for ex in point(rules, "Beating a play").examples]
-    for low, high in zip(pairs, pairs[1:], strict=False):
+    for low, high in itertools.pairwise(pairs):
         assert rules.beats(high, low)
 
 
