@@ -14,6 +14,7 @@ from bigtwo import native
 from bigtwo.cli.bots import bots_app
 from bigtwo.cli.group import CommandGroup
 from bigtwo.cli.ladder import ladder_app
+from bigtwo.cli.learn import learn
 from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
 from bigtwo.cli.train import train
@@ -32,6 +33,7 @@ app = typer.Typer(
 rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 app.add_typer(ladder_app, name="ladder")
+app.command()(learn)
 app.command()(serve)
 app.command()(train)
 
