@@ -77,6 +77,10 @@ def test_the_schema_documents_every_route_of_the_api():
         "/api/players/{username}",
         "/api/bots/{name}",
         "/api/quick-match",
+        "/api/learn",
+        "/api/learn/check",
+        "/api/rules/{name}",
+        "/api/rooms/{room_id}/rules",
     } == paths
 
 

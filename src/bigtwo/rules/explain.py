@@ -38,9 +38,10 @@ class Point:
     topic: str
     text: str
     examples: tuple[str, ...] = field(default=())
+    ordered: bool = False  # each example beats the one before it (the page writes "<" between them)
 
     def as_dict(self) -> dict[str, object]:
-        return {"topic": self.topic, "text": self.text, "examples": list(self.examples)}
+        return {"topic": self.topic, "text": self.text, "examples": list(self.examples), "ordered": self.ordered}
 
 
 # candidate examples for each kind, tried in order: the first these rules classify as that kind is shown
@@ -180,7 +181,7 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
         suits = " < ".join(SUIT_SYMBOLS[SUIT_CHARS.index(s)] for s in rules.suit_order)
         order += " " + _("Suits break ties: {suits}.").format(suits=suits)
         singles = (*(f"3{s}" for s in rules.suit_order), f"2{rules.suit_order[-1]}")
-    points.append(Point(_("Card order"), order, singles))
+    points.append(Point(_("Card order"), order, singles, ordered=rules.suit_order != UNORDERED_SUITS))
     if rules.leads_lowest:
         lead = _("Whoever holds the lowest card leads first")
     else:
@@ -208,7 +209,7 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
     pairs = _rising_pairs(rules)
     if len(pairs) == 3:
         beat += " " + _("Equal pairs: the higher card decides.")
-    points.append(Point(_("Beating a play"), beat, pairs))
+    points.append(Point(_("Beating a play"), beat, pairs, ordered=True))
     five = _five_card_kinds(rules)
     if len(five) > 1 and rules.match == MatchBy.COUNT:  # matched by kind, five-card hands never meet
         if rules.five_card_beating == FiveCardBeating.CATEGORY:
@@ -222,6 +223,7 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
                 _("Five-card hands"),
                 text.format(order=" < ".join(_label(k, rules) for k in five)),
                 tuple(example(rules, Kind(k)) or "" for k in five),
+                ordered=rules.five_card_beating == FiveCardBeating.CATEGORY,
             )
         )
     straights = straight_order(rules)
@@ -242,6 +244,7 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
                 _("Straights"),
                 said,
                 tuple(ex for ex in ends if rules.classify(parse_cards(ex)) is not None),
+                ordered=True,
             )
         )
     if rules.bombs:

@@ -31,7 +31,7 @@ from bigtwo.server.messages import describe
 from bigtwo.server.middleware import BodyLimit, StrictJSONRoute
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import Rooms
-from bigtwo.server.routes import accounts, pages, ratings, records, rooms, table
+from bigtwo.server.routes import accounts, learn, pages, ratings, records, rooms, table
 from bigtwo.server.settings import Settings
 
 log = logging.getLogger("bigtwo.server")
@@ -95,7 +95,7 @@ def create_app(
     app.state.context = context
     app.exception_handler(Rejected)(rejected)
     app.exception_handler(RequestValidationError)(invalid)
-    for concern in (accounts, ratings, rooms, records, table):
+    for concern in (accounts, ratings, rooms, records, table, learn):
         app.include_router(concern.router)
     pages.add_pages(app, settings.docs)
     return app

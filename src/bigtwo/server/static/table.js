@@ -2,6 +2,7 @@
 // orders to pass), the move log, the chat, the score tables and the rematch. The server is the referee: this
 // page shows the views it is sent and asks for moves; everything it shows of other seats is public.
 import { cardBack, cardSvg, shortName } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 import { account, api, h, handOrder, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
 
 // the server's emotes (bigtwo.server.messages.EMOTES): quick phrases and faces every system draws
@@ -338,6 +339,7 @@ export function tablePage(roomId, app, statusLine) {
       const pausing = room.status === "playing";
       bits.push(h("button", { id: pausing ? "pause" : "resume", onclick: () => hostCall(pausing ? "pause" : "resume") }, pausing ? "Pause" : "Resume"));
     }
+    bits.push(h("a", { class: "info", id: "table-rules", href: `/rules/table/${room.id}`, target: "_blank", rel: "noopener" }, t("Rules")));
     const invite = `${location.origin}/room/${room.id}`;
     bits.push(h("button", { id: "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, "Copy invite link"));
     const sound = h("input", { type: "checkbox", id: "sound", checked: !!prefs.get().sound, onchange: (e) => {

