@@ -134,3 +134,91 @@ def test_one_click_from_the_lobby_to_a_table_of_bots(browser, server):
     assert not view["room"]["rated"]
     assert not errors, errors
     context.close()
+
+
+def leading_seed() -> int:
+    """A deal where seat 0 holds the lead card (3♦) at a four-player classic table."""
+    from bigtwo.match import Match
+
+    return next(s for s in range(1, 200) if Match("classic", players=4, seed=s, rounds=3).game.to_move == 0)
+
+
+@pytest.fixture
+def you_lead(server):
+    before = server.rooms.new_seed
+    seed = leading_seed()
+    server.rooms.new_seed = lambda: seed
+    yield
+    server.rooms.new_seed = before
+
+
+def in_view(page, selector: str, height: int) -> bool:
+    box = page.query_selector(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, server, you_lead):
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/")
+    page.click("#play-now")
+    page.wait_for_url("**/room/**")
+    page.wait_for_function(
+        "() => { const v = window.bigtwo && window.bigtwo.view; return !!v && !!v.match && v.match.to_move === 0 "
+        "&& v.room.status === 'playing'; }",
+        timeout=30000,
+    )
+    page.wait_for_selector("#play")
+    assert page.evaluate("document.documentElement.scrollHeight") <= LAPTOP["height"]
+    for selector in ("#hand", "#play", "#trick", "#prompt", "#log", "#seats"):
+        assert in_view(page, selector, LAPTOP["height"]), selector
+    prompt = page.inner_text("#prompt")
+    assert "3♦" in prompt and "lead anything" not in prompt  # one instruction, not two that disagree
+    # a card click selects without scrolling; a refused play's banner stays in view and Clear takes it away
+    page.click('#hand .card:not([data-card="3D"])')
+    assert page.evaluate("window.scrollY") == 0
+    page.click("#play")
+    page.wait_for_selector("#error")
+    assert in_view(page, "#error", LAPTOP["height"])
+    assert page.evaluate("window.scrollY") == 0
+    page.click("#clear")
+    assert page.query_selector("#error") is None
+    page.click("#hint")
+    page.wait_for_selector("#help:not(.empty)")
+    assert page.evaluate("document.documentElement.scrollHeight") <= LAPTOP["height"]
+    assert in_view(page, "#help", LAPTOP["height"]) and in_view(page, "#log", LAPTOP["height"])
+    # the running total in words, no bare Σ; kinds of plays in words, not identifiers
+    assert "Σ" not in page.inner_text("#seats") and "pts" in page.inner_text("#seat-0 .total")
+    named = page.evaluate("async () => (await import('/static/ui.js')).kindName('full_house')")
+    assert named == "full house"
+    shot(page, "table-laptop-1280x800")
+    assert not errors, errors
+    page.close()
+
+
+def colours(page) -> dict[str, str]:
+    return page.evaluate(
+        "() => ({ body: getComputedStyle(document.body).backgroundColor, "
+        "panel: getComputedStyle(document.querySelector('section.panel')).backgroundColor, "
+        "text: getComputedStyle(document.body).color })"
+    )
+
+
+def brightness(rgb: str) -> float:
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def test_dark_mode_follows_the_system(browser, server):
+    seen = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=LAPTOP, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#play-now")
+        seen[scheme] = colours(page)
+        shot(page, f"lobby-{scheme}")
+        context.close()
+    assert brightness(seen["light"]["body"]) > 200 and brightness(seen["light"]["panel"]) > 200
+    assert brightness(seen["dark"]["body"]) < 60 and brightness(seen["dark"]["panel"]) < 60
+    assert brightness(seen["dark"]["text"]) > 180  # light text on the dark page

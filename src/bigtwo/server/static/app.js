@@ -271,9 +271,11 @@ async function replayPage(roomId) {
         const out = f.finished.indexOf(s);
         const state = out >= 0 ? ` · out #${out + 1}` : f.passed.includes(s) ? " · passed" : "";
         const role = f.roles && f.roles[s] && f.roles[s] !== "neutral" ? ` · ${f.roles[s]}` : "";
-        const score = f.scores ? ` · this round ${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` : "";
+        // rounds scored by the order players go out in have no points: the place is the result
+        const score = f.scores && !data.ranks_only ? ` · this round ${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` : "";
+        const total = data.ranks_only ? "" : ` · total ${f.totals[s]}`;
         return h("div", { class: `seatrow${f.actor === s ? " acted" : ""}${f.to_move === s ? " next" : ""}` },
-          h("div", { class: "who" }, `${data.seats[s]} · ${cards.length} cards${state}${role} · total ${f.totals[s]}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
+          h("div", { class: "who" }, `${data.seats[s]} · ${cards.length} cards${state}${role}${total}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
       })));
   }
   const step = (d) => { i = Math.max(0, Math.min(frames.length - 1, i + d)); draw(); };

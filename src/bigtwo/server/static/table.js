@@ -3,7 +3,7 @@
 // page shows the views it is sent and asks for moves; everything it shows of other seats is public.
 import { cardBack, cardSvg, shortName } from "/static/cards.js";
 import { t } from "/static/i18n.js";
-import { account, api, h, handOrder, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
+import { account, api, h, handOrder, kindName, miniCards, ordinal, plural, prefs, saved, wording } from "/static/ui.js";
 
 // the server's emotes (bigtwo.server.messages.EMOTES): quick phrases and faces every system draws
 const EMOTES = { "good-game": "GG", "well-played": "Well played!", laugh: "😄", wow: "😮", oops: "😅", sad: "😢", cool: "😎" };
@@ -198,7 +198,7 @@ export function tablePage(roomId, app, statusLine) {
   function handCards(g) {
     const pref = handOrder.get(roomId);
     let base = [...g.hand];
-    if (pref.sort === "suit") {
+    if ((pref.sort || prefs.get().sort) === "suit") {
       const order = g.suit_order && g.suit_order !== "none" ? g.suit_order : SUITS;
       const suitOf = (c) => { const f = c.replace(/'$/, ""); return f === "BJ" || f === "RJ" ? 9 : order.indexOf(f.slice(-1)); };
       base = base.map((c, i) => [c, i]).sort((a, b) => suitOf(a[0]) - suitOf(b[0]) || a[1] - b[1]).map((x) => x[0]);
@@ -213,6 +213,7 @@ export function tablePage(roomId, app, statusLine) {
   }
 
   function sortHand(by) {
+    prefs.set({ sort: by }); // kept for the next table too (a rematch is a new table)
     handOrder.set(roomId, { sort: by });
     render();
   }
@@ -333,7 +334,7 @@ export function tablePage(roomId, app, statusLine) {
     const room = v.room, g = v.match;
     const bits = [h("span", { class: "title" }, room.name),
       h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? " + house rules" : ""} · ${room.players} players${room.rated ? " · rated" : ""}`)];
-    if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
+    if (g) bits.push(h("span", { class: "info", id: "round" }, `round ${v.break ? v.break.round : g.round + 1}${g.rounds ? ` of ${g.rounds}` : ""}${g.points_target ? ` · to ${g.points_target} points` : ""}`));
     bits.push(h("span", { class: "info", id: "room-status" }, room.status + (v.you.seat === null ? " · watching" : "")));
     if (mine.host && (room.status === "playing" || room.status === "paused")) {
       const pausing = room.status === "playing";
@@ -361,10 +362,11 @@ export function tablePage(roomId, app, statusLine) {
     if (s.kind === "person" && s.connected) return null;
     const pick = h("select", { class: "bot-pick", "aria-label": `bot for ${s.name}` }, botNames.map((b) => h("option", { value: b }, b)));
     pick.value = room.bot;
-    const toBot = h("button", { class: "to-bot", onclick: () => hostCall(`seats/${s.seat}`, { kind: "bot", bot: pick.value }) },
+    // a seat a bot already holds is not offered to a bot again: it may be opened for a person
+    const toBot = s.kind === "bot" ? null : h("button", { class: "to-bot", onclick: () => hostCall(`seats/${s.seat}`, { kind: "bot", bot: pick.value }) },
       s.kind === "person" ? "Replace by bot" : "Give to bot");
     const open = s.kind !== "open" ? h("button", { onclick: () => hostCall(`seats/${s.seat}`, { kind: "open" }) }, "Open seat") : null;
-    return h("span", { class: "row" }, pick, toBot, open);
+    return h("span", { class: "row" }, toBot ? pick : null, toBot, open);
   }
 
   function waitingRoom(v, mine) {
@@ -453,7 +455,7 @@ export function tablePage(roomId, app, statusLine) {
         h("span", { class: "nm" }, s.name), s.seat === me ? " (you)" : ""),
       h("div", { class: "meta" }, h("span", { class: "count", title: plural(count, "card") }, cardBack(), h("span", { class: "n" }, `${count}`)),
         status ? h("span", { class: "state" }, status) : null, role && role !== "neutral" ? h("span", { class: "role" }, role) : null,
-        total !== null ? h("span", { class: "total", title: g.ranks_only ? "sum of places (lower is better)" : "total points" }, g.ranks_only ? `places ${total}` : `Σ ${total}`) : null,
+        total !== null ? h("span", { class: "total", title: g.ranks_only ? t("sum of places (lower is better)") : t("total points this match") }, g.ranks_only ? t("places {n}", { n: total }) : t("{n} pts", { n: total })) : null,
         turn ? h("span", { class: "turn-label" }, "to move") : null,
         timer ? h("span", { class: "secs" }, `${Math.ceil(secondsLeft(timer))}s`) : null),
       h("div", { class: "last", id: `last-${s.seat}` }, lastShown),
@@ -486,7 +488,7 @@ export function tablePage(roomId, app, statusLine) {
     }
     if (g.is_over) return "";
     if (!g.trick) return g.to_move === null ? "" : `${w.subject(g.to_move, "leads")}`;
-    return `${w.name(g.trick.seat)}: ${g.trick.kind}`;
+    return `${w.name(g.trick.seat)}: ${kindName(g.trick.kind)}`;
   }
 
   function tableArea(v) {
@@ -542,7 +544,8 @@ export function tablePage(roomId, app, statusLine) {
     if (state.error) prompt.append(h("span", { class: "error", id: "error" }, state.error));
     else if (room.status === "paused") prompt.append("The host has paused the game.");
     else if (myTurn(v) && g.phase === "play") {
-      prompt.append(h("strong", {}, "Your turn"), g.required_card ? ` · your play must contain ${faces(g.required_card.split(" "))}` : "", g.trick ? "" : " · lead anything");
+      const lead = g.required_card ? ` · ${t("lead with {cards} in your play", { cards: faces(g.required_card.split(" ")) })}` : g.trick ? "" : ` · ${t("lead anything")}`;
+      prompt.append(h("strong", {}, "Your turn"), lead);
     } else if (me !== null && g.phase === "play" && g.to_move !== null) prompt.append(`Waiting for ${w.name(g.to_move)}`);
     return prompt;
   }
@@ -573,13 +576,13 @@ export function tablePage(roomId, app, statusLine) {
     const g = v.match, me = v.you.seat;
     const out = (g.finished || []).includes(me);
     const canPassTrick = g.trick && g.trick.seat !== me && !out;
-    const sort = handOrder.get(roomId).sort || "rank";
+    const sort = handOrder.get(roomId).sort || prefs.get().sort || "rank";
     return h("div", { class: "controls" },
       h("div", { class: "actions" },
         h("button", { class: "primary", id: "play", disabled: !mine || state.selected.size === 0,
           onclick: () => send({ type: "play", cards: selectedCards(), seq: v.seq }) }, "Play"),
         h("button", { id: "pass", class: state.help && state.help.kind === "hint" && state.help.action === "pass" ? "suggested" : "", disabled: !mine || !g.can_pass, onclick: () => send({ type: "pass", seq: v.seq }) }, "Pass"),
-        h("button", { id: "clear", disabled: state.selected.size === 0, onclick: () => { state.selected.clear(); render(); } }, "Clear")),
+        h("button", { id: "clear", disabled: state.selected.size === 0 && !state.error, onclick: () => { state.selected.clear(); state.error = ""; render(); } }, "Clear")),
       h("div", { class: "actions tools" },
         h("button", { id: "hint", disabled: !mine, onclick: () => send({ type: "hint", seq: v.seq }) }, "Hint"),
         h("button", { id: "explain", disabled: state.selected.size === 0, onclick: () => send({ type: "explain", cards: selectedCards(), seq: v.seq }) }, "Explain"),
@@ -719,7 +722,7 @@ export function tablePage(roomId, app, statusLine) {
       } else {
         const goes = out.has(e.seat) && lastPlay[e.seat] === i ? (e.seat === v.you.seat ? " and go out!" : " and goes out!") : "";
         lines.push(h("div", { class: "line play" }, `${w.subject(e.seat, "plays")} ${faces(e.cards)}`,
-          e.kind && e.kind !== "single" ? h("span", { class: "kind" }, ` ${e.kind}`) : null,
+          e.kind && e.kind !== "single" ? h("span", { class: "kind" }, ` (${kindName(e.kind)})`) : null,
           e.note === "called" ? h("strong", {}, " last card!") : null, goes ? h("strong", {}, goes) : null));
       }
     });
@@ -761,7 +764,8 @@ export function tablePage(roomId, app, statusLine) {
       handsLeft(v, last),
       scoreTable(v, g.rounds_done),
       last && last.said && last.said.length ? h("ul", { class: "muted details" }, last.said.map((d) => h("li", {}, d))) : null,
-      h("p", { class: "muted" }, `Next round in ${Math.ceil(secondsLeft({ seconds_left: b.seconds_left }))} s`,
+      // the seconds tick between views (the interval below)
+      h("p", { class: "muted", id: "break-countdown" }, t("Next round in"), " ", h("span", { id: "break-seconds" }, `${Math.ceil(secondsLeft({ seconds_left: b.seconds_left }))}`), " s",
         b.waiting_for.length ? ` · waiting for ${b.waiting_for.map((s) => w.object(s)).join(", ")}` : ""),
       me !== null ? h("button", { class: "primary", id: "continue", disabled: ready, onclick: () => send({ type: "continue" }) }, ready ? "Ready" : "Next round") : null));
   }
@@ -851,6 +855,8 @@ export function tablePage(roomId, app, statusLine) {
   setInterval(() => {
     const v = state.view;
     if (!v || !(v.timer || v.break)) return;
+    const breakLeft = document.getElementById("break-seconds");
+    if (breakLeft && v.break) breakLeft.textContent = `${Math.ceil(secondsLeft({ seconds_left: v.break.seconds_left }))}`;
     for (const el of document.querySelectorAll(".timer")) {
       const left = secondsLeft(v.timer);
       if (left === null) continue;

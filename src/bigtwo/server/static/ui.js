@@ -1,5 +1,6 @@
 // Small pieces every page shares: building elements, calling the API, what this browser keeps, and words.
 import { cardSvg } from "/static/cards.js";
+import { t } from "/static/i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -71,6 +72,18 @@ function youForm(verb) {
   if (/(sses|shes|ches|xes|zes)$/.test(verb)) return verb.slice(0, -2);
   return verb.slice(0, -1);
 }
+// a combination's name in words: the server sends its identifier ("full_house"), a player reads "full house"
+const KIND_WORDS = {
+  single: "single", pair: "pair", triple: "triple", quad: "four of a kind", two_pairs: "two pairs", straight: "straight",
+  flush: "flush", full_house: "full house", four_of_a_kind: "four of a kind", straight_flush: "straight flush",
+  royal_flush: "royal flush", two_pair_junk: "two pairs and a card", triple_junk: "triple and two cards",
+  sisters: "sisters", pair_straight: "pair straight", triple_straight: "triple straight",
+  five_of_a_kind: "five of a kind", joker_pair: "pair of jokers", dragon: "dragon",
+};
+export function kindName(kind) {
+  return t(KIND_WORDS[kind] || String(kind).replace(/_/g, " "));
+}
+
 export function wording(room, me) {
   const names = room.seats.map((s) => s.name);
   const name = (s) => (s === me ? "You" : names[s] ?? "nobody");
