@@ -74,7 +74,7 @@ def play(
     ),
     seed: int = typer.Option(None, "--seed", help="Deal seed (default: random, and shown)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
-    ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols (--plain)"),
+    ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols (10H, 3D)"),
     rounds: int = typer.Option(None, "--rounds", help="Play a match of this many rounds (exchanges, scores)"),
     points: int = typer.Option(None, "--points", help="Play a match until a total reaches this many points"),
     plain: bool = typer.Option(False, "--plain", help="The line-by-line table (also used when not in a terminal)"),
@@ -122,6 +122,7 @@ def play(
                 points=points,
                 delay=delay,
                 names=named,
+                ascii_cards=ascii_cards,
             )
 
         try:
@@ -145,6 +146,7 @@ def play(
             points=points,
             console=console(),
             names=named,
+            offer_save=not save,  # with --save the record is saved anyway
         )
     except (BigTwoError, ValueError) as e:
         _error(e)

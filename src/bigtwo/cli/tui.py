@@ -30,9 +30,11 @@ from bigtwo.cli.widgets import CardsPanel, CardStyles, HandView
 from bigtwo.cli.words import play_direction, plural
 from bigtwo.errors import BigTwoError, CardParseError
 from bigtwo.exchange import NEUTRAL
+from bigtwo.i18n import _
 from bigtwo.observation import Phase
 from bigtwo.record.build import ordinal
 from bigtwo.rules.kinds import Kind
+from bigtwo.words import spec_name
 
 KEYS_HELP = """\
 [b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
@@ -139,6 +141,9 @@ class QuitScreen(ModalScreen[str | None]):
         self.dismiss(word)
 
 
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # the smallest terminal the full-screen table is drawn for
+
+
 class TableApp(App[None]):
     """The table: one human seat (``session.seat``) and computer players."""
 
@@ -213,6 +218,19 @@ class TableApp(App[None]):
         self.query_one(HandView).focus()
         self.refresh_view()
         self.advance()
+        self.check_size(self.size.width, self.size.height)
+
+    def on_resize(self, event: Any) -> None:
+        self.check_size(event.size.width, event.size.height)
+
+    def check_size(self, width: int, height: int) -> None:
+        """Below 80x24 the table's boxes overlap and cut lines: say so, rather than break without a word."""
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            message = _(
+                "This terminal is {width}x{height}: the table needs {min_width}x{min_height}. "
+                "Make the window larger, or play with --plain."
+            )
+            self.say(message.format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT), "bad")
 
     @property
     def hand(self) -> HandView:
@@ -316,12 +334,18 @@ class TableApp(App[None]):
         seats.update(seats_table(s))
         seats.border_subtitle = seats_subtitle(s)
         table = self.query_one("#table", CardsPanel)
+        table.ascii_cards = s.words.ascii
         table.update(table_panel(s, table.styles_for_cards, self.announce))
         log = self.query_one(RichLog)
+        if s.log_cut is not None:  # an undo took plays back: the log is written again as the round now stands
+            s.log_cut = None
+            log.clear()
+            self._logged = 0
         for line in s.log[self._logged :]:
             log.write(Text.from_markup(line))
         self._logged = len(s.log)
         hand = self.hand
+        hand.ascii_cards = s.words.ascii
         hand.active = s.human_to_move
         hand.set_cards(s.hand())
         hand.border_title = hand_title(s)
@@ -616,14 +640,14 @@ def hand_title(s: TableSession) -> str:
 
 def seats_table(s: TableSession) -> Table:
     obs = s.observation()
-    t = Table(box=None, padding=(0, 1), show_header=False, expand=True)
+    t = Table(box=None, padding=(0, 1), show_header=True, header_style="dim", expand=True)
     t.add_column("", width=1)
-    t.add_column("seat", min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
-    t.add_column("cards", justify="right", width=3)
-    t.add_column("state", no_wrap=True, max_width=15, overflow="ellipsis")
+    t.add_column(_("player"), min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
+    t.add_column(_("cards"), justify="right", width=5)
+    t.add_column("", no_wrap=True, max_width=15, overflow="ellipsis")
     m = s.shown_match
     if m is not None:
-        t.add_column("total", justify="right", width=4)
+        t.add_column(_("places") if _ranking(s) else _("total"), justify="right", width=6)
     g = s.game
     sizes = obs.get("hand_sizes") or [0] * s.n
     finished = obs.get("finished") or []
@@ -639,7 +663,7 @@ def seats_table(s: TableSession) -> Table:
             state = "on top"
         if roles and roles[seat] != NEUTRAL:
             state = (state + " " if state else "") + roles[seat]
-        name = "You" if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
+        name = "You" if seat == s.seat else f"{s.name(seat)} {spec_name(str(s.specs[seat]))}"  # not its options
         if m is not None and m.current.dealer == seat:
             name += " [D]"
         row = ["▶" if s.to_move == seat else "", escape(name), str(sizes[seat]), escape(state)]
