@@ -9,7 +9,7 @@ import asyncio
 from bigtwo import load_rules
 from bigtwo.cli.plain import PlainTable
 from bigtwo.cli.session import TableSession
-from bigtwo.cli.tui import TableApp
+from bigtwo.cli.tui import InfoScreen, TableApp
 from tests.screen import screen_text
 
 SUITS = "♦♣♥♠"
@@ -89,3 +89,26 @@ def test_quitting_the_plain_table_offers_to_save(tmp_path, monkeypatch):
     typed = iter(["quit", "no"])
     PlainTable(load_rules("classic"), seed=3, delay=0, input_fn=lambda _p: next(typed), offer_save=True).run()
     assert len(list(tmp_path.glob("bigtwo-classic-*.txt"))) == 1
+
+
+def test_enter_takes_a_hinted_exchange_answer():
+    s = TableSession(load_rules("president"), seed=1, bots="greedy", rounds=2)
+    while not (s.human_to_move and s.decision is not None and s.decision["kind"] == "ask"):
+        s.act(s.hint().answer) if s.human_to_move else s.bot_step()
+    asked = s.decision
+    table = TableApp(s, delay=0)
+
+    async def scenario():
+        async with table.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            while isinstance(table.screen, InfoScreen):  # the last round's result, over the table
+                await pilot.press("escape")
+                await pilot.pause()
+            await pilot.press("slash", *"hint", "enter")  # the answer is typed: the hint is asked for there too
+            await pilot.pause()
+            assert "enter takes it" in str(table.query_one("#message").render())
+            await pilot.press("enter")
+            await pilot.pause()
+            assert s.decision != asked  # answered: the question moved on (or the exchange ended)
+
+    asyncio.run(scenario())

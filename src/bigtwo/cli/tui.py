@@ -199,6 +199,7 @@ class TableApp(App[None]):
         self._end_shown = False
         self._waiting = False  # a computer player's move is scheduled
         self._paused = False  # a panel is over the table
+        self._hinted: tuple[int, Any] | None = None  # a typed answer the hint gave (log length then, answer)
         if theme:
             self.theme = theme
 
@@ -397,6 +398,10 @@ class TableApp(App[None]):
             return
         d = self.session.decision
         mask = self.hand.selected_mask
+        hinted, self._hinted = self._hinted, None
+        if d is not None and hinted is not None and hinted[0] == len(self.session.log):
+            self.submit(hinted[1])  # enter takes the answer the hint just gave, as it plays hinted cards
+            return
         if d is not None and d["kind"] in (DecisionKind.ASK, DecisionKind.DEMAND):
             self.say("Type your answer: press / then e.g. 'highest S' or 'lowest'.")
             self.action_type()
@@ -427,7 +432,11 @@ class TableApp(App[None]):
         h = self.session.hint()
         if h.cards:
             self.hand.select_mask(h.cards)
-        self.say(escape(h.text) + ("  [dim](enter plays it)[/dim]" if h.cards else ""), markup=True)
+        elif self.session.decision is not None and h.answer is not None:
+            self._hinted = (len(self.session.log), h.answer)  # an answer, not cards: enter takes it
+        said = "  [dim](enter plays it)[/dim]" if h.cards else ""
+        said = "  [dim](enter takes it)[/dim]" if self._hinted is not None else said
+        self.say(escape(h.text) + said, markup=True)
 
     def action_explain(self) -> None:
         if self._blocked():
@@ -504,6 +513,9 @@ class TableApp(App[None]):
         commands = {"hint": self.action_hint, "explain": self.action_explain, "undo": self.action_undo}
         commands.update({"save": self.action_save, "legal": self.action_legal, "help": self.action_help})
         if not text:
+            if self._hinted is not None:  # enter on the empty line takes the answer the hint just gave
+                self.action_play()
+                return
             self.hand.focus()
             return
         if word in commands:
