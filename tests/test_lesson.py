@@ -74,6 +74,13 @@ def test_quit_stops_and_ascii_writes_no_suit_symbols():
     assert "You play 6C 6H (pair)." in "\n".join(shown)
 
 
+def test_enter_after_a_hint_makes_the_move():
+    said: list[str] = []
+    typed = iter(["hint", ""] * 5)
+    assert run_lesson(lambda _prompt: next(typed), said.append)
+    assert "You went out first" in "\n".join(said)
+
+
 def test_bigtwo_learn_command():
     res = CliRunner().invoke(app, ["learn", "--ascii"], input="\n".join(ANSWERS) + "\n")
     assert res.exit_code == 0, res.output

@@ -29,7 +29,7 @@ def run_lesson(ask: Callable[[str], str], say: Callable[[str], None], ascii_card
     words = Wording(0, None, ascii_cards)
     shown = lesson(ascii_cards)
     say(shown.intro)
-    say(_("Type cards as they read (3D or 3♦, 10H, 6C 6H), 'pass', 'hint' for the answer, or 'quit'."))
+    say(_("Type cards as they read (3D or 3♦, 10H, 6C 6H), 'pass', 'hint' to be shown the move, or 'quit'."))
     for index, step in enumerate(shown.steps):
         if not step.yours:
             say(f"  {step.said}." + (f" {step.teach}" if step.teach else ""))
@@ -38,17 +38,22 @@ def run_lesson(ask: Callable[[str], str], say: Callable[[str], None], ascii_card
         for line in _table(step, words):
             say(line)
         say(step.teach)
+        hinted = None  # after a hint, an empty line makes the move it showed (as at the tables)
         while True:
             try:
                 answer = ask(_("Your move: ")).strip()
             except (EOFError, KeyboardInterrupt):
                 answer = "quit"
+            offered, hinted = hinted, None
+            if not answer and offered is not None:
+                answer = offered
             if answer.lower() in ("quit", "q", "exit"):
                 say(_("Lesson stopped. Run 'bigtwo learn' to start it again, or 'bigtwo play' for a real round."))
                 return False
             if answer.lower() in ("hint", "h", "?"):
                 move = words.cards(step.cards) if step.cards else _("pass")
-                say(_("Type: {move}").format(move=move))
+                say(_("Type: {move}  (enter makes it)").format(move=move))
+                hinted = " ".join(step.cards) if step.cards else "pass"
                 continue
             problem = check(index, answer, ascii_cards)
             if problem is None:
