@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server_support import ARTIFACTS, LiveServer, bots_table
+from tests.server_support import ARTIFACTS, LiveServer, bots_table, play_out
 
 pytestmark = pytest.mark.slow  # a real browser
 
@@ -191,6 +191,12 @@ def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, serve
     assert "Σ" not in page.inner_text("#seats") and "pts" in page.inner_text("#seat-0 .total")
     named = page.evaluate("async () => (await import('/static/ui.js')).kindName('full_house')")
     assert named == "full house"
+    # a chat line's bubble sits above the seat's name, not over it
+    page.fill("#chat-input", "hello")
+    page.click("#chat-send")
+    bubble = page.wait_for_selector("#seat-0 .bubble").bounding_box()
+    name = page.query_selector("#seat-0 .who").bounding_box()
+    assert bubble["y"] + bubble["height"] <= name["y"] + 2
     shot(page, "table-laptop-1280x800")
     assert not errors, errors
     page.close()
@@ -222,3 +228,16 @@ def test_dark_mode_follows_the_system(browser, server):
     assert brightness(seen["light"]["body"]) > 200 and brightness(seen["light"]["panel"]) > 200
     assert brightness(seen["dark"]["body"]) < 60 and brightness(seen["dark"]["panel"]) < 60
     assert brightness(seen["dark"]["text"]) > 180  # light text on the dark page
+
+
+def test_finished_games_say_when_and_who_won(browser, server):
+    for _ in range(2):  # two games at one preset: their rows must still tell them apart
+        play_out(server.url, bots_table(server.url, "classic", 4))
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#records li .result")
+    rows = page.eval_on_selector_all("#records li", "els => els.map(e => e.innerText)")
+    assert all("won by" in r for r in rows[:2])
+    whens = page.eval_on_selector_all("#records li .when", "els => els.map(e => e.innerText)")
+    assert len(whens) >= 2 and all(w.strip() for w in whens)
+    page.close()

@@ -229,7 +229,7 @@ async function lobbyPage() {
       records.replaceChildren(...(done.length ? done.map((r) => h("li", {}, h("span", { class: "name" }, r.name),
         h("span", { class: "muted" }, `${r.preset} · ${r.seats.join(", ")}`),
         h("span", { class: "when" }, finishedWhen(r.finished_at)),
-        r.standings && r.standings.standings ? h("span", { class: "result" }, t("won by {name}", { name: r.seats[r.standings.standings[0]] })) : null,
+        r.standings && r.standings.standings ? h("span", { class: "result" }, wonBy(r)) : null,
         h("a", { href: `/replay/${r.id}` }, "replay"), h("a", { href: r.downloads.text }, "record"),
         h("a", { href: r.downloads.json }, "(JSON)")))
         : [h("li", { class: "muted" }, "None yet.")]));
@@ -238,6 +238,13 @@ async function lobbyPage() {
   }
   refresh();
   setInterval(refresh, 5000);
+}
+
+// who won a finished game, with their total where the rules score points ("won by Ana, +18")
+function wonBy(r) {
+  const first = r.standings.standings[0], total = (r.standings.totals || [])[first];
+  const name = r.seats[first];
+  return total ? t("won by {name}, {total}", { name, total: total > 0 ? `+${total}` : `${total}` }) : t("won by {name}", { name });
 }
 
 // when a game finished, in this browser's own words for dates ("7 Dec, 17:40")
