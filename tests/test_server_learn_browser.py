@@ -132,6 +132,10 @@ def test_one_click_from_the_lobby_to_a_table_of_bots(browser, server):
     assert view["you"]["seat"] == 0 and view["room"]["status"] == "playing"
     assert [s["kind"] for s in view["room"]["seats"]] == ["person", "bot", "bot", "bot"]
     assert not view["room"]["rated"]
+    # the whole table on the phone's screen: the seats, the trick, the hand and the buttons
+    page.wait_for_selector("#play")
+    for selector in ("#seats", "#trick", "#hand", "#play", "#pass"):
+        assert in_view(page, selector, PHONE["height"]), selector
     assert not errors, errors
     context.close()
 
