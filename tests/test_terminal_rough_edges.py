@@ -112,3 +112,27 @@ def test_enter_takes_a_hinted_exchange_answer():
             assert s.decision != asked  # answered: the question moved on (or the exchange ended)
 
     asyncio.run(scenario())
+
+
+def test_the_status_box_shows_each_answer_whole_and_the_names_fit():
+    s = TableSession(load_rules("president"), seed=1, bots="greedy", rounds=2)
+    while not (s.human_to_move and s.decision is not None and s.decision["kind"] == "ask"):
+        s.act(s.hint().answer) if s.human_to_move else s.bot_step()
+    s.act(s.hint().answer)  # one question asked: its answer took a card
+    taken = s.decision["answers"][0]["cards"]
+    table = TableApp(s, delay=0)
+    out: dict[str, str] = {}
+
+    async def scenario():
+        async with table.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            while isinstance(table.screen, InfoScreen):
+                await pilot.press("escape")
+                await pilot.pause()
+            out["screen"] = screen_text(table)
+
+    asyncio.run(scenario())
+    lines = out["screen"].splitlines()
+    status = " ".join(line[46:].strip("│╭╮╰╯─ ") for line in lines[1:10])  # the box right of the seats (46 wide)
+    assert f"Asked: highest: takes {s.words.cards(taken)}" in " ".join(status.split())
+    assert all(f"{name} greedy" in out["screen"] for name in ("Ana", "Ben", "Chloe"))  # whole names beside headings

@@ -652,7 +652,15 @@ def hand_title(s: TableSession) -> str:
 
 def seats_table(s: TableSession) -> Table:
     obs = s.observation()
-    t = Table(box=None, padding=(0, 1), show_header=True, header_style="dim", expand=True)
+    t = Table(
+        box=None,
+        padding=(0, 1),
+        collapse_padding=True,
+        pad_edge=False,
+        show_header=True,
+        header_style="dim",
+        expand=True,
+    )
     t.add_column("", width=1)
     t.add_column(_("player"), min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
     t.add_column(_("cards"), justify="right", width=5)
@@ -756,10 +764,14 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
     if kind == DecisionKind.SURRENDER:
         return f"{what} Select them and enter, or p to decline (they then steal by questions).{why}"
     if kind == DecisionKind.ASK:
-        asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
+        # each question asked so far, its answer and the cards it took ("highest: takes 2♥")
+        asked = "; ".join(
+            f"{a['question']}: {a['answer']}" + (f" {' '.join(a['cards'])}" if a.get("cards") else "")
+            for a in d.get("answers", [])
+        )
         bound = f" {bound_text(d)}" if d.get("suit") else ""
         return f"{what[:-1]}: type one (/), e.g. highest, highest S, have 9S; l lists them.{bound}" + (
-            f" [dim]Asked: {s.say(asked)}[/dim]" if asked else ""
+            f" [dim]Asked: {s.words.markup(asked, opens=False)}[/dim]" if asked else ""
         )
     if kind == DecisionKind.DEMAND:
         return f"{what} Type (/) lowest, or any to let them choose."
