@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 
-from tests.server_support import ARTIFACTS, LiveServer, bots_table, play_out
+from tests.server_support import ARTIFACTS, LiveServer, auth, bots_table, create_room, play_out
 
 pytestmark = pytest.mark.slow  # a real browser
 
@@ -244,4 +245,32 @@ def test_finished_games_say_when_and_who_won(browser, server):
     assert all("won by" in r for r in rows[:2])
     whens = page.eval_on_selector_all("#records li .when", "els => els.map(e => e.innerText)")
     assert len(whens) >= 2 and all(w.strip() for w in whens)
+    page.close()
+
+
+def test_the_break_between_rounds_counts_down_and_names_the_round_played(browser, server):
+    # a person who never comes: the move timer moves for them, so the round ends and the break starts
+    made = create_room(
+        server.url,
+        host_name="Pat",
+        seats=[{"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+        rounds=2,
+        move_seconds=1,
+        bot_delay=0,
+        bot="greedy",
+        break_seconds=60,
+    )
+    rid = made["room"]["id"]
+    r = httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
+    assert r.status_code == 200, r.text
+    page = browser.new_page(viewport=LAPTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/room/{rid}")  # watching
+    page.wait_for_function("() => !!(window.bigtwo && window.bigtwo.view && window.bigtwo.view.break)", timeout=120000)
+    page.wait_for_selector("#break-seconds")
+    first = int(page.inner_text("#break-seconds"))
+    page.wait_for_timeout(2300)
+    assert int(page.inner_text("#break-seconds")) < first  # it ticks between views
+    assert page.inner_text("#round").startswith("round 1 of 2")  # the round just played, not the next
+    assert not errors, errors
     page.close()
