@@ -5,6 +5,7 @@ dark mode under an emulated ``prefers-color-scheme: dark``, and a 390x844 phone.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -273,4 +274,33 @@ def test_the_break_between_rounds_counts_down_and_names_the_round_played(browser
     assert int(page.inner_text("#break-seconds")) < first  # it ticks between views
     assert page.inner_text("#round").startswith("round 1 of 2")  # the round just played, not the next
     assert not errors, errors
+    page.close()
+
+
+def test_a_bots_seat_is_not_offered_to_a_bot_and_the_sort_is_kept_for_the_next_table(browser, server):
+    made = bots_table(server.url, "classic", 4)
+    rid = made["room"]["id"]
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server.url}/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"bigtwo:{rid}", json.dumps({"host": made["host_token"]})])
+    page.goto(f"{server.url}/room/{rid}")
+    page.wait_for_selector("#start")
+    rows = page.eval_on_selector_all(
+        "#table-root ul.rooms li", "els => els.map(e => [e.innerText, !!e.querySelector('.to-bot')])"
+    )
+    assert [offered for _text, offered in rows] == [True, False, False, False]  # only the empty seat
+    # the hand's sort is this browser's choice: a new table (a rematch is one) keeps it
+    for _ in range(2):
+        page.goto(f"{server.url}/")
+        page.click("#play-now")
+        page.wait_for_url("**/room/**")
+        page.wait_for_selector("#sort-suit")
+        if page.get_attribute("#sort-suit", "class") != "on":
+            page.click("#sort-suit")
+    assert page.get_attribute("#sort-suit", "class") == "on"
+    page.goto(f"{server.url}/")
+    page.click("#play-now")
+    page.wait_for_url("**/room/**")
+    page.wait_for_selector("#sort-suit")
+    assert page.get_attribute("#sort-suit", "class") == "on"
     page.close()
