@@ -304,3 +304,18 @@ def test_a_bots_seat_is_not_offered_to_a_bot_and_the_sort_is_kept_for_the_next_t
     page.wait_for_selector("#sort-suit")
     assert page.get_attribute("#sort-suit", "class") == "on"
     page.close()
+
+
+def test_the_replay_of_a_place_scored_match_shows_no_points(browser, server):
+    made = bots_table(server.url, "president", 4)
+    play_out(server.url, made)
+    rid = made["room"]["id"]
+    data = httpx.get(f"{server.url}/api/records/{rid}/replay").json()
+    assert data["ranks_only"] is True
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server.url}/replay/{rid}")
+    page.wait_for_selector("#replay .hands")
+    page.click("text=Last")
+    text = page.inner_text("#replay")
+    assert "+0" not in text and "this round" not in text and "total" not in text
+    page.close()
