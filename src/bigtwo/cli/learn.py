@@ -38,7 +38,7 @@ def run_lesson(ask: Callable[[str], str], say: Callable[[str], None], ascii_card
         for line in _table(step, words):
             say(line)
         say(step.teach)
-        hinted = None  # after a hint, an empty line makes the move it showed (as at the tables)
+        hinted: str | None = None  # after a hint, an empty line makes the move it showed (as at the tables)
         while True:
             try:
                 answer = ask(_("Your move: ")).strip()
