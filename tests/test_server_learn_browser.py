@@ -68,6 +68,7 @@ def test_the_guided_round_is_played_through_by_clicking(browser, server, screen)
     page.click("#lobby-learn")
     page.wait_for_selector("#learn-teach")
     assert "3♦" in page.inner_text("#learn-teach")
+    assert "null" not in page.inner_text("#learn")  # nothing drawn that is not shown
     # a wrong first answer is refused in the rules' words, and nothing moves on
     page.click('#hand .card[data-card="KS"]')
     page.click("#play")

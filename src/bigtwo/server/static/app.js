@@ -80,7 +80,7 @@ function accountPanel(presets) {
       catch (e) { fail(e); }
     };
     box.append(h("h2", {}, "Your account"),
-      h("div", { class: "muted" }, "Sign in to keep a rating and a history, or play as a guest below."),
+      h("div", { class: "muted" }, "Sign in to keep a rating and a history; playing needs no account."),
       h("form", { class: "grid2", id: "account-form", onsubmit: go("signin") },
         h("label", {}, "Username", user), h("label", {}, "Password", pass),
         h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "signin" }, "Sign in"),

@@ -91,7 +91,8 @@ export async function learnPage(app, playNow) {
         playNow ? h("button", { class: "primary", id: "learn-play-now", onclick: playNow }, t("Play a real round against bots")) : null,
         h("a", { href: `/rules/${lesson.rules}`, id: "learn-rules" }, t("The rules in short")),
         h("a", { href: "/" }, t("Lobby")))) : null;
-    root.replaceChildren(seats, trick, error, teach, end, lessonState.done ? null : hand, lessonState.done ? null : buttons, log);
+    // replaceChildren writes a null as the text "null": only the parts shown now
+    root.replaceChildren(...[seats, trick, error, teach, end, lessonState.done ? null : hand, lessonState.done ? null : buttons, log].filter(Boolean));
     log.scrollTop = log.scrollHeight;
   }
   run();
