@@ -19,6 +19,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 LAPTOP = {"width": 1280, "height": 800}
+SMALL_LAPTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 YOUR_MOVES = [["3D"], ["KS"], [], ["6C", "6H"], ["8D", "9C", "TH", "JS", "QD"]]
 
@@ -164,8 +165,9 @@ def in_view(page, selector: str, height: int) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
-def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, server, you_lead):
-    page = browser.new_page(viewport=LAPTOP)
+@pytest.mark.parametrize("screen", [LAPTOP, SMALL_LAPTOP], ids=["1280x800", "1280x720"])
+def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, server, you_lead, screen):
+    page = browser.new_page(viewport=screen)
     errors = watch_errors(page)
     page.goto(f"{server.url}/")
     page.click("#play-now")
@@ -176,9 +178,9 @@ def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, serve
         timeout=30000,
     )
     page.wait_for_selector("#play")
-    assert page.evaluate("document.documentElement.scrollHeight") <= LAPTOP["height"]
+    assert page.evaluate("document.documentElement.scrollHeight") <= screen["height"]
     for selector in ("#hand", "#play", "#trick", "#prompt", "#log", "#seats"):
-        assert in_view(page, selector, LAPTOP["height"]), selector
+        assert in_view(page, selector, screen["height"]), selector
     prompt = page.inner_text("#prompt")
     assert "3♦" in prompt and "lead anything" not in prompt  # one instruction, not two that disagree
     # a card click selects without scrolling; a refused play's banner stays in view and Clear takes it away
@@ -186,14 +188,16 @@ def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, serve
     assert page.evaluate("window.scrollY") == 0
     page.click("#play")
     page.wait_for_selector("#error")
-    assert in_view(page, "#error", LAPTOP["height"])
+    assert in_view(page, "#error", screen["height"])
     assert page.evaluate("window.scrollY") == 0
     page.click("#clear")
     assert page.query_selector("#error") is None
     page.click("#hint")
     page.wait_for_selector("#help:not(.empty)")
-    assert page.evaluate("document.documentElement.scrollHeight") <= LAPTOP["height"]
-    assert in_view(page, "#help", LAPTOP["height"]) and in_view(page, "#log", LAPTOP["height"])
+    assert page.evaluate("document.documentElement.scrollHeight") <= screen["height"]
+    assert in_view(page, "#help", screen["height"])
+    log = page.query_selector("#log").bounding_box()
+    assert log["y"] + 30 <= screen["height"]  # the log's newest lines start above the fold (it scrolls within)
     # the running total in words, no bare Σ; kinds of plays in words, not identifiers
     assert "Σ" not in page.inner_text("#seats") and "pts" in page.inner_text("#seat-0 .total")
     named = page.evaluate("async () => (await import('/static/ui.js')).kindName('full_house')")
@@ -204,7 +208,7 @@ def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, serve
     bubble = page.wait_for_selector("#seat-0 .bubble").bounding_box()
     name = page.query_selector("#seat-0 .who").bounding_box()
     assert bubble["y"] + bubble["height"] <= name["y"] + 2
-    shot(page, "table-laptop-1280x800")
+    shot(page, f"table-laptop-{screen['width']}x{screen['height']}")
     assert not errors, errors
     page.close()
 
