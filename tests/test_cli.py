@@ -172,7 +172,7 @@ def test_a_single_round_with_a_first_round_exchange_reads_as_one_round_at_the_fu
     assert [c.header for c in seats_table(s).columns][-1] != "total"
     rounds = TableSession(load_rules("zheng-shangyou"), seed=3, bots="greedy", rounds=2)
     assert "round 1 of 2" in title_line(rounds, None).plain
-    assert [c.header for c in seats_table(rounds).columns][-1] == "total"
+    assert [c.header for c in seats_table(rounds).columns][-1] == "places"  # place-scored: named for what it holds
 
 
 def test_an_empty_line_plays_only_the_hint_given_on_the_line_before():

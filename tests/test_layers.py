@@ -33,6 +33,7 @@ LAYERS = {
     "state": 11,
     "bots": 12,
     "record": 13,
+    "lesson": 13,  # the guided first round (`bigtwo learn`, the browser's /learn): a scripted game
     "envs": 13,
     "arena": 13,
     "rl": 14,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 import warnings
@@ -501,6 +502,10 @@ def test_bots_fill_a_table_and_the_finished_game_is_a_record(server):
     assert frames[0]["label"] == f"Round 1: {dealer} deals" and frames[1]["label"] == "Round 1: play starts"
     assert sum(len(h) for h in frames[0]["hands"]) == 52 and frames[-1]["totals"] == again.totals
     assert any(f["label"].startswith("1. Ann ") for f in frames) and "P0" not in json.dumps(frames)
+    # the cards as every table writes them (3♦, not the record's 3D); points shown, the rules scoring points
+    labels = " ".join(f["label"] for f in frames)
+    assert not re.search(r"(?<![\w'])(?:10|[2-9TJQKA])[DCHS]\b", labels) and "♦" in labels
+    assert replayed["ranks_only"] is False
     assert httpx.get(f"{server.url}/api/records/{rid}?format=pdf").status_code == 422
     # and once out of memory altogether it is read again from the database, the same game
     server.rooms.finished.clear()

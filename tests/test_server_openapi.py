@@ -78,6 +78,10 @@ def test_the_schema_documents_every_route_of_the_api():
         "/api/bots/{name}",
         "/api/quick-match",
         "/api/i18n/{lang}",
+        "/api/learn",
+        "/api/learn/check",
+        "/api/rules/{name}",
+        "/api/rooms/{room_id}/rules",
     } == paths
 
 

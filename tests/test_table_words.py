@@ -47,6 +47,10 @@ def test_engine_messages_in_the_players_words():
     assert w.render("seat 2 pays 3 to seat 0, ranked higher") == "Seat 2 pays 3 to you, ranked higher"
     assert w.render("seat 3 pays 3 (face value of 1 cards)") == "Seat 3 pays 3 (face value of 1 card)"
     assert w.render("seats 0 and 2 win") == "You and Seat 2 win"
+    # a name opening a sentence is written as its player wrote it, never capitalised (issue 89)
+    named = Wording(None, ["alice_nu", "Bob"])
+    assert named.render("seat 0 pays 6") == "alice_nu pays 6"
+    assert named.render("the lead card is 3D") == "The lead card is 3♦"
     assert w.render("P1 plays TH TS, P0 passes") == "Seat 1 plays 10♥ 10♠, you pass"
     assert w.render("a straight 7-8-9-T-J with the spade", opens=False) == "a straight 7-8-9-10-J with the spade"
     # citations stay in the docs: dropped, or reduced to the note they carry

@@ -300,9 +300,11 @@ class Wording:
         text = _CARD.sub(lambda m: self.token(m.group(0)), text)
         text = _RUN_TEN.sub("10", text)
         text = _ONE_OF.sub(r"1 \1", text)
-        if not text:
+        if not text or not opens:
             return text
-        return text[:1].upper() + text[1:] if opens else text
+        if any(name and text.startswith(name) for name in self.names or ()):
+            return text  # a name is written as its player wrote it ("alice_nu pays 6")
+        return text[:1].upper() + text[1:]
 
     def _pair(self, m: re.Match[str], text: str, opens: bool) -> str:
         a, b = int(m.group(1)), int(m.group(2))

@@ -14,10 +14,13 @@ from bigtwo import native
 from bigtwo.cli.bots import bots_app
 from bigtwo.cli.group import CommandGroup
 from bigtwo.cli.ladder import ladder_app
+from bigtwo.cli.learn import learn
 from bigtwo.cli.output import console
 from bigtwo.cli.serve import serve
 from bigtwo.cli.train import train
 from bigtwo.errors import BigTwoError
+from bigtwo.i18n import _
+from bigtwo.rules.explain import explain
 from bigtwo.rules.ruleset import Ruleset, field_section, list_presets, load_rules
 
 app = typer.Typer(
@@ -30,6 +33,7 @@ app = typer.Typer(
 rules_app = typer.Typer(help="List and inspect rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 app.add_typer(ladder_app, name="ladder")
+app.command()(learn)
 app.command()(serve)
 app.command()(train)
 
@@ -84,7 +88,7 @@ def play(
     ),
     seed: int = typer.Option(None, "--seed", help="Deal seed (default: random, and shown)"),
     delay: float = typer.Option(0.4, "--delay", help="Seconds a computer player pauses before acting"),
-    ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols (--plain)"),
+    ascii_cards: bool = typer.Option(False, "--ascii", help="Letters instead of suit symbols (10H, 3D)"),
     rounds: int = typer.Option(None, "--rounds", help="Play a match of this many rounds (exchanges, scores)"),
     points: int = typer.Option(None, "--points", help="Play a match until a total reaches this many points"),
     plain: bool = typer.Option(False, "--plain", help="The line-by-line table (also used when not in a terminal)"),
@@ -140,6 +144,7 @@ def play(
                 points=points,
                 delay=delay,
                 names=named,
+                ascii_cards=ascii_cards,
             )
 
         try:
@@ -163,6 +168,7 @@ def play(
             points=points,
             console=console(),
             names=named,
+            offer_save=not save,  # with --save the record is saved anyway
         )
     except (BigTwoError, ValueError) as e:
         _error(e)
@@ -421,6 +427,7 @@ def rules_list() -> None:
 def rules_show(
     name: str = typer.Argument(..., help="Preset name or path to a rules .toml file"),
     toml: bool = typer.Option(False, "--toml", help="Print as TOML (a starting point for house rules)"),
+    brief: bool = typer.Option(False, "--brief", help="Only the short summary: what beats what, leading, passing"),
     set_: Annotated[
         list[str] | None,
         typer.Option(
@@ -433,6 +440,7 @@ def rules_show(
     \b
     Examples:
       bigtwo rules show house-code
+      bigtwo rules show tien-len --brief                   # the rules in a dozen lines
       bigtwo rules show zheng-shangyou --set jokers=0   # a house rule: what it changes, what drops out
       bigtwo rules show classic --toml > our-rules.toml   # a starting point for house rules
     """
@@ -451,6 +459,11 @@ def rules_show(
         console().print(f"[bold]{escape(r.name)}[/bold]{escape(shown[len(r.name) :])}")
     else:
         console().print(f"[bold]{escape(r.name)}[/bold]: {escape(shown)}")
+    for point in explain(r):
+        console().print(f"  [bold]{escape(point.topic)}[/bold]: {escape(point.text)}")
+    if brief:
+        return
+    console().print(f"[dim]{escape(_('Every setting, with what it means:'))}[/dim]")
     t = Table(show_lines=False)
     t.add_column("section", style="dim")
     t.add_column("setting", style="bold")

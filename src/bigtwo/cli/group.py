@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 PLUGINS = "bigtwo.cli"  # the entry point group
 # the order ``bigtwo --help`` lists the commands in: play first, research (plugins) last
-ORDER = ("play", "serve", "replay", "rules", "bots", "simulate", "benchmark", "results", "ladder", "train")
+ORDER = ("play", "learn", "serve", "replay", "rules", "bots", "simulate", "benchmark", "results", "ladder", "train")
 
 
 def plugin_commands() -> dict[str, Any]:

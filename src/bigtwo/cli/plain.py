@@ -60,8 +60,10 @@ class PlainTable:
         rounds: int | None = None,
         points: int | None = None,
         names: Sequence[str] | None = None,
+        offer_save: bool = False,
     ):
         self.rules = rules
+        self.offer_save = offer_save  # quitting a game not over asks whether to save its record first
         self.session = TableSession(
             rules,
             players=players,
@@ -144,6 +146,8 @@ class PlainTable:
                 continue
             if not self.human_turn():
                 self.flush_log()
+                if self.offer_save:
+                    self.ask_to_save()
                 self.say(_("Bye."))
                 return
         self.show_final()
@@ -234,6 +238,9 @@ class PlainTable:
                 if not s.undo():
                     self.say(_("[yellow]Nothing of yours to undo in this round.[/yellow]"))
                     continue
+                if s.log_cut is not None:  # lines already printed stay on screen; the log goes on from the cut
+                    self._printed = min(self._printed, s.log_cut)
+                    s.log_cut = None
                 self.flush_log()
                 self.show_table()
                 continue
@@ -258,6 +265,19 @@ class PlainTable:
                 self.say("[red]" + _("Not allowed: {why}").format(why=s.say(getattr(e, "reason", e))) + "[/red]")
                 continue
             return True
+
+    def ask_to_save(self) -> None:
+        """Before leaving a game not over: save its record where the player says (Enter: the usual name)."""
+        default = self.session.default_path()
+        question = _(
+            "Save the unfinished game first? Enter saves it to {path}, a file name saves it there, 'no' does not: "
+        )
+        try:
+            answer = self.input(question.format(path=default)).strip()
+        except EOFError:
+            return
+        if answer.lower() not in ("no", "n"):
+            self.save(answer or default)
 
     def show_legal(self) -> None:
         """Every legal play or exchange answer, with their count (never cut short)."""

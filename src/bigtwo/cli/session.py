@@ -143,6 +143,8 @@ class TableSession:
         self.bots = {s: spec.build(self.seed * 31 + i) for i, (s, spec) in enumerate(self.specs.items())}
         self.date = date or datetime.date.today().isoformat()
         self.log: list[str] = []
+        self.log_cut: int | None = None  # an undo took the log back to this many lines (the screens redraw it)
+        self._line_of: dict[tuple[int, int], int] = {}  # (game, history index) -> the log's length before it
         cards = max_hand_size(rules, n)
         if cards > LARGE_HAND:
             # the server refuses such tables; here it is the player's own machine, so the table opens, but slowly
@@ -395,6 +397,11 @@ class TableSession:
             return False
         while len(g.history) > mine[-1]:
             g.undo()
+        # the taken-back plays leave the log: it reads as the round now stands
+        cut = self._line_of.get((id(g), mine[-1]))
+        if cut is not None:
+            del self.log[cut:]
+            self.log_cut = cut if self.log_cut is None else min(cut, self.log_cut)
         self.log.append(_("[dim]You take back your turn.[/dim]"))
         self._logged[id(g)] = len(g.history)
         return True
@@ -584,6 +591,7 @@ class TableSession:
         out = set(g.finishing_order)
         w = self.words
         for i, ((s, p), note) in enumerate(zip(hist[start:], notes[start:], strict=True), start):
+            self._line_of[(id(g), i)] = len(self.log)
             if p.is_pass:
                 if note == Note.DREW:
                     said = w.said(s, _("You pass and draw a card"), _("{who} passes and draws a card"))

@@ -33,7 +33,7 @@ from bigtwo.exchange import NEUTRAL
 from bigtwo.i18n import N_, _, ngettext
 from bigtwo.observation import Phase
 from bigtwo.rules.kinds import Kind
-from bigtwo.words import place_said, preset_title
+from bigtwo.words import place_said, preset_title, spec_name
 
 KEYS_HELP = """\
 [b]Your hand[/b]   left/right move   space select   up/down select/unselect   c clear
@@ -140,6 +140,9 @@ class QuitScreen(ModalScreen[str | None]):
         self.dismiss(word)
 
 
+MIN_WIDTH, MIN_HEIGHT = 80, 24  # the smallest terminal the full-screen table is drawn for
+
+
 class TableApp(App[None]):
     """The table: one human seat (``session.seat``) and computer players."""
 
@@ -195,6 +198,7 @@ class TableApp(App[None]):
         self._end_shown = False
         self._waiting = False  # a computer player's move is scheduled
         self._paused = False  # a panel is over the table
+        self._hinted: tuple[int, Any] | None = None  # a typed answer the hint gave (log length then, answer)
         if theme:
             self.theme = theme
         said_bindings(self)
@@ -215,6 +219,19 @@ class TableApp(App[None]):
         self.query_one(HandView).focus()
         self.refresh_view()
         self.advance()
+        self.check_size(self.size.width, self.size.height)
+
+    def on_resize(self, event: Any) -> None:
+        self.check_size(event.size.width, event.size.height)
+
+    def check_size(self, width: int, height: int) -> None:
+        """Below 80x24 the table's boxes overlap and cut lines: say so, rather than break without a word."""
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            message = _(
+                "This terminal is {width}x{height}: the table needs {min_width}x{min_height}. "
+                "Make the window larger, or play with --plain."
+            )
+            self.say(message.format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT), "bad")
 
     @property
     def hand(self) -> HandView:
@@ -318,12 +335,18 @@ class TableApp(App[None]):
         seats.update(seats_table(s))
         seats.border_subtitle = seats_subtitle(s)
         table = self.query_one("#table", CardsPanel)
+        table.ascii_cards = s.words.ascii
         table.update(table_panel(s, table.styles_for_cards, self.announce))
         log = self.query_one(RichLog)
+        if s.log_cut is not None:  # an undo took plays back: the log is written again as the round now stands
+            s.log_cut = None
+            log.clear()
+            self._logged = 0
         for line in s.log[self._logged :]:
             log.write(Text.from_markup(line))
         self._logged = len(s.log)
         hand = self.hand
+        hand.ascii_cards = s.words.ascii
         hand.active = s.human_to_move
         hand.set_cards(s.hand())
         hand.border_title = hand_title(s)
@@ -375,6 +398,10 @@ class TableApp(App[None]):
             return
         d = self.session.decision
         mask = self.hand.selected_mask
+        hinted, self._hinted = self._hinted, None
+        if d is not None and hinted is not None and hinted[0] == len(self.session.log):
+            self.submit(hinted[1])  # enter takes the answer the hint just gave, as it plays hinted cards
+            return
         if d is not None and d["kind"] in (DecisionKind.ASK, DecisionKind.DEMAND):
             self.say(_("Type your answer: press / then e.g. 'highest S' or 'lowest'."))
             self.action_type()
@@ -405,7 +432,11 @@ class TableApp(App[None]):
         h = self.session.hint()
         if h.cards:
             self.hand.select_mask(h.cards)
-        self.say(escape(h.text) + ("  [dim](enter plays it)[/dim]" if h.cards else ""), markup=True)
+        elif self.session.decision is not None and h.answer is not None:
+            self._hinted = (len(self.session.log), h.answer)  # an answer, not cards: enter takes it
+        said = "  [dim](enter plays it)[/dim]" if h.cards else ""
+        said = "  [dim](enter takes it)[/dim]" if self._hinted is not None else said
+        self.say(escape(h.text) + said, markup=True)
 
     def action_explain(self) -> None:
         if self._blocked():
@@ -482,6 +513,9 @@ class TableApp(App[None]):
         commands = {"hint": self.action_hint, "explain": self.action_explain, "undo": self.action_undo}
         commands.update({"save": self.action_save, "legal": self.action_legal, "help": self.action_help})
         if not text:
+            if self._hinted is not None:  # enter on the empty line takes the answer the hint just gave
+                self.action_play()
+                return
             self.hand.focus()
             return
         if word in commands:
@@ -622,14 +656,22 @@ def hand_title(s: TableSession) -> str:
 
 def seats_table(s: TableSession) -> Table:
     obs = s.observation()
-    t = Table(box=None, padding=(0, 1), show_header=False, expand=True)
+    t = Table(
+        box=None,
+        padding=(0, 1),
+        collapse_padding=True,
+        pad_edge=False,
+        show_header=True,
+        header_style="dim",
+        expand=True,
+    )
     t.add_column("", width=1)
-    t.add_column("seat", min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
-    t.add_column("cards", justify="right", width=3)
-    t.add_column("state", no_wrap=True, max_width=15, overflow="ellipsis")
+    t.add_column(_("player"), min_width=14, ratio=1, no_wrap=True, overflow="ellipsis")
+    t.add_column(_("cards"), justify="right", width=5)
+    t.add_column("", no_wrap=True, max_width=15, overflow="ellipsis")
     m = s.shown_match
     if m is not None:
-        t.add_column("total", justify="right", width=4)
+        t.add_column(_("places") if _ranking(s) else _("total"), justify="right", width=6)
     g = s.game
     sizes = obs.get("hand_sizes") or [0] * s.n
     finished = obs.get("finished") or []
@@ -645,7 +687,7 @@ def seats_table(s: TableSession) -> Table:
             state = _("on top")
         if roles and roles[seat] != NEUTRAL:
             state = (state + " " if state else "") + roles[seat]
-        name = _("You") if seat == s.seat else f"{s.name(seat)} {s.specs[seat]}"
+        name = _("You") if seat == s.seat else f"{s.name(seat)} {spec_name(str(s.specs[seat]))}"  # not its options
         if m is not None and m.current.dealer == seat:
             name += " [D]"
         row = ["▶" if s.to_move == seat else "", escape(name), str(sizes[seat]), escape(state)]
@@ -729,10 +771,14 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
     if kind == DecisionKind.SURRENDER:
         return f"{what} Select them and enter, or p to decline (they then steal by questions).{why}"
     if kind == DecisionKind.ASK:
-        asked = "; ".join(f"{a['question']}: {a['answer']}" for a in d.get("answers", []))
+        # each question asked so far, its answer and the cards it took ("highest: takes 2♥")
+        asked = "; ".join(
+            f"{a['question']}: {a['answer']}" + (f" {' '.join(a['cards'])}" if a.get("cards") else "")
+            for a in d.get("answers", [])
+        )
         bound = f" {bound_text(d)}" if d.get("suit") else ""
         return f"{what[:-1]}: type one (/), e.g. highest, highest S, have 9S; l lists them.{bound}" + (
-            f" [dim]Asked: {s.say(asked)}[/dim]" if asked else ""
+            f" [dim]Asked: {s.words.markup(asked, opens=False)}[/dim]" if asked else ""
         )
     if kind == DecisionKind.DEMAND:
         return f"{what} Type (/) lowest, or any to let them choose."

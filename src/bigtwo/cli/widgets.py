@@ -27,6 +27,7 @@ class CardStyles:
     """Rich styles for cards under the running app's theme (looked up from a widget's component classes)."""
 
     def __init__(self, widget: Widget):
+        self.ascii = bool(getattr(widget, "ascii_cards", False))  # --ascii: 10H, not 10♥
         self.red = widget.get_component_rich_style("cards--red")
         self.black = widget.get_component_rich_style("cards--black")
         self.joker = widget.get_component_rich_style("cards--joker")
@@ -41,7 +42,7 @@ class CardStyles:
         for i, c in enumerate(cards):
             if i:
                 out.append(sep)
-            out.append(card_face(c), self.of(c))
+            out.append(card_face(c, self.ascii), self.of(c))
         return out
 
 
@@ -89,6 +90,7 @@ class HandView(Widget, can_focus=True):
         self.cards: list[Card] = []
         self.selected: set[int] = set()
         self.active = True  # False: the cards are shown, not offered (not your turn)
+        self.ascii_cards = False  # --ascii: cards as letters (10H), read by CardStyles
 
     def set_cards(self, cards: list[Card]) -> None:
         """Show ``cards`` (lowest first), keeping the selection of cards still held."""
@@ -157,7 +159,7 @@ class HandView(Widget, can_focus=True):
             row = self.cards[start : start + per]
             marks = Text()
             for j, c in enumerate(row, start):
-                face = card_face(c).ljust(3)
+                face = card_face(c, styles.ascii).ljust(3)
                 style = styles.of(c)
                 if int(c) in self.selected:
                     style = style + Style(reverse=True)
@@ -178,6 +180,8 @@ class CardsPanel(Static):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"cards--red", "cards--black", "cards--joker"}
     DEFAULT_CSS = CARD_CSS.replace(".cards", "CardsPanel .cards")
+
+    ascii_cards = False  # --ascii: cards as letters (10H), read by CardStyles
 
     @property
     def styles_for_cards(self) -> CardStyles:

@@ -34,7 +34,7 @@ from bigtwo.server.messages import describe
 from bigtwo.server.middleware import BodyLimit, Language, StrictJSONRoute
 from bigtwo.server.referee import Rejected
 from bigtwo.server.rooms import Rooms
-from bigtwo.server.routes import accounts, health, pages, ratings, records, rooms, table
+from bigtwo.server.routes import accounts, health, learn, pages, ratings, records, rooms, table
 from bigtwo.server.routes.health import install_metrics
 from bigtwo.server.settings import Settings
 
@@ -118,7 +118,7 @@ def create_app(
     install_metrics(app, context)
     app.exception_handler(Rejected)(rejected)
     app.exception_handler(RequestValidationError)(invalid)
-    for concern in (accounts, ratings, rooms, records, table, health):
+    for concern in (accounts, ratings, rooms, records, table, health, learn):
         app.include_router(concern.router)
     pages.add_pages(app, settings.docs)
     return app

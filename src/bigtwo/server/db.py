@@ -8,6 +8,7 @@ and evolve it, and ``migrate(url)`` brings any database to the latest one.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -227,11 +228,20 @@ def make_engine(target: str) -> Engine:
 
 def migrate(engine: Engine) -> None:
     """Bring the database to the latest schema (Alembic ``upgrade head``)."""
-    from alembic import command
-    from alembic.config import Config
+    # Alembic says each step at INFO (seven lines at every start of a server): a host wants them only when they
+    # asked for Alembic's messages by its logger's own level
+    quiet = logging.getLogger("alembic")
+    before = quiet.level
+    if before == logging.NOTSET:
+        quiet.setLevel(logging.WARNING)
+    try:
+        from alembic import command
+        from alembic.config import Config
 
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    finally:
+        quiet.setLevel(before)

@@ -17,6 +17,7 @@ from typing import Any
 from bigtwo.match import Match
 from bigtwo.record import Record, format_text, record_of, to_json
 from bigtwo.record.frames import frames_of
+from bigtwo.words import Wording
 
 _SEAT_TOKEN = re.compile(r"\bP(\d)\b")
 
@@ -47,6 +48,7 @@ def replay_steps(record: Record, names: list[str]) -> list[dict[str, Any]]:
     through the engine first); here seat tokens become names and the running totals are carried along.
     """
     totals = [0] * len(names)
+    words = Wording(None, names)
     steps = []
     for f in frames_of(record):
         if f.totals is not None:
@@ -54,7 +56,10 @@ def replay_steps(record: Record, names: list[str]) -> list[dict[str, Any]]:
         steps.append(
             {
                 "round": f.round,
-                "label": _SEAT_TOKEN.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], f.label),
+                # names for seat tokens, and the cards as every table writes them (3♦, not 3D)
+                "label": words.render(
+                    _SEAT_TOKEN.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], f.label)
+                ),
                 "hands": [h.split() for h in f.hands],
                 "to_move": f.to_move,
                 "trick": None if f.trick is None else {"seat": f.trick_seat, "cards": f.trick.split()},

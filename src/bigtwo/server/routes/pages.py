@@ -84,6 +84,23 @@ async def replay_page(room_id: str) -> FileResponse:
     return page()
 
 
+@router.get("/learn", include_in_schema=False)
+async def learn_page() -> FileResponse:
+    """The guided first round (drawn by /static/learn.js from /api/learn)."""
+    return page()
+
+
+@router.get("/rules/{name}", include_in_schema=False)
+async def rules_page(name: str) -> FileResponse:
+    """A preset's rules explained, with card pictures (or, under /rules/table/ID, a table's own)."""
+    return page()
+
+
+@router.get("/rules/table/{room_id}", include_in_schema=False)
+async def table_rules_page(room_id: str) -> FileResponse:
+    return page()
+
+
 @router.get("/players/{username}", include_in_schema=False)
 async def player_html(username: str, ctx: Context) -> HTMLResponse:
     try:

@@ -91,6 +91,7 @@ async def replay(room_id: RoomId, ctx: Context) -> dict[str, Any]:
         "id": room.id,
         "name": room.name,
         "rules": room.rules.name,
+        "ranks_only": room.rules.ranks_only,  # rounds scored by the order players go out in: no points to show
         "direction_said": direction_said(room.rules.direction, len(names)),
         "seats": names,
         "frames": steps,

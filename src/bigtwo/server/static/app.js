@@ -1,6 +1,8 @@
 // The browser client: the lobby, the table (over a WebSocket) and the replay viewer. No build step.
 // The server is the referee: this page only shows the views it is sent and asks for moves.
-import { cardSvg } from "/static/cards.js";
+import { cardSvg, shortName } from "/static/cards.js";
+import { t } from "/static/i18n.js";
+import { learnPage, rulesPage } from "/static/learn.js";
 import { tablePage } from "/static/table.js";
 import { LANGUAGES, chooseLanguage, language, startLanguage, t, tn } from "/static/i18n.js";
 import { account, api, h, miniCards, saved } from "/static/ui.js";
@@ -40,7 +42,45 @@ let m;
 account.ready = loadAccount();  // the table starts at once; a change it asks for waits for the account (ui.js)
 if ((m = path.match(/^\/room\/([A-Za-z0-9_-]+)/))) tablePage(m[1], app, statusLine);
 else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) replayPage(m[1]);
+else if (path === "/learn") learnPage(app, () => playNow(statusLine));
+else if ((m = path.match(/^\/rules\/table\/([A-Za-z0-9_-]+)/))) rulesPage(app, null, m[1]);
+else if ((m = path.match(/^\/rules\/([A-Za-z0-9_-]+)/))) rulesPage(app, m[1], null);
 else account.ready.then(lobbyPage);
+
+// --- one click to a game: a table of bots with the defaults, seated under this browser's name (or a new one) ---
+function guestName() {
+  let name = account.username || localStorage.getItem("bigtwo:name");
+  if (!name) {
+    name = `${t("Guest")} ${Math.floor(100 + Math.random() * 900)}`;
+    localStorage.setItem("bigtwo:name", name);
+  }
+  return name;
+}
+
+export async function playNow(err) {
+  try {
+    const made = await api("POST", "/api/rooms", {
+      name: "", preset: "classic", players: 4, rounds: 3, host_name: guestName(), public: false, move_seconds: 0,
+      seats: [{ kind: "open" }, { kind: "bot" }, { kind: "bot" }, { kind: "bot" }],
+    });
+    saved.set(made.room.id, { seat: made.seat, token: made.token, host: made.host_token });
+    await api("POST", `/api/rooms/${made.room.id}/start`, { fill_with_bots: true }, made.host_token);
+    location.href = `/room/${made.room.id}`;
+  } catch (e) { if (err) err.textContent = e.message; }
+}
+
+function playPanel() {
+  const err = h("div", { class: "error", id: "play-now-error" });
+  const name = guestName();
+  const nameInput = h("input", { type: "text", id: "play-name", maxlength: 24, value: name, "aria-label": t("your name"), disabled: !!account.username,
+    onchange: () => { const v = nameInput.value.trim(); if (v) localStorage.setItem("bigtwo:name", v); } });
+  return h("section", { class: "panel play-now", id: "play" },
+    h("div", { class: "row" },
+      h("button", { class: "primary big", id: "play-now", onclick: () => playNow(err) }, t("Play now")),
+      h("span", { class: "muted" }, t("Big Two against three bots, 3 rounds, as")), nameInput),
+    h("div", { class: "row muted" }, h("a", { href: "/learn", id: "lobby-learn" }, t("New to Big Two? Learn to play")), "·",
+      h("a", { href: "/rules/classic", id: "lobby-rules" }, t("The rules in short"))), err);
+}
 
 // --- the account panel: sign up / in / out, change password, quick match ----------------------------------
 const RATED = { classic: t("Big Two (classic-like)"), president: t("President"), winner: t("Winner"), "zheng-shangyou": t("Zheng Shangyou"), "tien-len": t("Tien Len") };
@@ -57,7 +97,7 @@ function accountPanel(presets) {
       catch (e) { fail(e); }
     };
     box.append(h("h2", {}, t("Your account")),
-      h("div", { class: "muted" }, t("Sign in to keep a rating and a history, or play as a guest below.")),
+      h("div", { class: "muted" }, t("Sign in to keep a rating and a history; playing needs no account.")),
       h("form", { class: "grid2", id: "account-form", onsubmit: go("signin") },
         h("label", {}, t("Username"), user), h("label", {}, t("Password"), pass),
         h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "signin" }, t("Sign in")),
@@ -133,7 +173,7 @@ async function lobbyPage() {
   }
   function presetChanged() {
     const p = presets.find((x) => x.name === preset.value);
-    describe.textContent = t(p.description);
+    describe.replaceChildren(t(p.description), " ", h("a", { href: `/rules/${p.name}`, id: "preset-rules" }, t("how to play")));
     players.min = p.min_players; players.max = p.max_players;
     if (Number(players.value) < p.min_players || Number(players.value) > p.max_players) players.value = p.players;
     drawSeats();
@@ -187,8 +227,9 @@ async function lobbyPage() {
   const list = h("ul", { class: "rooms", id: "lobby" });
   const records = h("ul", { class: "rooms", id: "records" });
   app.replaceChildren(
-    accountPanel(presets),
+    playPanel(),
     h("section", { class: "panel" }, h("h2", {}, t("Open tables")), list),
+    accountPanel(presets),
     h("section", { class: "panel" }, h("h2", {}, t("New table")), form),
     h("section", { class: "panel" }, h("h2", {}, t("Finished games")), records));
   if (presets.some((p) => p.name === "classic")) preset.value = "classic";
@@ -207,6 +248,8 @@ async function lobbyPage() {
       const done = await api("GET", "/api/records?limit=10");
       records.replaceChildren(...(done.length ? done.map((r) => h("li", {}, h("span", { class: "name" }, r.name),
         h("span", { class: "muted" }, `${r.preset} · ${r.seats.join(", ")}`),
+        h("span", { class: "when" }, finishedWhen(r.finished_at)),
+        r.standings && r.standings.standings ? h("span", { class: "result" }, wonBy(r)) : null,
         h("a", { href: `/replay/${r.id}` }, t("replay")), h("a", { href: r.downloads.text }, t("record")),
         h("a", { href: r.downloads.json }, "(JSON)")))
         : [h("li", { class: "muted" }, t("None yet."))]));
@@ -215,6 +258,20 @@ async function lobbyPage() {
   }
   refresh();
   setInterval(refresh, 5000);
+}
+
+// who won a finished game, with their total where the rules score points ("won by Ana, +18")
+function wonBy(r) {
+  const first = r.standings.standings[0], total = (r.standings.totals || [])[first];
+  const name = r.seats[first];
+  return total ? t("won by {name}, {total}", { name, total: total > 0 ? `+${total}` : `${total}` }) : t("won by {name}", { name });
+}
+
+// when a game finished, in this browser's own words for dates ("7 Dec, 17:40")
+function finishedWhen(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
 // --- the replay viewer ------------------------------------------------------------------------------------
@@ -241,9 +298,11 @@ async function replayPage(roomId) {
         const out = f.finished.indexOf(s);
         const state = out >= 0 ? ` · ${t("out #{n}", { n: out + 1 })}` : f.passed.includes(s) ? ` · ${t("passed")}` : "";
         const role = f.roles && f.roles[s] && f.roles[s] !== "neutral" ? ` · ${f.roles[s]}` : "";
-        const score = f.scores ? ` · ${t("this round {score}", { score: `${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` })}` : "";
+        // rounds scored by the order players go out in have no points: the place is the result
+        const score = f.scores && !data.ranks_only ? ` · ${t("this round {score}", { score: `${f.scores[s] > 0 ? "+" : ""}${f.scores[s]}` })}` : "";
+        const total = data.ranks_only ? "" : ` · ${t("total {n}", { n: f.totals[s] })}`;
         return h("div", { class: `seatrow${f.actor === s ? " acted" : ""}${f.to_move === s ? " next" : ""}` },
-          h("div", { class: "who" }, `${data.seats[s]} · ${tn("{n} card", "{n} cards", cards.length)}${state}${role} · ${t("total {n}", { n: f.totals[s] })}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
+          h("div", { class: "who" }, `${data.seats[s]} · ${tn("{n} card", "{n} cards", cards.length)}${state}${role}${total}${score}${f.actor === s ? " ◀" : ""}`), miniCards(cards));
       })));
   }
   const step = (d) => { i = Math.max(0, Math.min(frames.length - 1, i + d)); draw(); };

@@ -73,7 +73,7 @@ export function cardSvg(name) {
       fill: color,
     }));
     svg.append(text(30, 76, "JOKER", 10, color));
-    svg.append(text(6, 14, "★", 12, color, "start"));
+    svg.append(text(5, 14, name, 11, color, "start")); // RJ / BJ, as the log and the terminal write it
     return svg;
   }
   const rank = name.slice(0, -1), suit = name.slice(-1);

@@ -208,7 +208,7 @@ export function tablePage(roomId, app, statusLine) {
   function handCards(g) {
     const pref = handOrder.get(roomId);
     let base = [...g.hand];
-    if (pref.sort === "suit") {
+    if ((pref.sort || prefs.get().sort) === "suit") {
       const order = g.suit_order && g.suit_order !== "none" ? g.suit_order : SUITS;
       const suitOf = (c) => { const f = c.replace(/'$/, ""); return f === "BJ" || f === "RJ" ? 9 : order.indexOf(f.slice(-1)); };
       base = base.map((c, i) => [c, i]).sort((a, b) => suitOf(a[0]) - suitOf(b[0]) || a[1] - b[1]).map((x) => x[0]);
@@ -223,6 +223,7 @@ export function tablePage(roomId, app, statusLine) {
   }
 
   function sortHand(by) {
+    prefs.set({ sort: by }); // kept for the next table too (a rematch is a new table)
     handOrder.set(roomId, { sort: by });
     render();
   }
@@ -343,13 +344,16 @@ export function tablePage(roomId, app, statusLine) {
     const room = v.room, g = v.match;
     const bits = [h("span", { class: "title" }, room.name),
       h("span", { class: "info" }, `${room.rules_name}${Object.keys(room.changes).length && !room.rules_name.includes("house rules") ? ` + ${t("house rules")}` : ""} · ${tn("{n} player", "{n} players", room.players)}${room.rated ? ` · ${t("rated")}` : ""}`)];
-    if (g) bits.push(h("span", { class: "info", id: "round" }, (g.rounds ? t("round {n} of {total}", { n: g.round + 1, total: g.rounds }) : t("round {n}", { n: g.round + 1 }))
+    // between rounds the header still names the round just played (the break's), not the next one
+    const shown = v.break ? v.break.round : g && g.round + 1;
+    if (g) bits.push(h("span", { class: "info", id: "round" }, (g.rounds ? t("round {n} of {total}", { n: shown, total: g.rounds }) : t("round {n}", { n: shown }))
       + (g.points_target ? ` · ${t("to {n} points", { n: g.points_target })}` : "")));
     bits.push(h("span", { class: "info", id: "room-status" }, (STATUS()[room.status] || room.status) + (v.you.seat === null ? ` · ${t("watching")}` : "")));
     if (mine.host && (room.status === "playing" || room.status === "paused")) {
       const pausing = room.status === "playing";
       bits.push(h("button", { id: pausing ? "pause" : "resume", onclick: () => hostCall(pausing ? "pause" : "resume") }, pausing ? t("Pause") : t("Resume")));
     }
+    bits.push(h("a", { class: "info", id: "table-rules", href: `/rules/table/${room.id}`, target: "_blank", rel: "noopener" }, t("Rules")));
     const invite = `${location.origin}/room/${room.id}`;
     bits.push(h("button", { id: "copy-invite", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, t("Copy invite link")));
     const sound = h("input", { type: "checkbox", id: "sound", checked: !!prefs.get().sound, onchange: (e) => {
@@ -371,10 +375,11 @@ export function tablePage(roomId, app, statusLine) {
     if (s.kind === "person" && s.connected) return null;
     const pick = h("select", { class: "bot-pick", "aria-label": t("bot for {name}", { name: s.name }) }, botNames.map((b) => h("option", { value: b }, b)));
     pick.value = room.bot;
-    const toBot = h("button", { class: "to-bot", onclick: () => hostCall(`seats/${s.seat}`, { kind: "bot", bot: pick.value }) },
+    // a seat a bot already holds is not offered to a bot again: it may be opened for a person
+    const toBot = s.kind === "bot" ? null : h("button", { class: "to-bot", onclick: () => hostCall(`seats/${s.seat}`, { kind: "bot", bot: pick.value }) },
       s.kind === "person" ? t("Replace by bot") : t("Give to bot"));
     const open = s.kind !== "open" ? h("button", { onclick: () => hostCall(`seats/${s.seat}`, { kind: "open" }) }, t("Open seat")) : null;
-    return h("span", { class: "row" }, pick, toBot, open);
+    return h("span", { class: "row" }, toBot ? pick : null, toBot, open);
   }
 
   function waitingRoom(v, mine) {
@@ -463,7 +468,7 @@ export function tablePage(roomId, app, statusLine) {
         h("span", { class: "nm" }, s.name), s.seat === me ? ` ${t("(you)")}` : ""),
       h("div", { class: "meta" }, h("span", { class: "count", title: plural(count, "card") }, cardBack(), h("span", { class: "n" }, `${count}`)),
         status ? h("span", { class: "state" }, status) : null, role && role !== "neutral" ? h("span", { class: "role" }, role) : null,
-        total !== null ? h("span", { class: "total", title: g.ranks_only ? t("sum of places (lower is better)") : t("total points") }, g.ranks_only ? t("places {n}", { n: total }) : `Σ ${total}`) : null,
+        total !== null ? h("span", { class: "total", title: g.ranks_only ? t("sum of places (lower is better)") : t("total points this match") }, g.ranks_only ? t("places {n}", { n: total }) : t("{n} pts", { n: total })) : null,
         turn ? h("span", { class: "turn-label" }, t("to move")) : null,
         timer ? h("span", { class: "secs" }, `${Math.ceil(secondsLeft(timer))}s`) : null),
       h("div", { class: "last", id: `last-${s.seat}` }, lastShown),
@@ -554,7 +559,8 @@ export function tablePage(roomId, app, statusLine) {
     if (state.error) prompt.append(h("span", { class: "error", id: "error" }, state.error));
     else if (room.status === "paused") prompt.append(t("The host has paused the game."));
     else if (myTurn(v) && g.phase === "play") {
-      prompt.append(h("strong", {}, t("Your turn")), g.required_card ? ` · ${t("your play must contain {cards}", { cards: faces(g.required_card.split(" ")) })}` : "", g.trick ? "" : ` · ${t("lead anything")}`);
+      const lead = g.required_card ? ` · ${t("lead with {cards} in your play", { cards: faces(g.required_card.split(" ")) })}` : g.trick ? "" : ` · ${t("lead anything")}`;
+      prompt.append(h("strong", {}, t("Your turn")), lead);
     } else if (me !== null && g.phase === "play" && g.to_move !== null) prompt.append(t("Waiting for {name}", { name: w.name(g.to_move) }));
     return prompt;
   }
@@ -585,13 +591,13 @@ export function tablePage(roomId, app, statusLine) {
     const g = v.match, me = v.you.seat;
     const out = (g.finished || []).includes(me);
     const canPassTrick = g.trick && g.trick.seat !== me && !out;
-    const sort = handOrder.get(roomId).sort || "rank";
+    const sort = handOrder.get(roomId).sort || prefs.get().sort || "rank";
     return h("div", { class: "controls" },
       h("div", { class: "actions" },
         h("button", { class: "primary", id: "play", disabled: !mine || state.selected.size === 0,
           onclick: () => send({ type: "play", cards: selectedCards(), seq: v.seq }) }, t("Play")),
         h("button", { id: "pass", class: state.help && state.help.kind === "hint" && state.help.action === "pass" ? "suggested" : "", disabled: !mine || !g.can_pass, onclick: () => send({ type: "pass", seq: v.seq }) }, t("Pass")),
-        h("button", { id: "clear", disabled: state.selected.size === 0, onclick: () => { state.selected.clear(); render(); } }, t("Clear"))),
+        h("button", { id: "clear", disabled: state.selected.size === 0 && !state.error, onclick: () => { state.selected.clear(); state.error = ""; render(); } }, t("Clear"))),
       h("div", { class: "actions tools" },
         h("button", { id: "hint", disabled: !mine, onclick: () => send({ type: "hint", seq: v.seq }) }, t("Hint")),
         h("button", { id: "explain", disabled: state.selected.size === 0, onclick: () => send({ type: "explain", cards: selectedCards(), seq: v.seq }) }, t("Explain")),
@@ -734,7 +740,7 @@ export function tablePage(roomId, app, statusLine) {
       } else {
         const goes = out.has(e.seat) && lastPlay[e.seat] === i ? (e.seat === v.you.seat ? t("and go out!") : t("and goes out!")) : "";
         lines.push(h("div", { class: "line play" }, w.said(e.seat, t("You play {cards}"), t("{name} plays {cards}"), { cards: faces(e.cards) }),
-          e.kind && e.kind !== "single" ? h("span", { class: "kind" }, ` ${kindName(e.kind)}`) : null,
+          e.kind && e.kind !== "single" ? h("span", { class: "kind" }, ` (${kindName(e.kind)})`) : null,
           e.note === "called" ? h("strong", {}, ` ${t("last card!")}`) : null, goes ? h("strong", {}, ` ${goes}`) : null));
       }
     });
@@ -776,7 +782,8 @@ export function tablePage(roomId, app, statusLine) {
       handsLeft(v, last),
       scoreTable(v, g.rounds_done),
       last && last.said && last.said.length ? h("ul", { class: "muted details" }, last.said.map((d) => h("li", {}, d))) : null,
-      h("p", { class: "muted" }, t("Next round in {n} s", { n: Math.ceil(secondsLeft({ seconds_left: b.seconds_left })) }),
+      // the seconds tick between views (the interval below)
+      h("p", { class: "muted", id: "break-countdown" }, t("Next round in"), " ", h("span", { id: "break-seconds" }, `${Math.ceil(secondsLeft({ seconds_left: b.seconds_left }))}`), " s",
         b.waiting_for.length ? ` · ${t("waiting for {names}", { names: b.waiting_for.map((s) => w.object(s)).join(", ") })}` : ""),
       me !== null ? h("button", { class: "primary", id: "continue", disabled: ready, onclick: () => send({ type: "continue" }) }, ready ? t("Ready") : t("Next round")) : null));
   }
@@ -866,6 +873,8 @@ export function tablePage(roomId, app, statusLine) {
   setInterval(() => {
     const v = state.view;
     if (!v || !(v.timer || v.break)) return;
+    const breakLeft = document.getElementById("break-seconds");
+    if (breakLeft && v.break) breakLeft.textContent = `${Math.ceil(secondsLeft({ seconds_left: v.break.seconds_left }))}`;
     for (const el of document.querySelectorAll(".timer")) {
       const left = secondsLeft(v.timer);
       if (left === null) continue;
