@@ -53,7 +53,8 @@ def py_top(g: Game) -> tuple[int, ...] | None:
 
 
 def compare_round(g: Game, rng: random.Random, undo_rate: float = 0.05) -> Tally:
-    """Play ``g`` to its end by random choice, the compiled round beside it; stop at the first mismatch."""
+    """Play ``g`` (a Python-engine Game: ``native=False``) to its end by random choice, the compiled round
+    beside it; stop at the first mismatch."""
     tally = Tally(rounds=1)
     if g.is_over:
         return tally
@@ -106,6 +107,6 @@ def compare_rules(rules: Ruleset, players: int, rounds: int, seed: int) -> Tally
     rng = random.Random(seed)
     tally = Tally()
     for _ in range(rounds):
-        g = Game(rules, players=players, seed=rng.randrange(1 << 31))
+        g = Game(rules, players=players, seed=rng.randrange(1 << 31), native=False)
         tally.add(compare_round(g, rng))
     return tally

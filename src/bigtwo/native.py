@@ -12,6 +12,7 @@ the package plays in pure Python, and ``bigtwo rules show`` says so (:func:`cove
 
 from __future__ import annotations
 
+import logging
 import os
 import weakref
 from types import ModuleType
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bigtwo.cards import DECK_SIZE, card
+from bigtwo.combos.play import PASS
 
 if TYPE_CHECKING:
     from bigtwo.combos.evaluator import Evaluator
@@ -70,6 +72,19 @@ else:
         from bigtwo import _core  # type: ignore[no-redef]
     except ImportError:  # installed without a C++ compiler: pure Python
         _why_not_loaded = "the compiled core (bigtwo._core) is not built here"
+
+
+_said = False
+
+
+def say_pure_python_once() -> None:
+    """Log, once per process, that rounds play in pure Python because the compiled core is not built here
+    (``BIGTWO_NATIVE=0`` asked for it, so it goes unsaid)."""
+    global _said
+    if _said or _core is not None or os.environ.get("BIGTWO_NATIVE", "1") == "0":
+        return
+    _said = True
+    logging.getLogger("bigtwo").warning("bigtwo: %s; rounds play in pure Python (same results, slower)", status())
 
 
 def available() -> bool:
@@ -213,6 +228,18 @@ def tables(ev: Evaluator) -> Any:
     return got
 
 
+_plays: weakref.WeakKeyDictionary[Evaluator, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def plays_of(ev: Evaluator) -> dict[int, Any]:
+    """The Play of each mask the compiled round has named under ``ev`` (0: the pass), filled as masks come:
+    what turns the core's legal masks into the Python engine's own Play objects without classifying again."""
+    got = _plays.get(ev)
+    if got is None:
+        got = _plays[ev] = {0: PASS}
+    return got
+
+
 def round_of(game: Any) -> Any:
     """The compiled round at a :class:`~bigtwo.game.Game`'s position in its play phase (a copy: playing on it
     leaves the game as it was), for play-outs from any position. Raises ValueError where the rules are not
@@ -249,7 +276,9 @@ __all__ = [
     "core",
     "coverage_line",
     "covers",
+    "plays_of",
     "round_of",
+    "say_pure_python_once",
     "status",
     "tables",
     "uncovered",
