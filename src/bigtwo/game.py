@@ -12,6 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bigtwo import native
 from bigtwo.actions import Decision, DecisionKind, Redeal, Swap, Word
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
@@ -25,7 +26,6 @@ from bigtwo.deal import (
     malta_dragon,
     redeal_reasons,
 )
-from bigtwo import native
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
@@ -1022,7 +1022,19 @@ _MIRRORED = (
     "_trick_open",
 )
 # what, written from outside, hands the round back to the Python engine (a search's rebuilt position)
-_HANDS_BACK = frozenset((*(k for k in _MIRRORED if k != "_over"), "_stock", "rules", "ev", "_horse", "_looked", "_viewer", "_forfeited", "_undo"))
+_HANDS_BACK = frozenset(
+    (
+        *(k for k in _MIRRORED if k != "_over"),
+        "_stock",
+        "rules",
+        "ev",
+        "_horse",
+        "_looked",
+        "_viewer",
+        "_forfeited",
+        "_undo",
+    )
+)
 
 
 class _NativeGame(Game):
@@ -1115,7 +1127,7 @@ class _NativeGame(Game):
         object.__setattr__(self, name, value)
 
     def _play_of(self, mask: int) -> Play:
-        p = self._plays.get(mask)
+        p: Play | None = self._plays.get(mask)
         if p is None:
             p = self.ev.classify(mask)
             assert p is not None, "the compiled round holds a play the Python engine cannot classify"
@@ -1163,12 +1175,12 @@ class _NativeGame(Game):
         d["_undo"] = undo
         for k in ("_nat", "_plays", "_uncalled_log"):
             d.pop(k, None)
-        self.__class__ = Game
+        self.__class__ = Game  # type: ignore[assignment]
 
     # --- the fast path: listing and taking actions ---------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.__dict__["_nat"].over
+        return bool(self.__dict__["_nat"].over)
 
     @property
     def can_undo(self) -> bool:
@@ -1263,6 +1275,7 @@ class _NativeGame(Game):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         g = self.clone()
+        assert isinstance(g, _NativeGame)
         g._to_python()  # a pickle (or deepcopy) holds the Python engine's state, which needs no compiled part
         return (_python_game, (g.__dict__,))
 
