@@ -8,6 +8,7 @@ into a stock to draw from, or on offer to the lead card's holder as a swap.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,9 +54,15 @@ def holder(hands: list[int], mask: int) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
+def _pack_cards(pack: int) -> tuple[int, ...]:
+    """The cards of a pack, lowest first (the order a shuffle starts from), listed once per pack."""
+    return tuple(bits(pack))
+
+
 def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = None) -> Deal:
     """Shuffle the ruleset's pack with ``rng`` and deal it to ``n`` players."""
-    pack = bits(ev.pack)
+    pack = list(_pack_cards(ev.pack))
     dealer = n - 1 if dealer is None else dealer
     style = rules.deal
     removed = 0
@@ -83,8 +90,11 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         order.append(n)  # the dead hand takes the dealer's last place in the rotation
     hands = [0] * hands_n
     upto = min(len(pack), each * hands_n)
-    for i, c in enumerate(pack[:upto]):
-        hands[order[i % hands_n]] |= 1 << c
+    for k in range(hands_n):  # card i goes to order[i % hands_n]
+        m = 0
+        for c in pack[k:upto:hands_n]:
+            m |= 1 << c
+        hands[order[k]] |= m
     rest = pack[upto:]
     out = Deal(hands=hands[:n], hidden=removed)
     if style == DealMode.GHOST:

@@ -1099,10 +1099,10 @@ class _NativeGame(Game):
         d["_trick_open"] = len(d["_history"]) - since_open
 
     def _stale(self) -> None:
+        """Forget the mirrored state (the round moved): the next read copies it again."""
         d = self.__dict__
-        if "_hands" in d or "_idx" in d or "_over" in d:
-            for k in _MIRRORED:
-                d.pop(k, None)
+        for k in _MIRRORED:
+            d.pop(k, None)
 
     def __getattr__(self, name: str) -> Any:
         # only called for attributes not in the instance: the mirrored ones since the round last moved
@@ -1180,7 +1180,8 @@ class _NativeGame(Game):
     # --- the fast path: listing and taking actions ---------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return bool(self.__dict__["_nat"].over)
+        over: bool = self._nat.over
+        return over
 
     @property
     def can_undo(self) -> bool:
@@ -1204,31 +1205,32 @@ class _NativeGame(Game):
         nat = d["_nat"]
         watch = d["_watch"]
         drawn = nat.stock_pos if watch else 0
-        if isinstance(cards, Play):
+        p: Play | None
+        if isinstance(cards, Play):  # the fast path: the core checks it against its own listing
             mask = cards.mask
             try:
                 seat = nat.step(mask)
             except ValueError:
                 self._check(cards)  # raises IllegalPlay with the reason in words
                 raise
-            p = PASS if not mask else self._play_of(mask)
+            p = d["_plays"].get(mask)
+            if p is None:
+                p = self._play_of(mask)
         else:
             p = self._check(cards)
             mask = p.mask
             seat = nat.step(mask)
-        if "_hands" in d or "_idx" in d or "_over" in d:
+        if "_hands" in d or "_over" in d:
             self._stale()
         d["_history"].append((seat, p))
-        note = None
-        if watch:  # the rules that note an action: the last-card call, the draw on a pass
-            note = self._note(seat, mask, call_last_card, drawn)
-        d["_notes"].append(note)
+        d["_notes"].append(self._note(seat, mask, call_last_card, drawn) if watch else None)
         if nat.over:
             self._finish()
         return p
 
     def _note(self, seat: int, mask: int, call_last_card: bool, drawn: int) -> Note | None:
-        """What the Python engine notes of the action just taken (:meth:`Game._do_play`, :meth:`Game._do_pass`)."""
+        """Under the rules that note an action (the last-card call, the draw on a pass): what the Python engine
+        notes of the action just taken (:meth:`Game._do_play`, :meth:`Game._do_pass`)."""
         d = self.__dict__
         nat, rules = d["_nat"], self.rules
         if rules.last_card_call:
