@@ -117,6 +117,22 @@ PYBIND11_MODULE(_core, m) {
                 }
             throw std::invalid_argument("not a legal action now");
         }, "Take a legal action (its mask; 0 passes), keeping what undo needs; returns the seat that acted")
+        .def("legal_objects", [](Round& r, py::dict plays) -> py::object {
+            // the legal actions as the objects ``plays`` holds for their masks (bigtwo.game's Play of each
+            // mask), in legal_masks' order; None where one is missing (Game then makes it and asks again)
+            const auto& listing = r.listing();
+            py::list out(listing.size());
+            for (size_t i = 0; i < listing.size(); ++i) {
+                py::int_ key(listing[i].mask);
+                PyObject* got = PyDict_GetItemWithError(plays.ptr(), key.ptr());  // borrowed
+                if (!got) {
+                    if (PyErr_Occurred()) throw py::error_already_set();
+                    return py::none();
+                }
+                out[i] = py::reinterpret_borrow<py::object>(got);
+            }
+            return std::move(out);
+        }, py::arg("plays"))
         .def("mirror", [](const Round& r) { return mirror_tuple(r); },
              "(hands, to move, has top, top mask, top seat, passed, blocked, required, active, finished, over, "
              "stock position, actions since the trick opened): what bigtwo.game.Game holds of the round")

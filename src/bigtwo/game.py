@@ -1127,10 +1127,16 @@ class _NativeGame(Game):
         object.__setattr__(self, name, value)
 
     def _play_of(self, mask: int) -> Play:
+        """The Python engine's Play of a mask the core listed: its kind, key and value as the core's tables read
+        them (the tests hold those equal to the Python classifier's), its class and order made by the Python
+        Evaluator itself."""
         p: Play | None = self._plays.get(mask)
         if p is None:
-            p = self.ev.classify(mask)
-            assert p is not None, "the compiled round holds a play the Python engine cannot classify"
+            ev = self.ev
+            p = ev.cache.get(mask)
+            if p is None:
+                _m, shape, _cat, key, value, *_ = native.tables(ev).classify(mask)
+                p = ev.make(mask, native.KINDS[shape], key, value)
             self._plays[mask] = p
         return p
 
@@ -1188,12 +1194,10 @@ class _NativeGame(Game):
         return bool(self._history)
 
     def legal_plays(self) -> list[Play]:
-        masks = self._nat.legal_masks()
-        plays = self._plays
-        try:
-            return [plays[m] for m in masks]
-        except KeyError:
-            return [self._play_of(m) for m in masks]
+        got: list[Play] | None = self._nat.legal_objects(self._plays)
+        if got is None:  # a play not seen before under these rules
+            got = [self._play_of(m) for m in self._nat.legal_masks()]
+        return got
 
     legal_actions = legal_plays
 

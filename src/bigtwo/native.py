@@ -22,6 +22,7 @@ import numpy as np
 
 from bigtwo.cards import DECK_SIZE, card
 from bigtwo.combos.play import PASS
+from bigtwo.rules.kinds import Kind
 
 if TYPE_CHECKING:
     from bigtwo.combos.evaluator import Evaluator
@@ -52,6 +53,8 @@ SHAPES: dict[str, int] = {
         )
     )
 }
+# the combination kind of each shape number (the Python engine's names, as its Evaluator takes them)
+KINDS: tuple[Kind, ...] = tuple(Kind(name) for name in SHAPES)
 BOMB_TARGET_BITS = {
     "any": 1,
     "singles-and-pairs": 2,
@@ -270,6 +273,7 @@ def round_of(game: Any) -> Any:
 __all__ = [
     "BOMB_TARGET_BITS",
     "FORBID",
+    "KINDS",
     "SHAPES",
     "available",
     "compile_tables",
