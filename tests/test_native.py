@@ -58,9 +58,10 @@ sys.meta_path.insert(0, NotBuilt())
 from typer.testing import CliRunner
 from bigtwo import Game, native
 from bigtwo.cli.app import app
-g = Game("classic", seed=3)
-while not g.is_over:
-    g.apply(g.legal_plays()[0])
+for seed in (3, 4):
+    g = Game("classic", seed=seed)
+    while not g.is_over:
+        g.apply(g.legal_plays()[0])
 print(native.available(), g.result.finishing_order[0] in range(4))
 shown = CliRunner().invoke(app, ["rules", "show", "classic"]).output
 print(" ".join(shown.split()).count("Engine: pure Python: the compiled core (bigtwo._core) is not built here"))
@@ -68,6 +69,20 @@ print(" ".join(shown.split()).count("Engine: pure Python: the compiled core (big
     done = run_python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "1"]
+    # said once, as a log line, not once a round
+    assert done.stderr.count("rounds play in pure Python") == 1, done.stderr
+
+
+def test_bigtwo_native_0_plays_the_python_engine_without_a_word():
+    code = """
+from bigtwo import Game
+g = Game("classic", seed=3)
+print("_nat" in vars(g), type(g).__name__)
+"""
+    done = run_python(code, BIGTWO_NATIVE="0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "Game"]
+    assert "pure Python" not in done.stderr
 
 
 # --- the rules compiler -------------------------------------------------------------------------------------

@@ -262,3 +262,15 @@ def test_copies_and_pickles_hold_the_position():
     for c in (copy.deepcopy(a), pickle.loads(pickle.dumps(a)), copy.copy(a)):
         assert state(c, False) == state(b, False)
     assert state(a) == state(b)
+
+
+@needs_core
+def test_a_position_set_up_by_hand_at_the_deal_stays_in_the_core():
+    """Writing the first lead's state before any action (as a search's rebuilt position does) keeps the round
+    in the compiled core, set up again from the written state."""
+    a, b = pair(load_rules("classic"), 4, 31)
+    for g in (a, b):
+        g._required = 0  # the first lead free
+        g.to_move = 1
+    assert is_native(a)
+    play_both(a, b, random.Random(31))

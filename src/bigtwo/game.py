@@ -1053,23 +1053,25 @@ class _NativeGame(Game):
 
     @staticmethod
     def _attach(g: Game) -> None:
-        """Put the compiled round beside a freshly set-up ``g`` (in its play phase, not over) and hand it over."""
+        """Put the compiled round beside ``g`` (a Python-engine Game in its play phase, not over, with no action
+        taken since it was set up) and hand the round over to it."""
         d = g.__dict__
         ev = g.ev
+        top = g._top
         d["_nat"] = native.core().Round.from_state(
             native.tables(ev),
             list(g._hands),
             g.to_move,
-            None,
-            -1,
-            0,
-            0,
+            None if top is None else top.mask,
+            g._top_seat,
+            g._passed,
+            g._blocked,
             g._required,
             g._active,
             list(g._finished),
-            0,
+            len(g._history) - g._trick_open,
             list(g._stock),
-            0,
+            g._stock_pos,
         )
         d["_plays"] = native.plays_of(ev)
         d["_uncalled_log"] = []
@@ -1120,10 +1122,17 @@ class _NativeGame(Game):
         raise AttributeError(name)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HANDS_BACK and "_nat" in self.__dict__:
-            if name == "rules" and value is self.__dict__.get("rules"):
+        d = self.__dict__
+        if name in _HANDS_BACK and "_nat" in d:
+            if name == "rules" and value is d.get("rules"):
                 return
+            at_deal = not d["_history"]
             self._to_python()
+            object.__setattr__(self, name, value)
+            # at the deal (a position set up by hand: its first lead, its stock) the core takes the round again
+            if at_deal and not self._over and self._native_wanted and _compiled_core_plays(self.rules):
+                _NativeGame._attach(self)
+            return
         object.__setattr__(self, name, value)
 
     def _play_of(self, mask: int) -> Play:
