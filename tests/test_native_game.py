@@ -274,3 +274,17 @@ def test_a_position_set_up_by_hand_at_the_deal_stays_in_the_core():
         g.to_move = 1
     assert is_native(a)
     play_both(a, b, random.Random(31))
+
+
+@pytest.mark.parametrize("seed", range(0, 400, 7))
+def test_the_deals_shuffle_is_random_shuffle(seed):
+    """``bigtwo.deal.shuffle`` (the deal's, without a method call a card) permutes as ``Random.shuffle`` does and
+    leaves the generator in the same state, so a seed deals the hands it always dealt."""
+    from bigtwo.deal import shuffle
+
+    a, b = random.Random(seed), random.Random(seed)
+    x, y = list(range(seed % 110)), list(range(seed % 110))
+    a.shuffle(x)
+    shuffle(b, y)
+    assert x == y
+    assert a.getstate() == b.getstate()

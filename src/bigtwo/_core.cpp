@@ -106,17 +106,19 @@ PYBIND11_MODULE(_core, m) {
            py::arg("passed"), py::arg("blocked"), py::arg("required"), py::arg("active"), py::arg("finished"),
            py::arg("since_open"), py::arg("stock") = std::vector<int>(), py::arg("stock_pos") = 0)
         .def("step", [](Round& r, u64 mask) {
-            // Game's fast path: take a legal action (its mask; 0 passes) and return the seat that took it;
-            // ValueError when it is not legal now (Game then says why in words)
+            // Game's fast path: take a legal action (its mask; 0 passes) and return the seat that took it, or
+            // -1 - that seat where the action ended the round; ValueError when it is not legal now (Game then
+            // says why in words)
             if (r.over) throw std::invalid_argument("the round is over");
             int seat = r.to_move;
             for (auto& p : r.listing())
                 if (p.mask == mask) {
                     r.apply(p, true);
-                    return seat;
+                    return r.over ? -1 - seat : seat;
                 }
             throw std::invalid_argument("not a legal action now");
-        }, "Take a legal action (its mask; 0 passes), keeping what undo needs; returns the seat that acted")
+        }, "Take a legal action (its mask; 0 passes), keeping what undo needs; returns the seat that acted "
+           "(-1 - the seat where the action ended the round)")
         .def("legal_objects", [](Round& r, py::dict plays) -> py::object {
             // the legal actions as the objects ``plays`` holds for their masks (bigtwo.game's Play of each
             // mask), in legal_masks' order; None where one is missing (Game then makes it and asks again)

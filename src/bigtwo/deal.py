@@ -54,6 +54,25 @@ def holder(hands: list[int], mask: int) -> int | None:
     return None
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, the same permutation from the same generator state, without a method call a card.
+
+    Python's ``Random.shuffle`` swaps each place ``i`` (from the last down) with ``_randbelow(i + 1)``, which draws
+    ``getrandbits(k)`` for the ``k`` bits of ``i + 1`` until a draw falls below it; so does this loop. A
+    generator whose ``_randbelow`` is another (a subclass's) is left to its own ``shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 @functools.lru_cache(maxsize=64)
 def _pack_cards(pack: int) -> tuple[int, ...]:
     """The cards of a pack, lowest first (the order a shuffle starts from), listed once per pack."""
@@ -73,7 +92,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         for c in lowest:
             removed |= 1 << c
         pack = [c for c in pack if not removed >> c & 1]
-    rng.shuffle(pack)
+    shuffle(rng, pack)
     hands_n = n + 1 if style == DealMode.GHOST else n
     if style == DealMode.EQUAL:
         each = len(pack) // n

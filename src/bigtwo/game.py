@@ -176,6 +176,7 @@ class Game:
     def _setup(self, d: Deal, dealt: bool = True) -> None:
         if "_nat" in self.__dict__:  # a new deal or exchanged hands: the Python engine sets the round up again
             del self.__dict__["_nat"]
+            self.__dict__.pop("is_over", None)
             self.__class__ = Game
         n = self.n
         masks = d.hands
@@ -888,7 +889,8 @@ class Game:
             rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
             rest += reversed(self._forfeited)  # the first hand given up takes the last place
         order = tuple(finished + rest)
-        played = {s for s, p in self._history if not p.is_pass}
+        history = tuple([(s, p.mask) for s, p in self._history])
+        played = {s for s, m in history if m}
         outcome = RoundOutcome(
             finishing_order=order,
             cards_left=tuple(h.bit_count() for h in self._hands),
@@ -896,7 +898,7 @@ class Game:
             played_any=tuple(s in played for s in range(self.n)),
             hands=tuple(self._hands),
             dealt_hands=self.dealt,
-            history=tuple((s, p.mask) for s, p in self._history),
+            history=history,
             last_card_uncalled=tuple(s for s in range(self.n) if self._uncalled >> s & 1),
         )
         if instant is not None:
@@ -1076,6 +1078,7 @@ class _NativeGame(Game):
         d["_plays"] = native.plays_of(ev)
         d["_uncalled_log"] = []
         d["_watch"] = bool(g.rules.last_card_call or g.rules.draw_on_pass)
+        d["is_over"] = False
         g.__class__ = _NativeGame
         for k in _MIRRORED:  # the round's state now lives in C++
             d.pop(k, None)
@@ -1188,15 +1191,13 @@ class _NativeGame(Game):
         d["_idx"] = [HandIndex.build(ev, h) for h in d["_hands"]]
         d["_hands"] = list(d["_hands"])
         d["_undo"] = undo
-        for k in ("_nat", "_plays", "_uncalled_log"):
+        for k in ("_nat", "_plays", "_uncalled_log", "is_over"):
             d.pop(k, None)
         self.__class__ = Game  # type: ignore[assignment]
 
     # --- the fast path: listing and taking actions ---------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        over: bool = self._nat.over
-        return over
+    # whether the round is over: an attribute of the instance, kept by play and undo (a property costs a call)
+    is_over = False
 
     @property
     def can_undo(self) -> bool:
@@ -1219,7 +1220,7 @@ class _NativeGame(Game):
         watch = d["_watch"]
         drawn = nat.stock_pos if watch else 0
         p: Play | None
-        if isinstance(cards, Play):  # the fast path: the core checks it against its own listing
+        if cards.__class__ is Play:  # the fast path: the core checks it against its own listing
             mask = cards.mask
             try:
                 seat = nat.step(mask)
@@ -1235,9 +1236,13 @@ class _NativeGame(Game):
             seat = nat.step(mask)
         if "_hands" in d or "_over" in d:
             self._stale()
+        over = seat < 0
+        if over:
+            seat = -1 - seat
         d["_history"].append((seat, p))
         d["_notes"].append(self._note(seat, mask, call_last_card, drawn) if watch else None)
-        if nat.over:
+        if over:
+            d["is_over"] = True
             self._finish()
         return p
 
@@ -1271,6 +1276,7 @@ class _NativeGame(Game):
             d["_uncalled"] = log[n]
             del log[n:]
         d["_result"] = None
+        d["is_over"] = False
 
     def clone(self) -> Game:
         g = object.__new__(_NativeGame)
