@@ -64,13 +64,17 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.lru_cache(maxsize=16)
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Each place a shuffle of ``size`` cards swaps, last first, with the bound of its draw and that bound's bits."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 @functools.lru_cache(maxsize=64)
