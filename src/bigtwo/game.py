@@ -1119,6 +1119,9 @@ class _NativeGame(Game):
             return idx
         if name == "_undo":
             return self._snapshots()
+        if name == "_result" and self.__dict__.get("is_over"):
+            self._finish()  # the Python engine scores the round from the mirrored state
+            return self.__dict__["_result"]
         if name in _MIRRORED and "_nat" in self.__dict__:
             self._sync()
             return self.__dict__[name]
@@ -1183,8 +1186,10 @@ class _NativeGame(Game):
         return out
 
     def _to_python(self) -> None:
-        """Hand the round back to the Python engine: its state, its indexes and its undo history."""
+        """Hand the round back to the Python engine: its state, its result, its indexes and its undo history."""
         d = self.__dict__
+        if "_result" not in d:
+            self._finish()
         self._sync()
         undo = self._snapshots()
         ev = self.ev
@@ -1241,9 +1246,9 @@ class _NativeGame(Game):
             seat = -1 - seat
         d["_history"].append((seat, p))
         d["_notes"].append(self._note(seat, mask, call_last_card, drawn) if watch else None)
-        if over:
+        if over:  # the result is scored when first read (random play and play-outs often never read it)
             d["is_over"] = True
-            self._finish()
+            d.pop("_result", None)
         return p
 
     def _note(self, seat: int, mask: int, call_last_card: bool, drawn: int) -> Note | None:
