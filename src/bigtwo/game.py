@@ -229,7 +229,7 @@ class Game:
             self._finish()
             return
         self._instant_results()
-        if not self._over and self._native_wanted and _compiled_core_plays(self.rules):
+        if not self._over and self.__dict__.get("_native_wanted", True) and _compiled_core_plays(self.rules):
             _NativeGame._attach(self)
 
     def _first_lead(self, hands: list[int]) -> tuple[int, int]:
@@ -1136,7 +1136,7 @@ class _NativeGame(Game):
             self._to_python()
             object.__setattr__(self, name, value)
             # at the deal (a position set up by hand: its first lead, its stock) the core takes the round again
-            if at_deal and not self._over and self._native_wanted and _compiled_core_plays(self.rules):
+            if at_deal and not self._over and d.get("_native_wanted", True) and _compiled_core_plays(self.rules):
                 _NativeGame._attach(self)
             return
         object.__setattr__(self, name, value)
