@@ -246,7 +246,7 @@ def test_a_search_position_rebuilt_from_an_observation_plays_alike():
     a = position_from_observation(rules, obs, hands)
     assert is_native(a)
     b = a.clone()
-    b._to_python()  # type: ignore[attr-defined]
+    b._to_python()
     assert not is_native(b)
     play_both(a, b, rng)
 
