@@ -12,6 +12,7 @@ the package plays in pure Python, and ``bigtwo rules show`` says so (:func:`cove
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import weakref
@@ -72,7 +73,9 @@ if os.environ.get("BIGTWO_NATIVE", "1") == "0":
     _why_not_loaded = "BIGTWO_NATIVE=0 asks for pure Python"
 else:
     try:
-        from bigtwo import _core  # type: ignore[no-redef]
+        # the extension module itself, by its full name: not the package's front door, which imports the round
+        # (bigtwo.game), which imports this module
+        _core = importlib.import_module("bigtwo._core")
     except ImportError:  # installed without a C++ compiler: pure Python
         _why_not_loaded = "the compiled core (bigtwo._core) is not built here"
 
