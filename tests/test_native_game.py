@@ -288,3 +288,38 @@ def test_the_deals_shuffle_is_random_shuffle(seed):
     shuffle(b, y)
     assert x == y
     assert a.getstate() == b.getstate()
+
+
+def observed_plays_agree(rules: Any, players: int, seed: int, rounds: int = 2) -> int:
+    """Legal plays from an observation, by the compiled core and by the Python engine, against the round's own
+    at every decision of random rounds; the decisions compared."""
+    from bigtwo.legal import legal_plays_from_observation
+
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(rounds):
+        g = Game(rules, players=players, seed=rng.randrange(1 << 30), native=False)
+        while not g.is_over:
+            obs = g.observe(g.to_move)
+            want = [fields(p) for p in g.legal_plays()]
+            assert [fields(p) for p in legal_plays_from_observation(rules, obs)] == want
+            assert [fields(p) for p in legal_plays_from_observation(rules, obs, compiled=False)] == want
+            other = (g.to_move + 1) % g.n  # not to move: nothing
+            assert legal_plays_from_observation(rules, g.observe(other)) == []
+            g.play(rng.choice(g.legal_plays()))
+            decisions += 1
+    return decisions
+
+
+@needs_core
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_legal_plays_from_an_observation_by_the_core_are_the_rounds(name, players):
+    assert observed_plays_agree(load_rules(name), players, players) > 0
+
+
+@needs_core
+@settings(max_examples=30, deadline=None)
+@given(house_rules(), st.integers(0, 2**31 - 1))
+def test_legal_plays_from_an_observation_agree_under_house_rules(drawn, seed):
+    rules, players = drawn
+    observed_plays_agree(rules, players, seed, rounds=1)

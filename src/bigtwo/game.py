@@ -990,21 +990,13 @@ def _seat_arg(seat: Any, n: int, spectator: bool = False) -> Any:
 
 
 # --- the compiled core behind the same API ------------------------------------------------------------------
-_covered: dict[int, tuple[Ruleset, bool]] = {}
-
-
 def _compiled_core_plays(rules: Ruleset) -> bool:
     """Whether a round under ``rules`` runs its play phase in the compiled core: built, not switched off, and
-    covering the rules (remembered per Ruleset object: the answer is read from its settings alone)."""
+    covering the rules."""
     if not native.available():
         native.say_pure_python_once()
         return False
-    got = _covered.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_covered) > 256:
-            _covered.clear()
-        got = _covered[id(rules)] = (rules, native.covers(rules))
-    return got[1]
+    return native.covers(rules)
 
 
 # the state the compiled round holds, which the Python side copies (``_sync``) only when something reads it
@@ -1147,12 +1139,7 @@ class _NativeGame(Game):
         Evaluator itself."""
         p: Play | None = self._plays.get(mask)
         if p is None:
-            ev = self.ev
-            p = ev.cache.get(mask)
-            if p is None:
-                _m, shape, _cat, key, value, *_ = native.tables(ev).classify(mask)
-                p = ev.make(mask, native.KINDS[shape], key, value)
-            self._plays[mask] = p
+            p = self._plays[mask] = native.play_of(self.ev, mask)
         return p
 
     def _snapshots(self) -> list[Snapshot]:

@@ -135,9 +135,19 @@ def uncovered(rules: Ruleset) -> list[str]:
     return why
 
 
+_covered: dict[int, tuple[Ruleset, bool]] = {}
+
+
 def covers(rules: Ruleset) -> bool:
-    """Whether the compiled core can play the play phase of a round under these rules (see :func:`uncovered`)."""
-    return not uncovered(rules)
+    """Whether the compiled core can play the play phase of a round under these rules (see :func:`uncovered`);
+    remembered per Ruleset object (frozen: the answer is read from its settings alone), since every round and
+    every listing from an observation asks."""
+    got = _covered.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_covered) > 256:
+            _covered.clear()
+        got = _covered[id(rules)] = (rules, not uncovered(rules))
+    return got[1]
 
 
 def coverage_line(rules: Ruleset) -> str:
@@ -246,6 +256,17 @@ def plays_of(ev: Evaluator) -> dict[int, Any]:
     return got
 
 
+def play_of(ev: Evaluator, mask: int) -> Any:
+    """The Python engine's Play of a combination mask the compiled core listed under ``ev``: its kind, key and
+    value as the core's tables read them (tests/test_native.py holds them equal to the Python classifier's), its
+    class and order made by the Evaluator itself."""
+    got = ev.cache.get(mask)
+    if got is None:
+        _m, shape, _cat, key, value, *_ = tables(ev).classify(mask)
+        got = ev.make(mask, KINDS[shape], key, value)
+    return got
+
+
 def round_of(game: Any) -> Any:
     """The compiled round at a :class:`~bigtwo.game.Game`'s position in its play phase (a copy: playing on it
     leaves the game as it was), for play-outs from any position. Raises ValueError where the rules are not
@@ -283,6 +304,7 @@ __all__ = [
     "core",
     "coverage_line",
     "covers",
+    "play_of",
     "plays_of",
     "round_of",
     "say_pure_python_once",
