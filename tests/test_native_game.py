@@ -323,3 +323,29 @@ def test_legal_plays_from_an_observation_by_the_core_are_the_rounds(name, player
 def test_legal_plays_from_an_observation_agree_under_house_rules(drawn, seed):
     rules, players = drawn
     observed_plays_agree(rules, players, seed, rounds=1)
+
+
+@needs_core
+def test_the_three_threes_rule_binds_alike_from_an_observation():
+    """After a lead of three 3s the next seat holding three 2s must play them: from its observation too, and
+    the seat after it (the trick no longer just opened) may pass."""
+    from bigtwo.legal import legal_plays_from_observation
+
+    rules = load_rules("classic").replace(three_threes_force_twos=True)
+    hands = ["3D 3C 3H 5S 6S", "2D 2C 2H 9S", "4D 4C 7H", "8D 8C TD"]
+    a, b = Game(rules, hands=hands), Game(rules, hands=hands, native=False)
+    lead = next(p for p in b.legal_plays() if p.kind == "triple")
+    for g in (a, b):
+        g.play(lead)
+    obs = b.observe(1)
+    assert obs.must_answer
+    forced = [fields(p) for p in b.legal_plays()]
+    assert len(forced) == 1 and not b.pass_allowed()
+    assert [fields(p) for p in legal_plays_from_observation(rules, obs)] == forced
+    assert [fields(p) for p in a.legal_plays()] == forced
+    for g in (a, b):
+        g.play("2D 2C 2H")
+    obs = b.observe(2)
+    assert not obs.must_answer
+    assert [fields(p) for p in legal_plays_from_observation(rules, obs)] == [fields(p) for p in b.legal_plays()]
+    assert state(a) == state(b)
