@@ -4,10 +4,12 @@
   baseline: the same games with legal actions found naively (every subset of the hand, classify + beats);
 - microseconds to list every legal lead of a 13-card hand; baseline: the same by every subset.
 
-Then, where the compiled core is built (bigtwo._core), the same random play three ways in the same run:
-the pure-Python ``Game``, the compiled round driven from Python one decision at a time (``legal_masks`` and
-``apply``), and the compiled batched loop (``Tables.random_games``: deal and play in C++); decisions and games
-a second, and each against the pure-Python ``Game``. Rules the compiled core does not cover say so.
+The first table is the Python engine's (``Game(..., native=False)``). Then, where the compiled core is built
+(bigtwo._core), the same random play four ways in the same run: the pure-Python ``Game``; ``Game`` with the
+compiled core behind it (the default where the core covers the rules: the same API, deals in Python); the
+compiled round driven from Python one decision at a time (``legal_masks`` and ``apply``); and the compiled
+batched loop (``Tables.random_games``: deal and play in C++). Decisions and games a second, and each against the
+pure-Python ``Game``. Rules the compiled core does not cover say so.
 
 Run: python benchmarks/engine.py [--presets classic winner ... RULES.toml] [--seconds 5] [--native-only]
 (benchmarks/rules/wild-jokers.toml: classic with two wild jokers, which no preset plays)
@@ -49,12 +51,14 @@ def naive_legal(game: Game) -> list:
     return out or [PASS]
 
 
-def games_per_second(rules, legal, seconds: float, seed: int = 0, max_games: int | None = None) -> tuple[float, float]:
+def games_per_second(
+    rules, legal, seconds: float, seed: int = 0, max_games: int | None = None, native: bool = False
+) -> tuple[float, float]:
     rng = random.Random(seed)
     n = actions = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds and (max_games is None or n < max_games):
-        g = Game(rules, seed=seed + n)
+        g = Game(rules, seed=seed + n, native=native)
         while not g.is_over:
             g.play(rng.choice(legal(g)))
             actions += 1
@@ -78,9 +82,10 @@ def lead_listing_us(rules, hands: list[int], naive: bool) -> float:
     return (time.perf_counter() - t0) / len(hands) * 1e6
 
 
-def python_random_play(rules, seconds: float, seed: int = 0) -> tuple[float, float]:
-    """(decisions/s, games/s) of the pure-Python ``Game`` under uniform random play."""
-    gps, apg = games_per_second(rules, Game.legal_plays, seconds, seed)
+def python_random_play(rules, seconds: float, seed: int = 0, native: bool = False) -> tuple[float, float]:
+    """(decisions/s, games/s) of ``Game`` under uniform random play: the pure-Python engine, or (``native``)
+    the compiled core behind the same API."""
+    gps, apg = games_per_second(rules, lambda g: g.legal_plays(), seconds, seed, native=native)
     return gps * apg, gps
 
 
@@ -92,7 +97,7 @@ def native_stepped_play(rules, seconds: float, seed: int = 0) -> tuple[float, fl
     decisions = games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        g = Game(rules, seed=seed + games)
+        g = Game(rules, seed=seed + games, native=False)
         r = core.Round(native.tables(g.ev), list(g._hands), g.to_move, g._required)
         while not r.over:
             r.apply(rng.choice(r.legal_masks()))
@@ -123,8 +128,8 @@ def native_table(presets: list[str], seconds: float) -> None:
         print(f"\nnative: {native.status()}")
         return
     print(
-        f"\n{'rules':<22}{'python dec/s':>14}{'games/s':>9}{'stepped dec/s':>15}{'x':>6}"
-        f"{'batched dec/s':>15}{'games/s':>10}{'x dec':>7}{'x games':>9}"
+        f"\n{'rules':<22}{'python dec/s':>14}{'games/s':>9}{'Game+core dec/s':>17}{'games/s':>9}{'x':>6}"
+        f"{'stepped dec/s':>15}{'x':>6}{'batched dec/s':>15}{'games/s':>10}{'x dec':>7}{'x games':>9}"
     )
     for preset in presets:
         rules = load_rules(preset)
@@ -133,11 +138,12 @@ def native_table(presets: list[str], seconds: float) -> None:
             print(f"{label:<22}not covered: {'; '.join(native.uncovered(rules))}")
             continue
         pd, pg = python_random_play(rules, seconds)
+        gd, gg = python_random_play(rules, seconds, native=True)
         sd, _sg = native_stepped_play(rules, seconds)
         bd, bg = native_batched_play(rules, seconds)
         print(
-            f"{label:<22}{pd:>14,.0f}{pg:>9,.0f}{sd:>15,.0f}{sd / pd:>5.1f}x"
-            f"{bd:>15,.0f}{bg:>10,.0f}{bd / pd:>6.0f}x{bg / pg:>8.0f}x"
+            f"{label:<22}{pd:>14,.0f}{pg:>9,.0f}{gd:>17,.0f}{gg:>9,.0f}{gg / pg:>5.1f}x"
+            f"{sd:>15,.0f}{sd / pd:>5.1f}x{bd:>15,.0f}{bg:>10,.0f}{bd / pd:>6.0f}x{bg / pg:>8.0f}x"
         )
 
 

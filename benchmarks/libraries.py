@@ -4,14 +4,15 @@ Neither library plays Big Two; both play Dou Dizhu, the climbing game closest to
 pack, bids, then plays that must beat the last one or pass). So the comparison is per decision, the unit an
 agent, a search or a self-play trainer pays for, and each game's own decisions a game are printed beside it:
 
-- random play: the legal actions of the seat to move, one chosen uniformly, applied (bigtwo: ``Game`` or the
+- random play: the legal actions of the seat to move, one chosen uniformly, applied (bigtwo: ``Game``, with the
+  compiled core behind it where it is built, and beside it ``Game(..., native=False)``, the Python engine; or the
   match-level ``Match`` state; OpenSpiel: ``legal_actions`` + ``apply_action``, chance moves not counted);
 - + observation: the same, plus the seat's observation as an agent's tensor every decision (bigtwo: the
   PettingZoo environment's ``last()`` vector and mask; OpenSpiel: ``observation_tensor``; RLCard's ``step``
   always encodes it);
 - + clone: the same as random play, plus a copy of the whole state every decision (what a tree search pays).
 
-OpenSpiel is C++ behind Python bindings; bigtwo and RLCard are Python. Every figure is the best of
+OpenSpiel is C++ behind Python bindings, as bigtwo's compiled core is; RLCard is Python. Every figure is the best of
 ``--repeats`` runs, the runs of every subject interleaved so that load from other processes falls on all alike.
 
 Run: pip install open_spiel rlcard; python benchmarks/libraries.py [--seconds 2] [--repeats 3]
@@ -46,12 +47,12 @@ def timed(play_one: Callable[[int], int]) -> Run:
     return run
 
 
-def bigtwo_game(clone: bool) -> Run:
+def bigtwo_game(clone: bool, native: bool = True) -> Run:
     rules = load_rules("classic")
     rng = random.Random(0)
 
     def one(seed: int) -> int:
-        g = Game(rules, seed=seed)
+        g = Game(rules, seed=seed, native=native)
         n = 0
         while not g.is_over:
             if clone:
@@ -144,6 +145,7 @@ def subjects() -> dict[str, tuple[str, Run]]:
     """Each subject: (what it measures, its runner); libraries not installed are left out with a word."""
     out: dict[str, tuple[str, Run]] = {
         "bigtwo Game (classic)": ("random play", bigtwo_game(clone=False)),
+        "bigtwo Game, Python engine": ("random play", bigtwo_game(clone=False, native=False)),
         "bigtwo Match (classic)": ("random play", bigtwo_match()),
         "bigtwo env (classic)": ("+ observation", bigtwo_env()),
         "bigtwo Game + clone": ("+ clone", bigtwo_game(clone=True)),

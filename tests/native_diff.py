@@ -53,7 +53,8 @@ def py_top(g: Game) -> tuple[int, ...] | None:
 
 
 def compare_round(g: Game, rng: random.Random, undo_rate: float = 0.05) -> Tally:
-    """Play ``g`` to its end by random choice, the compiled round beside it; stop at the first mismatch."""
+    """Play ``g`` (a Python-engine Game: ``native=False``) to its end by random choice, the compiled round
+    beside it; stop at the first mismatch."""
     tally = Tally(rounds=1)
     if g.is_over:
         return tally
@@ -106,6 +107,53 @@ def compare_rules(rules: Ruleset, players: int, rounds: int, seed: int) -> Tally
     rng = random.Random(seed)
     tally = Tally()
     for _ in range(rounds):
-        g = Game(rules, players=players, seed=rng.randrange(1 << 31))
+        g = Game(rules, players=players, seed=rng.randrange(1 << 31), native=False)
         tally.add(compare_round(g, rng))
+    return tally
+
+
+def compare_games(rules: Ruleset, players: int, rounds: int, seed: int, undo_rate: float = 0.05) -> Tally:
+    """``rounds`` random rounds played through ``Game`` twice, side by side: with the compiled core behind it (the
+    default) and in the Python engine (``native=False``); the legal plays (every field), the position after
+    every action, undo, clones, a hand-back to the Python engine in the middle, and the result must agree."""
+    rng = random.Random(seed)
+    tally = Tally()
+
+    def plays(g: Game) -> list[tuple[Any, ...]]:
+        return [(p.mask, p.kind, p.key, p.value, p.cls, p.order, p.bomb) for p in g.legal_plays()]
+
+    for _ in range(rounds):
+        s = rng.randrange(1 << 31)
+        a, b = Game(rules, players=players, seed=s), Game(rules, players=players, seed=s, native=False)
+        tally.rounds += 1
+        where = f"{rules.name!r} {players} players seed {s}"
+        handed_back = False
+        while not b.is_over:
+            if plays(a) != plays(b) or a.position_key() != b.position_key():
+                tally.mismatches.append(f"{where}, decision {tally.decisions}: Game differs with the core")
+                break
+            p = rng.choice(b.legal_plays())
+            a.play(p)
+            b.play(p)
+            tally.decisions += 1
+            if rng.random() < undo_rate:
+                a.undo()
+                b.undo()
+                a.play(p)
+                b.play(p)
+            if rng.random() < undo_rate:
+                c = a.clone()
+                if not c.is_over:
+                    c.play(c.legal_plays()[0])
+            if not handed_back and rng.random() < undo_rate:
+                a._stock_pos = a._stock_pos  # a write of the round's state hands it to the Python engine
+                handed_back = True
+        else:
+            if a.result != b.result or a.history != b.history:
+                tally.mismatches.append(f"{where}: results differ with the core")
+            while b.can_undo:  # back to the deal, through the core's undo or the handed-back snapshots
+                a.undo()
+                b.undo()
+            if a.position_key() != b.position_key():
+                tally.mismatches.append(f"{where}: undo to the deal differs with the core")
     return tally

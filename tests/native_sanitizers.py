@@ -1,7 +1,9 @@
 """The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: build ``_core.cpp`` with both into a
 temporary folder, then (in a fresh interpreter with the sanitizer runtimes preloaded) load that build as
 ``bigtwo._core`` and run the differential check on every covered preset at every table size, plus the
-play-outs, the batched loop and the batched environment. Any sanitizer report aborts the run (exit status not 0).
+play-outs, the batched loop and the batched environment, and ``Game`` with the core behind it against ``Game`` in
+the Python engine (which exercises the bindings Game uses: step, legal_objects, mirror, undo_states). Any
+sanitizer report aborts the run (exit status not 0).
 
 Run: python tests/native_sanitizers.py [--rounds 2]   (needs g++ and pybind11; tests/test_native.py runs it
 as a long run: -m long)
@@ -32,7 +34,7 @@ import bigtwo
 bigtwo._core = core
 from bigtwo import list_presets, load_rules, native
 assert native.available() and native.core() is core
-from tests.native_diff import Tally, compare_rules
+from tests.native_diff import Tally, compare_games, compare_rules
 import pickle, random
 from bigtwo.envs.batched import BatchedEnv
 total = Tally()
@@ -40,6 +42,7 @@ for name in list_presets():
     rules = load_rules(name)
     for n in range(rules.min_players, rules.max_players + 1):
         total.add(compare_rules(rules, n, rounds={rounds}, seed=n))
+        total.add(compare_games(rules, n, rounds={rounds}, seed=n, undo_rate=0.2))
         t = native.tables(rules.engine_for(n))
         t.random_games(n, 20, seed=n)
         env = BatchedEnv(rules, n, num_envs=4, seed=n)  # the compiled batch (_batch.cpp), pickled on the way

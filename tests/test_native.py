@@ -58,16 +58,31 @@ sys.meta_path.insert(0, NotBuilt())
 from typer.testing import CliRunner
 from bigtwo import Game, native
 from bigtwo.cli.app import app
-g = Game("classic", seed=3)
-while not g.is_over:
-    g.apply(g.legal_plays()[0])
+for seed in (3, 4):
+    g = Game("classic", seed=seed)
+    while not g.is_over:
+        g.apply(g.legal_plays()[0])
 print(native.available(), g.result.finishing_order[0] in range(4))
 shown = CliRunner().invoke(app, ["rules", "show", "classic"]).output
 print(" ".join(shown.split()).count("Engine: pure Python: the compiled core (bigtwo._core) is not built here"))
 """
-    done = run_python(code)
+    done = run_python(code, BIGTWO_NATIVE="1")  # the extension missing, not switched off (also under BIGTWO_NATIVE=0)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "True", "1"]
+    # said once, as a log line, not once a round
+    assert done.stderr.count("rounds play in pure Python") == 1, done.stderr
+
+
+def test_bigtwo_native_0_plays_the_python_engine_without_a_word():
+    code = """
+from bigtwo import Game
+g = Game("classic", seed=3)
+print("_nat" in vars(g), type(g).__name__)
+"""
+    done = run_python(code, BIGTWO_NATIVE="0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "Game"]
+    assert "pure Python" not in done.stderr
 
 
 # --- the rules compiler -------------------------------------------------------------------------------------
@@ -161,7 +176,7 @@ def test_house_rules_rounds_match_the_python_engine(drawn, seed):
     if not native.covers(rules):
         return
     rng = random.Random(seed)
-    tally = compare_round(Game(rules, players=players, seed=seed), rng, undo_rate=0.2)
+    tally = compare_round(Game(rules, players=players, seed=seed, native=False), rng, undo_rate=0.2)
     assert not tally.mismatches, "\n".join(tally.mismatches)
 
 
@@ -304,7 +319,7 @@ def test_a_round_taken_up_in_the_middle_plays_on_as_the_reference(name):
     rules = load_rules(name)
     tally = Tally()
     for _ in range(6):
-        g = Game(rules, seed=rng.randrange(1 << 30))
+        g = Game(rules, seed=rng.randrange(1 << 30), native=False)
         for _ in range(rng.randrange(30)):
             if g.is_over:
                 break

@@ -6,6 +6,16 @@
 namespace py = pybind11;
 using namespace bigtwo;
 
+// a round's state as bigtwo.game.Game mirrors it (Round.mirror)
+static py::tuple mirror_tuple(const Round& r) {
+    py::list hands(r.n);
+    for (int s = 0; s < r.n; ++s) hands[size_t(s)] = py::int_(r.hands[s]);
+    py::tuple finished(r.nfinished);
+    for (int i = 0; i < r.nfinished; ++i) finished[size_t(i)] = py::int_(r.finished[i]);
+    return py::make_tuple(hands, r.to_move, r.has_top, r.has_top ? r.top.mask : u64(0), r.top_seat, r.passed,
+                          r.blocked, r.required, r.active, finished, r.over, r.stock_pos, r.since_open);
+}
+
 PYBIND11_MODULE(_core, m) {
     m.doc() = "bigtwo's compiled round: the play phase on 64-bit card masks, from tables compiled by bigtwo.native";
     m.attr("NSHAPES") = int(NSHAPES);
@@ -96,6 +106,57 @@ PYBIND11_MODULE(_core, m) {
         }, py::arg("tables"), py::arg("hands"), py::arg("to_move"), py::arg("top_mask"), py::arg("top_seat"),
            py::arg("passed"), py::arg("blocked"), py::arg("required"), py::arg("active"), py::arg("finished"),
            py::arg("since_open"), py::arg("stock") = std::vector<int>(), py::arg("stock_pos") = 0)
+        .def("step", [](Round& r, u64 mask) {
+            // Game's fast path: take a legal action (its mask; 0 passes) and return the seat that took it, or
+            // -1 - that seat where the action ended the round; ValueError when it is not legal now (Game then
+            // says why in words)
+            if (r.over) throw std::invalid_argument("the round is over");
+            int seat = r.to_move;
+            for (auto& p : r.listing())
+                if (p.mask == mask) {
+                    r.apply(p, true);
+                    return r.over ? -1 - seat : seat;
+                }
+            throw std::invalid_argument("not a legal action now");
+        }, "Take a legal action (its mask; 0 passes), keeping what undo needs; returns the seat that acted "
+           "(-1 - the seat where the action ended the round)")
+        .def("legal_objects", [](Round& r, py::dict plays) -> py::object {
+            // the legal actions as the objects ``plays`` holds for their masks (bigtwo.game's Play of each
+            // mask), in legal_masks' order; None where one is missing (Game then makes it and asks again)
+            const auto& listing = r.listing();
+            py::list out(listing.size());
+            for (size_t i = 0; i < listing.size(); ++i) {
+                py::int_ key(listing[i].mask);
+                PyObject* got = PyDict_GetItemWithError(plays.ptr(), key.ptr());  // borrowed
+                if (!got) {
+                    if (PyErr_Occurred()) throw py::error_already_set();
+                    return py::none();
+                }
+                out[i] = py::reinterpret_borrow<py::object>(got);
+            }
+            return std::move(out);
+        }, py::arg("plays"))
+        .def("mirror", [](const Round& r) { return mirror_tuple(r); },
+             "(hands, to move, has top, top mask, top seat, passed, blocked, required, active, finished, over, "
+             "stock position, actions since the trick opened): what bigtwo.game.Game holds of the round")
+        .def("undo_states", [](const Round& r) {
+            // the state before each action taken (oldest first), as mirror() gives it: what Game's own undo
+            // needs when a round hands its position back to the Python engine
+            py::list out;
+            for (const auto& s : r.undo_stack) {
+                Round x;  // an empty shell holding the snapshot, for mirror_tuple
+                x.n = r.n;
+                std::copy(s.hands, s.hands + 8, x.hands);
+                x.to_move = s.to_move, x.top_seat = s.top_seat, x.blocked = s.blocked, x.nfinished = s.nfinished;
+                x.top = s.top, x.has_top = s.has_top, x.passed = s.passed, x.required = s.required;
+                x.active = s.active, x.over = false, x.since_open = s.since_open, x.stock_pos = s.stock_pos;
+                std::copy(s.finished, s.finished + 8, x.finished);
+                out.append(mirror_tuple(x));
+            }
+            return out;
+        })
+        .def_readonly("stock_pos", &Round::stock_pos)
+        .def_readonly("since_open", &Round::since_open)
         .def("undo", &Round::undo)
         .def("clone", [](const Round& r) { return Round(r); })
         .def_readonly("to_move", &Round::to_move)

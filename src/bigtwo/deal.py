@@ -8,6 +8,7 @@ into a stock to draw from, or on offer to the lead card's holder as a swap.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,9 +54,38 @@ def holder(hands: list[int], mask: int) -> int | None:
     return None
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, the same permutation from the same generator state, without a method call a card.
+
+    Python's ``Random.shuffle`` swaps each place ``i`` (from the last down) with ``_randbelow(i + 1)``, which draws
+    ``getrandbits(k)`` for the ``k`` bits of ``i + 1`` until a draw falls below it; so does this loop. A
+    generator whose ``_randbelow`` is another (a subclass's) is left to its own ``shuffle``."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, k in _shuffle_steps(len(cards)):
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.lru_cache(maxsize=16)
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Each place a shuffle of ``size`` cards swaps, last first, with the bound of its draw and that bound's bits."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+@functools.lru_cache(maxsize=64)
+def _pack_cards(pack: int) -> tuple[int, ...]:
+    """The cards of a pack, lowest first (the order a shuffle starts from), listed once per pack."""
+    return tuple(bits(pack))
+
+
 def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = None) -> Deal:
     """Shuffle the ruleset's pack with ``rng`` and deal it to ``n`` players."""
-    pack = bits(ev.pack)
+    pack = list(_pack_cards(ev.pack))
     dealer = n - 1 if dealer is None else dealer
     style = rules.deal
     removed = 0
@@ -66,7 +96,7 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         for c in lowest:
             removed |= 1 << c
         pack = [c for c in pack if not removed >> c & 1]
-    rng.shuffle(pack)
+    shuffle(rng, pack)
     hands_n = n + 1 if style == DealMode.GHOST else n
     if style == DealMode.EQUAL:
         each = len(pack) // n
@@ -83,8 +113,11 @@ def deal(rules: Any, ev: Any, n: int, rng: random.Random, dealer: int | None = N
         order.append(n)  # the dead hand takes the dealer's last place in the rotation
     hands = [0] * hands_n
     upto = min(len(pack), each * hands_n)
-    for i, c in enumerate(pack[:upto]):
-        hands[order[i % hands_n]] |= 1 << c
+    for k in range(hands_n):  # card i goes to order[i % hands_n]
+        m = 0
+        for c in pack[k:upto:hands_n]:
+            m |= 1 << c
+        hands[order[k]] |= m
     rest = pack[upto:]
     out = Deal(hands=hands[:n], hidden=removed)
     if style == DealMode.GHOST:

@@ -12,6 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bigtwo import native
 from bigtwo.actions import Decision, DecisionKind, Redeal, Swap, Word
 from bigtwo.cards import THREE, CardSet, CardsLike, bits, checked_mask, held_copies, to_mask
 from bigtwo.combos.play import PASS, Play
@@ -73,6 +74,10 @@ class Game:
     ``dealer`` (default: the last seat) decides who is dealt to first and who gets a 'dealer' leftover.
     ``stock`` gives the draw pile, top first, for explicit hands under ``draw_on_pass``. ``twos_low`` fixes
     whether the 2s rank lowest this round (by default the deal decides, under ``dealt_bomb_twos_low``).
+
+    Where the compiled core is built and covers the rules (:func:`bigtwo.native.covers`), the play phase runs in
+    C++ behind this same API, with identical results; ``native=False`` keeps the round in the Python engine
+    (the reference), as ``BIGTWO_NATIVE=0`` does for every round.
     """
 
     def __init__(
@@ -85,9 +90,12 @@ class Game:
         dealer: int | None = None,
         stock: CardsLike | list[CardsLike] | None = None,
         twos_low: bool | None = None,
+        *,
+        native: bool = True,
     ):
         self.rules = load_rules(rules) if not isinstance(rules, Ruleset) else rules
         self.seed = seed
+        self._native_wanted = native
         self._twos_low_given = twos_low
         players = whole_number(players, "players")
         first = whole_number(first, "first")
@@ -166,6 +174,10 @@ class Game:
         self.ev = self.rules.engine_for(self.n, twos_low=low)
 
     def _setup(self, d: Deal, dealt: bool = True) -> None:
+        if "_nat" in self.__dict__:  # a new deal or exchanged hands: the Python engine sets the round up again
+            del self.__dict__["_nat"]
+            self.__dict__.pop("is_over", None)
+            self.__class__ = Game
         n = self.n
         masks = d.hands
         if dealt:
@@ -217,6 +229,8 @@ class Game:
             self._finish()
             return
         self._instant_results()
+        if not self._over and self.__dict__.get("_native_wanted", True) and _compiled_core_plays(self.rules):
+            _NativeGame._attach(self)
 
     def _first_lead(self, hands: list[int]) -> tuple[int, int]:
         if self.rules.horse_game:
@@ -875,7 +889,8 @@ class Game:
             rest.sort(key=lambda s: (self._hands[s].bit_count(), (s - ref) % self.n))
             rest += reversed(self._forfeited)  # the first hand given up takes the last place
         order = tuple(finished + rest)
-        played = {s for s, p in self._history if not p.is_pass}
+        history = tuple([(s, p.mask) for s, p in self._history])
+        played = {s for s, m in history if m}
         outcome = RoundOutcome(
             finishing_order=order,
             cards_left=tuple(h.bit_count() for h in self._hands),
@@ -883,7 +898,7 @@ class Game:
             played_any=tuple(s in played for s in range(self.n)),
             hands=tuple(self._hands),
             dealt_hands=self.dealt,
-            history=tuple((s, p.mask) for s, p in self._history),
+            history=history,
             last_card_uncalled=tuple(s for s in range(self.n) if self._uncalled >> s & 1),
         )
         if instant is not None:
@@ -972,3 +987,314 @@ def _seat_arg(seat: Any, n: int, spectator: bool = False) -> Any:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
         raise BigTwoError(f"seat {seat!r} is not at this table (seats 0-{n - 1})")
     return seat
+
+
+# --- the compiled core behind the same API ------------------------------------------------------------------
+def _compiled_core_plays(rules: Ruleset) -> bool:
+    """Whether a round under ``rules`` runs its play phase in the compiled core: built, not switched off, and
+    covering the rules."""
+    if not native.available():
+        native.say_pure_python_once()
+        return False
+    return native.covers(rules)
+
+
+# the state the compiled round holds, which the Python side copies (``_sync``) only when something reads it
+_MIRRORED = (
+    "_hands",
+    "_idx",
+    "to_move",
+    "_top",
+    "_top_seat",
+    "_passed",
+    "_blocked",
+    "_required",
+    "_active",
+    "_finished",
+    "_over",
+    "_stock_pos",
+    "_trick_open",
+)
+# what, written from outside, hands the round back to the Python engine (a search's rebuilt position)
+_HANDS_BACK = frozenset(
+    (
+        *(k for k in _MIRRORED if k != "_over"),
+        "_stock",
+        "rules",
+        "ev",
+        "_horse",
+        "_looked",
+        "_viewer",
+        "_forfeited",
+        "_undo",
+    )
+)
+
+
+class _NativeGame(Game):
+    """A :class:`Game` whose play phase runs in the compiled core (``bigtwo._core.Round``).
+
+    It is a Game in every way a caller can see: :meth:`Game._setup` turns a Game into one where the core covers
+    the rules, and back where it does not. The round's state lives in C++; the Python attributes that mirror it
+    (:data:`_MIRRORED`) are copied over lazily, only when some method reads them, so random play, search
+    play-outs and bots that only list and take actions never pay for them. Plays, passes, undo and the result
+    go through the core; everything else (observations, notation, why-not messages, scoring) is the Python
+    engine's own code reading the mirrored state. Writing the round's state from outside (as a search's
+    rebuilt position does) hands the round back to the Python engine, with its undo history.
+    """
+
+    _nat: Any
+
+    @staticmethod
+    def _attach(g: Game) -> None:
+        """Put the compiled round beside ``g`` (a Python-engine Game in its play phase, not over, with no action
+        taken since it was set up) and hand the round over to it."""
+        d = g.__dict__
+        ev = g.ev
+        top = g._top
+        d["_nat"] = native.core().Round.from_state(
+            native.tables(ev),
+            list(g._hands),
+            g.to_move,
+            None if top is None else top.mask,
+            g._top_seat,
+            g._passed,
+            g._blocked,
+            g._required,
+            g._active,
+            list(g._finished),
+            len(g._history) - g._trick_open,
+            list(g._stock),
+            g._stock_pos,
+        )
+        d["_plays"] = native.plays_of(ev)
+        d["_uncalled_log"] = []
+        d["_watch"] = bool(g.rules.last_card_call or g.rules.draw_on_pass)
+        d["is_over"] = False
+        g.__class__ = _NativeGame
+        for k in _MIRRORED:  # the round's state now lives in C++
+            d.pop(k, None)
+        d.pop("_undo", None)
+
+    # --- the mirror -----------------------------------------------------------------------------------
+    def _sync(self) -> None:
+        """Copy the compiled round's state into the Python attributes the engine's own methods read."""
+        (hands, to_move, has_top, top, top_seat, passed, blocked, required, active, finished, over, stock_pos,
+         since_open) = self._nat.mirror()  # fmt: skip
+        d = self.__dict__
+        d["_hands"] = hands
+        d["to_move"] = to_move
+        d["_top"] = self._play_of(top) if has_top else None
+        d["_top_seat"] = top_seat
+        d["_passed"] = passed
+        d["_blocked"] = blocked
+        d["_required"] = required
+        d["_active"] = active
+        d["_finished"] = finished
+        d["_over"] = over
+        d["_stock_pos"] = stock_pos
+        d["_trick_open"] = len(d["_history"]) - since_open
+
+    def _stale(self) -> None:
+        """Forget the mirrored state (the round moved): the next read copies it again."""
+        d = self.__dict__
+        for k in _MIRRORED:
+            d.pop(k, None)
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for attributes not in the instance: the mirrored ones since the round last moved
+        if name == "to_move":
+            return self.__dict__["_nat"].to_move
+        if name == "_idx":
+            ev = self.ev
+            idx = self.__dict__["_idx"] = [HandIndex.build(ev, h) for h in self._hands]
+            return idx
+        if name == "_undo":
+            return self._snapshots()
+        if name == "_result" and self.__dict__.get("is_over"):
+            self._finish()  # the Python engine scores the round from the mirrored state
+            return self.__dict__["_result"]
+        if name in _MIRRORED and "_nat" in self.__dict__:
+            self._sync()
+            return self.__dict__[name]
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        if name in _HANDS_BACK and "_nat" in d:
+            if name == "rules" and value is d.get("rules"):
+                return
+            at_deal = not d["_history"]
+            self._to_python()
+            object.__setattr__(self, name, value)
+            # at the deal (a position set up by hand: its first lead, its stock) the core takes the round again
+            if at_deal and not self._over and d.get("_native_wanted", True) and _compiled_core_plays(self.rules):
+                _NativeGame._attach(self)
+            return
+        object.__setattr__(self, name, value)
+
+    def _play_of(self, mask: int) -> Play:
+        """The Python engine's Play of a mask the core listed: its kind, key and value as the core's tables read
+        them (the tests hold those equal to the Python classifier's), its class and order made by the Python
+        Evaluator itself."""
+        p: Play | None = self._plays.get(mask)
+        if p is None:
+            p = self._plays[mask] = native.play_of(self.ev, mask)
+        return p
+
+    def _snapshots(self) -> list[Snapshot]:
+        """The Python engine's undo history of this round: the state before each action taken."""
+        ev, log = self.ev, self.__dict__["_uncalled_log"]
+        out = []
+        for i, st in enumerate(self.__dict__["_nat"].undo_states()):
+            (hands, to_move, has_top, top, top_seat, passed, blocked, required, active, finished, _over,
+             stock_pos, since_open) = st  # fmt: skip
+            out.append(
+                Snapshot(
+                    hands=tuple(hands),
+                    indexes=tuple(HandIndex.build(ev, h) for h in hands),
+                    to_move=to_move,
+                    top=self._play_of(top) if has_top else None,
+                    top_seat=top_seat,
+                    passed=passed,
+                    blocked=blocked,
+                    required=required,
+                    active=active,
+                    finished=finished,
+                    history_length=i,
+                    trick_open=i - since_open,
+                    stock_pos=stock_pos,
+                    uncalled=log[i] if i < len(log) else 0,
+                    looked=0,
+                    viewer=-1,
+                    forfeited=(),
+                )
+            )
+        return out
+
+    def _to_python(self) -> None:
+        """Hand the round back to the Python engine: its state, its result, its indexes and its undo history."""
+        d = self.__dict__
+        if "_result" not in d:
+            self._finish()
+        self._sync()
+        undo = self._snapshots()
+        ev = self.ev
+        d["_idx"] = [HandIndex.build(ev, h) for h in d["_hands"]]
+        d["_hands"] = list(d["_hands"])
+        d["_undo"] = undo
+        for k in ("_nat", "_plays", "_uncalled_log", "is_over"):
+            d.pop(k, None)
+        self.__class__ = Game  # type: ignore[assignment]
+
+    # --- the fast path: listing and taking actions ---------------------------------------------------------
+    # whether the round is over: an attribute of the instance, kept by play and undo (a property costs a call)
+    is_over = False
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    def legal_plays(self) -> list[Play]:
+        got: list[Play] | None = self._nat.legal_objects(self._plays)
+        if got is None:  # a play not seen before under these rules
+            got = [self._play_of(m) for m in self._nat.legal_masks()]
+        return got
+
+    legal_actions = legal_plays
+
+    def pass_allowed(self) -> bool:
+        return 0 in self._nat.legal_masks()
+
+    def play(self, cards: CardsLike | Play, call_last_card: bool = True) -> Play:
+        d = self.__dict__
+        nat = d["_nat"]
+        watch = d["_watch"]
+        drawn = nat.stock_pos if watch else 0
+        p: Play | None
+        if cards.__class__ is Play:  # the fast path: the core checks it against its own listing
+            mask = cards.mask
+            try:
+                seat = nat.step(mask)
+            except ValueError:
+                self._check(cards)  # raises IllegalPlay with the reason in words
+                raise
+            p = d["_plays"].get(mask)
+            if p is None:
+                p = self._play_of(mask)
+        else:
+            p = self._check(cards)
+            mask = p.mask
+            seat = nat.step(mask)
+        if "_hands" in d or "_over" in d:
+            self._stale()
+        over = seat < 0
+        if over:
+            seat = -1 - seat
+        d["_history"].append((seat, p))
+        d["_notes"].append(self._note(seat, mask, call_last_card, drawn) if watch else None)
+        if over:  # the result is scored when first read (random play and play-outs often never read it)
+            d["is_over"] = True
+            d.pop("_result", None)
+        return p
+
+    def _note(self, seat: int, mask: int, call_last_card: bool, drawn: int) -> Note | None:
+        """Under the rules that note an action (the last-card call, the draw on a pass): what the Python engine
+        notes of the action just taken (:meth:`Game._do_play`, :meth:`Game._do_pass`)."""
+        d = self.__dict__
+        nat, rules = d["_nat"], self.rules
+        if rules.last_card_call:
+            d["_uncalled_log"].append(d["_uncalled"])
+            if mask and nat.hands[seat].bit_count() == 1:
+                if call_last_card:
+                    return Note.CALLED
+                d["_uncalled"] |= 1 << seat
+        if not mask and rules.draw_on_pass and nat.stock_pos != drawn:
+            return Note.DREW
+        return None
+
+    def undo(self) -> None:
+        d = self.__dict__
+        if not d["_history"]:
+            raise IllegalPlay("nothing to undo: the round is at the deal")
+        d["_nat"].undo()
+        self._stale()
+        n = len(d["_history"]) - 1
+        del d["_history"][n:]
+        del d["_notes"][n:]
+        del d["_entries"][n:]
+        log = d["_uncalled_log"]
+        if len(log) > n:
+            d["_uncalled"] = log[n]
+            del log[n:]
+        d["_result"] = None
+        d["is_over"] = False
+
+    def clone(self) -> Game:
+        g = object.__new__(_NativeGame)
+        d = g.__dict__
+        d.update(self.__dict__)
+        if "_hands" in d:
+            d["_hands"] = list(d["_hands"])
+        d.pop("_idx", None)
+        d["_nat"] = self._nat.clone()
+        d["_history"] = list(self._history)
+        d["_notes"] = list(self._notes)
+        d["_entries"], d["_entries_of"] = list(self._entries), d["_notes"]
+        d["_uncalled_log"] = list(d["_uncalled_log"])
+        d["_rng_shared"] = True
+        self.__dict__["_rng_shared"] = True
+        return g
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        g = self.clone()
+        assert isinstance(g, _NativeGame)
+        g._to_python()  # a pickle (or deepcopy) holds the Python engine's state, which needs no compiled part
+        return (_python_game, (g.__dict__,))
+
+
+def _python_game(state: dict[str, Any]) -> Game:
+    """A Game in the Python engine from its attributes (how a pickled or copied compiled round comes back)."""
+    g = object.__new__(Game)
+    g.__dict__.update(state)
+    return g

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bigtwo import native
 from bigtwo.cards import CARDS, DECK_SIZE, TWO, bits, fold_copies
 from bigtwo.combos.play import PASS, Play
 from bigtwo.moves import HandIndex, all_combos
@@ -94,15 +95,20 @@ def hand_actions(
     return plays
 
 
-def legal_plays_from_observation(rules: Ruleset, obs: Observation, index: HandIndex | None = None) -> list[Play]:
+def legal_plays_from_observation(
+    rules: Ruleset, obs: Observation, index: HandIndex | None = None, *, compiled: bool = True
+) -> list[Play]:
     """The legal plays of the observing seat, from its observation alone (empty when it is not to play).
 
     Equal to the state's own ``legal_plays()`` in every position. ``index``, a hand index kept from an earlier
-    decision under the same rules, is reused (filtered when cards have left the hand) instead of rebuilt.
+    decision under the same rules, is reused (filtered when cards have left the hand) instead of rebuilt. Where
+    the compiled core covers the rules it lists them (``compiled=False``: the Python engine, the reference).
     """
     if obs.is_over or obs.phase != Phase.PLAY or obs.to_move != obs.seat:
         return []
     ev = obs.ev if obs.ev is not None else rules.engine_for(obs.players)
+    if compiled and not obs.must_play and native.available() and native.covers(rules):
+        return _compiled_plays(ev, obs)
     idx = hand_index(ev, obs.hand, index)
     return hand_actions(
         ev,
@@ -114,6 +120,45 @@ def legal_plays_from_observation(rules: Ruleset, obs: Observation, index: HandIn
         obs.lead_elsewhere,
         must_play=obs.must_play,
     )
+
+
+def _compiled_plays(ev: Evaluator, obs: Observation) -> list[Play]:
+    """:func:`legal_plays_from_observation` by the compiled core: a round holding only the observer's hand, set
+    at the observed trick (the other hands matter only as seats still in play, which the observation tells)."""
+    n, seat, hand = obs.players, obs.seat, obs.hand
+    assert seat is not None
+    hands = [0] * n
+    hands[seat] = hand
+    active = 0
+    for s, size in enumerate(obs.hand_sizes):
+        if size:
+            active |= 1 << s
+    top = obs.trick
+    if top is None:
+        required = obs.required
+        if obs.lead_elsewhere:  # the first lead must hold a card elsewhere: any card outside the hand says so
+            outside = ev.pack & ~hand
+            required = outside & -outside
+        r = native.core().Round.from_state(
+            native.tables(ev), hands, seat, None, -1, 0, 0, required, active, list(obs.finished), 0
+        )
+    else:
+        # the three-3s rule reads whether the trick's play opened it (one action since): the observation says
+        # whether the rule binds this seat, and so does a count of 1 or 2
+        opened = 1 if obs.must_answer else 2
+        r = native.core().Round.from_state(
+            native.tables(ev), hands, seat, top.mask, obs.trick_seat, 0, 0, 0, active, list(obs.finished), opened
+        )
+    plays = native.plays_of(ev)
+    got: list[Play] | None = r.legal_objects(plays)
+    if got is None:
+        got = []
+        for m in r.legal_masks():
+            p = plays.get(m)
+            if p is None:
+                p = plays[m] = native.play_of(ev, m)
+            got.append(p)
+    return got
 
 
 def pass_decided(

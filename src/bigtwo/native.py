@@ -12,6 +12,8 @@ the package plays in pure Python, and ``bigtwo rules show`` says so (:func:`cove
 
 from __future__ import annotations
 
+import importlib
+import logging
 import os
 import weakref
 from types import ModuleType
@@ -20,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bigtwo.cards import DECK_SIZE, card
+from bigtwo.combos.play import PASS
+from bigtwo.rules.kinds import Kind
 
 if TYPE_CHECKING:
     from bigtwo.combos.evaluator import Evaluator
@@ -50,6 +54,8 @@ SHAPES: dict[str, int] = {
         )
     )
 }
+# the combination kind of each shape number (the Python engine's names, as its Evaluator takes them)
+KINDS: tuple[Kind, ...] = tuple(Kind(name) for name in SHAPES)
 BOMB_TARGET_BITS = {
     "any": 1,
     "singles-and-pairs": 2,
@@ -67,9 +73,24 @@ if os.environ.get("BIGTWO_NATIVE", "1") == "0":
     _why_not_loaded = "BIGTWO_NATIVE=0 asks for pure Python"
 else:
     try:
-        from bigtwo import _core  # type: ignore[no-redef]
+        # the extension module itself, by its full name: not the package's front door, which imports the round
+        # (bigtwo.game), which imports this module
+        _core = importlib.import_module("bigtwo._core")
     except ImportError:  # installed without a C++ compiler: pure Python
         _why_not_loaded = "the compiled core (bigtwo._core) is not built here"
+
+
+_said = False
+
+
+def say_pure_python_once() -> None:
+    """Log, once per process, that rounds play in pure Python because the compiled core is not built here
+    (``BIGTWO_NATIVE=0`` asked for it, so it goes unsaid)."""
+    global _said
+    if _said or _core is not None or os.environ.get("BIGTWO_NATIVE", "1") == "0":
+        return
+    _said = True
+    logging.getLogger("bigtwo").warning("bigtwo: %s; rounds play in pure Python (same results, slower)", status())
 
 
 def available() -> bool:
@@ -114,9 +135,19 @@ def uncovered(rules: Ruleset) -> list[str]:
     return why
 
 
+_covered: dict[int, tuple[Ruleset, bool]] = {}
+
+
 def covers(rules: Ruleset) -> bool:
-    """Whether the compiled core can play the play phase of a round under these rules (see :func:`uncovered`)."""
-    return not uncovered(rules)
+    """Whether the compiled core can play the play phase of a round under these rules (see :func:`uncovered`);
+    remembered per Ruleset object (frozen: the answer is read from its settings alone), since every round and
+    every listing from an observation asks."""
+    got = _covered.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_covered) > 256:
+            _covered.clear()
+        got = _covered[id(rules)] = (rules, not uncovered(rules))
+    return got[1]
 
 
 def coverage_line(rules: Ruleset) -> str:
@@ -213,6 +244,29 @@ def tables(ev: Evaluator) -> Any:
     return got
 
 
+_plays: weakref.WeakKeyDictionary[Evaluator, dict[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def plays_of(ev: Evaluator) -> dict[int, Any]:
+    """The Play of each mask the compiled round has named under ``ev`` (0: the pass), filled as masks come:
+    what turns the core's legal masks into the Python engine's own Play objects without classifying again."""
+    got = _plays.get(ev)
+    if got is None:
+        got = _plays[ev] = {0: PASS}
+    return got
+
+
+def play_of(ev: Evaluator, mask: int) -> Any:
+    """The Python engine's Play of a combination mask the compiled core listed under ``ev``: its kind, key and
+    value as the core's tables read them (tests/test_native.py holds them equal to the Python classifier's), its
+    class and order made by the Evaluator itself."""
+    got = ev.cache.get(mask)
+    if got is None:
+        _m, shape, _cat, key, value, *_ = tables(ev).classify(mask)
+        got = ev.make(mask, KINDS[shape], key, value)
+    return got
+
+
 def round_of(game: Any) -> Any:
     """The compiled round at a :class:`~bigtwo.game.Game`'s position in its play phase (a copy: playing on it
     leaves the game as it was), for play-outs from any position. Raises ValueError where the rules are not
@@ -243,13 +297,17 @@ def round_of(game: Any) -> Any:
 __all__ = [
     "BOMB_TARGET_BITS",
     "FORBID",
+    "KINDS",
     "SHAPES",
     "available",
     "compile_tables",
     "core",
     "coverage_line",
     "covers",
+    "play_of",
+    "plays_of",
     "round_of",
+    "say_pure_python_once",
     "status",
     "tables",
     "uncovered",

@@ -899,6 +899,12 @@ class Ruleset(BaseModel):
     def engine_for(self, players: int, twos_low: bool = False) -> Evaluator:
         """The compiled evaluator for ``players`` players (straight lengths may depend on the count);
         ``twos_low``: for a round whose deal made the 2s the lowest cards (``dealt_bomb_twos_low``)."""
+        # every Game asks this a few times: the table size's own entry, read without pydantic's attribute hook
+        cache = self.__pydantic_private__.get("_engine") if self.__pydantic_private__ else None
+        if cache is not None:
+            known: Evaluator | None = cache.get(("seats", players, bool(twos_low)))
+            if known is not None:
+                return known
         five_plus = self.people(players) >= 5 and self.straight_lengths_five_plus is not None
         if self._engine is None:
             self._engine = {}  # private attributes may be set on a frozen model
@@ -909,6 +915,7 @@ class Ruleset(BaseModel):
                 raise RulesError("no rules compiler is registered: import bigtwo (its combos layer compiles rules)")
             ev = _COMPILER(self, players, bool(twos_low))
             self._engine[key] = ev
+        self._engine[("seats", players, bool(twos_low))] = ev
         return ev
 
     def classify(self, cards: Any) -> Any:
