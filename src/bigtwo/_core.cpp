@@ -126,4 +126,5 @@ PYBIND11_MODULE(_core, m) {
         .def("greedy_playout", [](Round& r) {
             return r.playout([](const std::vector<Play>&) { return size_t(0); }, 100000);
         }, "Play to the end taking the lowest legal action each turn (GreedyBot's choice)");
+    void bind_search(py::module_&); bind_search(m);  // the search bots' play-outs (_search.cpp)
 }
