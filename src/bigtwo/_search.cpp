@@ -46,9 +46,10 @@ std::shared_ptr<Heuristic> make_heuristic(std::shared_ptr<Tables> t, const py::d
 
 // play the heuristic's moves on `r` until the round ends, `stop_seat` is to move, `deadline` (a perf_counter
 // value; negative: none) has passed, or `limit` moves; returns the masks played (0: a pass) and whether it stopped
-// for the deadline
+// for the deadline (masks, their seats, late)
 py::tuple play_out(Heuristic& h, Round& r, u64 played, u64 face_up, int stop_seat, double deadline, int limit) {
     std::vector<u64> moves;
+    std::vector<int> seats;
     bool late = false;
     // (the GIL is kept: the heuristic's plan caches are shared by the bot's decisions)
     std::vector<Play> acts;
@@ -60,11 +61,54 @@ py::tuple play_out(Heuristic& h, Round& r, u64 played, u64 face_up, int stop_sea
         }
         r.legal(acts);
         Play p = acts[h.choose(r, acts, played, face_up)];
+        seats.push_back(r.to_move);
         r.apply(p, false);
         played |= p.mask;
         moves.push_back(p.mask);
     }
-    return py::make_tuple(moves, late);
+    return py::make_tuple(moves, seats, late);
+}
+
+// every action worth scoring with its score (score, mask), best first, as HeuristicPolicy.scores lists them
+py::list scores_of(Heuristic& h, const Round& r, const std::vector<Play>& acts, u64 played, u64 face_up,
+                   std::vector<Heuristic::Scored>& buf) {
+    h.scores(r, acts, played, face_up, buf);
+    std::stable_sort(buf.begin(), buf.end(), Heuristic::best_first);
+    py::list out;
+    for (const auto& x : buf) out.append(py::make_tuple(x.score, acts[x.at].mask));
+    return out;
+}
+
+// a round's history replayed from its deal (`dealt`, `first` to lead), with the heuristic's scores of every
+// decision marked in `counted` that had two or more legal actions (bigtwo.bots.sampling.PlayModel): returns
+// (status, decisions), status 0 when the history was replayed, 1 when an action of it is not legal on this deal,
+// 2 when the deadline passed; a decision is (legal actions, the action taken, its scores best first)
+py::tuple replay_scores(Heuristic& h, const std::vector<u64>& dealt, int first, const std::vector<u64>& masks,
+                        const std::vector<int>& counted, double deadline) {
+    py::list decisions;
+    if (masks.size() != counted.size()) throw std::invalid_argument("one mark an action");
+    Round r;
+    try {
+        r = Round(h.t, dealt, first, 0);
+    } catch (const std::invalid_argument&) {
+        return py::make_tuple(1, decisions);
+    }
+    u64 played = 0;
+    std::vector<Play> acts;
+    std::vector<Heuristic::Scored> buf;
+    for (size_t i = 0; i < masks.size(); ++i) {
+        if (r.over) return py::make_tuple(1, decisions);
+        r.legal(acts);
+        if (counted[i] && acts.size() > 1) {
+            if (deadline >= 0 && monotonic_now() >= deadline) return py::make_tuple(2, decisions);
+            decisions.append(py::make_tuple(acts.size(), masks[i], scores_of(h, r, acts, played, 0, buf)));
+        }
+        auto it = std::find_if(acts.begin(), acts.end(), [&](const Play& p) { return p.mask == masks[i]; });
+        if (it == acts.end()) return py::make_tuple(1, decisions);
+        r.apply(*it, false);
+        played |= masks[i];
+    }
+    return py::make_tuple(0, decisions);
 }
 
 }  // namespace
@@ -80,9 +124,21 @@ void bind_search(py::module_& m) {
             return acts[h.choose(r, acts, played, face_up)].mask;
         }, py::arg("round"), py::arg("played"), py::arg("face_up") = 0,
            "The heuristic's action (its mask; 0 passes) for the seat to move; `played`: every card played so far")
+        .def("scores", [](Heuristic& h, Round& r, u64 played, u64 face_up) {
+            if (r.over) throw std::invalid_argument("the round is over");
+            std::vector<Play> acts;
+            std::vector<Heuristic::Scored> buf;
+            r.legal(acts);
+            return scores_of(h, r, acts, played, face_up, buf);
+        }, py::arg("round"), py::arg("played"), py::arg("face_up") = 0,
+           "The actions worth scoring with their scores, (score, mask) best first (HeuristicPolicy.scores)")
+        .def("replay_scores", &replay_scores, py::arg("dealt"), py::arg("first"), py::arg("masks"),
+             py::arg("counted"), py::arg("deadline") = -1.0,
+             "A history replayed from its deal with the heuristic's scores of the marked decisions: (status, "
+             "[(legal actions, action taken, [(score, mask), ...])]); status 1: an action is illegal, 2: too late")
         .def("play_out", &play_out, py::arg("round"), py::arg("played"), py::arg("face_up") = 0,
              py::arg("stop_seat") = -1, py::arg("deadline") = -1.0, py::arg("limit") = 100000,
              "Play the heuristic in every seat until the round ends or `stop_seat` is to move (or the deadline): "
-             "(masks played, stopped by the deadline)")
+             "(masks played, the seats that played them, stopped by the deadline)")
         .def_static("now", &monotonic_now, "The clock deadlines are read on (time.perf_counter's)");
 }

@@ -23,6 +23,13 @@ constexpr size_t H_SHORTLIST = 40, H_CACHE_LIMIT = 5000;
 
 inline bool same_rank(int shape) { return shape >= SINGLE && shape <= QUAD; }
 
+// a few cards (those of one rank) in place by `less` (std::sort trips GCC's array-bounds check on them)
+template <class Less>
+inline void sort_few(int* cs, int n, Less less) {
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && less(cs[j], cs[j - 1]); --j) std::swap(cs[j], cs[j - 1]);
+}
+
 struct Weights {  // bigtwo.bots.heuristic_weights.HeuristicWeights, field by field
     double size_bonus, cash_controls, take_lead, short_lead_single, short_lead_pair, defend, defend_high, dump,
         dump_urgent, pass_score, control_value, high_spend, high_from, contest;
@@ -231,7 +238,7 @@ struct Heuristic {
             int r = ranks[j];
             int cs[8], n = 0;
             for (u64 x = loose & t->rank_mask[r]; x; x &= x - 1) cs[n++] = lowbit(x);
-            std::sort(cs, cs + n, [&](int a, int b) {
+            sort_few(cs, n, [&](int a, int b) {
                 return std::make_pair(t->power[a], a) < std::make_pair(t->power[b], b);
             });
             int i = n;
@@ -328,7 +335,7 @@ struct Heuristic {
             for (int r = 0; r < NRANKS; ++r) {
                 int cs[8], n = 0;
                 for (u64 x = pool & t.rank_mask[r]; x && n < 8; x &= x - 1) cs[n++] = lowbit(x);
-                std::sort(cs, cs + n, [&](int a, int b) { return t.power[a] > t.power[b]; });
+                sort_few(cs, n, [&](int a, int b) { return t.power[a] > t.power[b]; });
                 for (int i = 0; i < std::min(n, k); ++i) out |= 1ULL << cs[i];
             }
             return out;
@@ -387,10 +394,31 @@ struct Heuristic {
         return {value, weak};
     }
 
-    // --- choosing (HeuristicPolicy.scores, its best) ----------------------------------------------------------
+    // --- choosing (HeuristicPolicy.scores) -------------------------------------------------------------------
+    struct Scored {
+        double score;
+        long tie;     // the order among equal scores: -1 for the pass, else the place among those scored
+        size_t at;    // the action's index in the legal listing
+    };
+    static bool best_first(const Scored& a, const Scored& b) {
+        return a.score != b.score ? a.score > b.score : a.tie < b.tie;
+    }
+
     // the index in `legal` of the best action of the seat to move, whose view is read from the round
     size_t choose(const Round& r, const std::vector<Play>& legal, u64 played, u64 face_up) {
         if (legal.size() == 1) return 0;
+        std::vector<Scored> out;
+        scores(r, legal, played, face_up, out);
+        return std::min_element(out.begin(), out.end(), best_first)->at;
+    }
+
+    // every action worth scoring with its score, in the listing's order (HeuristicPolicy.scores before its sort)
+    void scores(const Round& r, const std::vector<Play>& legal, u64 played, u64 face_up, std::vector<Scored>& out) {
+        out.clear();
+        if (legal.size() == 1) {
+            out.push_back({0.0, 0, 0});
+            return;
+        }
         int seat = r.to_move;
         u64 hand = r.hands[seat];
         const HPlan& plan = this->plan(hand);  // (cached; nothing below plans another hand)
@@ -441,11 +469,6 @@ struct Heuristic {
         double risk = 0.0;
         if (!leading && contest && least <= H_CONTEST_AT)
             risk = w.contest * (H_CONTEST_AT + 1 - least) / H_CONTEST_AT * popcount(hand);
-        // the best: the highest score, then the earliest (a pass first among equals)
-        double best_sc = 0;
-        long best_i = 0;
-        size_t best_at = 0;
-        bool have = false;
         for (size_t j = 0; j < cands.size(); ++j) {
             const Play& a = legal[cands[j]];
             double sc;
@@ -485,11 +508,8 @@ struct Heuristic {
                     if (least <= H_DEFEND_AT) sc += w.defend + w.defend_high * strength_now(a, unseen, ctl);
                 }
             }
-            if (!have || sc > best_sc || (sc == best_sc && i < best_i)) {
-                best_sc = sc, best_i = i, best_at = cands[j], have = true;
-            }
+            out.push_back({sc, i, cands[j]});
         }
-        return best_at;
     }
 };
 

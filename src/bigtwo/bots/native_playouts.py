@@ -29,6 +29,8 @@ from bigtwo.cards import JOKER_RANK
 from bigtwo.combos.evaluator import RUN_WIDTH
 from bigtwo.combos.play import PASS
 from bigtwo.game import Game
+from bigtwo.scoring import RoundOutcome, RoundResult, score_round
+from bigtwo.utilities import round_utility
 
 _WEIGHT_ORDER = (
     "size_bonus",
@@ -111,7 +113,7 @@ def play_heuristic(
     if game.is_over or game.to_move == stop_seat:
         return played, False
     r = native.round_of(game)
-    moves, late = heuristic.play_out(r, played, game.face_up, stop_seat, -1.0 if deadline is None else deadline)
+    moves, _seats, late = heuristic.play_out(r, played, game.face_up, stop_seat, -1.0 if deadline is None else deadline)
     classify = game.ev.classify
     for mask in moves:
         game.play(classify(mask) if mask else PASS)
@@ -119,4 +121,40 @@ def play_heuristic(
     return played, late
 
 
-__all__ = ["compiled", "heuristic_tables", "play_heuristic"]
+def heuristic_points(
+    game: Game, heuristic: Any, seat: int, measure: str, played: int, deadline: float | None
+) -> float | None:
+    """``seat``'s points in ``measure`` from ``game`` played to its end by the compiled heuristic in every seat
+    (:func:`bigtwo.bots.playouts.heuristic_points`'s, found in C++); None when the deadline passes first. The round
+    is played on a compiled copy alone, and its result scored from the copy's end as the Game scores its own
+    (:func:`result_of`); ``game`` is left as it was."""
+    r = native.round_of(game)
+    masks, seats, late = heuristic.play_out(r, played, game.face_up, -1, -1.0 if deadline is None else deadline)
+    if late:
+        return None
+    return round_utility(result_of(game, r, masks, seats), measure)[seat]
+
+
+def result_of(game: Game, r: Any, masks: list[int], seats: list[int]) -> RoundResult:
+    """The result of ``game`` played on by ``masks`` (the compiled copy ``r`` now over): the outcome the Game
+    builds at its end (``Game._finish``), scored by the rules."""
+    if game._forfeited:  # (a hand given up takes a place the compiled round does not give)
+        raise ValueError("a round with a forfeited hand is scored by the Game")
+    n = game.n
+    history = tuple((s, p.mask) for s, p in game.history) + tuple(zip(seats, masks, strict=True))
+    moved = {s for s, m in history if m}
+    hands = r.hands
+    outcome = RoundOutcome(
+        finishing_order=tuple(r.finishing_order),
+        cards_left=tuple(h.bit_count() for h in hands),
+        dealt=tuple(game.dealt_sizes),
+        played_any=tuple(s in moved for s in range(n)),
+        hands=tuple(hands),
+        dealt_hands=game.dealt,
+        history=history,
+        last_card_uncalled=tuple(s for s in range(n) if game._uncalled >> s & 1),
+    )
+    return score_round(game.rules, outcome)
+
+
+__all__ = ["compiled", "heuristic_points", "heuristic_tables", "play_heuristic", "result_of"]
