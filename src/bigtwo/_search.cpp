@@ -87,6 +87,11 @@ py::tuple replay_scores(Heuristic& h, const std::vector<u64>& dealt, int first, 
                         const std::vector<int>& counted, double deadline) {
     py::list decisions;
     if (masks.size() != counted.size()) throw std::invalid_argument("one mark an action");
+    u64 seen = 0;
+    for (u64 h : dealt) {
+        if (h & seen) return py::make_tuple(1, decisions);  // a card in two hands (the Game refuses the deal)
+        seen |= h;
+    }
     Round r;
     try {
         r = Round(h.t, dealt, first, 0);

@@ -18,7 +18,9 @@ does not cover play the Python heuristic.
 
 from __future__ import annotations
 
+import time
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from bigtwo import native
@@ -104,32 +106,53 @@ def compiled(policy: HeuristicPolicy) -> Any:
     return got
 
 
+def core_deadline(deadline: float | None, clock: Callable[[], float]) -> float:
+    """``deadline`` (a reading of ``clock``, the caller's ``time.perf_counter``) on the compiled core's clock, as far
+    ahead of its present as ``deadline`` is of the caller's; -1 for none. (The caller's clock is the one its time
+    limit is kept by, whichever it is.)"""
+    if deadline is None:
+        return -1.0
+    return float(native.core().Heuristic.now() + (deadline - clock()))
+
+
 def play_heuristic(
-    game: Game, heuristic: Any, played: int, stop_seat: int = -1, deadline: float | None = None
+    game: Game,
+    heuristic: Any,
+    played: int,
+    stop_seat: int = -1,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[int, bool]:
     """Play the compiled heuristic's moves on ``game`` (in place) until the round ends, ``stop_seat`` is to move, or
-    the ``deadline`` (a ``time.perf_counter()`` value) passes: the moves are found on a compiled copy of the position
+    the ``deadline`` (a reading of ``clock``) passes: the moves are found on a compiled copy of the position
     and played on ``game`` too. Returns ``played`` with the cards played, and whether the deadline stopped it."""
     if game.is_over or game.to_move == stop_seat:
         return played, False
     r = native.round_of(game)
-    moves, _seats, late = heuristic.play_out(r, played, game.face_up, stop_seat, -1.0 if deadline is None else deadline)
+    moves, _seats, late = heuristic.play_out(r, played, game.face_up, stop_seat, core_deadline(deadline, clock))
     classify = game.ev.classify
     for mask in moves:
-        game.play(classify(mask) if mask else PASS)
+        play = classify(mask) if mask else PASS  # (a legal action of the round: a combination)
+        game.play(play if play is not None else mask)
         played |= mask
     return played, late
 
 
 def heuristic_points(
-    game: Game, heuristic: Any, seat: int, measure: str, played: int, deadline: float | None
+    game: Game,
+    heuristic: Any,
+    seat: int,
+    measure: str,
+    played: int,
+    deadline: float | None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> float | None:
     """``seat``'s points in ``measure`` from ``game`` played to its end by the compiled heuristic in every seat
     (:func:`bigtwo.bots.playouts.heuristic_points`'s, found in C++); None when the deadline passes first. The round
     is played on a compiled copy alone, and its result scored from the copy's end as the Game scores its own
     (:func:`result_of`); ``game`` is left as it was."""
     r = native.round_of(game)
-    masks, seats, late = heuristic.play_out(r, played, game.face_up, -1, -1.0 if deadline is None else deadline)
+    masks, seats, late = heuristic.play_out(r, played, game.face_up, -1, core_deadline(deadline, clock))
     if late:
         return None
     return round_utility(result_of(game, r, masks, seats), measure)[seat]
@@ -157,4 +180,4 @@ def result_of(game: Game, r: Any, masks: list[int], seats: list[int]) -> RoundRe
     return score_round(game.rules, outcome)
 
 
-__all__ = ["compiled", "heuristic_points", "heuristic_tables", "play_heuristic", "result_of"]
+__all__ = ["compiled", "core_deadline", "heuristic_points", "heuristic_tables", "play_heuristic", "result_of"]

@@ -48,7 +48,7 @@ def rollout(
         played = played_in(game)
     fast = compiled(policy) if mine is None else None
     if fast is not None:
-        play_heuristic(game, fast, played, -1, deadline)
+        play_heuristic(game, fast, played, -1, deadline, time.perf_counter)
         return game
     previous = [game.hand(s).mask for s in range(game.n)]  # lets a plan reuse the last hand's work
     clock = time.perf_counter
@@ -80,7 +80,7 @@ def heuristic_points(
     on a compiled copy alone (``game`` is left as it was) and scored as the Game scores its own."""
     fast = compiled(policy)
     if fast is not None and not game._forfeited:
-        return native_points(game, fast, seat, measure, played, deadline)
+        return native_points(game, fast, seat, measure, played, deadline, time.perf_counter)
     rollout(game, policy, played, deadline)
     return None if game.result is None else round_utility(game.result, measure)[seat]
 
@@ -134,7 +134,7 @@ class NetworkPlayouts:
                 for j in live:
                     if late():
                         return None
-                    played[j], cut = play_heuristic(lines[j], fast, played[j], seat, self.deadline)
+                    played[j], cut = play_heuristic(lines[j], fast, played[j], seat, self.deadline, clock)
                     if cut:
                         return None
                 live = [j for j in live if not lines[j].is_over]

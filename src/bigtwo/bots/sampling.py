@@ -344,9 +344,10 @@ class PlayModel:
     def _compiled_log_likelihood(self, fast: Any, dealt: list[int], deadline: float | None) -> float | None:
         """:meth:`log_likelihood` with the history replayed and scored by the compiled heuristic."""
         first = self.obs.history[0].seat
-        status, decisions = fast.replay_scores(
-            dealt, first, self._masks, self._counted, -1.0 if deadline is None else deadline
-        )
+        from bigtwo.bots.native_playouts import core_deadline
+
+        ends = core_deadline(deadline, time.perf_counter)
+        status, decisions = fast.replay_scores(dealt, first, self._masks, self._counted, ends)
         if status == 1:
             return -math.inf
         if status == 2:
