@@ -130,6 +130,7 @@ def test_the_belief_model_weighs_a_deal_as_the_python_one(preset):
         ("classic", 4, 12, 14, {}),
         ("classic", 3, 14, 7, {"playout": "heuristic", "utility": "cards"}),
         ("tien-len", 4, 15, 9, {}),
+        ("classic", 4, 13, 9, {"utility": "cards", "budget_ms": 10_000_000}),  # the network in every seat
     ],
 )
 def test_isearch_decides_with_the_core_as_in_pure_python(preset, players, seed, moves, options, monkeypatch):

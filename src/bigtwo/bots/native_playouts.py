@@ -29,7 +29,7 @@ from bigtwo.bots.heuristic_weights import HeuristicWeights
 from bigtwo.bots.plan import SAME_RANK
 from bigtwo.cards import JOKER_RANK
 from bigtwo.combos.evaluator import RUN_WIDTH
-from bigtwo.combos.play import PASS
+from bigtwo.combos.play import PASS, Play
 from bigtwo.game import Game
 from bigtwo.scoring import RoundOutcome, RoundResult, score_round
 from bigtwo.utilities import round_utility
@@ -138,6 +138,19 @@ def play_heuristic(
     return played, late
 
 
+def ranked_actions(game: Game, heuristic: Any, played: int) -> list[tuple[float, Play]]:
+    """The actions of the seat to move in ``game`` worth scoring, with the heuristic's scores, best first:
+    :meth:`HeuristicPolicy.scores <bigtwo.bots.heuristic.HeuristicPolicy.scores>` of the seat's view, from the
+    compiled heuristic (``played``: every card played so far)."""
+    classify = game.ev.classify
+    out: list[tuple[float, Play]] = []
+    for score, mask in heuristic.scores(native.round_of(game), played, game.face_up):
+        play = classify(mask) if mask else PASS
+        assert play is not None  # (a legal action: a combination)
+        out.append((score, play))
+    return out
+
+
 def heuristic_points(
     game: Game,
     heuristic: Any,
@@ -180,4 +193,12 @@ def result_of(game: Game, r: Any, masks: list[int], seats: list[int]) -> RoundRe
     return score_round(game.rules, outcome)
 
 
-__all__ = ["compiled", "core_deadline", "heuristic_points", "heuristic_tables", "play_heuristic", "result_of"]
+__all__ = [
+    "compiled",
+    "core_deadline",
+    "heuristic_points",
+    "heuristic_tables",
+    "play_heuristic",
+    "ranked_actions",
+    "result_of",
+]

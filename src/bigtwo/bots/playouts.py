@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from bigtwo.bots.heuristic import HeuristicPolicy, search_candidates
-from bigtwo.bots.native_playouts import compiled, play_heuristic
+from bigtwo.bots.native_playouts import compiled, play_heuristic, ranked_actions
 from bigtwo.bots.native_playouts import heuristic_points as native_points
 from bigtwo.bots.view import played_in, view_from_game
 from bigtwo.combos.play import Play
@@ -188,6 +188,9 @@ class NetworkPlayouts:
         count = self.opponents.candidates if self.opponents is not None else 0
         if not count:
             return (self.opponents or self.scorer).choices(game)
+        fast = compiled(self.policy)
+        if fast is not None:  # the heuristic's scores from the compiled round (the same, found in C++)
+            return search_candidates(ranked_actions(game, fast, played), count)
         view = view_from_game(game, played)
         if len(view.legal) == 1:
             return view.legal
