@@ -12,7 +12,7 @@ the compiled core and once in pure Python, one process after the other on one co
 difference of isearch's points (one a card left), with Student's t 95% interval. ``--out FILE`` keeps every game.
 
 Run: python benchmarks/search.py [--budget-ms 200] [--positions 12] [--preset classic] [--players 4]
-     [--playout auto] [--repeats 3]
+     [--playout auto] [--utility auto] [--repeats 3]
      python benchmarks/search.py --match 200 --budget-ms 1000 --out runs/search-match-1s.json
 """
 
@@ -48,7 +48,7 @@ def positions(preset: str, players: int, count: int) -> list[Any]:
     return out
 
 
-def measure(preset: str, players: int, count: int, budget_ms: float, playout: str) -> dict[str, Any]:
+def measure(preset: str, players: int, count: int, budget_ms: float, playout: str, utility: str) -> dict[str, Any]:
     """Deals and play-outs of every position's decision, in this process (its engine as imported)."""
     from bigtwo import load_rules, native
     from bigtwo.bots import make
@@ -56,7 +56,7 @@ def measure(preset: str, players: int, count: int, budget_ms: float, playout: st
     rules = load_rules(preset)
     deals, playouts = [], []
     for i, obs in enumerate(positions(preset, players, count)):
-        bot = make("isearch", seed=1000 + i, budget_ms=budget_ms, playout=playout)
+        bot = make("isearch", seed=1000 + i, budget_ms=budget_ms, playout=playout, utility=utility)
         bot.plan_for(rules, players)  # (the networks are read once a table, outside the timed decision)
         bot.choose(rules, obs)
         deals.append(bot.last_iterations)
@@ -127,6 +127,7 @@ def run_side(native_on: bool, args: argparse.Namespace) -> dict[str, Any]:
     env = dict(os.environ, BIGTWO_NATIVE="1" if native_on else "0")
     cmd = [sys.executable, __file__, "--worker", "--budget-ms", str(args.budget_ms), "--positions", str(args.positions)]
     cmd += ["--preset", args.preset, "--players", str(args.players), "--playout", args.playout]
+    cmd += ["--utility", args.utility]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -138,6 +139,7 @@ def main() -> None:
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--playout", default="auto", help="isearch's playout option (auto, heuristic, mixed, learned)")
+    ap.add_argument("--utility", default="auto", help="isearch's utility option (auto, score, cards, place, win)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--match", type=int, default=0, help="deals of a paired match against the heuristic (0: none)")
     ap.add_argument("--out", default="", help="with --match: a JSON file for every game's points")
@@ -147,7 +149,8 @@ def main() -> None:
         if args.match:
             print(json.dumps(match(args.preset, args.players, args.match, args.budget_ms, args.playout)))
         else:
-            print(json.dumps(measure(args.preset, args.players, args.positions, args.budget_ms, args.playout)))
+            got = measure(args.preset, args.players, args.positions, args.budget_ms, args.playout, args.utility)
+            print(json.dumps(got))
         return
     if args.match:
         run_match(args)

@@ -252,3 +252,16 @@ def test_permuting_the_other_seats_hands_leaves_the_samples_unchanged(preset, se
         obs = Game(rules, players=4, hands=hands, first=0).observe(0)
         samples.append([DealSampler(rules, obs).sample(random.Random(seed * 7 + k)) for k in range(5)])
     assert samples[0] == samples[1]
+
+
+def test_the_search_benchmark_counts_deals_and_play_outs():
+    """benchmarks/search.py's measures, on one position at a short budget (no timing is asserted)."""
+    from tests.benchmark_scripts import benchmark_module
+
+    bench = benchmark_module("search")
+    got = bench.measure("classic", 4, 1, 30.0, "heuristic", "auto")
+    assert got["engine"] == native.status()
+    assert len(got["deals"]) == len(got["playouts"]) == 1
+    assert got["playouts"][0] >= got["deals"][0]
+    mean, low, high = bench.interval([1.0, 2.0, 3.0])
+    assert low < mean == 2.0 < high
