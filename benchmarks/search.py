@@ -164,7 +164,7 @@ def main() -> None:
     n = args.positions
     print(
         f"isearch, {args.preset}, {args.players} players, {args.budget_ms:g} ms a decision, playout={args.playout}, "
-        f"{n} positions, best of {args.repeats}"
+        f"utility={args.utility}, {n} positions, best of {args.repeats}"
     )
     print("| engine | deals a decision | play-outs a decision |")
     print("| --- | --- | --- |")
