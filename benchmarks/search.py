@@ -64,7 +64,7 @@ def measure(preset: str, players: int, count: int, budget_ms: float, playout: st
     return {"engine": native.status(), "deals": deals, "playouts": playouts}
 
 
-def match(preset: str, players: int, deals: int, budget_ms: float, playout: str) -> dict[str, Any]:
+def match(preset: str, players: int, deals: int, budget_ms: float, playout: str, utility: str) -> dict[str, Any]:
     """isearch's points (one a card left) at each seat of each deal against the heuristic, in this process."""
     from bigtwo import Game, load_rules, native
     from bigtwo.bots import make
@@ -77,7 +77,7 @@ def match(preset: str, players: int, deals: int, budget_ms: float, playout: str)
         for seat in range(players):
             g = Game(rules, players=players, seed=d)
             bots = [make("heuristic", seed=d) for _ in range(players)]
-            bots[seat] = make("isearch", seed=d * 8 + seat, budget_ms=budget_ms, playout=playout)
+            bots[seat] = make("isearch", seed=d * 8 + seat, budget_ms=budget_ms, playout=playout, utility=utility)
             while not g.is_over:
                 s = g.to_move
                 g.play(bots[s].choose(rules, g.observe(s)))
@@ -107,6 +107,7 @@ def run_match(args: argparse.Namespace) -> None:
         env = dict(os.environ, BIGTWO_NATIVE="1" if native_on else "0")
         cmd = [sys.executable, __file__, "--worker", "--match", str(args.match), "--budget-ms", str(args.budget_ms)]
         cmd += ["--preset", args.preset, "--players", str(args.players), "--playout", args.playout]
+        cmd += ["--utility", args.utility]
         out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, text=True).stdout  # (progress: stderr)
         sides[native_on] = json.loads(out.strip().splitlines()[-1])
     nat, py = sides[True]["points"], sides[False]["points"]
@@ -147,7 +148,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.worker:
         if args.match:
-            print(json.dumps(match(args.preset, args.players, args.match, args.budget_ms, args.playout)))
+            got = match(args.preset, args.players, args.match, args.budget_ms, args.playout, args.utility)
+            print(json.dumps(got))
         else:
             got = measure(args.preset, args.players, args.positions, args.budget_ms, args.playout, args.utility)
             print(json.dumps(got))
