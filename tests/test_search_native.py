@@ -28,6 +28,7 @@ from bigtwo.bots.sampling import DealSampler, PlayModel
 from bigtwo.bots.view import played_in, view_from_game
 from bigtwo.positions import position_from_observation
 from bigtwo.utilities import UTILITIES, round_utility
+from tests.house_rules import house_rules
 
 needs_core = pytest.mark.skipif(not native.available(), reason=native.status())
 COVERED = [p for p in list_presets() if native.covers(load_rules(p))]
@@ -66,6 +67,35 @@ def test_the_compiled_heuristic_scores_every_action_as_the_python_one(preset):
                 assert fast.choose(native.round_of(g), played, g.face_up) == policy.act(view).mask
                 checked += 1
     assert checked > 20
+
+
+@needs_core
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(house_rules(), st.integers(0, 2**31 - 1))
+def test_under_house_rules_the_compiled_heuristic_scores_and_plays_out_as_the_python_one(drawn, seed):
+    """Rules no preset has (drawn by hypothesis: a preset with settings changed), wherever the core covers them."""
+    rules, players = drawn
+    if not native.covers(rules):
+        return
+    g = Game(rules, players=players, seed=seed)
+    policy = policy_for(g.ev)
+    fast = npo.compiled(policy)
+    assert fast is not None
+    rng = random.Random(seed)
+    while not g.is_over:
+        played = played_in(g)
+        view = view_from_game(g, played)
+        want = [(sc, p.mask) for sc, p in policy.scores(view)]
+        assert fast.scores(native.round_of(g), played, g.face_up) == want
+        if rng.random() < 0.2:
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(playouts, "compiled", lambda policy: None)
+                ref = playouts.rollout(g.clone(), policy, played)
+            r = native.round_of(g)
+            masks, seats, _late = fast.play_out(r, played, g.face_up)
+            assert ref.result is not None and not g._forfeited
+            assert npo.result_of(g, r, masks, seats) == ref.result
+        g.play(rng.choice(g.legal_plays()))
 
 
 @needs_core
