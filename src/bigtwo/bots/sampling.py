@@ -27,6 +27,7 @@ import random
 import time
 from typing import Any
 
+from bigtwo.bots.native_playouts import compiled, core_deadline
 from bigtwo.bots.view import engine_of, view_from_game
 from bigtwo.cards import DECK_SIZE, bits, mask_of_tokens, to_mask
 from bigtwo.combos.play import PASS
@@ -36,7 +37,7 @@ from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
 from bigtwo.observation import ExchangeEvent, HistoryEntry, Note, Observation
 from bigtwo.positions import position_from_observation
-from bigtwo.rules.choices import LastPlayForbidden, Leftover
+from bigtwo.rules.choices import FourTwos, LastPlayForbidden, Leftover
 from bigtwo.rules.ruleset import Ruleset
 
 MAX_REJECTIONS = 200
@@ -329,9 +330,6 @@ class PlayModel:
         replays it where the core is off or does not cover the rules, or where a deal may end the round at once
         (an instant result the compiled round does not know)."""
         if not hasattr(self, "_fast"):
-            from bigtwo.bots.native_playouts import compiled
-            from bigtwo.rules.choices import FourTwos
-
             rules = self.rules
             instant = rules.malta_dragon or rules.four_twos in (FourTwos.WIN, FourTwos.DRAW)
             self._fast = None if instant else compiled(self.policy)
@@ -344,8 +342,6 @@ class PlayModel:
     def _compiled_log_likelihood(self, fast: Any, dealt: list[int], deadline: float | None) -> float | None:
         """:meth:`log_likelihood` with the history replayed and scored by the compiled heuristic."""
         first = self.obs.history[0].seat
-        from bigtwo.bots.native_playouts import core_deadline
-
         ends = core_deadline(deadline, time.perf_counter)
         status, decisions = fast.replay_scores(dealt, first, self._masks, self._counted, ends)
         if status == 1:
