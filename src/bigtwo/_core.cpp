@@ -189,4 +189,5 @@ PYBIND11_MODULE(_core, m) {
             return r.playout([](const std::vector<Play>&) { return size_t(0); }, 100000);
         }, "Play to the end taking the lowest legal action each turn (GreedyBot's choice)");
     bind_batch(m);  // the batched environment (_batch.cpp), after the Tables it takes
+    void bind_search(py::module_&); bind_search(m);  // the search bots' play-outs (_search.cpp)
 }

@@ -9,6 +9,10 @@ moves are that network's, in a pass of its own.
 A time limit is kept step by step: a play-out looks at the clock before every move, and the side-by-side lines
 begin a step only if one as long as the longest so far still ends before the deadline; a line the deadline
 interrupts is dropped by the caller, so every candidate stays compared on the same deals.
+
+Where the compiled core covers the rules, the heuristic's moves are found by its copy of the heuristic
+(:mod:`bigtwo.bots.native_playouts`: the same moves, found in C++) and played on the Game; ``BIGTWO_NATIVE=0``
+finds them in Python.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from typing import Any
 import numpy as np
 
 from bigtwo.bots.heuristic import HeuristicPolicy, search_candidates
+from bigtwo.bots.native_playouts import compiled, play_heuristic, ranked_actions
+from bigtwo.bots.native_playouts import heuristic_points as native_points
 from bigtwo.bots.view import played_in, view_from_game
 from bigtwo.combos.play import Play
 from bigtwo.game import Game
@@ -40,6 +46,10 @@ def rollout(
     """
     if played is None:
         played = played_in(game)
+    fast = compiled(policy) if mine is None else None
+    if fast is not None:
+        play_heuristic(game, fast, played, -1, deadline, time.perf_counter)
+        return game
     previous = [game.hand(s).mask for s in range(game.n)]  # lets a plan reuse the last hand's work
     clock = time.perf_counter
     seat, own = mine if mine is not None else (-1, policy)
@@ -66,7 +76,11 @@ def heuristic_points(
     game: Game, seat: int, measure: str, policy: HeuristicPolicy, played: int, deadline: float | None
 ) -> float | None:
     """``seat``'s points in ``measure`` from ``game`` (a sampled deal after a candidate) played to its end by the
-    heuristic in every seat; None when the deadline passes first."""
+    heuristic in every seat; None when the deadline passes first. With the compiled heuristic the round is played
+    on a compiled copy alone (``game`` is left as it was) and scored as the Game scores its own."""
+    fast = compiled(policy)
+    if fast is not None and not game._forfeited:
+        return native_points(game, fast, seat, measure, played, deadline, time.perf_counter)
     rollout(game, policy, played, deadline)
     return None if game.result is None else round_utility(game.result, measure)[seat]
 
@@ -114,8 +128,19 @@ class NetworkPlayouts:
             return now + self.longest_step >= self.deadline
 
         live = [j for j, g in enumerate(lines) if not g.is_over]
+        fast = None if self.learned else compiled(self.policy)
         while live:
-            if not self.learned:  # the heuristic moves the other seats up to the searching seat's turn
+            if fast is not None:  # the compiled heuristic moves the other seats up to the searching seat's turn
+                for j in live:
+                    if late():
+                        return None
+                    played[j], cut = play_heuristic(lines[j], fast, played[j], seat, self.deadline, clock)
+                    if cut:
+                        return None
+                live = [j for j in live if not lines[j].is_over]
+                if not live:
+                    break
+            elif not self.learned:  # the heuristic moves the other seats up to the searching seat's turn
                 for j in live:
                     g = lines[j]
                     while not g.is_over and g.to_move != seat:
@@ -163,6 +188,9 @@ class NetworkPlayouts:
         count = self.opponents.candidates if self.opponents is not None else 0
         if not count:
             return (self.opponents or self.scorer).choices(game)
+        fast = compiled(self.policy)
+        if fast is not None:  # the heuristic's scores from the compiled round (the same, found in C++)
+            return search_candidates(ranked_actions(game, fast, played), count)
         view = view_from_game(game, played)
         if len(view.legal) == 1:
             return view.legal

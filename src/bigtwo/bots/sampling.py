@@ -27,6 +27,7 @@ import random
 import time
 from typing import Any
 
+from bigtwo.bots.native_playouts import compiled, core_deadline
 from bigtwo.bots.view import engine_of, view_from_game
 from bigtwo.cards import DECK_SIZE, bits, mask_of_tokens, to_mask
 from bigtwo.combos.play import PASS
@@ -36,7 +37,7 @@ from bigtwo.legal import hand_actions
 from bigtwo.moves import HandIndex
 from bigtwo.observation import ExchangeEvent, HistoryEntry, Note, Observation
 from bigtwo.positions import position_from_observation
-from bigtwo.rules.choices import LastPlayForbidden, Leftover
+from bigtwo.rules.choices import FourTwos, LastPlayForbidden, Leftover
 from bigtwo.rules.ruleset import Ruleset
 
 MAX_REJECTIONS = 200
@@ -221,9 +222,16 @@ def action_log_probability(
     """The log-probability of the action whose cards are ``chosen`` among ``legal`` actions, under a softmax
     over the heuristic's ``scored`` actions (score, play) at ``temperature``, mixed with a uniform choice
     (share ``uniform``); an action the heuristic did not score counts a point below its lowest score."""
-    floor = min(sc for sc, _p in scored) - 1.0
-    mine = next((sc for sc, p in scored if p.mask == chosen), floor)
-    values = [sc / temperature for sc, _p in scored]
+    return log_probability([(sc, p.mask) for sc, p in scored], legal, chosen, temperature, uniform)
+
+
+def log_probability(
+    scored: list[tuple[float, int]], legal: int, chosen: int, temperature: float, uniform: float
+) -> float:
+    """:func:`action_log_probability` with the scored actions as (score, cards) pairs (the compiled heuristic's)."""
+    floor = min(sc for sc, _m in scored) - 1.0
+    mine = next((sc for sc, m in scored if m == chosen), floor)
+    values = [sc / temperature for sc, _m in scored]
     top = max(values)
     lse = top + math.log(
         math.fsum(math.exp(v - top) for v in values) + (legal - len(scored)) * math.exp(floor / temperature - top)
@@ -288,6 +296,9 @@ class PlayModel:
         dealt = list(hands)
         for e in history:
             dealt[e.seat] |= e.play.mask
+        fast = self._compiled()
+        if fast is not None:
+            return self._compiled_log_likelihood(fast, dealt, deadline)
         try:
             game = Game(self.rules, hands=dealt, first=history[0].seat)
         except BigTwoError:
@@ -312,6 +323,35 @@ class PlayModel:
             except IllegalPlay:
                 return -math.inf  # the sample contradicts the history (the sampler keeps what it can)
             played |= e.play.mask
+        return self.strength * total
+
+    def _compiled(self) -> Any:
+        """The compiled heuristic that replays the history in C++ (the same scores), or None: the Python one
+        replays it where the core is off or does not cover the rules, or where a deal may end the round at once
+        (an instant result the compiled round does not know)."""
+        if not hasattr(self, "_fast"):
+            rules = self.rules
+            instant = rules.malta_dragon or rules.four_twos in (FourTwos.WIN, FourTwos.DRAW)
+            self._fast = None if instant else compiled(self.policy)
+            if self._fast is not None:
+                me = self.seat
+                self._masks = [e.play.mask for e in self.obs.history]
+                self._counted = [int(e.seat != me and e.note != Note.AUTO) for e in self.obs.history]
+        return self._fast
+
+    def _compiled_log_likelihood(self, fast: Any, dealt: list[int], deadline: float | None) -> float | None:
+        """:meth:`log_likelihood` with the history replayed and scored by the compiled heuristic."""
+        first = self.obs.history[0].seat
+        ends = core_deadline(deadline, time.perf_counter)
+        status, decisions = fast.replay_scores(dealt, first, self._masks, self._counted, ends)
+        if status == 1:
+            return -math.inf
+        if status == 2:
+            return None
+        total = 0.0
+        t, u = self.temperature, self.uniform
+        for legal, chosen, scored in decisions:
+            total += log_probability(scored, legal, chosen, t, u)
         return self.strength * total
 
 

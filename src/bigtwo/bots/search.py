@@ -49,7 +49,7 @@ from typing import Any, cast
 from bigtwo.bots.base import BaseBot
 from bigtwo.bots.halving import effective_size, estimates, halved, stage_deals, stages, tempered_weights
 from bigtwo.bots.heuristic import WIN, HeuristicPolicy, best_distinct, giveaway_order, policy_for, search_candidates
-from bigtwo.bots.playouts import NetworkPlayouts, heuristic_points, rollout
+from bigtwo.bots.playouts import NetworkPlayouts, heuristic_points
 from bigtwo.bots.registry import register
 from bigtwo.bots.sampling import (
     MAX_FAILED_SAMPLES,
@@ -69,7 +69,7 @@ from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
 from bigtwo.observation import Observation
 from bigtwo.rules.ruleset import Ruleset
-from bigtwo.utilities import UTILITIES, round_utility
+from bigtwo.utilities import UTILITIES
 
 
 @contextmanager
@@ -185,10 +185,10 @@ class SearchBot(BaseBot):
             for a in cands:
                 g = base.clone()
                 a = g.play(a)  # (with two decks, the copy this sample's hand holds)
-                rollout(g, policy, played0 | a.mask, deadline)
-                if g.result is None:
+                point = heuristic_points(g, seat, measure, policy, played0 | a.mask, deadline)
+                if point is None:
                     break  # out of time: this deal is dropped, so every candidate keeps the same deals
-                gains.append(round_utility(g.result, measure)[seat])
+                gains.append(point)
             if len(gains) < len(cands):
                 self.last_cut = True
                 break
