@@ -380,7 +380,7 @@ class TableApp(App[None]):
             return False
         self.announce = False
         self.hand.clear()
-        self.say(_(""))
+        self.say("")
         self.advance()
         self.focus_for_turn()
         return True
