@@ -167,7 +167,7 @@ def _rank(r: str) -> str:
 def _deal(rules: Ruleset, players: int) -> str:
     """Who plays with what, and how many cards each is dealt: whole sentences (a count picks the form)."""
     parts = [
-        ngettext("{players} players, one pack.", "{players} players, {n} packs.", rules.decks).format(
+        ngettext("{players} players, {n} pack.", "{players} players, {n} packs.", rules.decks).format(
             players=players, n=rules.decks
         )
     ]

@@ -77,7 +77,8 @@ function playPanel() {
   return h("section", { class: "panel play-now", id: "play" },
     h("div", { class: "row" },
       h("button", { class: "primary big", id: "play-now", onclick: () => playNow(err) }, t("Play now")),
-      h("span", { class: "muted" }, t("Big Two against three bots, 3 rounds, as")), nameInput),
+      h("span", { class: "muted" }, t("Big Two against three bots, 3 rounds.")),
+      h("label", { class: "muted", for: "play-name" }, t("Your name")), nameInput),
     h("div", { class: "row muted" }, h("a", { href: "/learn", id: "lobby-learn" }, t("New to Big Two? Learn to play")), "·",
       h("a", { href: "/rules/classic", id: "lobby-rules" }, t("The rules in short"))), err);
 }
@@ -264,7 +265,8 @@ async function lobbyPage() {
 function wonBy(r) {
   const first = r.standings.standings[0], total = (r.standings.totals || [])[first];
   const name = r.seats[first];
-  return total ? t("won by {name}, {total}", { name, total: total > 0 ? `+${total}` : `${total}` }) : t("won by {name}", { name });
+  const signed = total > 0 ? `+${total}` : `${total}`;
+  return total ? t("won by {name}, {total}", { name, total: signed }) : t("won by {name}", { name });
 }
 
 // when a game finished, in this browser's own words for dates ("7 Dec, 17:40")

@@ -2,7 +2,7 @@
 // The lesson's steps come from the server (bigtwo.lesson, the same the terminal's `bigtwo learn` walks); each of
 // your answers is checked there, so a wrong one is refused in the rules' own words.
 import { cardSvg, shortName } from "/static/cards.js";
-import { t } from "/static/i18n.js";
+import { t, tn } from "/static/i18n.js";
 import { api, h, miniCards } from "/static/ui.js";
 
 const faces = (cards) => cards.map(shortName).join(" ");
@@ -65,7 +65,7 @@ export async function learnPage(app, playNow) {
     const mine = step && step.yours;
     const others = lesson.names.map((name, seat) => ({ name, seat })).filter((s) => s.seat !== 0);
     const seats = h("div", { class: "learn-seats" }, others.map((s) => h("div", { class: `seat${step && step.seat === s.seat ? " turn" : ""}`, "data-seat": s.seat },
-      h("div", { class: "who" }, s.name), h("div", { class: "meta" }, t("{n} cards", { n: view.sizes[s.seat] })))));
+      h("div", { class: "who" }, s.name), h("div", { class: "meta" }, tn("{n} card", "{n} cards", view.sizes[s.seat])))));
     const trick = h("div", { class: "trick", id: "trick" },
       h("div", { class: "cards" }, view.trick.map((c) => { const s = h("span", { class: "card", "data-card": c }); s.append(cardSvg(c)); return s; })),
       h("div", { class: "label" }, view.trickBy ? t("played by {name}", { name: view.trickBy }) : t("a new trick: the leader plays anything")));
