@@ -106,7 +106,7 @@ export async function rulesPage(app, name, roomId) {
   const example = (cards) => h("span", { class: "example" }, miniCards(cards.split(" ")));
   app.replaceChildren(h("section", { class: "panel rules", id: "rules" },
     h("h2", {}, t("How to play: {name}", { name: data.name })),
-    h("p", { class: "muted" }, data.description),
+    h("p", { class: "muted" }, t(data.description)), // a preset's description is in the catalogs
     data.points.map((p) => h("div", { class: "rule-point", "data-topic": p.topic },
       h("h3", {}, p.topic), h("p", {}, p.text),
       p.examples.length ? h("div", { class: "examples", title: faces(p.examples.join(" ").split(" ")) }, p.examples.flatMap((ex, i) => [i && p.ordered ? h("span", { class: "lt" }, "<") : null, example(ex)])) : null)),
