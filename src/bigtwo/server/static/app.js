@@ -1,7 +1,6 @@
 // The browser client: the lobby, the table (over a WebSocket) and the replay viewer. No build step.
 // The server is the referee: this page only shows the views it is sent and asks for moves.
 import { cardSvg, shortName } from "/static/cards.js";
-import { t } from "/static/i18n.js";
 import { learnPage, rulesPage } from "/static/learn.js";
 import { tablePage } from "/static/table.js";
 import { LANGUAGES, chooseLanguage, language, startLanguage, t, tn } from "/static/i18n.js";
