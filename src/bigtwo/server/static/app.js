@@ -20,7 +20,7 @@ function languagePicker() {
 }
 document.querySelector("header")?.append(languagePicker());
 // the header's links (index.html writes them in English for a page without its script)
-for (const [id, text] of [["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
+for (const [id, text] of [["nav-learn", t("Learn to play")], ["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
   const link = document.getElementById(id);
   if (link) link.textContent = text;
 }
