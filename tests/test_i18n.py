@@ -28,7 +28,7 @@ from rich.console import Console
 
 from bigtwo import i18n
 from bigtwo.cli.plain import PlainTable
-from bigtwo.rules.ruleset import load_rules
+from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.words import KIND_NAMES, PRESET_TITLES, Wording, direction_said, kind_name, place_said, preset_title
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -511,7 +511,7 @@ def test_the_lesson_speaks_the_players_language_with_the_tables_cards():
     assert "Bạn đánh 6♣ 6♥ (đôi)" in [s.said for s in lesson().steps]
 
 
-@pytest.mark.parametrize("name", ["classic", "tien-len", "zheng-shangyou", "house-code", "president", "bga"])
+@pytest.mark.parametrize("name", list_presets())
 def test_the_rules_explained_in_the_pseudo_language_show_no_unmarked_english(name):
     """Every point of the summary (``bigtwo rules show --brief``) is marked, lists and counts included: the
     sentences are whole messages, not English fragments glued together."""
