@@ -28,7 +28,7 @@ from rich.console import Console
 
 from bigtwo import i18n
 from bigtwo.cli.plain import PlainTable
-from bigtwo.rules.ruleset import load_rules
+from bigtwo.rules.ruleset import list_presets, load_rules
 from bigtwo.words import KIND_NAMES, PRESET_TITLES, Wording, direction_said, kind_name, place_said, preset_title
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -470,3 +470,62 @@ def test_the_full_screen_table_in_the_pseudo_language_shows_no_unmarked_english(
     names = {w for seat in range(session.n) for w in re.findall(r"[A-Za-z]+", session.label(seat))}
     keys = {"space", "palette"}  # the keys as the footer names them, and Textual's own command palette
     assert unmarked_words(seen["screen"], names | keys | {"bigtwo"}) == [], seen["screen"]
+
+
+# --- learning to play: bigtwo learn and the rules explained -------------------------------------------------------
+
+LESSON_NAMES = {"Ana", "Ben", "Chloe"}
+COMMANDS = {"bigtwo", "learn", "play", "rules", "show", "classic", "brief", "pass", "hint", "quit"}  # typed as is
+
+
+def test_bigtwo_learn_in_the_pseudo_language_shows_no_unmarked_english():
+    """The whole guided round, a refused answer and a hint included: the lesson's sentences, the moves, the table
+    and the result are all marked (the seats' names and the commands one types aside)."""
+    from bigtwo.cli.learn import run_lesson
+
+    i18n.use_language(i18n.PSEUDO)
+    said: list[str] = []
+    typed = iter(["KS", "hint", "", "KS", "pass", "6C 6H", "8D 9C 10H JS QD"])
+    assert run_lesson(lambda _prompt: next(typed), said.append)
+    text = "\n".join(said)
+    assert "[!!" in text and "3♦" in text and "8♦ 9♣ 10♥ J♠ Q♦" in text  # the cards as the tables write them
+    # the refusal of KS is the engine's own reason, English in every language (docs/languages.md says so): the one
+    # line left unmarked
+    engine = [line for line in said if "[!!" not in line and unmarked_words(line, LESSON_NAMES | COMMANDS)]
+    assert len(engine) == 1 and "3♦" in engine[0], engine
+    rest = "\n".join(line for line in said if line not in engine)
+    assert unmarked_words(rest, LESSON_NAMES | COMMANDS) == [], rest
+
+
+def test_the_lesson_speaks_the_players_language_with_the_tables_cards():
+    from bigtwo.lesson import lesson
+
+    i18n.use_language("zh_Hant")
+    shown = lesson()
+    assert "方塊" not in shown.steps[0].teach and "3♦" in shown.steps[0].teach and "出 3♦" in shown.steps[0].teach
+    assert shown.steps[1].said == "Ana出 4♣" and shown.steps[-1].said.startswith("你出 8♦ 9♣ 10♥ J♠ Q♦（順子）")
+    assert any("Ana剩 4 張牌" in line for line in shown.result)
+    ascii_shown = lesson(ascii_cards=True)
+    assert "3D" in ascii_shown.steps[0].teach and "♦" not in ascii_shown.steps[0].teach  # --ascii: 3D, not 3♦
+    i18n.use_language("vi")
+    assert "Bạn đánh 6♣ 6♥ (đôi)" in [s.said for s in lesson().steps]
+
+
+@pytest.mark.parametrize("name", list_presets())
+def test_the_rules_explained_in_the_pseudo_language_show_no_unmarked_english(name):
+    """Every point of the summary (``bigtwo rules show --brief``) is marked, lists and counts included: the
+    sentences are whole messages, not English fragments glued together."""
+    from bigtwo.rules.explain import summary
+
+    i18n.use_language(i18n.PSEUDO)
+    for line in summary(load_rules(name)):
+        assert unmarked_words(line) == [], line
+
+
+def test_the_rules_explained_in_chinese_list_in_chinese():
+    from bigtwo.rules.explain import explain
+
+    i18n.use_language("zh_Hans")
+    points = {p.topic: p.text for p in explain(load_rules("tien-len"))}
+    assert "炸弹" in points and "3 连对" in points["炸弹"]  # a run of pairs, counted
+    assert "、" in points["可以出的牌型"] and "和" in points["可以出的牌型"]  # CLDR's list pattern, not ", and"

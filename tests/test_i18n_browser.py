@@ -134,3 +134,43 @@ def test_the_pseudo_language_leaves_no_visible_text_unmarked(browser, server):
     assert unmarked_words(table, words) == [], table
     assert errors == []
     context.close()
+
+
+def test_the_lesson_and_the_rules_pages_in_the_pseudo_language_leave_nothing_unmarked(browser, server):
+    """The guided round played through and a preset's rules page, in the pseudo-language: the lesson's words, the
+    table's, the moves' and the result's, and every rule explained from the Ruleset, are all marked (the seats'
+    names and the preset's identifier aside)."""
+    from tests.test_server_learn_browser import YOUR_MOVES, wait_for_your_step
+
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script("localStorage.setItem('bigtwo:lang', 'en_XA')")
+    context.add_cookies([{"name": "bigtwo_lang", "value": "en_XA", "url": server.url}])  # the API's language
+    page = context.new_page()
+    errors = watch_errors(page)
+    words = {"bigtwo", "GG", "English", "Filipino", "Bahasa", "Indonesia", "Melayu", "Ti", "ng", "Vi", "t"}
+    words |= {"Ana", "Ben", "Chloe", "classic", "tien", "len"}
+    page.goto(f"{server.url}/learn")
+    page.wait_for_selector("#learn-teach .text")
+    assert page.evaluate("document.documentElement.lang") == "en-XA"
+    assert "[!!" in page.inner_text("#learn-teach")
+    assert "3♦" in page.inner_text("#learn-teach")  # the lead card in the table's notation, inside the sentence
+    assert unmarked_words(visible_text(page), words) == [], visible_text(page)
+    last = 0
+    for cards in YOUR_MOVES:
+        wait_for_your_step(page, last)
+        last = page.evaluate("window.bigtwo.lesson.step")
+        for c in cards:
+            page.click(f'#hand .card[data-card="{c}"]')
+        page.click("#play" if cards else "#pass")
+        page.wait_for_function("n => window.bigtwo.lesson.step > n || window.bigtwo.lesson.done", arg=last)
+    page.wait_for_selector("#learn-end")
+    done = visible_text(page)
+    assert "[!!" in page.inner_text("#learn-end")
+    assert unmarked_words(done, words) == [], done
+    for name in ("classic", "tien-len"):
+        page.goto(f"{server.url}/rules/{name}")
+        page.wait_for_selector(".rule-point")
+        shown = visible_text(page)
+        assert unmarked_words(shown, words) == [], shown
+    assert errors == []
+    context.close()

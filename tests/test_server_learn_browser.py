@@ -131,7 +131,8 @@ def test_one_click_from_the_lobby_to_a_table_of_bots(browser, server):
     assert play.bounding_box()["y"] + play.bounding_box()["height"] <= PHONE["height"]
     play.click()
     page.wait_for_url("**/room/**")
-    page.wait_for_function("window.bigtwo && window.bigtwo.view && window.bigtwo.view.match", timeout=20000)
+    # a function, not an expression: the page's CSP forbids eval
+    page.wait_for_function("() => window.bigtwo && window.bigtwo.view && window.bigtwo.view.match", timeout=20000)
     view = page.evaluate("window.bigtwo.view")
     assert view["you"]["seat"] == 0 and view["room"]["status"] == "playing"
     assert [s["kind"] for s in view["room"]["seats"]] == ["person", "bot", "bot", "bot"]
@@ -200,7 +201,7 @@ def test_the_table_fits_a_laptop_screen_and_a_click_never_scrolls(browser, serve
     assert log["y"] + 30 <= screen["height"]  # the log's newest lines start above the fold (it scrolls within)
     # the running total in words, no bare Σ; kinds of plays in words, not identifiers
     assert "Σ" not in page.inner_text("#seats") and "pts" in page.inner_text("#seat-0 .total")
-    named = page.evaluate("async () => (await import('/static/ui.js')).kindName('full_house')")
+    named = page.evaluate("async () => (await import('/static/i18n.js')).kindName('full_house')")
     assert named == "full house"
     # a chat line's bubble sits above the seat's name, not over it
     page.fill("#chat-input", "hello")

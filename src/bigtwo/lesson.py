@@ -15,7 +15,7 @@ from typing import Any
 from bigtwo.cards import parse_cards
 from bigtwo.errors import BigTwoError
 from bigtwo.game import Game
-from bigtwo.i18n import _
+from bigtwo.i18n import _, ngettext
 from bigtwo.rules.kinds import KINDS, Kind
 from bigtwo.rules.ruleset import load_rules
 from bigtwo.words import TABLE_NAMES, Wording
@@ -32,7 +32,16 @@ class Scripted:
 
     seat: int
     cards: str | None
-    say: str
+    say: str  # a whole sentence whose {placeholders} name cards (record notation in ``shown``) or seats
+    shown: dict[str, str] = field(default_factory=dict)  # placeholder -> cards, written in the table's notation
+    seats: dict[str, int] = field(default_factory=dict)  # placeholder -> seat, written as its name
+
+    def said(self, words: Wording) -> str:
+        """The lesson's words for this move, its cards as the table writes them (3♦, or 3D with --ascii)."""
+        if not self.say:
+            return ""
+        cards = {k: words.cards(v.split()) for k, v in self.shown.items()}
+        return self.say.format(**cards, **{k: words.name(s) for k, s in self.seats.items()})
 
 
 def _script() -> tuple[Scripted, ...]:
@@ -42,15 +51,19 @@ def _script() -> tuple[Scripted, ...]:
             0,
             "3D",
             _(
-                "You hold 3D, the lowest card, so you lead the first trick, and your first play must include it. "
-                "Play 3D."
+                "You hold {lead}, the lowest card, so you lead the first trick, and your first play must include "
+                "it. Play {lead}."
             ),
+            {"lead": "3D"},
         ),
         Scripted(1, "4C", _("A single is beaten by a higher single.")),
         Scripted(2, "9D", _("Higher again.")),
         Scripted(3, "JD", ""),
         Scripted(
-            0, "KS", _("The JD on the table is a single, so only a higher single beats it. Your KS does: play it.")
+            0,
+            "KS",
+            _("The {card} on the table is a single, so only a higher single beats it. Your {yours} does: play it."),
+            {"card": "JD", "yours": "KS"},
         ),
         Scripted(1, None, _("Passing is always allowed.")),
         Scripted(2, None, ""),
@@ -64,9 +77,11 @@ def _script() -> tuple[Scripted, ...]:
             ),
         ),
         Scripted(1, None, ""),
-        Scripted(2, None, _("Everyone else has passed, so Chloe wins the trick and leads anything.")),
+        Scripted(
+            2, None, _("Everyone else has passed, so {name} wins the trick and leads anything."), seats={"name": 3}
+        ),
         Scripted(3, "4D 4S", _("A pair: now only a higher pair can beat it.")),
-        Scripted(0, "6C 6H", _("Beat the pair with a higher pair: play 6C 6H.")),
+        Scripted(0, "6C 6H", _("Beat the pair with a higher pair: play {cards}."), {"cards": "6C 6H"}),
         Scripted(1, None, ""),
         Scripted(2, None, ""),
         Scripted(3, None, _("Nobody beat your pair, so you win the trick and lead anything.")),
@@ -75,8 +90,9 @@ def _script() -> tuple[Scripted, ...]:
             "8D 9C TH JS QD",
             _(
                 "Five cards in a row make a straight, a five-card hand: only another five-card hand can beat it. "
-                "Play 8D 9C TH JS QD: they are your last cards, so you go out and win the round."
+                "Play {cards}: they are your last cards, so you go out and win the round."
             ),
+            {"cards": "8D 9C TH JS QD"},
         ),
     )
 
@@ -152,7 +168,7 @@ def lesson(ascii_cards: bool = False) -> Lesson:
             yours=move.seat == YOU,
             cards=move.cards.split() if move.cards else [],
             said="",
-            teach=words.render(move.say) if move.say else "",
+            teach=move.said(words),
             hand=[str(c) for c in rules.sort_cards(game.hand(YOU))],
             trick=[str(c) for c in rules.sort_cards(trick.cards)] if trick is not None else [],
             trick_by=words.name(game.trick_seat) if trick is not None and game.trick_seat is not None else None,
@@ -160,21 +176,34 @@ def lesson(ascii_cards: bool = False) -> Lesson:
         )
         if move.cards is None:
             game.pass_turn()
-            step.said = words.subject(move.seat, "passes")
+            step.said = words.said(move.seat, _("You pass"), _("{who} passes"))
         else:
             why = game.why_not(move.cards)
             if why is not None:
                 raise BigTwoError(f"the lesson's script plays {move.cards}, which the rules refuse: {why}")
             game.play(move.cards)
-            step.said = f"{words.subject(move.seat, 'plays')} {words.cards(move.cards.split())}"
-            kind = _kind_words(rules, move.cards)
-            if kind != _("single"):
-                step.said += f" ({kind})"
+            played = words.cards(move.cards.split())
+            if rules.classify(parse_cards(move.cards)).kind == Kind.SINGLE:
+                step.said = words.said(move.seat, _("You play {cards}"), _("{who} plays {cards}"), cards=played)
+            else:  # the combination named, as the tables' log does
+                you, other = _("You play {cards} ({kind})"), _("{who} plays {cards} ({kind})")
+                step.said = words.said(move.seat, you, other, cards=played, kind=_kind_words(rules, move.cards))
         out.steps.append(step)
     result = game.result
     if result is None or result.finishing_order[0] != YOU:
         raise BigTwoError("the lesson's script must end with you going out first")
-    out.result = [words.render(d) for d in result.details]
+    left = game.hand_sizes()
+    out.result = [
+        words.said(
+            s,
+            ngettext("You pay {points} for {n} card left", "You pay {points} for {n} cards left", left[s]),
+            ngettext("{who} pays {points} for {n} card left", "{who} pays {points} for {n} cards left", left[s]),
+            points=-result.scores[s],
+            n=left[s],
+        )
+        for s in range(len(left))
+        if result.scores[s] < 0
+    ]
     out.done = _(
         "You went out first and won the round. The others pay for the cards they still hold. That is the whole "
         "game: lead, beat the play with the same number of cards, or pass, until someone goes out."
@@ -201,7 +230,7 @@ def check(step: int, answer: str, ascii_cards: bool = False) -> str | None:
         if wanted is None:
             return None
         if not game.pass_allowed():
-            return words.render(_("You lead this trick: you cannot pass, play something."))
+            return _("You lead this trick: you cannot pass, play something.")
         return _("You could pass, but this lesson plays {cards} here.").format(cards=words.cards(wanted.split()))
     try:
         cards = parse_cards(text)

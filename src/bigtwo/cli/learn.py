@@ -29,10 +29,16 @@ def run_lesson(ask: Callable[[str], str], say: Callable[[str], None], ascii_card
     words = Wording(0, None, ascii_cards)
     shown = lesson(ascii_cards)
     say(shown.intro)
-    say(_("Type cards as they read (3D or 3♦, 10H, 6C 6H), 'pass', 'hint' to be shown the move, or 'quit'."))
+    # the commands are typed as written in every language: placeholders, so no translation can change them
+    say(
+        _("Type cards as they read ({examples}), {pass_}, {hint} to be shown the move, or {quit}.").format(
+            examples="3D / 3♦, 10H, 6C 6H", pass_="'pass'", hint="'hint'", quit="'quit'"
+        )
+    )
     for index, step in enumerate(shown.steps):
         if not step.yours:
-            say(f"  {step.said}." + (f" {step.teach}" if step.teach else ""))
+            move = _("{move}.").format(move=step.said)
+            say("  " + (_("{move}. {why}").format(move=step.said, why=step.teach) if step.teach else move))
             continue
         say("")
         for line in _table(step, words):
@@ -48,23 +54,25 @@ def run_lesson(ask: Callable[[str], str], say: Callable[[str], None], ascii_card
             if not answer and offered is not None:
                 answer = offered
             if answer.lower() in ("quit", "q", "exit"):
-                say(_("Lesson stopped. Run 'bigtwo learn' to start it again, or 'bigtwo play' for a real round."))
+                again = _("Lesson stopped. Run {learn} to start it again, or {play} for a real round.")
+                say(again.format(learn="'bigtwo learn'", play="'bigtwo play'"))
                 return False
             if answer.lower() in ("hint", "h", "?"):
-                move = words.cards(step.cards) if step.cards else _("pass")
+                move = words.cards(step.cards) if step.cards else "pass"
                 say(_("Type: {move}  (enter makes it)").format(move=move))
                 hinted = " ".join(step.cards) if step.cards else "pass"
                 continue
             problem = check(index, answer, ascii_cards)
             if problem is None:
-                say(f"  {step.said}.")
+                say("  " + _("{move}.").format(move=step.said))
                 break
             say(f"  {problem}")
     say("")
     say(shown.done)
     for line in shown.result:
         say(f"  {line}")
-    say(_("Next: 'bigtwo rules show classic --brief' for the rules in short, 'bigtwo play' for a real round."))
+    after = _("Next: {rules} for the rules in short, {play} for a real round.")
+    say(after.format(rules="'bigtwo rules show classic --brief'", play="'bigtwo play'"))
     return True
 
 

@@ -380,7 +380,7 @@ class TableApp(App[None]):
             return False
         self.announce = False
         self.hand.clear()
-        self.say(_(""))
+        self.say("")
         self.advance()
         self.focus_for_turn()
         return True
@@ -434,8 +434,8 @@ class TableApp(App[None]):
             self.hand.select_mask(h.cards)
         elif self.session.decision is not None and h.answer is not None:
             self._hinted = (len(self.session.log), h.answer)  # an answer, not cards: enter takes it
-        said = "  [dim](enter plays it)[/dim]" if h.cards else ""
-        said = "  [dim](enter takes it)[/dim]" if self._hinted is not None else said
+        said = "  " + _("[dim](enter plays it)[/dim]") if h.cards else ""
+        said = "  " + _("[dim](enter takes it)[/dim]") if self._hinted is not None else said
         self.say(escape(h.text) + said, markup=True)
 
     def action_explain(self) -> None:
@@ -778,7 +778,7 @@ def decision_text(s: TableSession, d: dict[str, Any]) -> str:
         )
         bound = f" {bound_text(d)}" if d.get("suit") else ""
         return f"{what[:-1]}: type one (/), e.g. highest, highest S, have 9S; l lists them.{bound}" + (
-            f" [dim]Asked: {s.words.markup(asked, opens=False)}[/dim]" if asked else ""
+            " " + _("[dim]Asked: {answers}[/dim]").format(answers=s.words.markup(asked, opens=False)) if asked else ""
         )
     if kind == DecisionKind.DEMAND:
         return f"{what} Type (/) lowest, or any to let them choose."

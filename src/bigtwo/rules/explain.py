@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cmp_to_key
+from typing import Literal
+
+from babel import Locale
+from babel.lists import format_list
 
 from bigtwo.cards import RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS, parse_cards
-from bigtwo.i18n import _
+from bigtwo.i18n import N_, PSEUDO, _, current, ngettext, pseudo
 from bigtwo.rules.choices import (
     UNORDERED_SUITS,
     DealMode,
@@ -86,21 +90,51 @@ def _label(kind: str, rules: Ruleset | None = None) -> str:
 
 # what a bomb may be played on besides its own kind (the rules' BombTarget words)
 _TARGETS = {
-    "any": "any play",
-    "singles-and-pairs": "a single or a pair",
-    "highest-single": "the highest single",
-    "single-two": "a single 2",
-    "pair-of-twos": "a pair of 2s",
-    "three-twos": "three 2s",
+    "any": N_("any play"),
+    "singles-and-pairs": N_("a single or a pair"),
+    "highest-single": N_("the highest single"),
+    "single-two": N_("a single 2"),
+    "pair-of-twos": N_("a pair of 2s"),
+    "three-twos": N_("three 2s"),
 }
 
 
+def _listed(items: list[str], style: Literal["standard", "or"] = "standard") -> str:
+    """Items as a list in the player's language ("a, b, and c"; ``style="or"``: "a, b, or c"; 甲、乙和丙), by
+    CLDR's list patterns rather than commas and an English "and" glued on. In the pseudo-language the patterns'
+    own words are marked too, so the checks see a list as translated."""
+    code = current()
+    if code != PSEUDO:
+        return format_list(items, style=style, locale=code)
+    patterns = {k: pseudo(v) for k, v in Locale.parse("en").list_patterns[style].items()}
+    if len(items) < 2:
+        return "".join(items)
+    if len(items) == 2:
+        return patterns["2"].format(*items)
+    out = patterns["end"].format(items[-2], items[-1])
+    for item in reversed(items[1:-2]):
+        out = patterns["middle"].format(item, out)
+    return patterns["start"].format(items[0], out)
+
+
+def _sentences(parts: list[str]) -> str:
+    """Whole sentences one after another: a space between them, none after a full-width stop (Chinese)."""
+    out = ""
+    for part in (p for p in parts if p):
+        out += part if not out or out.endswith(("\u3002", "\uff01", "\uff1f", "\uff1a")) else " " + part
+    return out
+
+
 def _bomb(rules: Ruleset, kind: str, length: int | None, beats: tuple[str, ...]) -> str:
-    what = _label(kind, rules)
-    if length:
-        what = _("{kind} of {n}").format(kind=what, n=length)
-    targets = _(" or ").join(_(_TARGETS.get(str(t), str(t))) for t in beats)
-    return _("{bomb} beats {targets}").format(bomb=what, targets=targets)
+    if length and kind == Kind.PAIR_STRAIGHT:
+        what = ngettext("A run of {n} pair", "A run of {n} pairs", length).format(n=length)
+    elif length and kind == Kind.TRIPLE_STRAIGHT:
+        what = ngettext("A run of {n} triple", "A run of {n} triples", length).format(n=length)
+    else:
+        what = _label(kind, rules)
+    targets = _listed([_(_TARGETS.get(str(t), str(t))) for t in beats], style="or")
+    said = _("{bomb} beats {targets}.").format(bomb=what, targets=targets)
+    return said[:1].upper() + said[1:]
 
 
 def _rising_pairs(rules: Ruleset) -> tuple[str, ...]:
@@ -130,13 +164,25 @@ def _rank(r: str) -> str:
     return "10" if r == "T" else r
 
 
-def _hand_size(rules: Ruleset, players: int) -> str:
-    pack = rules.decks * (52 + rules.jokers)
+def _deal(rules: Ruleset, players: int) -> str:
+    """Who plays with what, and how many cards each is dealt: whole sentences (a count picks the form)."""
+    parts = [
+        ngettext("{players} players, {n} pack.", "{players} players, {n} packs.", rules.decks).format(
+            players=players, n=rules.decks
+        )
+    ]
+    if rules.jokers:
+        parts.append(_("The jokers are in the pack."))
     if rules.deal == DealMode.ALL:
-        return _("the whole pack is dealt")
-    if rules.deal in (DealMode.FIXED, DealMode.GHOST):
-        return _("{n} cards each").format(n=rules.hand_size)
-    return _("{n} cards each").format(n=pack // players)
+        parts.append(_("The whole pack is dealt."))
+    else:
+        each = (
+            rules.hand_size
+            if rules.deal in (DealMode.FIXED, DealMode.GHOST)
+            else rules.decks * (52 + rules.jokers) // players
+        )
+        parts.append(ngettext("{n} card each.", "{n} cards each.", each).format(n=each))
+    return _sentences(parts)
 
 
 def _five_card_kinds(rules: Ruleset) -> list[str]:
@@ -160,41 +206,37 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
     else:
         aim = _("Go out early: play goes on until one player is left holding cards.")
     points.append(Point(_("The aim"), aim))
-    pack = _("one pack") if rules.decks == 1 else _("{n} packs").format(n=rules.decks)
-    jokers = _(", with jokers") if rules.jokers else ""
-    points.append(
-        Point(
-            _("The deal"),
-            _("{n} players, {pack}{jokers}: {each}.").format(n=n, pack=pack, jokers=jokers, each=_hand_size(rules, n)),
-        )
-    )
+    points.append(Point(_("The deal"), _deal(rules, n)))
     ranks = ", ".join(_rank(r) for r in RANK_CHARS)
-    order = _("Low to high: {ranks}.").format(ranks=ranks)
+    order = [_("Low to high: {ranks}.").format(ranks=ranks)]
     if rules.jokers and rules.joker_mode == JokerMode.HIGH:
-        order += " " + _("The jokers rank above the 2s.")
+        order.append(_("The jokers rank above the 2s."))
     elif rules.jokers and rules.joker_mode == JokerMode.WILD:
-        order += " " + _("A joker stands for any card you need.")
+        order.append(_("A joker stands for any card you need."))
     if rules.suit_order == UNORDERED_SUITS:
-        order += " " + _("Suits do not count: an equal rank never beats.")
+        order.append(_("Suits do not count: an equal rank never beats."))
         singles: tuple[str, ...] = ("3D", "4D", "AS", "2C")
     else:
         suits = " < ".join(SUIT_SYMBOLS[SUIT_CHARS.index(s)] for s in rules.suit_order)
-        order += " " + _("Suits break ties: {suits}.").format(suits=suits)
+        order.append(_("Suits break ties: {suits}.").format(suits=suits))
         singles = (*(f"3{s}" for s in rules.suit_order), f"2{rules.suit_order[-1]}")
-    points.append(Point(_("Card order"), order, singles, ordered=rules.suit_order != UNORDERED_SUITS))
-    if rules.leads_lowest:
-        lead = _("Whoever holds the lowest card leads first")
+    points.append(Point(_("Card order"), _sentences(order), singles, ordered=rules.suit_order != UNORDERED_SUITS))
+    must = rules.lead_card_must_be_played
+    if rules.leads_lowest and must:
+        lead = [_("Whoever holds the lowest card leads first and must play it, alone or in a combination.")]
+    elif rules.leads_lowest:
+        lead = [_("Whoever holds the lowest card leads first, with any play.")]
+    elif must:
+        lead = [_("Whoever holds {card} leads first and must play it, alone or in a combination.")]
     else:
-        lead = _("Whoever holds {card} leads first").format(card=_card(rules.lead_card))
-    if rules.lead_card_must_be_played:
-        lead += _(" and must play it, alone or in a combination.")
-    else:
-        lead += _(" with any play.")
+        lead = [_("Whoever holds {card} leads first, with any play.")]
+    if not rules.leads_lowest:
+        lead[0] = lead[0].format(card=_card(rules.lead_card))
     if rules.later_lead == LaterLead.PREVIOUS_WINNER:
-        lead += " " + _("Later rounds: the last winner leads.")
-    points.append(Point(_("Leading"), lead))
+        lead.append(_("Later rounds: the last winner leads."))
+    points.append(Point(_("Leading"), _sentences(lead)))
     kinds = list(rules.combinations)
-    plays = ", ".join(_label(k, rules) for k in kinds)
+    plays = _listed([_label(k, rules) for k in kinds])
     points.append(
         Point(
             _("What you may play"),
@@ -208,7 +250,7 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
         beat = _("Beat a play with the same kind, as long, higher: a pair on a pair, a run on a run.")
     pairs = _rising_pairs(rules)
     if len(pairs) == 3:
-        beat += " " + _("Equal pairs: the higher card decides.")
+        beat = _sentences([beat, _("Equal pairs: the higher card decides.")])
     points.append(Point(_("Beating a play"), beat, pairs, ordered=True))
     five = _five_card_kinds(rules)
     if len(five) > 1 and rules.match == MatchBy.COUNT:  # matched by kind, five-card hands never meet
@@ -248,18 +290,18 @@ def explain(rules: Ruleset, players: int | None = None) -> list[Point]:
             )
         )
     if rules.bombs:
-        bombs = "; ".join(_bomb(rules, b.kind, b.length, tuple(b.beats)) for b in rules.bombs)
-        points.append(Point(_("Bombs"), _("{bombs}.").format(bombs=bombs)))
-    passing = _("You may always pass.")
+        bombs = _sentences([_bomb(rules, b.kind, b.length, tuple(b.beats)) for b in rules.bombs])
+        points.append(Point(_("Bombs"), bombs))
+    passing = [_("You may always pass.")]
     if rules.pass_locks_out:
-        passing += " " + _("Once you pass, you are out of that trick.")
+        passing.append(_("Once you pass, you are out of that trick."))
     else:
-        passing += " " + _("You may play again when your turn comes back.")
+        passing.append(_("You may play again when your turn comes back."))
     if rules.trick_end == TrickEnd.ALL_PASS:
-        passing += " " + _("When all the others pass, the last to play leads anything.")
+        passing.append(_("When all the others pass, the last to play leads anything."))
     else:
-        passing += " " + _("One pass ends the trick; the last to play leads anything.")
-    points.append(Point(_("Passing"), passing))
+        passing.append(_("One pass ends the trick; the last to play leads anything."))
+    points.append(Point(_("Passing"), _sentences(passing)))
     points.append(Point(_("Scoring"), _scoring(rules)))
     return points
 
@@ -268,24 +310,34 @@ def _scoring(rules: Ruleset) -> str:
     if rules.ranks_only or rules.scoring == Scoring.RANKING:
         return _("By the order players go out in: first out is best.")
     if rules.scoring == Scoring.ENCYCLOPEDIA:
-        text = _("Losers pay the winner a point a card left")
         if rules.double_at:
-            text += _(", double from {n} cards").format(n=min(rules.double_at.values()))
+            n = min(rules.double_at.values())
+            if rules.triple_when_untouched:
+                return ngettext(
+                    "Losers pay the winner a point a card left, double from {n} card, triple if they played none.",
+                    "Losers pay the winner a point a card left, double from {n} cards, triple if they played none.",
+                    n,
+                ).format(n=n)
+            return ngettext(
+                "Losers pay the winner a point a card left, double from {n} card.",
+                "Losers pay the winner a point a card left, double from {n} cards.",
+                n,
+            ).format(n=n)
         if rules.triple_when_untouched:
-            text += _(", triple if they played none")
-        return text + "."
+            return _("Losers pay the winner a point a card left, triple if they played none.")
+        return _("Losers pay the winner a point a card left.")
     if rules.scoring == Scoring.FACE_VALUE:
         return _("Losers pay by the cards left in hand, counted by their face values.")
     if rules.scoring == Scoring.BGA:
         return _("Losers take penalty points for the cards left in hand; the lowest total wins the match.")
     if rules.scoring == Scoring.TWOS_COUNT_DOUBLE:
-        return _("Losers pay a point for each card left, two for each 2.")
+        return _("Losers pay a point a card left, two for each 2.")
     return _("Losers pay the winner for the cards left in hand.")
 
 
 def summary(rules: Ruleset, players: int | None = None) -> list[str]:
     """The rules in a few lines (``Topic: sentence``), for the top of ``bigtwo rules show``."""
-    return [f"{p.topic}: {p.text}" for p in explain(rules, players)]
+    return [_("{topic}: {text}").format(topic=p.topic, text=p.text) for p in explain(rules, players)]
 
 
 __all__ = ["Point", "example", "explain", "straight_order", "summary"]

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from bigtwo.errors import BigTwoError
+from bigtwo.i18n import _
 from bigtwo.lesson import check, lesson
 from bigtwo.rules.explain import explain, straight_order
 from bigtwo.rules.ruleset import Ruleset, list_presets, load_rules
@@ -65,7 +66,7 @@ def explained(rules: Ruleset, players: int, title: str) -> dict[str, Any]:
 async def rules_explained(name: str) -> dict[str, Any]:
     """A preset explained: what beats what (with example plays), leading, passing, scoring."""
     if name not in list_presets():
-        raise Rejected(f"no preset {name[:40]!r}: see /api/presets", 404)
+        raise Rejected(_("No rules named {name}: the lobby lists the presets.").format(name=repr(name[:40])), 404)
     rules = load_rules(name)
     return explained(rules, rules.players, name)
 

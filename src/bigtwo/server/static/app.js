@@ -1,7 +1,6 @@
 // The browser client: the lobby, the table (over a WebSocket) and the replay viewer. No build step.
 // The server is the referee: this page only shows the views it is sent and asks for moves.
 import { cardSvg, shortName } from "/static/cards.js";
-import { t } from "/static/i18n.js";
 import { learnPage, rulesPage } from "/static/learn.js";
 import { tablePage } from "/static/table.js";
 import { LANGUAGES, chooseLanguage, language, startLanguage, t, tn } from "/static/i18n.js";
@@ -21,7 +20,7 @@ function languagePicker() {
 }
 document.querySelector("header")?.append(languagePicker());
 // the header's links (index.html writes them in English for a page without its script)
-for (const [id, text] of [["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
+for (const [id, text] of [["nav-learn", t("Learn to play")], ["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
   const link = document.getElementById(id);
   if (link) link.textContent = text;
 }
@@ -77,7 +76,8 @@ function playPanel() {
   return h("section", { class: "panel play-now", id: "play" },
     h("div", { class: "row" },
       h("button", { class: "primary big", id: "play-now", onclick: () => playNow(err) }, t("Play now")),
-      h("span", { class: "muted" }, t("Big Two against three bots, 3 rounds, as")), nameInput),
+      h("span", { class: "muted" }, t("Big Two against three bots, 3 rounds.")),
+      h("label", { class: "muted", for: "play-name" }, t("Your name")), nameInput),
     h("div", { class: "row muted" }, h("a", { href: "/learn", id: "lobby-learn" }, t("New to Big Two? Learn to play")), "·",
       h("a", { href: "/rules/classic", id: "lobby-rules" }, t("The rules in short"))), err);
 }
@@ -264,7 +264,8 @@ async function lobbyPage() {
 function wonBy(r) {
   const first = r.standings.standings[0], total = (r.standings.totals || [])[first];
   const name = r.seats[first];
-  return total ? t("won by {name}, {total}", { name, total: total > 0 ? `+${total}` : `${total}` }) : t("won by {name}", { name });
+  const signed = total > 0 ? `+${total}` : `${total}`;
+  return total ? t("won by {name}, {total}", { name, total: signed }) : t("won by {name}", { name });
 }
 
 // when a game finished, in this browser's own words for dates ("7 Dec, 17:40")

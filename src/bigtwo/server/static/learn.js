@@ -2,7 +2,7 @@
 // The lesson's steps come from the server (bigtwo.lesson, the same the terminal's `bigtwo learn` walks); each of
 // your answers is checked there, so a wrong one is refused in the rules' own words.
 import { cardSvg, shortName } from "/static/cards.js";
-import { t } from "/static/i18n.js";
+import { t, tn } from "/static/i18n.js";
 import { api, h, miniCards } from "/static/ui.js";
 
 const faces = (cards) => cards.map(shortName).join(" ");
@@ -65,7 +65,7 @@ export async function learnPage(app, playNow) {
     const mine = step && step.yours;
     const others = lesson.names.map((name, seat) => ({ name, seat })).filter((s) => s.seat !== 0);
     const seats = h("div", { class: "learn-seats" }, others.map((s) => h("div", { class: `seat${step && step.seat === s.seat ? " turn" : ""}`, "data-seat": s.seat },
-      h("div", { class: "who" }, s.name), h("div", { class: "meta" }, t("{n} cards", { n: view.sizes[s.seat] })))));
+      h("div", { class: "who" }, s.name), h("div", { class: "meta" }, tn("{n} card", "{n} cards", view.sizes[s.seat])))));
     const trick = h("div", { class: "trick", id: "trick" },
       h("div", { class: "cards" }, view.trick.map((c) => { const s = h("span", { class: "card", "data-card": c }); s.append(cardSvg(c)); return s; })),
       h("div", { class: "label" }, view.trickBy ? t("played by {name}", { name: view.trickBy }) : t("a new trick: the leader plays anything")));
@@ -106,7 +106,7 @@ export async function rulesPage(app, name, roomId) {
   const example = (cards) => h("span", { class: "example" }, miniCards(cards.split(" ")));
   app.replaceChildren(h("section", { class: "panel rules", id: "rules" },
     h("h2", {}, t("How to play: {name}", { name: data.name })),
-    h("p", { class: "muted" }, data.description),
+    h("p", { class: "muted" }, t(data.description)), // a preset's description is in the catalogs
     data.points.map((p) => h("div", { class: "rule-point", "data-topic": p.topic },
       h("h3", {}, p.topic), h("p", {}, p.text),
       p.examples.length ? h("div", { class: "examples", title: faces(p.examples.join(" ").split(" ")) }, p.examples.flatMap((ex, i) => [i && p.ordered ? h("span", { class: "lt" }, "<") : null, example(ex)])) : null)),

@@ -783,7 +783,9 @@ export function tablePage(roomId, app, statusLine) {
       scoreTable(v, g.rounds_done),
       last && last.said && last.said.length ? h("ul", { class: "muted details" }, last.said.map((d) => h("li", {}, d))) : null,
       // the seconds tick between views (the interval below)
-      h("p", { class: "muted", id: "break-countdown" }, t("Next round in"), " ", h("span", { id: "break-seconds" }, `${Math.ceil(secondsLeft({ seconds_left: b.seconds_left }))}`), " s",
+      // the whole sentence translated ({n} where each language puts it), the number a span of its own
+      h("p", { class: "muted", id: "break-countdown" }, ...t("Next round in {n} s", { n: "\u0000" }).split("\u0000").flatMap((part, i) =>
+        i ? [h("span", { id: "break-seconds" }, `${Math.ceil(secondsLeft({ seconds_left: b.seconds_left }))}`), part] : [part]),
         b.waiting_for.length ? ` · ${t("waiting for {names}", { names: b.waiting_for.map((s) => w.object(s)).join(", ") })}` : ""),
       me !== null ? h("button", { class: "primary", id: "continue", disabled: ready, onclick: () => send({ type: "continue" }) }, ready ? t("Ready") : t("Next round")) : null));
   }
