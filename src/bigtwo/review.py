@@ -188,21 +188,29 @@ def decisions(game: Game, seat: int) -> Iterator[tuple[int, Observation, Play]]:
         start.play(play, call_last_card=note == Note.CALLED)
 
 
-def rounds_of(played: Game | Match) -> list[Game]:
-    """The rounds of a replayed record whose tricks were played."""
+def rounds_of(played: Game | Match) -> list[Game | None]:
+    """The rounds of a replayed record, in order: None for one whose tricks were never played (decided at the
+    deal, or left in its exchanges)."""
     if isinstance(played, Game):
         return [played]
-    return [r.game for r in played.records if r.game is not None]
+    return [r.game for r in played.records]
 
 
-def review_record(record: Record, seat: int, deals: int = DEFAULT_DEALS, seed: int = 0) -> list[Rating]:
-    """Every play decision of ``seat`` in ``record`` rated (:func:`rate_decision`), round by round; the record is
-    checked against the engine as it is replayed."""
+def review_record(
+    record: Record, seat: int, deals: int = DEFAULT_DEALS, seed: int = 0, only_round: int | None = None
+) -> list[Rating]:
+    """Every play decision of ``seat`` in ``record`` rated (:func:`rate_decision`), round by round (``only_round``:
+    that round alone, from 0); the record is checked against the engine as it is replayed."""
     if not 0 <= seat < record.players:
         raise BigTwoError(f"seat {seat + 1} is not at this {record.players}-player table")
     rules = record.ruleset()
     out: list[Rating] = []
-    for r, game in enumerate(rounds_of(replay(record))):
+    games = rounds_of(replay(record))
+    if only_round is not None and not 0 <= only_round < len(games):
+        raise BigTwoError(f"round {only_round + 1}: the record has rounds 1-{len(games)}")
+    for r, game in enumerate(games):
+        if game is None or (only_round is not None and r != only_round):
+            continue
         for step, obs, play in decisions(game, seat):
             got = rate_decision(rules, obs, play, deals, seed=seed, step=step, round_index=r)
             if got is not None:
