@@ -11,13 +11,15 @@ from bigtwo.server.routes import records as record_routes
 from tests.server_support import LiveServer, Transcript, auth, create_room, play_seat, rules_of
 
 
-@pytest.fixture
-def server(tmp_path):
-    with LiveServer(str(tmp_path / "games.sqlite3")) as live:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with LiveServer(str(tmp_path_factory.mktemp("review") / "games.sqlite3")) as live:
         yield live
 
 
-def test_a_finished_game_is_reviewed_seat_by_seat_round_by_round(server):
+@pytest.fixture(scope="module")
+def finished_room(server) -> str:
+    """A one-round game of Ann (played by the test) against three bots, finished."""
     made = create_room(
         server.url,
         host_name="Ann",
@@ -28,11 +30,16 @@ def test_a_finished_game_is_reviewed_seat_by_seat_round_by_round(server):
         break_seconds=0,
     )
     rid = made["room"]["id"]
-    url = f"{server.url}/api/records/{rid}/review"
-    assert httpx.get(url).status_code == 409  # still being played
+    assert httpx.get(f"{server.url}/api/records/{rid}/review").status_code == 409  # still being played
     httpx.post(f"{server.url}/api/rooms/{rid}/start", json={}, headers=auth(made["host_token"]))
     final = asyncio.run(play_seat(server.ws_url, rid, made["token"], rules_of("classic"), Transcript(), seed=3))
     assert final["match"]["is_over"]
+    return rid
+
+
+def test_a_finished_game_is_reviewed_seat_by_seat_round_by_round(server, finished_room):
+    rid = finished_room
+    url = f"{server.url}/api/records/{rid}/review"
     got = httpx.get(url, params={"seat": 2, "round": 1}, timeout=60)
     assert got.status_code == 200, got.text
     review = got.json()
@@ -52,3 +59,26 @@ def test_a_finished_game_is_reviewed_seat_by_seat_round_by_round(server):
     assert httpx.get(url, params={"round": 2}).status_code == 422
     assert httpx.get(url, params={"round": "x"}).status_code == 422
     assert httpx.get(f"{server.url}/api/records/nosuchroom/review").status_code == 404
+
+
+def test_the_replay_viewer_shows_the_review(server, finished_room):
+    playwright = pytest.importorskip("playwright.sync_api")
+    from tests.test_server_browser import ARGS, CHROMIUM, watch_errors
+
+    if not CHROMIUM.exists():
+        pytest.skip("no chromium")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{server.url}/replay/{finished_room}")
+        page.wait_for_selector("#replay")
+        page.click("#replay-next")
+        page.select_option("#review-seat", "1")
+        page.click("#review-button")
+        page.wait_for_selector("#review table", timeout=60000)
+        text = page.inner_text("#review")
+        assert "round 1" in text and "Blunders: " in text and "mistake from 3" in text
+        assert page.locator("#review tbody tr").count() >= 1
+        assert errors == []
+        browser.close()
