@@ -1,5 +1,7 @@
 """The review (bigtwo.review, `bigtwo replay --review`): decisions rated from the seat's own view."""
 
+import re
+
 from typer.testing import CliRunner
 
 from bigtwo.bots import make
@@ -124,7 +126,8 @@ def test_the_cli_prints_a_review(tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert "Review of you's decisions" in res.output
-    assert "blunder" in res.output
+    assert re.search(r"blunder: [1-9]\d*,", res.output)  # the planted pass among them
+    assert re.search(r"│\s+\d+ │ pass\s+│ AD AS\s+│\s+\d+\.\d │ blunder │", res.output)
     assert "decisions rated on 20 deals each" in res.output
     bad = CliRunner().invoke(app, ["replay", str(path), "--review", "--seat", "nobody"])
     assert bad.exit_code == 2 and "no such player" in bad.output

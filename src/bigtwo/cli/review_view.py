@@ -10,7 +10,7 @@ from rich.table import Table
 
 from bigtwo.combos.play import Play
 from bigtwo.errors import BigTwoError
-from bigtwo.i18n import _
+from bigtwo.i18n import _, ngettext
 from bigtwo.record import Record
 from bigtwo.record.build import notation
 from bigtwo.review import LABEL_WORDS, THRESHOLDS, Label, Rating, review_record, summary
@@ -70,14 +70,13 @@ def print_review(record: Record, seat: int, deals: int, console: Console, seed: 
         )
     console.print(table)
     counts = summary(ratings)
-    parts = [f"{counts[k]} {_(LABEL_WORDS[k])}" for k in (Label.BLUNDER, Label.MISTAKE, Label.INACCURACY)]
-    console.print(
-        escape(
-            _("{n} decisions rated on {deals} deals each: {counts}.").format(
-                n=len(ratings), deals=deals, counts=", ".join(parts)
-            )
-        )
+    parts = [f"{_(LABEL_WORDS[k])}: {counts[k]}" for k in (Label.BLUNDER, Label.MISTAKE, Label.INACCURACY)]
+    rated = ngettext(
+        "{n} decision rated on {deals} deals each: {counts}.",
+        "{n} decisions rated on {deals} deals each: {counts}.",
+        len(ratings),
     )
+    console.print(escape(rated.format(n=len(ratings), deals=deals, counts=", ".join(parts))))
     low, mid, high = THRESHOLDS[measure]
     scale = _("Points lost: inaccuracy from {a}, mistake from {b}, blunder from {c}.").format(a=low, b=mid, c=high)
     console.print(f"[dim]{escape(scale)}[/dim]")
