@@ -34,6 +34,7 @@ LAYERS = {
     "bots": 12,
     "record": 13,
     "lesson": 13,  # the guided first round (`bigtwo learn`, the browser's /learn): a scripted game
+    "review": 13,  # a round's decisions rated from the seat's own view: replays records, plays bots
     "envs": 13,
     "arena": 13,
     "rl": 14,

@@ -68,6 +68,7 @@ def test_the_schema_documents_every_route_of_the_api():
         "/api/records",
         "/api/records/{room_id}",
         "/api/records/{room_id}/replay",
+        "/api/records/{room_id}/review",
         "/api/account",
         "/api/account/signup",
         "/api/account/signin",

@@ -183,6 +183,9 @@ def replay(
     plain: bool = typer.Option(False, "--plain", help="Print the replay instead of opening the viewer"),
     at: int = typer.Option(None, "--at", help="With --plain: only the position after this many steps"),
     check: bool = typer.Option(False, "--check", help="Only check the record against the engine"),
+    review: bool = typer.Option(False, "--review", help="Rate one player's decisions from that player's view"),
+    seat: str = typer.Option(None, "--seat", help="With --review: the player (a name or seat number; default 1)"),
+    deals: int = typer.Option(40, "--deals", help="With --review: sampled deals each decision is weighed on"),
 ) -> None:
     """Step through a saved game forwards and backwards, every hand visible.
 
@@ -191,6 +194,7 @@ def replay(
       bigtwo replay match.txt                 # the viewer: arrows step, up/down a trick, n/p a round
       bigtwo replay match.txt --plain --at 3  # the position after 3 steps, as text
       bigtwo replay match.txt --check         # check a record against the engine
+      bigtwo replay match.txt --review --seat you  # rate your decisions: inaccuracies, mistakes, blunders
     """
     import sys
 
@@ -205,6 +209,17 @@ def replay(
         frames = frames_of(record)
     except BigTwoError as e:
         _error(f"{file}: {e}")
+    if review:
+        from bigtwo.cli.review_view import print_review, seat_named
+        from bigtwo.review import MAX_DEALS
+
+        if not 1 <= deals <= MAX_DEALS:
+            _error(f"--deals {deals}: from 1 to {MAX_DEALS}")
+        try:
+            print_review(record, seat_named(record, seat), deals, console())
+        except BigTwoError as e:
+            _error(f"{file}: {e}")
+        return
     if check:
         from bigtwo.cli.replay_view import replay_words
 

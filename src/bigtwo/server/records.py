@@ -15,7 +15,8 @@ from datetime import datetime
 from typing import Any
 
 from bigtwo.match import Match
-from bigtwo.record import Record, format_text, record_of, to_json
+from bigtwo.record import Record, format_text, read_record, record_of, to_json
+from bigtwo.record.build import notation
 from bigtwo.record.frames import frames_of
 from bigtwo.words import Wording
 
@@ -72,3 +73,39 @@ def replay_steps(record: Record, names: list[str]) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+def review_payload(text: str, seat: int, round_index: int, deals: int) -> dict[str, Any]:
+    """One seat's decisions in one round of a finished game rated (:func:`bigtwo.review.review_record`), as plain
+    data for the replay viewer: work for a bot worker (``text``: the record in its text form). Each decision's
+    moves are card tokens (``None`` for a pass), its label a word of :class:`bigtwo.review.Label` (the page
+    words it)."""
+    from bigtwo.review import THRESHOLDS, review_record, summary
+
+    record = read_record(text)
+    rules = record.ruleset()
+    ev = rules.engine_for(record.players)
+    ratings = review_record(record, seat, deals, only_round=round_index)
+
+    def cards(play: Any) -> list[str] | None:
+        return None if play.is_pass else notation(ev, play.mask).split()
+
+    return {
+        "seat": seat,
+        "round": round_index + 1,
+        "deals": deals,
+        "measure": str(rules.play_measure),
+        "thresholds": list(THRESHOLDS[rules.play_measure]),
+        "decisions": [
+            {
+                "played": cards(r.played),
+                "best": cards(r.best),
+                "played_points": round(r.played_points, 2),
+                "best_points": round(r.best_points, 2),
+                "loss": round(r.loss, 2),
+                "label": str(r.label),
+            }
+            for r in ratings
+        ],
+        "counts": {str(k): n for k, n in summary(ratings).items()},
+    }

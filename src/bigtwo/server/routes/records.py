@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from bigtwo.errors import BigTwoError
+from bigtwo.record import format_text
 from bigtwo.server import store
+from bigtwo.server.botpool import BOTS_ALONE, JobTimeout
 from bigtwo.server.context import Context, ServerContext
 from bigtwo.server.messages import RecordSummary
 from bigtwo.server.middleware import StrictJSONRoute
-from bigtwo.server.records import FORMATS, replay_steps
+from bigtwo.server.records import FORMATS, replay_steps, review_payload
 from bigtwo.server.referee import Rejected
 from bigtwo.server.room import Room
 from bigtwo.server.routes.common import ERRORS, RoomId
@@ -96,3 +100,44 @@ async def replay(room_id: RoomId, ctx: Context) -> dict[str, Any]:
         "seats": names,
         "frames": steps,
     }
+
+
+REVIEW_DEALS = 40  # sampled deals a decision (bigtwo.review.DEFAULT_DEALS): a round in a few seconds of a worker
+REVIEWS_KEPT = 256  # reviews kept in memory (a finished game's record never changes)
+_reviews: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+
+
+@router.get("/api/records/{room_id}/review", responses=ERRORS, tags=["records"])
+async def review(
+    room_id: RoomId,
+    ctx: Context,
+    seat: Annotated[int, Query(ge=0, le=7)] = 0,
+    round: Annotated[int, Query(ge=1, le=1000)] = 1,
+) -> dict[str, Any]:
+    """One seat's play decisions in one round of a finished game, each rated from that seat's own view (the
+    cards it could not see dealt again at random, the moves worth weighing played out on the same deals): the
+    move played, the move preferred, the points given up, and a label (``good``, ``inaccuracy``, ``mistake``,
+    ``blunder``). Computed once in a bot worker, after the tables' own bots, within the workers' job deadline,
+    then kept."""
+    room = await finished(ctx, room_id)
+    if seat >= len(room.seats):
+        raise Rejected(f"seat {seat} is not at this {len(room.seats)}-player table", 422)
+    key = (room.id, seat, round)
+    if key in _reviews:
+        _reviews.move_to_end(key)
+        return _reviews[key]
+    record = await room.record()
+    if round > len(record.rounds):
+        raise Rejected(f"round {round}: the game had rounds 1-{len(record.rounds)}", 422)
+    try:
+        got = await ctx.rooms.bots.call(
+            review_payload, format_text(record), seat, round - 1, REVIEW_DEALS, priority=BOTS_ALONE, table=room.id
+        )
+    except JobTimeout:
+        raise Rejected("the review took too long: try again later", 503) from None
+    except BigTwoError as e:
+        raise Rejected(str(e), 422) from None
+    _reviews[key] = got
+    while len(_reviews) > REVIEWS_KEPT:
+        _reviews.popitem(last=False)
+    return got

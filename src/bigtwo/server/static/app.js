@@ -318,7 +318,32 @@ async function replayPage(roomId) {
       h("div", { class: "row" }, h("button", { onclick: () => { i = 0; draw(); } }, t("First")), h("button", { id: "replay-prev", onclick: () => step(-1) }, "◀"), play,
         h("button", { id: "replay-next", onclick: () => step(1) }, "▶"), h("button", { onclick: () => { i = frames.length - 1; draw(); } }, t("Last")),
         h("a", { href: `/api/records/${roomId}?format=text`, id: "replay-download" }, t("Download the record")),
-        h("a", { href: `/api/records/${roomId}?format=json` }, "(JSON)"), h("a", { href: "/" }, t("Lobby"))), slider),
+        h("a", { href: `/api/records/${roomId}?format=json` }, "(JSON)"), h("a", { href: "/" }, t("Lobby"))), slider,
+      reviewControls(roomId, data, () => frames[i].round)),
     view);
   draw();
+}
+
+// The review: one seat's decisions in the round shown, rated from that seat's view (GET .../review)
+const REVIEW_LABELS = { good: () => t("good"), inaccuracy: () => t("inaccuracy"), mistake: () => t("mistake"), blunder: () => t("blunder") };
+function reviewControls(roomId, data, round) {
+  const seat = h("select", { id: "review-seat", "aria-label": t("Whose decisions") }, data.seats.map((name, s) => h("option", { value: s }, name)));
+  const out = h("div", { id: "review", "aria-live": "polite" });
+  const moves = (cards) => (cards ? cards.map(shortName).join(" ") : t("pass"));
+  const go = async () => {
+    const r = round(), who = data.seats[Number(seat.value)];
+    out.replaceChildren(h("p", {}, t("Reviewing {name}'s decisions in round {round}…", { name: who, round: r })));
+    let got;
+    try { got = await api("GET", `/api/records/${roomId}/review?seat=${Number(seat.value)}&round=${r}`); }
+    catch (e) { out.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+    const rows = got.decisions.map((d, k) => h("tr", { class: `review-${d.label}` }, h("td", {}, String(k + 1)), h("td", {}, moves(d.played)),
+      h("td", {}, d.label === "good" ? "" : moves(d.best)), h("td", {}, d.loss.toFixed(1)), h("td", {}, REVIEW_LABELS[d.label]())));
+    const [a, b, c] = got.thresholds;
+    out.replaceChildren(
+      h("h3", {}, t("Review of {name}'s decisions, round {round}", { name: who, round: r })),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("Decision")), h("th", {}, t("Played")), h("th", {}, t("Better")), h("th", {}, t("Points lost")), h("th", {}, t("Label")))), h("tbody", {}, rows)),
+      h("p", {}, t("Blunders: {blunders} · mistakes: {mistakes} · inaccuracies: {inaccuracies}. Points lost: inaccuracy from {a}, mistake from {b}, blunder from {c}.",
+        { blunders: got.counts.blunder, mistakes: got.counts.mistake, inaccuracies: got.counts.inaccuracy, a, b, c })));
+  };
+  return h("div", { class: "row" }, seat, h("button", { id: "review-button", onclick: go }, t("Review")), out);
 }
