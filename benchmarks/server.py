@@ -25,6 +25,16 @@ idle connections from twenty addresses (capped per address, closed after the hea
 four clients, a table of one client and three search bots (``bot_delay`` 0.5 s) is watched: the p99 of its bots'
 move delays against the same table alone is the second result.
 
+``--workers 1,2,4`` measures many processes on one PostgreSQL (issue 90): for each count N, a fresh schema in the
+database named by ``--database`` (or ``$BIGTWO_TEST_POSTGRES_URL``), ``bigtwo serve --workers N`` on it, and for
+N above 1 nginx in front of the processes with the project's own configuration (deploy/nginx.conf, on loopback
+without TLS), routing by table. The same load as above (tables of bots flat out, WebSocket clients playing) is
+driven through the front door; accepted actions are counted in the database. Each N prints beside N=1 of the
+same run (always measured first), as ratios.
+
+Run: python benchmarks/server.py --workers 1,2,4 [--database postgresql://...] [--seconds 10] [--bot-games 200]
+     [--clients 100]
+
 Run: python benchmarks/server.py --abuse [--seconds 10] [--think-ms 50] [--large-tables 2] [--search-tables 8]
      [--ghost-tables 20] [--spectators 62] [--idle-connections 1100]
 """
@@ -34,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import multiprocessing
 import os
@@ -44,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +67,7 @@ from bigtwo.actions import Answer
 from bigtwo.bots import make
 from bigtwo.cards import CardSet
 from bigtwo.combos.play import Play
+from bigtwo.observation import Observation
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = load_rules("classic")
@@ -169,7 +182,7 @@ async def client(
             g, me = msg["match"], msg["you"]["seat"]
             if g["is_over"] or g["to_move"] != me or msg["seq"] == sent_seq or msg["room"]["status"] != "playing":
                 continue
-            move = message_of(bot.choose(rules, g))
+            move = message_of(bot.choose(rules, Observation.from_json(g, rules)))
             if think:
                 await asyncio.sleep(think)
             sent_seq, sent_at = msg["seq"], time.perf_counter()
@@ -178,7 +191,11 @@ async def client(
     return moves
 
 
-async def run(args: argparse.Namespace, url: str, database: str, server_pid: int) -> dict[str, float]:
+async def run(
+    args: argparse.Namespace, url: str, count_actions: Callable[[], int], cpu: Callable[[], float], stats: bool = True
+) -> dict[str, float]:
+    """The load through ``url``; ``count_actions`` reads the actions stored, ``cpu`` the server's CPU seconds.
+    ``stats`` reads the server's ``/api/stats`` (one process's own: not asked behind a proxy)."""
     ws_url = url.replace("http", "ws")
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         common = {"rounds": 100, "bot_delay": args.bot_delay, "move_seconds": 0, "break_seconds": 0, "public": False}
@@ -210,18 +227,27 @@ async def run(args: argparse.Namespace, url: str, database: str, server_pid: int
             )
         await asyncio.sleep(args.warmup)
         latencies.clear()
-        a0, t0 = stored_actions(database), time.perf_counter()
-        s0, c0 = cpu_seconds(server_pid), time.process_time()
-        j0 = (await http.get("/api/stats")).json()
+        a0, t0 = count_actions(), time.perf_counter()
+        s0, c0 = cpu(), time.process_time()
+        j0 = (await http.get("/api/stats")).json() if stats else {}
         await asyncio.sleep(args.seconds)
-        a1, t1 = stored_actions(database), time.perf_counter()
-        s1, c1 = cpu_seconds(server_pid), time.process_time()
-        j1 = (await http.get("/api/stats")).json()
+        a1, t1 = count_actions(), time.perf_counter()
+        s1, c1 = cpu(), time.process_time()
+        j1 = (await http.get("/api/stats")).json() if stats else {}
         window = list(latencies)
         stop.set()
         client_moves = sum(await asyncio.gather(*clients))
     window.sort()
+    db: dict[str, float] = {}
+    if stats:
+        commits = max(1, j1["commits"] - j0["commits"])
+        db = {
+            "commits_per_s": (j1["commits"] - j0["commits"]) / (t1 - t0),
+            "batch": (j1["writes"] - j0["writes"]) / commits,
+            "commit_ms": 1000 * (j1["commit_seconds"] - j0["commit_seconds"]) / commits,
+        }
     return {
+        **db,
         "actions_per_s": (a1 - a0) / (t1 - t0),
         "client_moves_per_s": len(window) / (t1 - t0),
         "p50_ms": 1000 * statistics.median(window) if window else float("nan"),
@@ -229,9 +255,6 @@ async def run(args: argparse.Namespace, url: str, database: str, server_pid: int
         "client_moves": client_moves,
         "server_cpu": (s1 - s0) / (t1 - t0),
         "client_cpu": (c1 - c0) / (t1 - t0),
-        "commits_per_s": (j1["commits"] - j0["commits"]) / (t1 - t0),
-        "batch": (j1["writes"] - j0["writes"]) / max(1, j1["commits"] - j0["commits"]),
-        "commit_ms": 1000 * (j1["commit_seconds"] - j0["commit_seconds"]) / max(1, j1["commits"] - j0["commits"]),
     }
 
 
@@ -619,6 +642,196 @@ def abuse_main(args: argparse.Namespace) -> None:
     print(f"  the table alone: search bots' move delay p99 {alone['bots_p99']:.0f} ms ({alone['bots_n']} moves)")
 
 
+# --- many processes on one PostgreSQL (issue 90) -------------------------------------------------------------
+
+
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+
+
+def fresh_schema(url: str) -> str:
+    """A schema of its own in the PostgreSQL database at ``url`` (named afresh, so no run sees another's tables)
+    and the URL whose connections use it (libpq's ``search_path`` option)."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from bigtwo.server.db import database_url
+
+    schema = f"bench{int(time.time())}_{secrets.token_hex(4)}"
+    engine = create_engine(database_url(url))
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    engine.dispose()
+    return make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+
+
+def drop_schema(url: str) -> None:
+    """Drops the schema a :func:`fresh_schema` URL names."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from bigtwo.server.db import database_url
+
+    parsed = make_url(url)
+    schema = str(parsed.query["options"]).split("=", 1)[1]
+    engine = create_engine(database_url(parsed.difference_update_query(["options"]).render_as_string(False)))
+    with engine.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    engine.dispose()
+
+
+def nginx_config(prefix: Path, port: int, upstreams: list[int]) -> str:
+    """deploy/nginx.conf as documented, on loopback without TLS, in front of these processes' ports."""
+    import re
+
+    doc = NGINX_CONF.read_text()
+    servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;" for p in upstreams)
+    doc = re.sub(r"(?m)^    server 127\.0\.0\.1:\d+ .*\n", "", doc)
+    doc = doc.replace("    keepalive 32;", servers + "\n    keepalive 32;")
+    doc = re.sub(r"(?m)^\s*(listen 443 ssl|http2 on|server_name|ssl_certificate(_key)?)\b.*\n", "", doc)
+    doc = doc.replace("server {\n", f"server {{\n    listen 127.0.0.1:{port};\n", 1)
+    temp = "\n".join(
+        f"    {kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    return (
+        f"{user}worker_processes 1;\ndaemon off;\npid {prefix / 'nginx.pid'};\nerror_log {prefix / 'error.log'} warn;\n"
+        f"events {{ worker_connections 4096; }}\nhttp {{\n    access_log off;\n{temp}\n{doc}\n}}\n"
+    )
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive loopback ports that are free now (``bigtwo serve --workers`` takes
+    PORT .. PORT+N-1)."""
+    for _ in range(200):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            first = s.getsockname()[1]
+        if first + count > 65535:
+            continue
+        ok = True
+        for p in range(first, first + count):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", p))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return first
+    raise SystemExit("no free ports on loopback")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and every process under it (the supervisor of ``--workers`` and its servers)."""
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += cpu_seconds(p)
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    return total
+
+
+def wait_http(url: str, what: str, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/presets", timeout=1).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise SystemExit(f"{what} did not answer at {url}")
+
+
+@contextlib.contextmanager
+def cluster(workers: int, database: str, tmp: Path) -> Any:
+    """``bigtwo serve --workers N`` on ``database``, behind nginx when N is above 1; yields (front URL, the
+    supervisor's pid)."""
+    first = free_ports(workers)
+    ports = list(range(first, first + workers))
+    front = free_ports(1) if workers > 1 else first
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = [sys.executable, "-m", "bigtwo", "serve", "--port", str(first), "--database", database]
+    cmd += ["--log-level", "error", "--workers", str(workers), *LOAD_LIMITS]
+    cmd += ["--trusted-proxies", "127.0.0.1", "--public-url", f"http://127.0.0.1:{front}"]
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, start_new_session=True))
+        for p in ports:
+            wait_http(f"http://127.0.0.1:{p}", f"the process on port {p}")
+        if workers > 1:
+            import shutil
+
+            nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+            if nginx is None:
+                raise SystemExit("--workers above 1 runs behind nginx: install it (apt-get install nginx)")
+            prefix = tmp / f"nginx{workers}"
+            for kind in ("", "client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+                (prefix / kind).mkdir(parents=True, exist_ok=True)
+            conf = prefix / "nginx.conf"
+            conf.write_text(nginx_config(prefix, front, ports))
+            procs.append(subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf)], stderr=subprocess.DEVNULL))
+            wait_http(f"http://127.0.0.1:{front}", "nginx")
+        yield f"http://127.0.0.1:{front}", procs[0].pid
+    finally:
+        for proc in reversed(procs):  # nginx first, then the servers (each lets its tables go)
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, 9)  # the supervisor's own session: it and its servers only
+                proc.wait()
+
+
+def actions_in(engine: Any) -> int:
+    """The actions stored in a PostgreSQL database (every process's)."""
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        return int(conn.execute(text("SELECT count(*) FROM actions")).scalar_one())
+
+
+def workers_main(args: argparse.Namespace) -> None:
+    base = args.database or os.environ.get("BIGTWO_TEST_POSTGRES_URL")
+    if not base or not base.startswith(("postgresql", "postgres")):
+        raise SystemExit("--workers needs PostgreSQL: --database postgresql://... or $BIGTWO_TEST_POSTGRES_URL")
+    counts = sorted({1, *(int(n) for n in args.workers.split(","))})
+    from bigtwo.server.db import make_engine
+
+    rows: dict[int, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="bigtwo-bench-") as tmp:
+        for n in counts:
+            url = fresh_schema(base)
+            engine = make_engine(url)
+            try:
+                with cluster(n, url, Path(tmp)) as (front, pid):
+                    count = functools.partial(actions_in, engine)
+                    rows[n] = asyncio.run(run(args, front, count, lambda: tree_cpu_seconds(pid), stats=False))
+            finally:
+                engine.dispose()
+                drop_schema(url)
+    load = os.getloadavg()
+    print(
+        f"bigtwo serve --workers N on PostgreSQL ({args.bot_games} tables of {args.bot} bots flat out + "
+        f"{args.clients} WebSocket clients at {args.clients // 4} tables; N above 1 behind nginx, routed by table; "
+        f"{args.seconds:g} s windows in one run; {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f}):"
+    )
+    one = rows[1]
+    print(
+        f"  {'N':>2}  {'actions/s':>10} {'x N=1':>6}  {'client moves/s':>14}  {'p50 ms':>7} {'x N=1':>6}  "
+        f"{'p99 ms':>7} {'x N=1':>6}  {'server CPU':>10}"
+    )
+    for n, r in rows.items():
+        print(
+            f"  {n:>2}  {r['actions_per_s']:>10,.0f} {r['actions_per_s'] / one['actions_per_s']:>6.2f}  "
+            f"{r['client_moves_per_s']:>14,.0f}  {r['p50_ms']:>7.1f} {r['p50_ms'] / one['p50_ms']:>6.2f}  "
+            f"{r['p99_ms']:>7.1f} {r['p99_ms'] / one['p99_ms']:>6.2f}  {r['server_cpu']:>10.0%}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bot-games", type=int, default=200)
@@ -634,7 +847,12 @@ def main() -> None:
     ap.add_argument("--ghost-tables", type=int, default=20, help="abuse: tables of search bots whose host never comes")
     ap.add_argument("--spectators", type=int, default=62, help="abuse: spectators asking for permessage-deflate")
     ap.add_argument("--idle-connections", type=int, default=1100, help="abuse: connections that send nothing")
+    ap.add_argument("--workers", help="server processes to compare, e.g. 1,2,4 (on PostgreSQL: see above)")
+    ap.add_argument("--database", help="--workers: the PostgreSQL URL (default: $BIGTWO_TEST_POSTGRES_URL)")
     args = ap.parse_args()
+    if args.workers:
+        workers_main(args)
+        return
     if args.abuse:
         abuse_main(args)
         return
@@ -644,7 +862,7 @@ def main() -> None:
         database = str(Path(tmp) / "bench.sqlite3")
         proc, url = start_server(database)
         try:
-            got = asyncio.run(run(args, url, database, proc.pid))
+            got = asyncio.run(run(args, url, lambda: stored_actions(database), lambda: cpu_seconds(proc.pid)))
         finally:
             proc.kill()
             proc.wait()

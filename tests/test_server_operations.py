@@ -143,3 +143,23 @@ def test_a_process_that_lost_a_tables_lease_cannot_store_a_move():
         with a.rooms.engine.connect() as conn:
             assert action_count(conn, rid) == 0
         assert wait_for(lambda: rid not in a.rooms.rooms, 10)  # and the stalled process lets the table go
+
+
+def test_processes_started_together_on_an_empty_database_all_build_it():
+    """`bigtwo serve --workers N` starts N processes at once on a database that may be empty: each brings the
+    schema up to date, one after another (without the lock all but one failed creating the same tables)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import inspect
+
+    from bigtwo.server.db import make_engine, migrate
+
+    url = reset_postgres(postgres_url_or_skip())
+    engines = [make_engine(url) for _ in range(4)]
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(migrate, engines))  # re-raises the first failure
+        assert "actions" in inspect(engines[0]).get_table_names()
+    finally:
+        for engine in engines:
+            engine.dispose()

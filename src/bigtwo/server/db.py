@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Engine, make_url
 
@@ -226,6 +227,10 @@ def make_engine(target: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+# PostgreSQL's advisory lock taken while the schema is brought up to date (any fixed number: "bigtwo" in ASCII)
+MIGRATION_LOCK = 0x626967_74776F
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database to the latest schema (Alembic ``upgrade head``)."""
     # Alembic says each step at INFO (seven lines at every start of a server): a host wants them only when they
@@ -241,6 +246,10 @@ def migrate(engine: Engine) -> None:
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # processes started together on an empty database (bigtwo serve --workers) would each create the
+                # schema at once, and all but one fail: each waits for the one before it to commit
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     finally:
