@@ -17,7 +17,7 @@ import pytest
 
 from tests.server_support import ROOT, postgres_url_or_skip
 
-pytestmark = [pytest.mark.xdist_group("postgresql")]
+pytestmark = [pytest.mark.xdist_group("postgresql"), pytest.mark.slow]  # starts several servers and nginx: about 30 s
 
 
 def test_the_benchmark_measures_one_and_two_processes_side_by_side():

@@ -355,8 +355,18 @@ class Rooms:
             async with room.lock:
                 room.stop()
         await self.journal.flush()
+        told = [conn for room in held for conn in room.conns]
         for room in held:
             room.moved(reason)
+        # the goodbyes go out before the server closes what is left (with its own code, which the page does not
+        # take for a move): each reaches a reading client within the close timeout, one that does not read is
+        # not waited for longer
+        waits = [asyncio.ensure_future(conn.gone.wait()) for conn in told if not conn.gone.is_set()]
+        if waits:
+            longest = max(conn.limits.close_timeout_seconds for conn in told)
+            _, pending = await asyncio.wait(waits, timeout=longest)
+            for w in pending:
+                w.cancel()
         self.rooms.clear()
         self.finished.clear()
         self.claimed_at.clear()
