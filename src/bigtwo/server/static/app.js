@@ -1,7 +1,6 @@
 // The browser client: the lobby, the table (over a WebSocket) and the replay viewer. No build step.
 // The server is the referee: this page only shows the views it is sent and asks for moves.
 import { cardSvg, shortName } from "/static/cards.js";
-import { t } from "/static/i18n.js";
 import { learnPage, rulesPage } from "/static/learn.js";
 import { tablePage } from "/static/table.js";
 import { LANGUAGES, chooseLanguage, language, startLanguage, t, tn } from "/static/i18n.js";
@@ -19,7 +18,15 @@ function languagePicker() {
   pick.addEventListener("change", () => { chooseLanguage(pick.value); location.reload(); });
   return pick;
 }
-document.querySelector("header")?.append(languagePicker());
+// --- the theme picker: the system's, light or dark, kept in this browser (theme.js applies it before drawing) ---
+function themePicker() {
+  const pick = h("select", { id: "theme", "aria-label": t("Theme") },
+    h("option", { value: "system" }, t("system theme")), h("option", { value: "light" }, t("light")), h("option", { value: "dark" }, t("dark")));
+  pick.value = window.bigtwoTheme ? window.bigtwoTheme.chosen() : "system";
+  pick.addEventListener("change", () => window.bigtwoTheme?.choose(pick.value));
+  return pick;
+}
+document.querySelector("header")?.append(languagePicker(), themePicker());
 // the header's links (index.html writes them in English for a page without its script)
 for (const [id, text] of [["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
   const link = document.getElementById(id);
@@ -282,7 +289,7 @@ async function replayPage(roomId) {
   catch (e) { app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("No replay")), h("p", { class: "error" }, e.message), h("a", { href: "/" }, t("lobby")))); return; }
   let i = 0, timer = null;
   const frames = data.frames;
-  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "replay-slider" });
+  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "replay-slider", "aria-label": t("Replay") });
   const view = h("div", { class: "felt replay", id: "replay" });
   function draw() {
     const f = frames[i];
