@@ -62,7 +62,8 @@ def open_table(page, url: str) -> None:
     page.click("#play-now")
     page.wait_for_url("**/room/**")
     page.wait_for_function(
-        "() => { const v = window.bigtwo && window.bigtwo.view; return !!v && !!v.match && v.room.status === 'playing'; }",
+        "() => { const v = window.bigtwo && window.bigtwo.view; "
+        "return !!v && !!v.match && v.room.status === 'playing'; }",
         timeout=30000,
     )
     page.wait_for_selector("#hand .card")
@@ -147,7 +148,7 @@ def test_a_turn_is_played_and_a_trick_passed_from_the_keyboard(browser, server, 
     assert "3D" not in page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
     # the bots play on; when it is this seat's turn again, P passes (or, leading, Enter plays a selected card)
     for _ in range(20):
-        page.wait_for_function("() => window.bigtwo.view.match.to_move === 0 || window.bigtwo.view.match.is_over", timeout=30000)
+        page.wait_for_function("() => window.bigtwo.view.match.to_move === 0", timeout=30000)
         if page.evaluate("window.bigtwo.view.match.can_pass"):
             seq = page.evaluate("window.bigtwo.view.seq")
             page.evaluate("document.activeElement && document.activeElement.blur()")
@@ -162,7 +163,9 @@ def test_a_turn_is_played_and_a_trick_passed_from_the_keyboard(browser, server, 
         page.keyboard.press("Space")
         page.evaluate("document.activeElement.blur()")
         page.keyboard.press("Enter")  # the focus on no control: Enter plays the selection
-        page.wait_for_function("() => window.bigtwo.view.match.to_move !== 0 || !!document.querySelector('#error')", timeout=10000)
+        page.wait_for_function(
+            "() => window.bigtwo.view.match.to_move !== 0 || !!document.querySelector('#error')", timeout=10000
+        )
         if page.query_selector("#error"):
             pytest.fail(page.inner_text("#error"))
     else:
