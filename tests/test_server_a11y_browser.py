@@ -202,3 +202,36 @@ def test_the_theme_toggle_overrides_the_system_and_is_kept(browser, server):
     page.wait_for_selector("#theme")
     assert page.input_value("#theme") == "light" and body() == light
     context.close()
+
+
+def in_view(page, selector: str, screen: dict[str, int]) -> bool:
+    box = page.query_selector(selector).bounding_box()
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= screen["height"]
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= screen["width"]
+    )
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(
+    "screen", [{"width": 1280, "height": 720}, {"width": 390, "height": 844}], ids=["laptop", "phone"]
+)
+def test_the_hand_the_buttons_and_the_trick_are_in_view_in_either_theme(browser, server, you_lead, screen, scheme):
+    """What docs/browser_screenshots.py shows: the whole table mid-round, without scrolling, at both sizes."""
+    context = browser.new_context(viewport=screen, color_scheme=scheme)
+    page = context.new_page()
+    open_table(page, server.url)
+    page.wait_for_function("() => window.bigtwo.view.match.to_move === 0", timeout=30000)
+    page.click('#hand .card[data-card="3D"]')
+    page.click("#play")
+    page.wait_for_function(
+        "() => window.bigtwo.view.match.to_move === 0 && !!window.bigtwo.view.match.trick", timeout=30000
+    )
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    for selector in ("#trick", "#hand", "#hand .card >> nth=0", "#hand .card >> nth=-1", "#play", "#pass", "#clear"):
+        assert in_view(page, selector, screen), selector
+    assert page.evaluate("window.scrollY") == 0
+    context.close()
