@@ -194,7 +194,7 @@ def test_the_theme_toggle_overrides_the_system_and_is_kept(browser, server):
     page.select_option("#theme", "system")
     assert body() == light
     page.emulate_media(color_scheme="dark")  # "system" follows the system as it changes
-    page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
     assert body() == dark
     page.select_option("#theme", "light")  # and light stays light on a dark system
     assert body() == light

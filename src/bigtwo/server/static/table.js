@@ -600,7 +600,7 @@ export function tablePage(roomId, app, statusLine) {
         const b = h("button", { class: `card${sel ? " selected" : ""}`, "data-card": c, "data-index": i, "aria-pressed": sel ? "true" : "false", tabindex: c === stop ? "0" : "-1",
           onpointerdown: (ev) => startDrag(ev, c),
           onclick: () => { if (state.suppressClick) { state.suppressClick = false; return; } toggle(c); },
-          onkeydown: (ev) => cardKey(ev, c) });
+          onkeydown: (ev) => cardKey(ev, c), onfocus: () => { state.focus = c; } });
         b.append(cardSvg(c));
         return b;
       }));
