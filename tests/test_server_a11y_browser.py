@@ -235,3 +235,23 @@ def test_the_hand_the_buttons_and_the_trick_are_in_view_in_either_theme(browser,
         assert in_view(page, selector, screen), selector
     assert page.evaluate("window.scrollY") == 0
     context.close()
+
+
+def test_a_guest_plays_an_unrated_quick_match_from_the_lobby(browser, server):
+    page = browser.new_page(viewport=LAPTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#quick-button")
+    page.fill("#play-name", "Quinn")
+    page.select_option("#quick-band", "any")
+    page.fill("#quick-rounds", "1")
+    page.fill("#quick-delay", "0")
+    page.click("#quick-button")
+    page.wait_for_url("**/room/**")
+    page.wait_for_function("() => window.bigtwo && window.bigtwo.view && !!window.bigtwo.view.match", timeout=30000)
+    view = page.evaluate("window.bigtwo.view")
+    assert view["you"]["seat"] == 0 and view["room"]["seats"][0]["name"] == "Quinn"
+    assert view["room"]["status"] == "playing" and not view["room"]["rated"]
+    assert not errors, errors
+    page.close()
