@@ -174,6 +174,11 @@ def test_a_turn_is_played_and_a_trick_passed_from_the_keyboard(browser, server, 
     page.close()
 
 
+def brightness(rgb: str) -> float:
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
 def test_the_theme_toggle_overrides_the_system_and_is_kept(browser, server):
     context = browser.new_context(viewport=LAPTOP, color_scheme="light")
     page = context.new_page()
@@ -191,6 +196,10 @@ def test_the_theme_toggle_overrides_the_system_and_is_kept(browser, server):
     page.goto(f"{server.url}/learn")  # kept for the next page
     page.wait_for_selector("#theme")
     assert page.input_value("#theme") == "dark" and body() == dark
+    page.goto(f"{server.url}/bots/greedy")  # the server-rendered pages too
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark" and brightness(body()) < 60
+    page.goto(f"{server.url}/learn")
+    page.wait_for_selector("#theme")
     page.select_option("#theme", "system")
     assert body() == light
     page.emulate_media(color_scheme="dark")  # "system" follows the system as it changes
