@@ -438,6 +438,8 @@ def test_a_guest_plays_a_quick_match_unrated(tmp_path):
     with LiveServer(database) as live, client(live) as guest:
         nameless = guest.post("/api/quick-match", json={"preset": "classic"})
         assert nameless.status_code == 422 and "name" in nameless.json()["detail"], nameless.text
+        for bad in ("   ", "\x1b"):  # a name is checked as a table's names are
+            assert guest.post("/api/quick-match", json={"name": bad}).status_code == 422, repr(bad)
         r = guest.post(
             "/api/quick-match",
             json={"preset": "classic", "band": "any", "rounds": 1, "bot_delay": 0, "move_seconds": 0, "name": "Gus"},

@@ -327,6 +327,11 @@ class QuickMatch(Strict):
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
     name: Name | None = Field(None, description="a guest's name at the table (needed without a session; unrated)")
 
+    @field_validator("name")
+    @classmethod
+    def _guest(cls, v: str | None) -> str | None:
+        return None if v is None else _clean_name(v)
+
 
 class Join(Strict):
     name: Name
