@@ -431,6 +431,35 @@ def test_a_quick_match_seats_bots_of_the_chosen_band(tmp_path):
         assert fresh.status_code == 201  # no bot rated in Winner yet: all are newcomers at 0.0, as bea is
 
 
+def test_a_guest_plays_a_quick_match_unrated(tmp_path):
+    """No account: a guest gives a name and is seated at once against bots, matched as a newcomer; the match is
+    not rated, so it moves nobody's rating. Without a name the guest is told to type one."""
+    database = str(tmp_path / "db.sqlite3")
+    with LiveServer(database) as live, client(live) as guest:
+        nameless = guest.post("/api/quick-match", json={"preset": "classic"})
+        assert nameless.status_code == 422 and "name" in nameless.json()["detail"], nameless.text
+        for bad in ("   ", "\x1b"):  # a name is checked as a table's names are
+            assert guest.post("/api/quick-match", json={"name": bad}).status_code == 422, repr(bad)
+        r = guest.post(
+            "/api/quick-match",
+            json={"preset": "classic", "band": "any", "rounds": 1, "bot_delay": 0, "move_seconds": 0, "name": "Gus"},
+        )
+        assert r.status_code == 201, r.text
+        made = r.json()
+        room = made["room"]
+        assert room["rated"] is False and room["status"] == "playing"
+        assert made["seat"] == 0 and made["token"] and room["seats"][0]["name"] == "Gus"
+        assert [s["kind"] for s in room["seats"][1:]] == ["bot"] * 3
+        signed = client(live)
+        csrf = sign_up(signed, "hal")
+        rated = signed.post(
+            "/api/quick-match", json={"preset": "classic", "name": "ignored"}, headers={"X-CSRF-Token": csrf}
+        )
+        assert rated.status_code == 201 and rated.json()["room"]["rated"] is True  # an account's stays rated
+        assert rated.json()["room"]["seats"][0]["name"] == "hal"
+        signed.close()
+
+
 def test_leaving_a_rated_match_leaves_the_seat_to_a_bot_that_plays_it_for_you(database):
     """In a rated match the seats stay as they started: no turn is taken back, the host changes no seat (opening a
     bot's seat would hand its hand to whoever joins), and a player who leaves is played out by a bot when their

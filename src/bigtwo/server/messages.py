@@ -309,7 +309,8 @@ class CreateRoom(Strict):
 
 
 class QuickMatch(Strict):
-    """A rated table at once: you (signed in) and bots of a rating band, on a preset."""
+    """A table at once: you and bots of a rating band, on a preset; rated when you are signed in, unrated for a
+    guest (who gives a name, and is matched as a newcomer)."""
 
     preset: Word = Field("classic", description="a preset name (GET /api/presets)")
     band: Literal["any", "weaker", "level", "stronger"] = Field(
@@ -324,6 +325,12 @@ class QuickMatch(Strict):
     )
     bot_delay: float = Field(0.8, ge=0, le=10, description="seconds a bot waits before acting")
     break_seconds: int = Field(20, ge=0, le=600, description="longest break between rounds (score table)")
+    name: Name | None = Field(None, description="a guest's name at the table (needed without a session; unrated)")
+
+    @field_validator("name")
+    @classmethod
+    def _guest(cls, v: str | None) -> str | None:
+        return None if v is None else _clean_name(v)
 
 
 class Join(Strict):

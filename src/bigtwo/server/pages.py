@@ -1,4 +1,6 @@
-"""Player pages and leaderboards as server-rendered HTML: no script, the rating history as inline SVG.
+"""Player pages and leaderboards as server-rendered HTML: no script but the theme's (/static/theme.js, which
+sets the light or dark theme the player chose in the lobby before the page is drawn), the rating history as
+inline SVG.
 
 Everything shown comes from finished matches only (``bigtwo.server.ratings`` stores results when a match ends),
 so a page never tells anything about a game being played. Every text from a player is escaped.
@@ -23,6 +25,12 @@ td.n,th.n{text-align:right}.muted{color:#666}.prov{color:#a15c00;font-size:.85em
 section{overflow-x:auto}td a{display:inline-block}
 svg.history{background:#fbfbf8;border:1px solid #ddd;border-radius:4px;max-width:100%}
 @media (max-width:600px){main{padding:.5rem}th,td{padding:.25rem .2rem;font-size:.9rem}.wide{display:none}}
+:root[data-theme=dark]{color-scheme:dark}:root[data-theme=dark] body{background:#131614;color:#e6e6e3}
+:root[data-theme=dark] header{background:#0a2414}:root[data-theme=dark] section{background:#1e2220}
+:root[data-theme=dark] th,:root[data-theme=dark] td{border-color:#3a413c}:root[data-theme=dark] .muted{color:#a9b0ab}
+:root[data-theme=dark] .prov{color:#f0b35a}:root[data-theme=dark] main a{color:#8cc4ff}
+:root[data-theme=dark] svg.history{background:#191d1b;border-color:#3a413c}
+:root[data-theme=dark] svg.history text{fill:#e6e6e3}
 """
 
 
@@ -32,7 +40,8 @@ def _page(title: str, body: str) -> str:
     return (
         f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<link rel="icon" href="data:,"><title>{escape(title)}</title><style>{STYLE}</style></head><body>'
+        f'<link rel="icon" href="data:,"><title>{escape(title)}</title><style>{STYLE}</style>'
+        '<script src="/static/theme.js"></script></head><body>'
         f'<header><a href="/"><b>bigtwo</b></a><a href="/">{escape(_("Lobby"))}</a>'
         f'<a href="/leaderboard">{escape(_("Leaderboards"))}</a></header>'
         f"<main>{body}</main></body></html>"

@@ -691,10 +691,16 @@ class Rooms:
         return room_id
 
     async def quick_match(
-        self, spec: QuickMatch, account: tuple[int, str], address: str = ""
+        self, spec: QuickMatch, account: tuple[int, str] | None, address: str = ""
     ) -> tuple[Room, str, int | None, str | None]:
-        """A rated table started at once: the person at seat 0, bots of the chosen rating band at the others
-        (the closest ratings to the person's first, each bot as often as needed)."""
+        """A table started at once: the person at seat 0, bots of the chosen rating band at the others (the
+        closest ratings to the person's first, each bot as often as needed). Rated for an account; a guest
+        (``account`` None, named by ``spec.name``) plays it unrated, matched as a newcomer would be."""
+        guest = None
+        if account is None:
+            guest = (spec.name or "").strip()
+            if not guest:
+                raise Rejected("type your name to play a quick match as a guest (or sign in for a rated one)", 422)
         family = ratings.family_of(spec.preset)
         if family is None:
             raise Rejected(f"no rated preset named {spec.preset!r}; presets: {', '.join(ratings.FAMILIES)}", 422)
@@ -703,7 +709,8 @@ class Rooms:
 
         def read() -> tuple[float, dict[str, float]]:
             with self.engine.connect() as conn:
-                mine = ratings.rating_of(conn, f"account:{account[0]}", family)["rating"]
+                me = f"account:{account[0]}" if account is not None else "guest:"  # a guest: a newcomer's rating
+                mine = ratings.rating_of(conn, me, family)["rating"]
                 theirs = {
                     name: ratings.rating_of(conn, f"bot:{name}", family)
                     for name in available_bots()
@@ -731,18 +738,19 @@ class Rooms:
                 409,
             )
         seats = [{"kind": "open"}] + [{"kind": "bot", "bot": chosen[i % len(chosen)][1]} for i in range(players - 1)]
+        who = account[1] if account is not None else str(guest)
         create = CreateRoom.model_validate(
             {
-                "name": f"{account[1]}'s quick match",
+                "name": f"{who}'s quick match",
                 "preset": spec.preset,
                 "rounds": spec.rounds,
                 "seats": seats,
-                "host_name": account[1],
+                "host_name": who,
                 "move_seconds": spec.move_seconds,
                 "bot_delay": spec.bot_delay,
                 "break_seconds": spec.break_seconds,
                 "bot": chosen[0][1],
-                "rated": True,
+                "rated": account is not None,
             }
         )
         room, host_token, seat, token = await self.create(create, address, account)

@@ -12,7 +12,7 @@ from bigtwo.server.context import Context, ServerContext
 from bigtwo.server.messages import Created, QuickMatch
 from bigtwo.server.middleware import StrictJSONRoute
 from bigtwo.server.referee import Rejected
-from bigtwo.server.routes.common import ERRORS, Family, PlayerName, client_address, must_sign_in, room_out
+from bigtwo.server.routes.common import ERRORS, Family, PlayerName, client_address, room_out, signed_in_for_change
 from bigtwo.server.setup import available_bots
 
 router = APIRouter(route_class=StrictJSONRoute)
@@ -79,11 +79,10 @@ async def bot_page_data(name: PlayerName, ctx: Context) -> dict[str, Any]:
 
 @router.post("/api/quick-match", response_model=Created, status_code=201, responses=ERRORS, tags=["ratings"])
 async def quick_match(body: QuickMatch, request: Request, ctx: Context) -> Created:
-    """Signed in: a rated table on a preset, started at once, you against bots of a rating band (around your
-    own rating in that preset's family)."""
-    session = await must_sign_in(ctx, request)
-    room, host_token, seat, token = await ctx.rooms.quick_match(
-        body, (session.account_id, session.username), client_address(request)
-    )
+    """A table on a preset, started at once, you against bots of a rating band (around your own rating in that
+    preset's family): rated when signed in; a guest gives a name and plays unrated, matched as a newcomer."""
+    session = await signed_in_for_change(ctx, request)
+    account = (session.account_id, session.username) if session is not None else None
+    room, host_token, seat, token = await ctx.rooms.quick_match(body, account, client_address(request))
     out = await room_out(room)
     return Created(room=out, host_token=host_token, seat=seat, token=token, invite=out.invite)

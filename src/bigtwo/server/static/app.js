@@ -18,7 +18,15 @@ function languagePicker() {
   pick.addEventListener("change", () => { chooseLanguage(pick.value); location.reload(); });
   return pick;
 }
-document.querySelector("header")?.append(languagePicker());
+// --- the theme picker: the system's, light or dark, kept in this browser (theme.js applies it before drawing) ---
+function themePicker() {
+  const pick = h("select", { id: "theme", "aria-label": t("Theme") },
+    h("option", { value: "system" }, t("system theme")), h("option", { value: "light" }, t("light")), h("option", { value: "dark" }, t("dark")));
+  pick.value = window.bigtwoTheme ? window.bigtwoTheme.chosen() : "system";
+  pick.addEventListener("change", () => window.bigtwoTheme?.choose(pick.value));
+  return pick;
+}
+document.querySelector("header")?.append(languagePicker(), themePicker());
 // the header's links (index.html writes them in English for a page without its script)
 for (const [id, text] of [["nav-learn", t("Learn to play")], ["nav-leaderboard", t("Leaderboards")], ["nav-me", t("My page")]]) {
   const link = document.getElementById(id);
@@ -82,6 +90,30 @@ function playPanel() {
       h("a", { href: "/rules/classic", id: "lobby-rules" }, t("The rules in short"))), err);
 }
 
+// the quick match: a table at once against bots of a rating band; rated for an account, unrated for a guest
+// (who plays under the name in the Play now box)
+function quickForm(presets, fail, guest = false) {
+  const rated = presets.filter((p) => p.name in FAMILY_OF);
+  const preset = h("select", { id: "quick-preset" }, rated.map((p) => h("option", { value: p.name }, `${p.title ? t(p.title) : p.name} (${RATED[FAMILY_OF[p.name]]})`)));
+  preset.value = "classic";
+  const band = h("select", { id: "quick-band" },
+    h("option", { value: "level" }, t("about your rating")), h("option", { value: "weaker" }, t("rated at or below you")),
+    h("option", { value: "stronger" }, t("rated at or above you")), h("option", { value: "any" }, t("any bot")));
+  const rounds = h("input", { type: "number", id: "quick-rounds", min: 1, max: 100, value: 3 });
+  const delay = h("input", { type: "number", id: "quick-delay", min: 0, max: 10, step: "any", value: 0.8 });
+  return h("form", { id: "quick", onsubmit: async (ev) => {
+      ev.preventDefault(); fail({ message: "" });
+      const name = guest ? (document.getElementById("play-name")?.value.trim() || guestName()) : undefined;
+      try {
+        const made = await api("POST", "/api/quick-match", { preset: preset.value, band: band.value, rounds: Number(rounds.value) || null, bot_delay: Number(delay.value) || 0, name });
+        saved.set(made.room.id, { seat: made.seat, token: made.token, host: made.host_token });
+        location.href = `/room/${made.room.id}`;
+      } catch (e) { fail(e); }
+    } }, h("div", { class: "grid2" }, h("label", {}, t("Rules"), preset), h("label", {}, t("Bots"), band),
+      h("label", {}, t("Rounds"), rounds), h("label", {}, t("Bot pause (s)"), delay)),
+      h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "quick-button" }, t("Play a quick match"))));
+}
+
 // --- the account panel: sign up / in / out, change password, quick match ----------------------------------
 const RATED = { classic: t("Big Two (classic-like)"), president: t("President"), winner: t("Winner"), "zheng-shangyou": t("Zheng Shangyou"), "tien-len": t("Tien Len") };
 function accountPanel(presets) {
@@ -101,20 +133,13 @@ function accountPanel(presets) {
       h("form", { class: "grid2", id: "account-form", onsubmit: go("signin") },
         h("label", {}, t("Username"), user), h("label", {}, t("Password"), pass),
         h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "signin" }, t("Sign in")),
-          h("button", { type: "button", id: "signup", onclick: go("signup") }, t("Sign up")))), err);
+          h("button", { type: "button", id: "signup", onclick: go("signup") }, t("Sign up")))),
+      h("h3", {}, t("Quick match (unrated)")), quickForm(presets, fail, true), err);
     return box;
   }
   const ratings = Object.entries(account.ratings).map(([f, r]) => `${RATED[f] || f} ${r.rating.toFixed(1)}${r.provisional ? ` ${t("(provisional)")}` : ""}`);
   const current = h("input", { type: "password", id: "password-current", autocomplete: "current-password" });
   const fresh = h("input", { type: "password", id: "password-new", autocomplete: "new-password" });
-  const rated = presets.filter((p) => p.name in FAMILY_OF);
-  const preset = h("select", { id: "quick-preset" }, rated.map((p) => h("option", { value: p.name }, `${p.name} (${RATED[FAMILY_OF[p.name]]})`)));
-  preset.value = "classic";
-  const band = h("select", { id: "quick-band" },
-    h("option", { value: "level" }, t("about your rating")), h("option", { value: "weaker" }, t("rated at or below you")),
-    h("option", { value: "stronger" }, t("rated at or above you")), h("option", { value: "any" }, t("any bot")));
-  const rounds = h("input", { type: "number", id: "quick-rounds", min: 1, max: 100, value: 3 });
-  const delay = h("input", { type: "number", id: "quick-delay", min: 0, max: 10, step: "any", value: 0.8 });
   box.append(h("h2", {}, t("Your account")),
     h("div", { class: "row" }, h("span", { id: "account-name" }, t("Signed in as {name}", { name: account.username })),
       h("a", { href: `/players/${encodeURIComponent(account.username)}`, id: "my-page" }, t("your page")),
@@ -122,16 +147,7 @@ function accountPanel(presets) {
       h("button", { id: "signout", onclick: async () => { try { await api("POST", "/api/account/signout"); location.reload(); } catch (e) { fail(e); } } }, t("Sign out"))),
     h("div", { class: "muted", id: "my-ratings" }, ratings.length ? t("Ratings: {list}", { list: ratings.join(" · ") }) : t("No rated matches yet: a quick match is rated.")),
     h("h3", {}, t("Quick match (rated)")),
-    h("form", { id: "quick", onsubmit: async (ev) => {
-      ev.preventDefault(); err.textContent = "";
-      try {
-        const made = await api("POST", "/api/quick-match", { preset: preset.value, band: band.value, rounds: Number(rounds.value) || null, bot_delay: Number(delay.value) || 0 });
-        saved.set(made.room.id, { seat: made.seat, token: made.token, host: made.host_token });
-        location.href = `/room/${made.room.id}`;
-      } catch (e) { fail(e); }
-    } }, h("div", { class: "grid2" }, h("label", {}, t("Rules"), preset), h("label", {}, t("Bots"), band),
-      h("label", {}, t("Rounds"), rounds), h("label", {}, t("Bot pause (s)"), delay)),
-      h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "quick-button" }, t("Play a quick match")))),
+    quickForm(presets, fail),
     h("details", {}, h("summary", {}, t("Change password")),
       h("form", { class: "grid2", id: "password-form", onsubmit: async (ev) => {
         ev.preventDefault(); err.textContent = "";
@@ -283,7 +299,7 @@ async function replayPage(roomId) {
   catch (e) { app.replaceChildren(h("section", { class: "panel" }, h("h2", {}, t("No replay")), h("p", { class: "error" }, e.message), h("a", { href: "/" }, t("lobby")))); return; }
   let i = 0, timer = null;
   const frames = data.frames;
-  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "replay-slider" });
+  const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, id: "replay-slider", "aria-label": t("Replay") });
   const view = h("div", { class: "felt replay", id: "replay" });
   function draw() {
     const f = frames[i];

@@ -141,6 +141,23 @@ export function tablePage(roomId, app, statusLine) {
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
 
+  // keyboard play: on a card, Space or Enter selects it (it is a button); elsewhere Enter plays the selection,
+  // Ctrl+Enter plays it from anywhere (a card included), P passes and Escape clears. Text fields keep their keys.
+  document.addEventListener("keydown", (ev) => {
+    const el = ev.target;
+    if (ev.defaultPrevented || ev.altKey || ev.metaKey || el.closest?.("input, textarea, select, [contenteditable]")) return;
+    const onControl = el.closest?.("button, a, summary, [tabindex]");
+    const press = (id) => {
+      const b = document.getElementById(id);
+      if (!b || b.disabled) return;
+      ev.preventDefault();
+      b.click();
+    };
+    if (ev.key === "Enter" && (ev.ctrlKey || !onControl)) press("play");
+    else if ((ev.key === "p" || ev.key === "P") && !ev.ctrlKey && !ev.shiftKey) press("pass");
+    else if (ev.key === "Escape" && !document.querySelector(".modal")) press("clear");
+  });
+
   // notices that must stay up (the timer moved for someone, a standing order passed), and the animations
   function noteEvents(before, v) {
     const g = v.match;
@@ -574,13 +591,16 @@ export function tablePage(roomId, app, statusLine) {
   function handRow(v) {
     const g = v.match;
     const order = handCards(g);
-    const hand = h("div", { class: "hand", id: "hand", role: "listbox", "aria-multiselectable": "true", "aria-label": t("your hand: arrows move along it, shift+arrows move a card, space selects") },
+    // one stop for Tab (the card last touched, else the first): the arrows move along the hand from there
+    const keys = t("your hand: arrows move along it, shift+arrows move a card, space selects, Enter plays, P passes, Escape clears");
+    const stop = order.includes(state.focus) ? state.focus : order[0];
+    const hand = h("div", { class: "hand", id: "hand", role: "group", "aria-label": keys, title: keys },
       order.map((c, i) => {
         const sel = state.selected.has(c);
-        const b = h("button", { class: `card${sel ? " selected" : ""}`, "data-card": c, "data-index": i, "aria-pressed": sel ? "true" : "false",
+        const b = h("button", { class: `card${sel ? " selected" : ""}`, "data-card": c, "data-index": i, "aria-pressed": sel ? "true" : "false", tabindex: c === stop ? "0" : "-1",
           onpointerdown: (ev) => startDrag(ev, c),
           onclick: () => { if (state.suppressClick) { state.suppressClick = false; return; } toggle(c); },
-          onkeydown: (ev) => cardKey(ev, c) });
+          onkeydown: (ev) => cardKey(ev, c), onfocus: () => { state.focus = c; } });
         b.append(cardSvg(c));
         return b;
       }));
