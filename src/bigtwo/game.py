@@ -27,6 +27,7 @@ from bigtwo.deal import (
     redeal_reasons,
 )
 from bigtwo.errors import BigTwoError, CardParseError, IllegalPlay, whole_number
+from bigtwo.i18n import _
 from bigtwo.legal import fewest_to_beat, hand_actions, last_play_reason, pass_decided
 from bigtwo.moves import HandIndex
 from bigtwo.observation import HistoryEntry, Note, Observation, Phase
@@ -155,7 +156,7 @@ class Game:
             rng.setstate(self._rng.getstate())
             self._rng, self._rng_shared = rng, False
         self.ev = self.rules.engine_for(self.n)  # the pack's own order, whatever the last deal made of it
-        for _ in range(MAX_REDEALS):
+        for _attempt in range(MAX_REDEALS):
             d = deal(self.rules, self.ev, self.n, self._rng, self.dealer)
             if self.rules.four_twos == FourTwos.REDEAL and any(four_twos(self.ev, h) for h in d.hands):
                 seat = next(s for s, h in enumerate(d.hands) if four_twos(self.ev, h))
@@ -564,7 +565,7 @@ class Game:
 
     def _check(self, cards: CardsLike | Play) -> Play:
         if self._over:
-            raise IllegalPlay("the round is over")
+            raise IllegalPlay(_("the round is over"))
         s = self.to_move
         if isinstance(cards, str) and cards.strip().lower() == "pass":
             cards = PASS
@@ -586,12 +587,12 @@ class Game:
                 raise IllegalPlay(f"seat {s} does not hold {missing}")
         p = self.ev.classify(mask)
         if p is None:
-            raise IllegalPlay(self.ev.why_not(mask) or "not a combination")
+            raise IllegalPlay(self.ev.why_not(mask) or _("not a combination"))
         if self._required and not mask & self._required:
-            raise IllegalPlay(f"the first play must contain {CardSet.from_mask(self._required)}")
+            raise IllegalPlay(_("the first play must contain {cards}").format(cards=CardSet.from_mask(self._required)))
         top = self._top
         if top is not None and not self.ev.beats(p, top):
-            raise IllegalPlay(self.ev.why_not(p, top) or f"{p} does not beat {top}")
+            raise IllegalPlay(self.ev.why_not(p, top) or _("{play} does not beat {top}").format(play=p, top=top))
         if mask == hand:
             reason = self._last_play_reason(p)
             if reason:

@@ -30,6 +30,7 @@ from bigtwo.cards import (
 )
 from bigtwo.combos.play import Play
 from bigtwo.errors import CardParseError
+from bigtwo.i18n import ENGLISH, _, current, ngettext
 from bigtwo.rules.choices import (
     UNORDERED_SUITS,
     BombVsBomb,
@@ -43,7 +44,7 @@ from bigtwo.rules.choices import (
 from bigtwo.rules.kinds import KINDS, Kind
 from bigtwo.rules.ruleset import compile_with
 from bigtwo.rules.straights import STRAIGHT_TABLES
-from bigtwo.words import plural
+from bigtwo.words import kind_name
 
 NCARDS = DECK_SIZE * 2
 VIRTUAL = 128  # indices VIRTUAL + rank * SUIT_SLOTS + slot stand for what a wild joker replaces
@@ -757,16 +758,16 @@ class Evaluator:
         except CardParseError as e:
             return str(e)
         if mask == 0:
-            return "a play needs at least one card"
+            return _("a play needs at least one card")
         p = self.classify(mask)
         cards = str(CardSet.from_mask(mask))
         if p is None:
             other = self.permissive().classify(mask)
             if other is not None and other.kind not in self.enabled:
-                return (
-                    f"{cards} is not a combination under {self.name!r}: {KINDS[other.kind].plural} are not played there"
+                return _("{cards} is not a combination under {rules}: {kinds} are not played there").format(
+                    cards=cards, rules=repr(self.name), kinds=self._kinds_said(other.kind)
                 )
-            return f"{cards} is not a combination under {self.name!r}"
+            return _("{cards} is not a combination under {rules}").format(cards=cards, rules=repr(self.name))
         if old is None:
             return None
         try:
@@ -779,32 +780,59 @@ class Evaluator:
             return None
         return self._reason(p, q)
 
+    def _said(self, p: Play, exact: bool = False) -> str:
+        """A play as a refusal names it: described in English (``a pair of 9s``), by its cards in any other
+        language (the descriptions are English only; the cards read the same in every language)."""
+        return self.describe(p, exact) if current() == ENGLISH else str(CardSet.from_mask(p.mask))
+
+    @staticmethod
+    def _kinds_said(kind: Kind) -> str:
+        """A kind's plural in English (``full houses``), its name in the player's language otherwise."""
+        return KINDS[kind].plural if current() == ENGLISH else kind_name(kind)
+
+    @staticmethod
+    def _kind_said(kind: Kind) -> str:
+        return KINDS[kind].label if current() == ENGLISH else kind_name(kind)
+
     def _reason(self, p: Play, q: Play) -> str:
-        dp, dq = self.describe(p), self.describe(q)
+        """Why ``p`` does not beat ``q``: one whole sentence each (named placeholders), so every language words
+        it its own way."""
+        dp, dq = self._said(p), self._said(q)
         if self.has_bombs and q.bomb:
             if not p.bomb:
-                return f"{dp} cannot be played on {dq}: only a higher bomb beats a bomb"
+                return _("{play} cannot be played on {top}: only a higher bomb beats a bomb").format(play=dp, top=dq)
             if self.bomb_same_kind and p.bomb >> 32 != q.bomb >> 32:
-                return f"{dp} cannot be played on {dq}: only a higher {KINDS[q.kind].label} of the same length"
-            return f"{dp} does not beat {dq}: it is the lower bomb"
+                message = _("{play} cannot be played on {top}: only a higher {kind} of the same length")
+                return message.format(play=dp, top=dq, kind=self._kind_said(q.kind))
+            return _("{play} does not beat {top}: it is the lower bomb").format(play=dp, top=dq)
         if self.match_kind:
             if self.family_id[p.kind] != self.family_id[q.kind]:
-                return f"{dp} cannot be played on {dq}: plays must be {KINDS[q.kind].plural} like the lead"
+                message = _("{play} cannot be played on {top}: plays must be {kinds} like the lead")
+                return message.format(play=dp, top=dq, kinds=self._kinds_said(q.kind))
             if p.size != q.size:
-                return f"{KINDS[q.kind].plural} must have the same length as the lead ({plural(q.size, 'card')})"
+                message = ngettext(
+                    "{kinds} must have the same length as the lead ({n} card)",
+                    "{kinds} must have the same length as the lead ({n} cards)",
+                    q.size,
+                )
+                return message.format(kinds=self._kinds_said(q.kind), n=q.size)
         elif p.size != q.size:
-            like = "be a single card, as the lead is" if q.size == 1 else f"have {q.size} cards, as the lead has"
-            return f"{dp} cannot be played on {dq}: a play must {like}"
+            if q.size == 1:
+                message = _("{play} cannot be played on {top}: a play must be a single card, as the lead is")
+            else:
+                message = _("{play} cannot be played on {top}: a play must have {n} cards, as the lead has")
+            return message.format(play=dp, top=dq, n=q.size)
         elif p.cls != q.cls:
-            return (
-                f"{dp} cannot be played on {dq}: under {self.name!r} a five-card hand is only beaten "
-                f"by a higher {KINDS[q.kind].label}"
+            message = _(
+                "{play} cannot be played on {top}: under {rules} a five-card hand is only beaten by a higher {kind}"
             )
+            return message.format(play=dp, top=dq, rules=repr(self.name), kind=self._kind_said(q.kind))
         if p.kind == q.kind and p.value == q.value:
-            return f"{self.describe(p, True)} does not beat {self.describe(q, True)}"
+            return _("{play} does not beat {top}").format(play=self._said(p, True), top=self._said(q, True))
         if p.cat < q.cat and p.kind != q.kind:
-            return f"{dp} does not beat {dq}: {KINDS[p.kind].plural} rank below {KINDS[q.kind].plural}"
-        return f"{dp} does not beat {dq}"
+            message = _("{play} does not beat {top}: {kinds} rank below {lead_kinds}")
+            return message.format(play=dp, top=dq, kinds=self._kinds_said(p.kind), lead_kinds=self._kinds_said(q.kind))
+        return _("{play} does not beat {top}").format(play=dp, top=dq)
 
 
 compile_with(Evaluator)
