@@ -489,12 +489,10 @@ def test_bigtwo_learn_in_the_pseudo_language_shows_no_unmarked_english():
     assert run_lesson(lambda _prompt: next(typed), said.append)
     text = "\n".join(said)
     assert "[!!" in text and "3♦" in text and "8♦ 9♣ 10♥ J♠ Q♦" in text  # the cards as the tables write them
-    # the refusal of KS is the engine's own reason, English in every language (docs/languages.md says so): the one
-    # line left unmarked
-    engine = [line for line in said if "[!!" not in line and unmarked_words(line, LESSON_NAMES | COMMANDS)]
-    assert len(engine) == 1 and "3♦" in engine[0], engine
-    rest = "\n".join(line for line in said if line not in engine)
-    assert unmarked_words(rest, LESSON_NAMES | COMMANDS) == [], rest
+    # the refusal of KS is the engine's own reason, translated like the rest (the cards as the table writes them)
+    refusal = i18n.pseudo("the first play must contain {cards}").format(cards="3♦")
+    assert any(line.strip() == refusal for line in said), said
+    assert unmarked_words(text, LESSON_NAMES | COMMANDS) == [], text
 
 
 def test_the_lesson_speaks_the_players_language_with_the_tables_cards():
@@ -529,3 +527,32 @@ def test_the_rules_explained_in_chinese_list_in_chinese():
     points = {p.topic: p.text for p in explain(load_rules("tien-len"))}
     assert "炸弹" in points and "3 连对" in points["炸弹"]  # a run of pairs, counted
     assert "、" in points["可以出的牌型"] and "和" in points["可以出的牌型"]  # CLDR's list pattern, not ", and"
+
+
+# --- the engine's refusals ----------------------------------------------------------------------------------------
+
+
+def _refusal(code: str) -> str:
+    """Why the engine refuses a pair on a single lead, said in ``code`` (as a server or a table asks it)."""
+    from bigtwo.errors import IllegalPlay
+    from bigtwo.game import Game
+
+    with i18n.language(code):
+        g = Game("classic", hands=["3D 2S", "4D 4C 5H", "6D 7D", "8D 9D"])
+        g.play("3D")
+        with pytest.raises(IllegalPlay) as refused:
+            g.play("4D 4C")
+        return refused.value.reason
+
+
+def test_the_engines_refusals_are_said_in_the_players_language():
+    """The reason a play is refused is one of the catalogs' sentences: English as written, Chinese in Chinese (the
+    plays named by their cards, which the tables write as faces), and fully marked in the pseudo-language."""
+    assert _refusal("en") == "a pair of 4s cannot be played on 3D: a play must be a single card, as the lead is"
+    chinese = _refusal("zh_Hant")
+    assert chinese == "4D 4C 不能壓在 3D 上：首家出的是單張，只能出單張"
+    with i18n.language("zh_Hant"):
+        assert Wording(1).render(chinese) == "4♦ 4♣ 不能壓在 3♦ 上：首家出的是單張，只能出單張"
+    pseudo = _refusal(i18n.PSEUDO)
+    assert pseudo.startswith("[!!") and pseudo.endswith("!!]") and "4D 4C" in pseudo, pseudo
+    assert unmarked_words(pseudo) == [], pseudo
