@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -414,3 +415,30 @@ async def churn(ws_url: str, room_id: str, transcript: Transcript, done: asyncio
             transcript.messages.append((None, await asyncio.wait_for(ws.recv(), timeout=30)))
             visits += 1
     return visits
+
+
+# --- a real browser: Debian's chromium driven by Playwright (playwright install cannot download here) ----------
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+def chromium() -> Iterator[Any]:
+    """A launched chromium for a module's ``browser`` fixture (``yield from chromium()``). A missing browser fails
+    the test rather than skipping it: .ci/run installs it, and a browser test that skips tests nothing."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: .ci/run installs it (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()

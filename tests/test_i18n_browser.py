@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server_support import LiveServer, auth, create_room
+from tests.server_support import LiveServer, auth, chromium, create_room
 from tests.test_i18n import unmarked_words
-from tests.test_server_browser import ARGS, CHROMIUM, DESKTOP, wait_for_view, watch_errors
+from tests.test_server_browser import DESKTOP, wait_for_view, watch_errors
 
 pytestmark = pytest.mark.slow  # a real browser
 
@@ -21,12 +21,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing: .ci/run installs it (apt-get install chromium)")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -5,30 +5,21 @@ hand, the arrows move along it, Space selects, Enter plays, P passes, with a vis
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.server_support import bots_table, play_out
+from tests.server_support import bots_table, chromium, play_out
 
 pytestmark = pytest.mark.slow  # a real browser
 
 playwright = pytest.importorskip("playwright.sync_api")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 LAPTOP = {"width": 1280, "height": 800}
 SEVERE = {"serious", "critical"}
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing (apt-get install chromium)")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

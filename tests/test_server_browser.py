@@ -18,7 +18,6 @@ import re
 import shutil
 import time
 import warnings
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -46,6 +45,7 @@ from tests.server_support import (
     auth,
     bots_table,
     cards_named,
+    chromium,
     create_room,
     message_for,
     play_out,
@@ -58,18 +58,6 @@ pytestmark = pytest.mark.slow  # a real browser: the suite's slowest tests
 BOT_NAMES = "|".join(TABLE_NAMES)  # a bot's name at a table, as a regular expression's alternatives
 
 playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--autoplay-policy=no-user-gesture-required",
-]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 SCREENS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -85,12 +73,7 @@ SEAT_WORDS = re.compile(r"\b[Ss]eat \d\b")  # a seat number where a name belongs
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing: .ci/run installs it (apt-get install chromium)")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

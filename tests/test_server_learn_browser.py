@@ -6,18 +6,15 @@ dark mode under an emulated ``prefers-color-scheme: dark``, and a 390x844 phone.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.server_support import ARTIFACTS, LiveServer, auth, bots_table, create_room, play_out
+from tests.server_support import ARTIFACTS, LiveServer, auth, bots_table, chromium, create_room, play_out
 
 pytestmark = pytest.mark.slow  # a real browser
 
 playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 LAPTOP = {"width": 1280, "height": 800}
 SMALL_LAPTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -26,12 +23,7 @@ YOUR_MOVES = [["3D"], ["KS"], [], ["6C", "6H"], ["8D", "9C", "TH", "JS", "QD"]]
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing (apt-get install chromium)")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

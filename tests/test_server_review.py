@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from bigtwo.server.routes import records as record_routes
-from tests.server_support import LiveServer, Transcript, auth, create_room, play_seat, rules_of
+from tests.server_support import LiveServer, Transcript, auth, chromium, create_room, play_seat, rules_of
 
 
 @pytest.fixture(scope="module")
@@ -61,24 +61,24 @@ def test_a_finished_game_is_reviewed_seat_by_seat_round_by_round(server, finishe
     assert httpx.get(f"{server.url}/api/records/nosuchroom/review").status_code == 404
 
 
-def test_the_replay_viewer_shows_the_review(server, finished_room):
-    playwright = pytest.importorskip("playwright.sync_api")
-    from tests.test_server_browser import ARGS, CHROMIUM, watch_errors
+@pytest.fixture(scope="module")
+def browser():
+    yield from chromium()
 
-    if not CHROMIUM.exists():
-        pytest.skip("no chromium")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page()
-        errors = watch_errors(page)
-        page.goto(f"{server.url}/replay/{finished_room}")
-        page.wait_for_selector("#replay")
-        page.click("#replay-next")
-        page.select_option("#review-seat", "1")
-        page.click("#review-button")
-        page.wait_for_selector("#review table", timeout=60000)
-        text = page.inner_text("#review")
-        assert "round 1" in text and "Blunders: " in text and "mistake from 3" in text
-        assert page.locator("#review tbody tr").count() >= 1
-        assert errors == []
-        browser.close()
+
+@pytest.mark.slow  # a real browser
+def test_the_replay_viewer_shows_the_review(server, finished_room, browser):
+    from tests.test_server_browser import watch_errors
+
+    page = browser.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/replay/{finished_room}")
+    page.wait_for_selector("#replay")
+    page.click("#replay-next")
+    page.select_option("#review-seat", "1")
+    page.click("#review-button")
+    page.wait_for_selector("#review table", timeout=60000)
+    text = page.inner_text("#review")
+    assert "round 1" in text and "Blunders: " in text and "mistake from 3" in text
+    assert page.locator("#review tbody tr").count() >= 1
+    assert errors == []
